@@ -1,0 +1,677 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "dump/dump_json_reader.h"
+
+#include "support/error.h"
+#include "support/pyformat.h"
+
+#include <simdjson.h>
+
+#include <limits>
+
+namespace msprobe {
+
+namespace od = simdjson::ondemand;
+
+struct DumpJsonReader::State {
+    od::parser parser;
+    simdjson::padded_string buffer;
+};
+
+namespace {
+
+constexpr int kMaxDepth = 400; // the Python writer's own recursion limit
+constexpr std::size_t kMaxRank = 64;
+constexpr std::size_t kProgressEvery = 256;
+
+// Internal: a parse failure before it gets its location attached.
+struct ParseFailure {
+    std::string message;
+    const char* where = nullptr;
+};
+
+[[noreturn]] void failAt(const char* where, std::string message) { throw ParseFailure { std::move(message), where }; }
+
+// simdjson_result<field>::value() is the field's value accessor, not the unwrap, hence this helper.
+od::field takeField(simdjson::simdjson_result<od::field>& result)
+{
+    od::field field;
+    if (auto error = std::move(result).get(field))
+        throw simdjson::simdjson_error(error);
+    return field;
+}
+
+bool nonFiniteToken(std::string_view token, double& out)
+{
+    while (!token.empty() && (token.back() == ' ' || token.back() == '\n' || token.back() == '\r' || token.back() == '\t'))
+        token.remove_suffix(1);
+    if (token == "NaN")
+        out = std::numeric_limits<double>::quiet_NaN();
+    else if (token == "Infinity")
+        out = std::numeric_limits<double>::infinity();
+    else if (token == "-Infinity")
+        out = -std::numeric_limits<double>::infinity();
+    else
+        return false;
+    return true;
+}
+
+class DumpBuilder {
+public:
+    DumpBuilder(DumpFile& out, const char* base, std::size_t size, const ReadOptions& options)
+        : m_out(out)
+        , m_base(base)
+        , m_size(size)
+        , m_options(options)
+    {
+    }
+
+    void run(od::document& doc)
+    {
+        m_doc = &doc;
+        od::object top;
+        if (doc.get_object().get(top))
+            failAt(m_base, "the top level is not a JSON object");
+        bool sawData = false, sawTask = false;
+        for (auto fieldResult : top) {
+            od::field field = takeField(fieldResult);
+            m_pos = field.key().raw();
+            std::string_view key = field.unescaped_key().value();
+            od::value value = field.value();
+            if (key == "task") {
+                m_out.task = optionalString(value, "task");
+                sawTask = true;
+            } else if (key == "level") {
+                m_out.level = optionalString(value, "level");
+            } else if (key == "framework") {
+                m_out.framework = optionalString(value, "framework");
+                m_out.frameworkPresent = true;
+            } else if (key == "dump_data_dir") {
+                m_out.dumpDataDir = optionalString(value, "dump_data_dir");
+            } else if (key == "data") {
+                readData(value);
+                sawData = true;
+            }
+        }
+        const char* trailing = nullptr;
+        if (!doc.current_location().get(trailing))
+            failAt(trailing, "unexpected content after the top-level object");
+        if (!sawData)
+            failAt(nullptr, "not a msprobe dump: the top-level key \"data\" is missing");
+        if (!sawTask)
+            failAt(nullptr, "not a msprobe dump: the top-level key \"task\" is missing");
+        if (!m_out.frameworkPresent)
+            m_out.framework = "pytorch";
+    }
+
+    const char* currentLocation() const
+    {
+        const char* location = nullptr;
+        if (m_doc && !m_doc->current_location().get(location) && location >= m_base && location <= m_base + m_size)
+            return location;
+        return m_pos;
+    }
+    std::string_view currentEntry() const { return m_entryName; }
+
+private:
+    std::string optionalString(od::value value, const char* key)
+    {
+        if (value.is_null())
+            return {};
+        std::string_view text;
+        if (value.get_string().get(text))
+            failAt(m_pos, std::string("the top-level key \"") + key + "\" must be a string");
+        return std::string(text);
+    }
+
+    void readData(od::value value)
+    {
+        od::object data;
+        if (value.get_object().get(data))
+            failAt(m_pos, "\"data\" must be a JSON object of entries");
+        std::vector<std::int64_t> entryOfName;
+        for (auto fieldResult : data) {
+            od::field field = takeField(fieldResult);
+            m_pos = field.key().raw();
+            std::string_view name = field.unescaped_key().value();
+            StringId nameId = m_out.strings.intern(name);
+            m_entryName = m_out.strings.view(nameId);
+
+            od::value body = field.value();
+            od::json_type type;
+            if (body.type().get(type) || type != od::json_type::object)
+                failAt(m_pos, "the entry is not a JSON object");
+            const auto bodyIndex = static_cast<std::uint32_t>(m_out.nodes.size());
+            od::object bodyObject = body.get_object().value();
+            readContainerObject(bodyObject, kNoString, 1, /*mayBeLeaf=*/false);
+
+            if (entryOfName.size() <= nameId)
+                entryOfName.resize(nameId + 1, -1);
+            if (entryOfName[nameId] >= 0) {
+                // Python's json keeps the first position and the last value of a repeated key.
+                m_out.entries[static_cast<std::size_t>(entryOfName[nameId])].body = bodyIndex;
+            } else {
+                entryOfName[nameId] = static_cast<std::int64_t>(m_out.entries.size());
+                Entry entry;
+                entry.name = nameId;
+                entry.parsed = parseEntryName(m_entryName);
+                entry.body = bodyIndex;
+                m_out.entries.push_back(entry);
+            }
+            if (m_out.entries.size() % kProgressEvery == 0)
+                reportProgress();
+        }
+        m_entryName = {};
+    }
+
+    void reportProgress()
+    {
+        if (m_options.cancel && m_options.cancel->load(std::memory_order_relaxed))
+            throw Error(m_out.path, {}, "cancelled");
+        if (m_options.progress && m_pos)
+            m_options.progress(static_cast<std::uint64_t>(m_pos - m_base), m_size);
+    }
+
+    std::uint32_t pushNode(NodeKind kind, StringId key, std::uint32_t payload = 0)
+    {
+        ValueNode node;
+        node.kind = kind;
+        node.key = key;
+        node.payload = payload;
+        m_out.nodes.push_back(node);
+        return static_cast<std::uint32_t>(m_out.nodes.size() - 1);
+    }
+
+    void closeContainer(std::uint32_t index)
+    {
+        m_out.nodes[index].subtreeSize = static_cast<std::uint32_t>(m_out.nodes.size() - index);
+    }
+
+    void readValue(od::value value, StringId key, int depth)
+    {
+        if (depth > kMaxDepth)
+            failAt(currentLocation(), "values nested deeper than " + std::to_string(kMaxDepth) + " levels");
+        od::json_type type;
+        if (value.type().get(type)) {
+            readRawScalar(value, key);
+            return;
+        }
+        switch (type) {
+        case od::json_type::array: {
+            const std::uint32_t index = pushNode(NodeKind::List, key);
+            for (auto element : value.get_array().value())
+                readValue(element.value(), kNoString, depth + 1);
+            closeContainer(index);
+            return;
+        }
+        case od::json_type::object: {
+            od::object object = value.get_object().value();
+            readContainerObject(object, key, depth, /*mayBeLeaf=*/true);
+            return;
+        }
+        case od::json_type::null:
+            if (!value.is_null())
+                failAt(currentLocation(), "invalid literal (expected null)");
+            pushNode(NodeKind::Null, key);
+            return;
+        default:
+            readRawScalar(value, key);
+            return;
+        }
+    }
+
+    // An object is a leaf when it has a "type" key with a string value (or a P2POp "class_type").
+    // The common case has "type" first; a later "type" makes us rewind and re-read it as a leaf.
+    void readContainerObject(od::object& object, StringId key, int depth, bool mayBeLeaf)
+    {
+        const std::size_t nodeMark = m_out.nodes.size();
+        const std::size_t tensorMark = m_out.tensors.size();
+        const std::size_t scalarMark = m_out.scalars.size();
+        const std::size_t extrasMark = m_out.extras.size();
+        const std::uint32_t index = pushNode(NodeKind::Dict, key);
+        bool isLeaf = false;
+        for (auto fieldResult : object) {
+            od::field field = takeField(fieldResult);
+            std::string_view fieldKey = field.unescaped_key().value();
+            if (mayBeLeaf && (fieldKey == "type" || fieldKey == "class_type")) {
+                od::json_type type;
+                if (!field.value().type().get(type) && type == od::json_type::string) {
+                    isLeaf = true;
+                    break;
+                }
+            }
+            StringId childKey = m_out.strings.intern(fieldKey);
+            readValue(field.value(), childKey, depth + 1);
+        }
+        if (!isLeaf) {
+            closeContainer(index);
+            return;
+        }
+        if (m_out.nodes.size() - nodeMark > 1) // rewind children read before a late "type"
+            truncate(nodeMark, tensorMark, scalarMark, extrasMark);
+        else
+            m_out.nodes.pop_back();
+        object.reset();
+        readLeaf(object, key, depth);
+    }
+
+    void truncate(std::size_t nodes, std::size_t tensors, std::size_t scalars, std::size_t extras);
+
+    struct LeafFields {
+        std::string_view type, dtype, dataName, md5;
+        bool hasDtype = false, isP2P = false;
+        std::vector<std::int64_t>* shape = nullptr;
+        bool hasShape = false;
+        StatValue max, min, mean, norm;
+        std::int8_t requiresGrad = -1;
+        ScalarValueKind valueKind = ScalarValueKind::Missing;
+        StatValue number;
+        std::string valueText;
+    };
+
+    void readLeaf(od::object& object, StringId key, int depth)
+    {
+        LeafFields leaf;
+        m_shape.clear();
+        const auto extrasBegin = static_cast<std::uint32_t>(m_out.extras.size());
+        readLeafFields(object, leaf, depth, /*insideP2P=*/false);
+        const ExtrasRange extras { extrasBegin, static_cast<std::uint32_t>(m_out.extras.size() - extrasBegin) };
+
+        if (leaf.hasDtype || leaf.isP2P) {
+            auto& t = m_out.tensors;
+            const auto row = static_cast<std::uint32_t>(t.size());
+            t.type.push_back(m_out.strings.intern(leaf.type));
+            t.dtype.push_back(leaf.hasDtype ? m_out.strings.intern(leaf.dtype) : kNoString);
+            t.shapeBegin.push_back(static_cast<std::uint32_t>(t.shapePool.size()));
+            t.shapeRank.push_back(static_cast<std::uint8_t>(m_shape.size()));
+            t.shapePool.insert(t.shapePool.end(), m_shape.begin(), m_shape.end());
+            t.max.push(leaf.max);
+            t.min.push(leaf.min);
+            t.mean.push(leaf.mean);
+            t.norm.push(leaf.norm);
+            t.requiresGrad.push_back(leaf.requiresGrad);
+            t.dataName.push_back(leaf.dataName.empty() ? kNoString : m_out.strings.intern(leaf.dataName));
+            t.md5.push_back(leaf.md5.empty() ? kNoString : m_out.strings.intern(leaf.md5));
+            t.extras.push_back(extras);
+            pushNode(NodeKind::Tensor, key, row);
+            return;
+        }
+        auto& s = m_out.scalars;
+        const auto row = static_cast<std::uint32_t>(s.size());
+        s.type.push_back(m_out.strings.intern(leaf.type));
+        s.valueKind.push_back(leaf.valueKind);
+        s.number.push(leaf.number);
+        s.text.push_back(leaf.valueKind == ScalarValueKind::Missing ? kNoString : m_out.strings.intern(leaf.valueText));
+        s.extras.push_back(extras);
+        pushNode(NodeKind::Scalar, key, row);
+    }
+
+    void readLeafFields(od::object& object, LeafFields& leaf, int depth, bool insideP2P)
+    {
+        for (auto fieldResult : object) {
+            od::field field = takeField(fieldResult);
+            m_pos = field.key().raw();
+            std::string_view k = field.unescaped_key().value();
+            od::value v = field.value();
+            if (k == "type") {
+                std::string_view text;
+                if (v.get_string().get(text))
+                    addExtra(k, v, depth);
+                else
+                    leaf.type = text;
+            } else if (k == "class_type" && !insideP2P) {
+                std::string_view text;
+                if (!v.get_string().get(text) && text == "torch.distributed.P2POp") {
+                    leaf.isP2P = true;
+                    if (leaf.type.empty())
+                        leaf.type = text;
+                }
+                addExtraText(k, std::string(text));
+            } else if (k == "tensor" && leaf.isP2P && !insideP2P) {
+                od::object inner;
+                if (v.get_object().get(inner))
+                    failAt(m_pos, "the P2POp \"tensor\" must be an object");
+                leaf.type = {};
+                readLeafFields(inner, leaf, depth + 1, true);
+            } else if (k == "dtype") {
+                if (v.get_string().get(leaf.dtype))
+                    failAt(m_pos, "\"dtype\" must be a string");
+                leaf.hasDtype = true;
+            } else if (k == "shape") {
+                readShape(v);
+            } else if (k == "Max") {
+                leaf.max = readStat(v, "Max");
+            } else if (k == "Min") {
+                leaf.min = readStat(v, "Min");
+            } else if (k == "Mean") {
+                leaf.mean = readStat(v, "Mean");
+            } else if (k == "Norm") {
+                leaf.norm = readStat(v, "Norm");
+            } else if (k == "requires_grad") {
+                bool flag;
+                if (v.get_bool().get(flag))
+                    failAt(m_pos, "\"requires_grad\" must be true or false");
+                leaf.requiresGrad = flag ? 1 : 0;
+            } else if (k == "data_name") {
+                if (!v.is_null() && v.get_string().get(leaf.dataName))
+                    failAt(m_pos, "\"data_name\" must be a string");
+            } else if (k == "md5") {
+                if (!v.is_null() && v.get_string().get(leaf.md5))
+                    failAt(m_pos, "\"md5\" must be a string");
+            } else if (k == "value" && !insideP2P) {
+                readScalarValue(v, leaf, depth);
+            } else {
+                addExtra(k, v, depth);
+            }
+        }
+    }
+
+    void readShape(od::value v)
+    {
+        od::array dims;
+        if (v.get_array().get(dims))
+            failAt(m_pos, "\"shape\" must be a list of integers");
+        m_shape.clear();
+        double elements = 1.0;
+        for (auto dimResult : dims) {
+            std::int64_t dim;
+            if (dimResult.value().get_int64().get(dim) || dim < 0)
+                failAt(m_pos, "\"shape\" must be a list of non-negative integers");
+            if (m_shape.size() == kMaxRank)
+                failAt(m_pos, "\"shape\" has more than " + std::to_string(kMaxRank) + " dimensions");
+            elements *= static_cast<double>(dim);
+            m_shape.push_back(dim);
+        }
+        if (elements > 9.2e18)
+            failAt(m_pos, "\"shape\" describes more than 2^63 elements");
+    }
+
+    StatValue readStat(od::value v, const char* name)
+    {
+        od::json_type type;
+        if (v.type().get(type)) {
+            double nonFinite;
+            std::string_view token = v.raw_json_token();
+            if (nonFiniteToken(token, nonFinite))
+                return StatValue::ofFloat(nonFinite);
+            failAt(m_pos, std::string("\"") + name + "\" is not a number, bool, null, NaN or Infinity");
+        }
+        switch (type) {
+        case od::json_type::number: return readNumber(v, name);
+        case od::json_type::boolean: return StatValue::ofBool(v.get_bool().value());
+        case od::json_type::null:
+            if (!v.is_null())
+                failAt(m_pos, std::string("\"") + name + "\" is not a valid literal");
+            return StatValue::null();
+        case od::json_type::string: return {}; // an unresolved writer placeholder: no statistic
+        default: failAt(m_pos, std::string("\"") + name + "\" must be a number, bool or null");
+        }
+    }
+
+    StatValue readNumber(od::value v, const char* name)
+    {
+        od::number_type numberType;
+        if (v.get_number_type().get(numberType)) {
+            double nonFinite;
+            if (nonFiniteToken(v.raw_json_token(), nonFinite))
+                return StatValue::ofFloat(nonFinite);
+            failAt(m_pos, std::string("\"") + name + "\" is not a valid number");
+        }
+        if (numberType == od::number_type::signed_integer) {
+            std::int64_t i;
+            if (!v.get_int64().get(i))
+                return StatValue::ofInt(i);
+        }
+        double d;
+        if (v.get_double().get(d)) {
+            // Integers beyond 64 bits: keep the closest double rather than failing.
+            std::string token(v.raw_json_token());
+            d = std::strtod(token.c_str(), nullptr);
+        }
+        return StatValue::ofFloat(d);
+    }
+
+    void readScalarValue(od::value v, LeafFields& leaf, int depth)
+    {
+        od::json_type type;
+        if (v.type().get(type)) {
+            double nonFinite;
+            if (!nonFiniteToken(v.raw_json_token(), nonFinite))
+                failAt(m_pos, "\"value\" is not valid JSON");
+            leaf.valueKind = ScalarValueKind::Float;
+            leaf.number = StatValue::ofFloat(nonFinite);
+            leaf.valueText = pythonFloatRepr(nonFinite);
+            return;
+        }
+        switch (type) {
+        case od::json_type::null:
+            if (!v.is_null())
+                failAt(m_pos, "\"value\" is not a valid literal");
+            leaf.valueKind = ScalarValueKind::Null;
+            leaf.valueText = "None";
+            return;
+        case od::json_type::boolean:
+            leaf.valueKind = ScalarValueKind::Bool;
+            leaf.number = StatValue::ofBool(v.get_bool().value());
+            leaf.valueText = pythonBool(leaf.number.b);
+            return;
+        case od::json_type::number:
+            leaf.number = readNumber(v, "value");
+            leaf.valueKind = leaf.number.kind == StatKind::Int ? ScalarValueKind::Int : ScalarValueKind::Float;
+            leaf.valueText = pythonText(leaf.number);
+            return;
+        case od::json_type::string:
+            leaf.valueKind = ScalarValueKind::String;
+            leaf.valueText = std::string(v.get_string().value());
+            return;
+        default:
+            leaf.valueKind = ScalarValueKind::Composite;
+            leaf.valueText.clear();
+            appendPythonRepr(v, leaf.valueText, depth + 1);
+            return;
+        }
+    }
+
+    void addExtra(std::string_view key, od::value v, int depth)
+    {
+        std::string text;
+        appendPythonRepr(v, text, depth + 1);
+        addExtraText(key, std::move(text));
+    }
+
+    void addExtraText(std::string_view key, std::string text)
+    {
+        m_out.extras.push_back({ m_out.strings.intern(key), m_out.strings.intern(text) });
+    }
+
+    // Python's repr() of the JSON value as json.load would have produced it.
+    void appendPythonRepr(od::value v, std::string& out, int depth)
+    {
+        if (depth > kMaxDepth)
+            failAt(currentLocation(), "values nested deeper than " + std::to_string(kMaxDepth) + " levels");
+        od::json_type type;
+        if (v.type().get(type)) {
+            double nonFinite;
+            if (!nonFiniteToken(v.raw_json_token(), nonFinite))
+                failAt(currentLocation(), "invalid JSON value");
+            out += pythonFloatRepr(nonFinite);
+            return;
+        }
+        switch (type) {
+        case od::json_type::array: {
+            out += '[';
+            bool first = true;
+            for (auto element : v.get_array().value()) {
+                if (!first)
+                    out += ", ";
+                first = false;
+                appendPythonRepr(element.value(), out, depth + 1);
+            }
+            out += ']';
+            return;
+        }
+        case od::json_type::object: {
+            out += '{';
+            bool first = true;
+            for (auto fieldResult : v.get_object().value()) {
+                od::field field = takeField(fieldResult);
+                if (!first)
+                    out += ", ";
+                first = false;
+                out += pythonStringRepr(field.unescaped_key().value());
+                out += ": ";
+                appendPythonRepr(field.value(), out, depth + 1);
+            }
+            out += '}';
+            return;
+        }
+        case od::json_type::string: out += pythonStringRepr(v.get_string().value()); return;
+        case od::json_type::number: out += pythonText(readNumber(v, "value")); return;
+        case od::json_type::boolean: out += pythonBool(v.get_bool().value()); return;
+        case od::json_type::null:
+            if (!v.is_null())
+                failAt(currentLocation(), "invalid literal (expected null)");
+            out += "None";
+            return;
+        }
+    }
+
+    void readRawScalar(od::value v, StringId key)
+    {
+        LeafFields leaf;
+        readScalarValue(v, leaf, 0);
+        auto& s = m_out.scalars;
+        const auto row = static_cast<std::uint32_t>(s.size());
+        s.type.push_back(kNoString);
+        s.valueKind.push_back(leaf.valueKind);
+        s.number.push(leaf.number);
+        s.text.push_back(m_out.strings.intern(leaf.valueText));
+        s.extras.push_back({});
+        pushNode(NodeKind::Raw, key, row);
+    }
+
+    DumpFile& m_out;
+    const char* m_base;
+    std::size_t m_size;
+    const ReadOptions& m_options;
+    od::document* m_doc = nullptr;
+    const char* m_pos = nullptr;
+    std::string_view m_entryName;
+    std::vector<std::int64_t> m_shape;
+};
+
+void DumpBuilder::truncate(std::size_t nodes, std::size_t tensors, std::size_t scalars, std::size_t extras)
+{
+    m_out.nodes.resize(nodes);
+    m_out.extras.resize(extras);
+    if (m_out.tensors.size() > tensors) {
+        // Children of an object that turned out to be a leaf: rebuild the tensor columns up to the mark.
+        TensorTable kept;
+        auto& t = m_out.tensors;
+        for (std::size_t row = 0; row < tensors; ++row) {
+            kept.type.push_back(t.type[row]);
+            kept.dtype.push_back(t.dtype[row]);
+            kept.shapeBegin.push_back(static_cast<std::uint32_t>(kept.shapePool.size()));
+            kept.shapeRank.push_back(t.shapeRank[row]);
+            auto shape = t.shape(row);
+            kept.shapePool.insert(kept.shapePool.end(), shape.begin(), shape.end());
+            kept.max.push(t.max[row]);
+            kept.min.push(t.min[row]);
+            kept.mean.push(t.mean[row]);
+            kept.norm.push(t.norm[row]);
+            kept.requiresGrad.push_back(t.requiresGrad[row]);
+            kept.dataName.push_back(t.dataName[row]);
+            kept.md5.push_back(t.md5[row]);
+            kept.extras.push_back(t.extras[row]);
+        }
+        t = std::move(kept);
+    }
+    if (m_out.scalars.size() > scalars) {
+        ScalarTable kept;
+        auto& s = m_out.scalars;
+        for (std::size_t row = 0; row < scalars; ++row) {
+            kept.type.push_back(s.type[row]);
+            kept.valueKind.push_back(s.valueKind[row]);
+            kept.number.push(s.number[row]);
+            kept.text.push_back(s.text[row]);
+            kept.extras.push_back(s.extras[row]);
+        }
+        s = std::move(kept);
+    }
+}
+
+} // namespace
+
+DumpJsonReader::DumpJsonReader()
+    : m_state(std::make_unique<State>())
+{
+}
+
+DumpJsonReader::~DumpJsonReader() = default;
+
+DumpFile DumpJsonReader::read(const std::filesystem::path& file, const ReadOptions& options)
+{
+    const std::string display = file.string();
+    std::error_code ec;
+    if (std::filesystem::is_directory(file, ec))
+        throw Error(display, {}, "is a directory, not a dump.json file");
+    if (!std::filesystem::exists(file, ec))
+        throw Error(display, {}, "no such file");
+    auto loaded = simdjson::padded_string::load(display);
+    if (loaded.error())
+        throw Error(display, {}, std::string("cannot read the file: ") + simdjson::error_message(loaded.error()));
+    m_state->buffer = std::move(loaded).value_unsafe();
+    DumpFile dump = parse(std::string_view(m_state->buffer.data(), m_state->buffer.size()), display, options);
+    m_state->buffer = simdjson::padded_string(); // give the memory back between files
+    return dump;
+}
+
+DumpFile DumpJsonReader::parse(std::string_view text, const std::string& displayName, const ReadOptions& options)
+{
+    DumpFile dump;
+    dump.path = displayName;
+    dump.fileSize = text.size();
+
+    simdjson::padded_string copy;
+    simdjson::padded_string_view view;
+    if (text.data() == m_state->buffer.data()) {
+        view = simdjson::padded_string_view(text.data(), text.size(), m_state->buffer.size() + simdjson::SIMDJSON_PADDING);
+    } else {
+        copy = simdjson::padded_string(text);
+        view = simdjson::padded_string_view(copy.data(), copy.size(), copy.size() + simdjson::SIMDJSON_PADDING);
+    }
+    const char* base = view.data();
+
+    if (text.empty())
+        throw Error(displayName, {}, "the file is empty");
+    DumpBuilder builder(dump, base, view.size(), options);
+    try {
+        od::document doc;
+        auto error = m_state->parser.iterate(view).get(doc);
+        if (error)
+            throw ParseFailure { std::string("invalid JSON: ") + simdjson::error_message(error), nullptr };
+        builder.run(doc);
+    } catch (const ParseFailure& failure) {
+        const char* where = failure.where ? failure.where : builder.currentLocation();
+        std::string place = where ? describeOffset(base, view.size(), static_cast<std::size_t>(where - base)) : std::string {};
+        if (!builder.currentEntry().empty())
+            place += (place.empty() ? "" : ", ") + std::string("entry '") + std::string(builder.currentEntry()) + "'";
+        throw Error(displayName, place, failure.message);
+    } catch (const simdjson::simdjson_error& failure) {
+        const char* where = builder.currentLocation();
+        std::string place = where ? describeOffset(base, view.size(), static_cast<std::size_t>(where - base)) : std::string {};
+        if (!builder.currentEntry().empty())
+            place += (place.empty() ? "" : ", ") + std::string("entry '") + std::string(builder.currentEntry()) + "'";
+        throw Error(displayName, place, std::string("invalid JSON: ") + failure.what());
+    }
+    if (options.progress)
+        options.progress(dump.fileSize, dump.fileSize);
+    return dump;
+}
+
+DumpFile readDumpJson(const std::filesystem::path& file, const ReadOptions& options)
+{
+    DumpJsonReader reader;
+    return reader.read(file, options);
+}
+
+} // namespace msprobe

@@ -1,0 +1,36 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+
+#include <cstdint>
+#include <deque>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+namespace msprobe {
+
+using StringId = std::uint32_t;
+inline constexpr StringId kNoString = 0xFFFFFFFFu;
+
+// Interns strings: every distinct text is stored once; ids are dense and stable,
+// string_views returned by view() stay valid for the pool's lifetime.
+class StringPool {
+public:
+    StringId intern(std::string_view text);
+    std::string_view view(StringId id) const { return id == kNoString ? std::string_view {} : m_views[id]; }
+    std::size_t size() const { return m_views.size(); }
+    std::size_t bytesStored() const { return m_bytes; }
+
+private:
+    char* store(std::string_view text);
+
+    std::deque<std::string> m_blocks; // append-only arenas; never reallocated once created
+    std::deque<std::string> m_largeStrings;
+    std::size_t m_blockUsed = 0;
+    std::vector<std::string_view> m_views;
+    std::unordered_map<std::string_view, StringId> m_index;
+    std::size_t m_bytes = 0;
+};
+
+} // namespace msprobe
