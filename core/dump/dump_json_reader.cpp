@@ -31,6 +31,12 @@ struct ParseFailure {
 
 [[noreturn]] void failAt(const char* where, std::string message) { throw ParseFailure { std::move(message), where }; }
 
+bool isNullLiteral(od::value& v)
+{
+    bool isNull = false;
+    return !v.is_null().get(isNull) && isNull;
+}
+
 // simdjson_result<field>::value() is the field's value accessor, not the unwrap, hence this helper.
 od::field takeField(simdjson::simdjson_result<od::field>& result)
 {
@@ -115,7 +121,7 @@ public:
 private:
     std::string optionalString(od::value value, const char* key)
     {
-        if (value.is_null())
+        if (isNullLiteral(value))
             return {};
         std::string_view text;
         if (value.get_string().get(text))
@@ -209,7 +215,7 @@ private:
             return;
         }
         case od::json_type::null:
-            if (!value.is_null())
+            if (!isNullLiteral(value))
                 failAt(currentLocation(), "invalid literal (expected null)");
             pushNode(NodeKind::Null, key);
             return;
@@ -352,10 +358,10 @@ private:
                     failAt(m_pos, "\"requires_grad\" must be true or false");
                 leaf.requiresGrad = flag ? 1 : 0;
             } else if (k == "data_name") {
-                if (!v.is_null() && v.get_string().get(leaf.dataName))
+                if (!isNullLiteral(v) && v.get_string().get(leaf.dataName))
                     failAt(m_pos, "\"data_name\" must be a string");
             } else if (k == "md5") {
-                if (!v.is_null() && v.get_string().get(leaf.md5))
+                if (!isNullLiteral(v) && v.get_string().get(leaf.md5))
                     failAt(m_pos, "\"md5\" must be a string");
             } else if (k == "value" && !insideP2P) {
                 readScalarValue(v, leaf, depth);
@@ -399,8 +405,8 @@ private:
         case od::json_type::number: return readNumber(v, name);
         case od::json_type::boolean: return StatValue::ofBool(v.get_bool().value());
         case od::json_type::null:
-            if (!v.is_null())
-                failAt(m_pos, std::string("\"") + name + "\" is not a valid literal");
+            if (!isNullLiteral(v))
+                failAt(m_pos, std::string("\"") + name + "\" is not a number, bool, null, NaN or Infinity");
             return StatValue::null();
         case od::json_type::string: return {}; // an unresolved writer placeholder: no statistic
         default: failAt(m_pos, std::string("\"") + name + "\" must be a number, bool or null");
@@ -444,7 +450,7 @@ private:
         }
         switch (type) {
         case od::json_type::null:
-            if (!v.is_null())
+            if (!isNullLiteral(v))
                 failAt(m_pos, "\"value\" is not a valid literal");
             leaf.valueKind = ScalarValueKind::Null;
             leaf.valueText = "None";
@@ -528,7 +534,7 @@ private:
         case od::json_type::number: out += pythonText(readNumber(v, "value")); return;
         case od::json_type::boolean: out += pythonBool(v.get_bool().value()); return;
         case od::json_type::null:
-            if (!v.is_null())
+            if (!isNullLiteral(v))
                 failAt(currentLocation(), "invalid literal (expected null)");
             out += "None";
             return;
@@ -647,6 +653,8 @@ DumpFile DumpJsonReader::parse(std::string_view text, const std::string& display
     try {
         od::document doc;
         auto error = m_state->parser.iterate(view).get(doc);
+        if (error == simdjson::UNCLOSED_STRING)
+            throw ParseFailure { "invalid JSON: a string is opened but never closed (truncated file?)", base + view.size() };
         if (error)
             throw ParseFailure { std::string("invalid JSON: ") + simdjson::error_message(error), nullptr };
         builder.run(doc);

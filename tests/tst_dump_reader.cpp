@@ -1,0 +1,379 @@
+// SPDX-License-Identifier: Apache-2.0
+// The dump.json reader against real dumps written by the genuine Python msprobe, every leaf form of the
+// spec, and hostile input.
+#include "test_util.h"
+#include "dump_reader_inputs.h"
+
+#include "dump/dump_json_reader.h"
+#include "dump/dump_summary.h"
+#include "support/error.h"
+
+#include <cmath>
+
+using namespace msprobe;
+using namespace msprobe::test;
+
+namespace {
+
+std::int64_t entryIndex(const DumpFile& dump, std::string_view name)
+{
+    for (std::size_t i = 0; i < dump.entries.size(); ++i)
+        if (dump.entryName(i) == name)
+            return static_cast<std::int64_t>(i);
+    return -1;
+}
+
+// Node of field/index path below an entry body, e.g. {"output", "0"}.
+std::uint32_t nodeAt(const DumpFile& dump, std::string_view entry, std::initializer_list<std::string_view> path)
+{
+    const auto e = entryIndex(dump, entry);
+    if (e < 0)
+        throw std::runtime_error("no entry " + std::string(entry));
+    std::uint32_t node = dump.entries[static_cast<std::size_t>(e)].body;
+    for (auto step : path) {
+        if (dump.nodes[node].kind == NodeKind::Dict) {
+            auto child = dump.childByKey(node, step);
+            if (child < 0)
+                throw std::runtime_error("no key " + std::string(step));
+            node = static_cast<std::uint32_t>(child);
+        } else {
+            node = dump.children(node).at(std::stoul(std::string(step)));
+        }
+    }
+    return node;
+}
+
+DumpFile parseText(const std::string& text)
+{
+    DumpJsonReader reader;
+    return reader.parse(text, "inline.json");
+}
+
+
+} // namespace
+
+class TestDumpReader : public QObject {
+    Q_OBJECT
+
+private slots:
+    void realStatisticsDump()
+    {
+        const auto file = onlySubdir(refDumps() / "bench_mix_statistics" / "step0") / "dump.json";
+        const DumpFile dump = readDumpJson(file);
+        QCOMPARE(dump.task, std::string("statistics"));
+        QCOMPARE(dump.level, std::string("mix"));
+        QCOMPARE(dump.framework, std::string("pytorch"));
+        QVERIFY(dump.dumpDataDir.empty());
+        QCOMPARE(dump.entries.size(), std::size_t(186));
+        // Insertion order, with the module re-inserted after the API it ran (post-order).
+        QCOMPARE(dump.entryName(0), std::string_view("Functional.embedding.0.forward"));
+        QCOMPARE(dump.entryName(1), std::string_view("Module.tok_emb.Embedding.forward.0"));
+        QCOMPARE(dump.entryName(185), std::string_view("Tensor.add_.37.forward"));
+        QCOMPARE(dump.tensors.size(), std::size_t(507));
+        QCOMPARE(dump.scalars.size(), std::size_t(60));
+
+        const auto counts = countEntries(dump);
+        QCOMPARE(counts.api, std::size_t(110));
+        QCOMPARE(counts.module, std::size_t(56));
+        QCOMPARE(counts.parametersGrad, std::size_t(20));
+        QCOMPARE(counts.backward, std::size_t(64));
+        QCOMPARE(counts.tensorsWithNanOrInf, std::size_t(0));
+
+        // Functional.linear.0.forward output 0, exactly as written.
+        const auto out = nodeAt(dump, "Functional.linear.0.forward", { "output", "0" });
+        QCOMPARE(dump.nodes[out].kind, NodeKind::Tensor);
+        const auto row = dump.nodes[out].payload;
+        QCOMPARE(dump.text(dump.tensors.dtype[row]), std::string_view("torch.float32"));
+        QCOMPARE(std::vector<std::int64_t>(dump.tensors.shape(row).begin(), dump.tensors.shape(row).end()),
+            (std::vector<std::int64_t> { 2, 8, 16 }));
+        QCOMPARE(dump.tensors.max[row].f, 1.6287082433700562);
+        QCOMPARE(dump.tensors.min[row].f, -1.6126511096954346);
+        QCOMPARE(dump.tensors.mean[row].f, 0.031654857099056244);
+        QCOMPARE(dump.tensors.norm[row].f, 8.960599899291992);
+        QCOMPARE(int(dump.tensors.requiresGrad[row]), 1);
+        QCOMPARE(dump.tensors.md5[row], kNoString);
+
+        // int64 input of the embedding: integer Max/Min, null Mean/Norm.
+        const auto ids = nodeAt(dump, "Functional.embedding.0.forward", { "input_args", "0" });
+        const auto idRow = dump.nodes[ids].payload;
+        QCOMPARE(dump.tensors.max[idRow].kind, StatKind::Int);
+        QCOMPARE(dump.tensors.max[idRow].i, std::int64_t(29));
+        QCOMPARE(dump.tensors.min[idRow].i, std::int64_t(2));
+        QCOMPARE(dump.tensors.mean[idRow].kind, StatKind::Null);
+        QCOMPARE(dump.tensors.norm[idRow].kind, StatKind::Null);
+        QCOMPARE(int(dump.tensors.requiresGrad[idRow]), 0);
+        // Positional None and a float scalar.
+        QCOMPARE(dump.nodes[nodeAt(dump, "Functional.embedding.0.forward", { "input_args", "2" })].kind, NodeKind::Null);
+        const auto scale = nodeAt(dump, "Functional.embedding.0.forward", { "input_args", "4" });
+        QCOMPARE(dump.nodes[scale].kind, NodeKind::Scalar);
+        const auto sRow = dump.nodes[scale].payload;
+        QCOMPARE(dump.text(dump.scalars.type[sRow]), std::string_view("float"));
+        QCOMPARE(dump.text(dump.scalars.text[sRow]), std::string_view("2.0"));
+        QCOMPARE(dump.scalars.number[sRow].f, 2.0);
+
+        // parameters_grad entry: param name -> list of one leaf.
+        const auto pg = nodeAt(dump, "Module.head.Linear.parameters_grad.0", { "bias", "0" });
+        QCOMPARE(dump.tensors.max[dump.nodes[pg].payload].f, 0.047888290137052536);
+        const auto& parsed = dump.entries[static_cast<std::size_t>(entryIndex(dump, "Module.head.Linear.parameters_grad.0"))].parsed;
+        QCOMPARE(int(parsed.kind), int(EntryKind::ParametersGrad));
+        QCOMPARE(parsed.modulePath, std::string_view("head"));
+        QCOMPARE(parsed.moduleClass, std::string_view("Linear"));
+        QCOMPARE(parsed.callIndex, std::int64_t(0));
+    }
+
+    void realMd5TensorAndMultiRankDumps()
+    {
+        const auto md5 = readDumpJson(onlySubdir(refDumps() / "bench_mix_md5" / "step0") / "dump.json");
+        const auto out = nodeAt(md5, "Functional.linear.0.forward", { "output", "0" });
+        QCOMPARE(md5.text(md5.tensors.md5[md5.nodes[out].payload]), std::string_view("dc9a5a74"));
+        QCOMPARE(int(detectDumpMode(md5)), int(DumpMode::Md5));
+
+        const auto tensor = readDumpJson(onlySubdir(refDumps() / "bench_mix_tensor" / "step0") / "dump.json");
+        QCOMPARE(int(detectDumpMode(tensor)), int(DumpMode::Tensor));
+        QCOMPARE(tensor.dumpDataDir, std::string("/home/user/msprobe-ref/dumps/bench_mix_tensor/step0/proc14868/dump_tensor_data"));
+        const auto tOut = nodeAt(tensor, "Functional.linear.0.forward", { "output", "0" });
+        QCOMPARE(tensor.text(tensor.tensors.dataName[tensor.nodes[tOut].payload]),
+            std::string_view("Functional.linear.0.forward.output.0.pt"));
+
+        const auto rank1 = readDumpJson(refDumps() / "bench_2rank_mix_statistics" / "step0" / "rank1" / "dump.json");
+        QCOMPARE(rank1.entries.size(), std::size_t(262));
+        QCOMPARE(int(detectDumpMode(rank1)), int(DumpMode::Statistics));
+        const auto allReduceOut = nodeAt(rank1, "Distributed.all_reduce.0.forward", { "output", "0" });
+        QCOMPARE(rank1.tensors.norm[rank1.nodes[allReduceOut].payload].f, 0.13123035430908203);
+        QCOMPARE(rank1.tensors.mean[rank1.nodes[allReduceOut].payload].f, 2.000888343900442e-11);
+    }
+
+    void nonFiniteTokens()
+    {
+        const auto dump = parseText(wrapEntries(kNonFiniteEntries));
+        const auto t = dump.nodes[nodeAt(dump, "Torch.div.0.forward", { "output", "0" })].payload;
+        QVERIFY(std::isinf(dump.tensors.max[t].f) && dump.tensors.max[t].f > 0);
+        QVERIFY(std::isinf(dump.tensors.min[t].f) && dump.tensors.min[t].f < 0);
+        QVERIFY(std::isnan(dump.tensors.mean[t].f));
+        QVERIFY(tensorHasNanOrInf(dump.tensors, t));
+        const auto s = dump.nodes[nodeAt(dump, "Torch.div.0.forward", { "output", "1" })].payload;
+        QCOMPARE(dump.text(dump.scalars.text[s]), std::string_view("nan"));
+        const auto s2 = dump.nodes[nodeAt(dump, "Torch.div.0.forward", { "output", "2" })].payload;
+        QCOMPARE(dump.text(dump.scalars.text[s2]), std::string_view("-inf"));
+        QCOMPARE(countEntries(dump).tensorsWithNanOrInf, std::size_t(1));
+    }
+
+    void everyLeafForm()
+    {
+        const auto dump = parseText(wrapEntries(kLeafFormEntries));
+        QCOMPARE(dump.entries.size(), std::size_t(4));
+        const char* e = "Tensor.__getitem__.0.forward";
+        auto scalarText = [&](std::initializer_list<std::string_view> path) {
+            return std::string(dump.text(dump.scalars.text[dump.nodes[nodeAt(dump, e, path)].payload]));
+        };
+        auto scalarType = [&](std::initializer_list<std::string_view> path) {
+            return std::string(dump.text(dump.scalars.type[dump.nodes[nodeAt(dump, e, path)].payload]));
+        };
+        QCOMPARE(scalarText({ "input_args", "0" }), std::string("[0, None, 2]"));
+        QCOMPARE(scalarType({ "input_args", "0" }), std::string("slice"));
+        QCOMPARE(scalarText({ "input_args", "1" }), std::string("..."));
+        QCOMPARE(scalarText({ "input_args", "2" }), std::string("[2, 3]"));
+        QCOMPARE(dump.nodes[nodeAt(dump, e, { "input_args", "3" })].kind, NodeKind::Dict); // positional dtype: {}
+        QCOMPARE(dump.nodes[nodeAt(dump, e, { "input_args", "3" })].subtreeSize, 1u);
+        QCOMPARE(dump.nodes[nodeAt(dump, e, { "input_args", "4" })].kind, NodeKind::List);
+        QCOMPARE(scalarText({ "input_args", "4", "1", "1" }), std::string("True"));
+        QCOMPARE(dump.nodes[nodeAt(dump, e, { "input_args", "4", "1", "0" })].kind, NodeKind::Null);
+        // memory_format keeps its "format" as an extra, value missing.
+        const auto mf = dump.nodes[nodeAt(dump, e, { "input_args", "5" })].payload;
+        QCOMPARE(dump.scalars.valueKind[mf], ScalarValueKind::Missing);
+        QCOMPARE(dump.extrasOf(dump.scalars.extras[mf]).size(), std::size_t(1));
+        QCOMPARE(dump.text(dump.extrasOf(dump.scalars.extras[mf])[0].text), std::string_view("'channels_last'"));
+        // bool tensor: Max/Min booleans.
+        const auto b = dump.nodes[nodeAt(dump, e, { "input_args", "6" })].payload;
+        QCOMPARE(dump.tensors.max[b].kind, StatKind::Bool);
+        QCOMPARE(dump.tensors.max[b].b, true);
+        QCOMPARE(dump.tensors.min[b].b, false);
+        // DTensor: 0-d shape, extras kept in Python repr.
+        const auto dt = dump.nodes[nodeAt(dump, e, { "input_args", "7" })].payload;
+        QCOMPARE(dump.tensors.shape(dt).size(), std::size_t(0));
+        QCOMPARE(dump.text(dump.tensors.dtype[dt]), std::string_view("torch.bfloat16"));
+        const auto dtExtras = dump.extrasOf(dump.tensors.extras[dt]);
+        QCOMPARE(dtExtras.size(), std::size_t(2));
+        QCOMPARE(dump.text(dtExtras[0].text), std::string_view("[[0, 1]]"));
+        QCOMPARE(dump.text(dtExtras[1].text), std::string_view("[{'Shard': {'dim': 0}}]"));
+        QCOMPARE(scalarText({ "input_args", "8" }), std::string("it's"));
+        // ndarray without requires_grad.
+        const auto nd = dump.nodes[nodeAt(dump, e, { "input_args", "9" })].payload;
+        QCOMPARE(int(dump.tensors.requiresGrad[nd]), -1);
+        QCOMPARE(dump.tensors.max[nd].kind, StatKind::Null);
+        // kwargs: dtype leaf, ProcessGroup, a kwarg literally named "type", nested dict, big int.
+        QCOMPARE(scalarText({ "input_kwargs", "dtype" }), std::string("torch.float32"));
+        const auto pgRow = dump.nodes[nodeAt(dump, e, { "input_kwargs", "group" })].payload;
+        QCOMPARE(dump.text(dump.extrasOf(dump.scalars.extras[pgRow])[0].text), std::string_view("[0, 1]"));
+        QCOMPARE(scalarText({ "input_kwargs", "type" }), std::string("x"));
+        QCOMPARE(scalarText({ "input_kwargs", "inner", "a" }), std::string("9007199254740993"));
+        // Output list wrapped in a list, md5.
+        const auto o = dump.nodes[nodeAt(dump, e, { "output", "0", "0" })].payload;
+        QCOMPARE(dump.text(dump.tensors.md5[o]), std::string_view("0000abcd"));
+        QCOMPARE(dump.tensors.min[o].i, std::int64_t(-3));
+        // Entry-level bool kept as a raw value, not lost.
+        QCOMPARE(dump.nodes[nodeAt(dump, e, { "is_recompute" })].kind, NodeKind::Raw);
+
+        // P2POp: the inner tensor's statistics plus op/peer as extras.
+        const auto p2p = dump.nodes[nodeAt(dump, "Distributed.batch_isend_irecv.0.forward", { "input_args", "0", "0" })];
+        QCOMPARE(p2p.kind, NodeKind::Tensor);
+        QCOMPARE(dump.tensors.mean[p2p.payload].f, 0.75);
+        bool sawPeer = false;
+        for (const auto& extra : dump.extrasOf(dump.tensors.extras[p2p.payload]))
+            if (dump.text(extra.key) == "peer")
+                sawPeer = dump.text(extra.text) == "1";
+        QVERIFY(sawPeer);
+
+        // Legacy parameters_grad name and a module backward entry whose "type" is not the first key.
+        QCOMPARE(int(dump.entries[2].parsed.kind), int(EntryKind::ParametersGrad));
+        QCOMPARE(dump.entries[2].parsed.callIndex, std::int64_t(-1));
+        const auto bwd = dump.nodes[nodeAt(dump, "Module.layer1.0.conv1.Conv2d.backward.3", { "output", "0" })];
+        QCOMPARE(bwd.kind, NodeKind::Tensor);
+        QCOMPARE(dump.tensors.max[bwd.payload].f, 2e-05);
+        QCOMPARE(int(dump.entries[3].parsed.direction), int(Direction::Backward));
+        QCOMPARE(dump.entries[3].parsed.modulePath, std::string_view("layer1.0.conv1"));
+        QCOMPARE(dump.entries.size(), std::size_t(4));
+    }
+
+    void frameworkDefaultsAndDuplicates()
+    {
+        const auto dump = parseText(kDuplicateDump);
+        QCOMPARE(dump.framework, std::string("pytorch"));
+        QVERIFY(!dump.frameworkPresent);
+        QCOMPARE(dump.entries.size(), std::size_t(2)); // Python's json: first position, last value
+        QCOMPARE(dump.entryName(0), std::string_view("Torch.relu.0.forward"));
+        const auto v = dump.nodes[nodeAt(dump, "Torch.relu.0.forward", { "output", "0" })].payload;
+        QCOMPARE(dump.text(dump.scalars.text[v]), std::string_view("2"));
+    }
+
+    void entryNames_data()
+    {
+        QTest::addColumn<QString>("name");
+        QTest::addColumn<int>("kind");
+        QTest::addColumn<int>("direction");
+        QTest::addColumn<int>("index");
+        QTest::addColumn<QString>("prefix");
+        QTest::addColumn<QString>("apiOrPath");
+        QTest::addColumn<QString>("moduleClass");
+        auto row = [](const char* n, EntryKind k, Direction d, int i, const char* p, const char* a, const char* c) {
+            QTest::newRow(n) << QString::fromUtf8(n) << int(k) << int(d) << i << QString::fromUtf8(p) << QString::fromUtf8(a)
+                             << QString::fromUtf8(c);
+        };
+        row("Functional.relu.3.backward", EntryKind::Api, Direction::Backward, 3, "Functional", "relu", "");
+        row("Tensor.__add__.0.forward", EntryKind::Api, Direction::Forward, 0, "Tensor", "__add__", "");
+        row("NPU.npu_fusion_attention.12.forward", EntryKind::Api, Direction::Forward, 12, "NPU", "npu_fusion_attention", "");
+        row("Module.layer1.0.conv1.Conv2d.forward.0", EntryKind::Module, Direction::Forward, 0, "Module", "layer1.0.conv1", "Conv2d");
+        row("Module.a.A.backward.2", EntryKind::Module, Direction::Backward, 2, "Module", "a", "A");
+        row("Cell.fc1.Dense.forward.1", EntryKind::Module, Direction::Forward, 1, "Cell", "fc1", "Dense");
+        row("Module.fc.Linear.parameters_grad.4", EntryKind::ParametersGrad, Direction::None, 4, "Module", "fc", "Linear");
+        row("Module.fc.Linear.parameters_grad", EntryKind::ParametersGrad, Direction::None, -1, "Module", "fc", "Linear");
+        row("x_grad.2.debug", EntryKind::Debug, Direction::None, 2, "", "x_grad", "");
+        row("garbage", EntryKind::Unknown, Direction::None, -1, "", "", "");
+        row("Functional.relu.x.forward", EntryKind::Unknown, Direction::None, -1, "", "", "");
+    }
+
+    void entryNames()
+    {
+        QFETCH(QString, name);
+        QFETCH(int, kind);
+        QFETCH(int, direction);
+        QFETCH(int, index);
+        QFETCH(QString, prefix);
+        QFETCH(QString, apiOrPath);
+        QFETCH(QString, moduleClass);
+        const std::string text = name.toStdString();
+        const EntryName parsed = parseEntryName(text);
+        QCOMPARE(int(parsed.kind), kind);
+        QCOMPARE(int(parsed.direction), direction);
+        QCOMPARE(parsed.callIndex, std::int64_t(index));
+        QCOMPARE(q(parsed.prefix), prefix);
+        QCOMPARE(q(parsed.kind == EntryKind::Module || parsed.kind == EntryKind::ParametersGrad ? parsed.modulePath : parsed.api), apiOrPath);
+        QCOMPARE(q(parsed.moduleClass), moduleClass);
+    }
+
+    void badInput_data()
+    {
+        QTest::addColumn<QString>("text");
+        QTest::addColumn<QString>("expected");
+        for (const auto& bad : badDumpCases())
+            QTest::newRow(bad.name) << QString::fromStdString(bad.text) << QString::fromUtf8(bad.expected);
+    }
+
+    void badInput()
+    {
+        QFETCH(QString, text);
+        QFETCH(QString, expected);
+        try {
+            parseText(text.toStdString());
+            QFAIL("no error raised");
+        } catch (const Error& error) {
+            const QString message = QString::fromUtf8(error.what());
+            QVERIFY2(message.startsWith(QStringLiteral("inline.json")), qPrintable(message));
+            QVERIFY2(message.contains(expected), qPrintable(message));
+        }
+    }
+
+    // Every prefix of a real file must fail cleanly (an Error naming the file), never crash or succeed
+    // silently with fewer entries.
+    void everyTruncationOfARealFileFails()
+    {
+        const auto file = onlySubdir(refDumps() / "bench_mix_statistics" / "step0") / "dump.json";
+        std::ifstream in(file, std::ios::binary);
+        const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+        DumpJsonReader reader;
+        std::size_t checked = 0;
+        for (std::size_t length = 0; length + 2 < text.size(); length += 997) {
+            try {
+                reader.parse(std::string_view(text.data(), length), "cut.json");
+                QFAIL(qPrintable(QStringLiteral("a cut at byte %1 was accepted").arg(length)));
+            } catch (const Error& error) {
+                QVERIFY(std::string(error.what()).starts_with("cut.json"));
+            }
+            ++checked;
+        }
+        QVERIFY(checked > 100);
+        QCOMPARE(reader.parse(text, "whole.json").entries.size(), std::size_t(186));
+    }
+
+    void fileErrorsNameTheFile()
+    {
+        QVERIFY_THROWS_EXCEPTION(Error, readDumpJson(dataDir() / "does-not-exist" / "dump.json"));
+        try {
+            readDumpJson(dataDir());
+            QFAIL("a directory was accepted");
+        } catch (const Error& error) {
+            QVERIFY(QString::fromUtf8(error.what()).contains(QStringLiteral("is a directory")));
+        }
+    }
+
+    void progressAndCancel()
+    {
+        const auto file = onlySubdir(refDumps() / "bench_mix_statistics" / "step1") / "dump.json";
+        std::uint64_t last = 0, total = 0;
+        int calls = 0;
+        ReadOptions options;
+        options.progress = [&](std::uint64_t done, std::uint64_t all) {
+            QVERIFY(done >= last);
+            last = done;
+            total = all;
+            ++calls;
+        };
+        const auto dump = readDumpJson(file, options);
+        QVERIFY(calls >= 2);
+        QCOMPARE(last, dump.fileSize);
+        QCOMPARE(total, dump.fileSize);
+
+        std::atomic<bool> cancel { true };
+        ReadOptions cancelled;
+        cancelled.cancel = &cancel;
+        try {
+            readDumpJson(file, cancelled);
+            QFAIL("cancel ignored");
+        } catch (const Error& error) {
+            QVERIFY(QString::fromUtf8(error.what()).contains(QStringLiteral("cancelled")));
+        }
+    }
+};
+
+QTEST_APPLESS_MAIN(TestDumpReader)
+#include "tst_dump_reader.moc"

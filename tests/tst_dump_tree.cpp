@@ -1,0 +1,149 @@
+// SPDX-License-Identifier: Apache-2.0
+// Discovery of steps and ranks, construct.json and stack.json in their current and older formats.
+#include "test_util.h"
+
+#include "dump/construct_stack.h"
+#include "dump/dump_tree.h"
+#include "support/error.h"
+
+#include <QTemporaryDir>
+
+using namespace msprobe;
+using namespace msprobe::test;
+namespace fs = std::filesystem;
+
+class TestDumpTree : public QObject {
+    Q_OBJECT
+
+private slots:
+    void realDumpPathAndStepAndRankLevels()
+    {
+        const auto root = refDumps() / "bench_2rank_mix_statistics";
+        const DumpTree all = discoverDumpTree(root);
+        QCOMPARE(int(all.kind), int(DumpRootKind::DumpPath));
+        QCOMPARE(all.steps.size(), std::size_t(2));
+        QCOMPARE(all.steps[1].step.value(), 1);
+        QCOMPARE(all.steps[0].ranks.size(), std::size_t(2));
+        QCOMPARE(all.steps[0].ranks[1].label, std::string("rank1"));
+        QCOMPARE(all.steps[0].ranks[1].rank.value(), 1);
+        QCOMPARE(all.steps[0].ranks[1].dumpJson, root / "step0" / "rank1" / "dump.json");
+
+        const DumpTree step = discoverDumpTree(root / "step1");
+        QCOMPARE(int(step.kind), int(DumpRootKind::StepDir));
+        QCOMPARE(step.steps.size(), std::size_t(1));
+        QCOMPARE(step.steps[0].ranks.size(), std::size_t(2));
+
+        const DumpTree rank = discoverDumpTree(root / "step1" / "rank0");
+        QCOMPARE(int(rank.kind), int(DumpRootKind::RankDir));
+        QCOMPARE(rank.steps[0].ranks[0].label, std::string("rank0"));
+
+        const DumpTree file = discoverDumpTree(root / "step1" / "rank0" / "dump.json");
+        QCOMPARE(int(file.kind), int(DumpRootKind::File));
+        QCOMPARE(file.steps[0].ranks[0].dumpJson, root / "step1" / "rank0" / "dump.json");
+
+        const DumpTree proc = discoverDumpTree(refDumps() / "bench_mix_statistics" / "step0");
+        QVERIFY(proc.steps[0].ranks[0].label.starts_with("proc"));
+    }
+
+    void numericOrderAndOddNames()
+    {
+        QTemporaryDir tmp;
+        const fs::path root = tmp.path().toStdString();
+        for (const char* step : { "step10", "step2", "step0" })
+            for (const char* rank : { "rank10", "rank2", "rank", "proc77", "notarank" })
+                writeFile(root / step / rank / "dump.json", "{}");
+        writeFile(root / "step2x" / "rank0" / "dump.json", "{}"); // not a step directory
+        const DumpTree tree = discoverDumpTree(root);
+        QCOMPARE(tree.steps.size(), std::size_t(3));
+        QCOMPARE(tree.steps[0].label, std::string("step0"));
+        QCOMPARE(tree.steps[1].label, std::string("step2"));
+        QCOMPARE(tree.steps[2].label, std::string("step10"));
+        std::vector<std::string> ranks;
+        for (const auto& r : tree.steps[0].ranks)
+            ranks.push_back(r.label);
+        QCOMPARE(ranks, (std::vector<std::string> { "rank", "rank2", "rank10", "proc77" }));
+
+        writeFile(root / "debugrank" / "debug.json", "{}");
+        const DumpTree debug = discoverDumpTree(root / "debugrank");
+        QVERIFY(debug.steps[0].ranks[0].isDebug);
+    }
+
+    void noDumpIsAClearError()
+    {
+        QTemporaryDir tmp;
+        const fs::path root = tmp.path().toStdString();
+        fs::create_directories(root / "empty" / "nothing");
+        try {
+            discoverDumpTree(root / "empty");
+            QFAIL("no error");
+        } catch (const Error& error) {
+            QVERIFY(QString::fromUtf8(error.what()).contains(QStringLiteral("no msprobe dump found")));
+            QVERIFY(QString::fromUtf8(error.what()).contains(tmp.path()));
+        }
+        QVERIFY_THROWS_EXCEPTION(Error, discoverDumpTree(root / "missing"));
+        writeFile(root / "notes.txt", "x");
+        QVERIFY_THROWS_EXCEPTION(Error, discoverDumpTree(root / "notes.txt"));
+    }
+
+    void realConstructAndStack()
+    {
+        const auto dir = onlySubdir(refDumps() / "bench_mix_statistics" / "step0");
+        const ConstructInfo construct = readConstructJson(dir / "construct.json");
+        QCOMPARE(construct.nodes.size(), std::size_t(230));
+        QCOMPARE(construct.nodes[0].name, std::string("Torch.arange.0.forward"));
+        QVERIFY(!construct.nodes[0].parent);
+        const auto* emb = construct.find("Functional.embedding.0.forward");
+        QVERIFY(emb);
+        QCOMPARE(emb->parent.value(), std::string("Module.tok_emb.Embedding.forward.0"));
+        QVERIFY(!construct.megatronMicroStepNumber);
+
+        const StackInfo stack = readStackJson(dir / "stack.json");
+        QVERIFY(!stack.legacyFormat);
+        QCOMPARE(stack.frames.size(), std::size_t(29));
+        QCOMPARE(stack.groupOf.size(), std::size_t(102));
+        const auto* frames = stack.framesOf("Module.pos_emb.Embedding.forward.0");
+        QVERIFY(frames);
+        QVERIFY(frames->front().starts_with("File /usr/lib/python3/dist-packages/torch/nn/modules/module.py, line 1772, in inner, \n"));
+        QVERIFY(!stack.framesOf("Functional.linear.0.backward"));
+    }
+
+    void olderAndMegatronFormats()
+    {
+        QTemporaryDir tmp;
+        const fs::path root = tmp.path().toStdString();
+        writeFile(root / "legacy_stack.json", "{\"Functional.relu.0.forward\": [\"File a.py, line 1, in f, \\n x\"], \"Tensor.add.0.forward\": []}");
+        const StackInfo legacy = readStackJson(root / "legacy_stack.json");
+        QVERIFY(legacy.legacyFormat);
+        QCOMPARE(legacy.framesOf("Functional.relu.0.forward")->size(), std::size_t(1));
+        QCOMPARE(legacy.framesOf("Tensor.add.0.forward")->size(), std::size_t(0));
+
+        writeFile(root / "mega.json", "{\"Module.a.A.forward.0\": [null, 0], \"Functional.x.0.forward\": [\"Module.a.A.forward.0\", 1], \"megatron_micro_step_number\": 2}");
+        const ConstructInfo mega = readConstructJson(root / "mega.json");
+        QCOMPARE(mega.megatronMicroStepNumber.value(), 2);
+        QCOMPARE(mega.nodes.size(), std::size_t(2));
+        QCOMPARE(mega.nodes[1].parent.value(), std::string("Module.a.A.forward.0"));
+        QCOMPARE(mega.nodes[1].microStep.value(), 1);
+
+        writeFile(root / "empty.json", "{}");
+        QCOMPARE(readConstructJson(root / "empty.json").nodes.size(), std::size_t(0)); // L1 dumps
+        QCOMPARE(readConstructJson(root / "absent.json").nodes.size(), std::size_t(0)); // extra_info false
+
+        writeFile(root / "bad_mega.json", "{\"Module.a.A.forward.0\": [null], \"megatron_micro_step_number\": 2}");
+        QVERIFY_THROWS_EXCEPTION(Error, readConstructJson(root / "bad_mega.json"));
+        writeFile(root / "trunc.json", "{\"Module.a.A.forward.0\": nu");
+        try {
+            readConstructJson(root / "trunc.json");
+            QFAIL("no error");
+        } catch (const Error& error) {
+            const QString message = QString::fromUtf8(error.what());
+            QVERIFY2(message.contains(QStringLiteral("trunc.json: byte")), qPrintable(message));
+        }
+        writeFile(root / "badparent.json", "{\"a\": 5}");
+        QVERIFY_THROWS_EXCEPTION(Error, readConstructJson(root / "badparent.json"));
+        writeFile(root / "badstack.json", "{\"0\": [[\"a\"], [1]]}");
+        QVERIFY_THROWS_EXCEPTION(Error, readStackJson(root / "badstack.json"));
+    }
+};
+
+QTEST_APPLESS_MAIN(TestDumpTree)
+#include "tst_dump_tree.moc"
