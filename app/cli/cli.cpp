@@ -9,6 +9,8 @@ const std::vector<Verb>& verbs()
 {
     static const std::vector<Verb> list = {
         { "info", "summarise a dump folder (or compare-readiness of a problem/bench pair)", &runInfo },
+        { "compare", "compare a problem dump with a benchmark dump (statistics, md5 or tensor mode)", &runCompare },
+        { "overflow_check", "find the first NaN/Inf-producing node of a step directory", &runOverflowCheck },
     };
     return list;
 }

@@ -6,7 +6,13 @@
 
 #include <simdjson.h>
 
+#include <algorithm>
+#include <array>
+#include <cstdio>
+#include <cstring>
 #include <limits>
+#include <memory>
+#include <utility>
 
 namespace msprobe {
 
@@ -15,6 +21,9 @@ namespace od = simdjson::ondemand;
 struct DumpJsonReader::State {
     od::parser parser;
     simdjson::padded_string buffer;
+    // Chunked reads: bounded by the chunk size, so kept between files.
+    od::parser chunkParser;
+    std::vector<char> chunk;
 };
 
 namespace {
@@ -22,6 +31,15 @@ namespace {
 constexpr int kMaxDepth = 400; // the Python writer's own recursion limit
 constexpr std::size_t kMaxRank = 64;
 constexpr std::size_t kProgressEvery = 256;
+
+// Large texts are parsed in windows of about this size, each cut at an entry boundary, so that
+// neither the whole text nor simdjson's index of it (4 bytes per structural character) is held
+// at once. Changed only by tests (setDumpJsonChunkBytesForTesting).
+std::size_t g_chunkBytes = std::size_t(4) << 20;
+
+// How a parsed document relates to the file: all of it, or the first, a middle or the last
+// piece of a file cut at entry boundaries inside "data" (see readChunked).
+enum class Part { Whole, First, Middle, Last };
 
 // Internal: a parse failure before it gets its location attached.
 struct ParseFailure {
@@ -61,23 +79,93 @@ bool nonFiniteToken(std::string_view token, double& out)
     return true;
 }
 
+// A string value exactly as get_string() gives it, and consumed the same way; read in place when it
+// has no escape, which saves simdjson's copy.
+simdjson::error_code stringOf(od::value& v, std::string_view& out)
+{
+    const std::string_view token = v.raw_json_token(); // the string and the spaces after it
+    const std::size_t close = token.find_last_not_of(" \t\n\r");
+    if (token.size() >= 2 && token.front() == '"' && close != std::string_view::npos && close > 0 && token[close] == '"') {
+        const std::string_view inner = token.substr(1, close - 1);
+        od::raw_json_string consumed;
+        if (inner.find('\\') == std::string_view::npos && !v.get_raw_json_string().get(consumed)) {
+            out = inner;
+            return simdjson::SUCCESS;
+        }
+    }
+    return v.get_string().get(out);
+}
+
+// Interning through a small direct-mapped cache: most strings of a dump are the same few keys,
+// types and dtypes, and the pool's hash table is large (every entry name is in it).
+class InternCache {
+public:
+    StringId intern(StringPool& pool, std::string_view text)
+    {
+        Slot& slot = m_slots[slotOf(text)];
+        if (slot.id != kNoString && slot.size == text.size() && (text.empty() || std::memcmp(slot.data, text.data(), text.size()) == 0))
+            return slot.id;
+        const StringId id = pool.intern(text);
+        const std::string_view stored = pool.view(id);
+        slot = { stored.data(), stored.size(), id };
+        return id;
+    }
+
+private:
+    struct Slot {
+        const char* data = nullptr;
+        std::size_t size = 0;
+        StringId id = kNoString;
+    };
+    static constexpr std::size_t kSlots = 1024;
+
+    static std::size_t slotOf(std::string_view text)
+    {
+        std::uint64_t head = 0, tail = 0;
+        if (text.size() >= 8) {
+            std::memcpy(&head, text.data(), 8);
+            std::memcpy(&tail, text.data() + text.size() - 8, 8);
+        } else if (!text.empty()) {
+            std::memcpy(&head, text.data(), text.size());
+        }
+        const std::uint64_t mixed = (head * 0x9e3779b97f4a7c15ull) ^ (tail * 0xc2b2ae3d27d4eb4full) ^ text.size();
+        return static_cast<std::size_t>(mixed >> 54) % kSlots;
+    }
+
+    std::array<Slot, kSlots> m_slots {};
+};
+
 class DumpBuilder {
 public:
     DumpBuilder(DumpFile& out, const char* base, std::size_t size, const ReadOptions& options)
         : m_out(out)
         , m_base(base)
         , m_size(size)
+        , m_totalSize(size)
         , m_options(options)
     {
+        reserveFor(size);
     }
 
-    void run(od::document& doc)
+    // The next piece of a chunked file: base[0] is at file offset fileShift (progress only).
+    void setDocument(const char* base, std::size_t size, std::int64_t fileShift)
+    {
+        m_base = base;
+        m_size = size;
+        m_fileShift = fileShift;
+        m_pos = nullptr;
+    }
+
+    // A First or Middle piece ends with a synthetic "}}" that must close "data" and the top level;
+    // a Middle or Last piece starts with a synthetic {"data": { that continues the open "data".
+    void run(od::document& doc, Part part = Part::Whole)
     {
         m_doc = &doc;
         od::object top;
         if (doc.get_object().get(top))
             failAt(m_base, "the top level is not a JSON object");
-        bool sawData = false, sawTask = false;
+        bool continuation = part == Part::Middle || part == Part::Last;
+        m_dataClosedAt = nullptr;
         for (auto fieldResult : top) {
             od::field field = takeField(fieldResult);
             m_pos = field.key().raw();
@@ -85,7 +173,7 @@ public:
             od::value value = field.value();
             if (key == "task") {
                 m_out.task = optionalString(value, "task");
-                sawTask = true;
+                m_sawTask = true;
             } else if (key == "level") {
                 m_out.level = optionalString(value, "level");
             } else if (key == "framework") {
@@ -94,16 +182,22 @@ public:
             } else if (key == "dump_data_dir") {
                 m_out.dumpDataDir = optionalString(value, "dump_data_dir");
             } else if (key == "data") {
-                readData(value);
-                sawData = true;
+                readData(value, continuation);
+                continuation = false;
+                m_sawData = true;
             }
         }
         const char* trailing = nullptr;
         if (!doc.current_location().get(trailing))
             failAt(trailing, "unexpected content after the top-level object");
-        if (!sawData)
+        if (part == Part::First || part == Part::Middle) {
+            if (m_dataClosedAt != m_base + m_size - 1)
+                failAt(nullptr, "the piece does not end inside \"data\"");
+            return;
+        }
+        if (!m_sawData)
             failAt(nullptr, "not a msprobe dump: the top-level key \"data\" is missing");
-        if (!sawTask)
+        if (!m_sawTask)
             failAt(nullptr, "not a msprobe dump: the top-level key \"task\" is missing");
         if (!m_out.frameworkPresent)
             m_out.framework = "pytorch";
@@ -129,17 +223,19 @@ private:
         return std::string(text);
     }
 
-    void readData(od::value value)
+    void readData(od::value value, bool continuation)
     {
         od::object data;
         if (value.get_object().get(data))
             failAt(m_pos, "\"data\" must be a JSON object of entries");
-        std::vector<std::int64_t> entryOfName;
+        std::vector<std::int64_t>& entryOfName = m_entryOfName;
+        if (!continuation)
+            entryOfName.clear();
         for (auto fieldResult : data) {
             od::field field = takeField(fieldResult);
             m_pos = field.key().raw();
-            std::string_view name = field.unescaped_key().value();
-            StringId nameId = m_out.strings.intern(name);
+            std::string_view name = keyOf(field);
+            StringId nameId = intern(name);
             m_entryName = m_out.strings.view(nameId);
 
             od::value body = field.value();
@@ -167,14 +263,54 @@ private:
                 reportProgress();
         }
         m_entryName = {};
+        const char* next = nullptr;
+        m_dataClosedAt = m_doc->current_location().get(next) ? nullptr : next;
     }
 
     void reportProgress()
     {
         if (m_options.cancel && m_options.cancel->load(std::memory_order_relaxed))
             throw Error(m_out.path, {}, "cancelled");
-        if (m_options.progress && m_pos)
-            m_options.progress(static_cast<std::uint64_t>(m_pos - m_base), m_size);
+        if (m_options.progress && m_pos) {
+            const std::int64_t done = static_cast<std::int64_t>(m_pos - m_base) + m_fileShift;
+            m_options.progress(static_cast<std::uint64_t>(std::clamp<std::int64_t>(done, 0, static_cast<std::int64_t>(m_totalSize))),
+                m_totalSize);
+        }
+    }
+
+    // Capacity for a typical dump of this size (msprobe writes ~130 bytes per node, ~350 per tensor,
+    // ~800 per entry): growing by doubling would copy each column and briefly hold it twice.
+    // Capacity that is never written costs address space only.
+    void reserveFor(std::uint64_t textSize)
+    {
+        const auto expect = [textSize](std::uint64_t bytesPerItem) { return static_cast<std::size_t>(textSize / bytesPerItem); };
+        m_out.entries.reserve(expect(512));
+        m_out.nodes.reserve(expect(96));
+        TensorTable& t = m_out.tensors;
+        const std::size_t tensors = expect(256);
+        for (auto* column : { &t.type, &t.dtype, &t.shapeBegin, &t.dataName, &t.md5 })
+            column->reserve(tensors);
+        t.shapeRank.reserve(tensors);
+        t.requiresGrad.reserve(tensors);
+        t.extras.reserve(tensors);
+        t.shapePool.reserve(tensors * 4);
+        for (StatColumn* column : { &t.max, &t.min, &t.mean, &t.norm })
+            column->reserve(tensors);
+    }
+
+    StringId intern(std::string_view text) { return m_internCache.intern(m_out.strings, text); }
+
+    // A key exactly as unescaped_key() gives it; read in place when it has no escape.
+    std::string_view keyOf(od::field& field)
+    {
+        const char* const raw = field.key().raw();
+        for (const char* p = raw; p < m_base + m_size; ++p) {
+            if (*p == '"')
+                return { raw, static_cast<std::size_t>(p - raw) };
+            if (*p == '\\')
+                break;
+        }
+        return field.unescaped_key().value();
     }
 
     std::uint32_t pushNode(NodeKind kind, StringId key, std::uint32_t payload = 0)
@@ -204,7 +340,10 @@ private:
         switch (type) {
         case od::json_type::array: {
             const std::uint32_t index = pushNode(NodeKind::List, key);
-            for (auto element : value.get_array().value())
+            // A named local: value() of a temporary result returns a reference into it, which a
+            // range-for over the call would leave dangling.
+            od::array array = value.get_array().value();
+            for (auto element : array)
                 readValue(element.value(), kNoString, depth + 1);
             closeContainer(index);
             return;
@@ -237,7 +376,7 @@ private:
         bool isLeaf = false;
         for (auto fieldResult : object) {
             od::field field = takeField(fieldResult);
-            std::string_view fieldKey = field.unescaped_key().value();
+            std::string_view fieldKey = keyOf(field);
             if (mayBeLeaf && (fieldKey == "type" || fieldKey == "class_type")) {
                 od::json_type type;
                 if (!field.value().type().get(type) && type == od::json_type::string) {
@@ -245,7 +384,7 @@ private:
                     break;
                 }
             }
-            StringId childKey = m_out.strings.intern(fieldKey);
+            StringId childKey = intern(fieldKey);
             readValue(field.value(), childKey, depth + 1);
         }
         if (!isLeaf) {
@@ -285,8 +424,8 @@ private:
         if (leaf.hasDtype || leaf.isP2P) {
             auto& t = m_out.tensors;
             const auto row = static_cast<std::uint32_t>(t.size());
-            t.type.push_back(m_out.strings.intern(leaf.type));
-            t.dtype.push_back(leaf.hasDtype ? m_out.strings.intern(leaf.dtype) : kNoString);
+            t.type.push_back(intern(leaf.type));
+            t.dtype.push_back(leaf.hasDtype ? intern(leaf.dtype) : kNoString);
             t.shapeBegin.push_back(static_cast<std::uint32_t>(t.shapePool.size()));
             t.shapeRank.push_back(static_cast<std::uint8_t>(m_shape.size()));
             t.shapePool.insert(t.shapePool.end(), m_shape.begin(), m_shape.end());
@@ -295,18 +434,18 @@ private:
             t.mean.push(leaf.mean);
             t.norm.push(leaf.norm);
             t.requiresGrad.push_back(leaf.requiresGrad);
-            t.dataName.push_back(leaf.dataName.empty() ? kNoString : m_out.strings.intern(leaf.dataName));
-            t.md5.push_back(leaf.md5.empty() ? kNoString : m_out.strings.intern(leaf.md5));
+            t.dataName.push_back(leaf.dataName.empty() ? kNoString : intern(leaf.dataName));
+            t.md5.push_back(leaf.md5.empty() ? kNoString : intern(leaf.md5));
             t.extras.push_back(extras);
             pushNode(NodeKind::Tensor, key, row);
             return;
         }
         auto& s = m_out.scalars;
         const auto row = static_cast<std::uint32_t>(s.size());
-        s.type.push_back(m_out.strings.intern(leaf.type));
+        s.type.push_back(intern(leaf.type));
         s.valueKind.push_back(leaf.valueKind);
         s.number.push(leaf.number);
-        s.text.push_back(leaf.valueKind == ScalarValueKind::Missing ? kNoString : m_out.strings.intern(leaf.valueText));
+        s.text.push_back(leaf.valueKind == ScalarValueKind::Missing ? kNoString : intern(leaf.valueText));
         s.extras.push_back(extras);
         pushNode(NodeKind::Scalar, key, row);
     }
@@ -316,11 +455,11 @@ private:
         for (auto fieldResult : object) {
             od::field field = takeField(fieldResult);
             m_pos = field.key().raw();
-            std::string_view k = field.unescaped_key().value();
+            std::string_view k = keyOf(field);
             od::value v = field.value();
             if (k == "type") {
                 std::string_view text;
-                if (v.get_string().get(text))
+                if (stringOf(v, text))
                     addExtra(k, v, depth);
                 else
                     leaf.type = text;
@@ -339,19 +478,17 @@ private:
                 leaf.type = {};
                 readLeafFields(inner, leaf, depth + 1, true);
             } else if (k == "dtype") {
-                if (v.get_string().get(leaf.dtype))
+                if (stringOf(v, leaf.dtype))
                     failAt(m_pos, "\"dtype\" must be a string");
                 leaf.hasDtype = true;
             } else if (k == "shape") {
                 readShape(v);
-            } else if (k == "Max") {
-                leaf.max = readStat(v, "Max");
-            } else if (k == "Min") {
-                leaf.min = readStat(v, "Min");
-            } else if (k == "Mean") {
-                leaf.mean = readStat(v, "Mean");
-            } else if (k == "Norm") {
-                leaf.norm = readStat(v, "Norm");
+            } else if (k == "Max" || k == "Min" || k == "Mean" || k == "Norm") {
+                StatValue& stat = k == "Max" ? leaf.max : k == "Min" ? leaf.min : k == "Mean" ? leaf.mean : leaf.norm;
+                stat = readStat(v, k == "Max" ? "Max" : k == "Min" ? "Min" : k == "Mean" ? "Mean" : "Norm");
+                // A string statistic ("inf", a writer placeholder) has no column; keep its text as an extra.
+                if (stat.kind == StatKind::Missing)
+                    addExtra(k, v, depth);
             } else if (k == "requires_grad") {
                 bool flag;
                 if (v.get_bool().get(flag))
@@ -486,7 +623,7 @@ private:
 
     void addExtraText(std::string_view key, std::string text)
     {
-        m_out.extras.push_back({ m_out.strings.intern(key), m_out.strings.intern(text) });
+        m_out.extras.push_back({ intern(key), intern(text) });
     }
 
     // Python's repr() of the JSON value as json.load would have produced it.
@@ -506,7 +643,8 @@ private:
         case od::json_type::array: {
             out += '[';
             bool first = true;
-            for (auto element : v.get_array().value()) {
+            od::array array = v.get_array().value();
+            for (auto element : array) {
                 if (!first)
                     out += ", ";
                 first = false;
@@ -518,7 +656,8 @@ private:
         case od::json_type::object: {
             out += '{';
             bool first = true;
-            for (auto fieldResult : v.get_object().value()) {
+            od::object object = v.get_object().value();
+            for (auto fieldResult : object) {
                 od::field field = takeField(fieldResult);
                 if (!first)
                     out += ", ";
@@ -550,7 +689,7 @@ private:
         s.type.push_back(kNoString);
         s.valueKind.push_back(leaf.valueKind);
         s.number.push(leaf.number);
-        s.text.push_back(m_out.strings.intern(leaf.valueText));
+        s.text.push_back(intern(leaf.valueText));
         s.extras.push_back({});
         pushNode(NodeKind::Raw, key, row);
     }
@@ -558,7 +697,13 @@ private:
     DumpFile& m_out;
     const char* m_base;
     std::size_t m_size;
+    std::uint64_t m_totalSize;
+    std::int64_t m_fileShift = 0;
     const ReadOptions& m_options;
+    bool m_sawData = false, m_sawTask = false;
+    std::vector<std::int64_t> m_entryOfName; // of the "data" object being read
+    const char* m_dataClosedAt = nullptr; // where the iterator stood after the last "data" object
+    InternCache m_internCache;
     od::document* m_doc = nullptr;
     const char* m_pos = nullptr;
     std::string_view m_entryName;
@@ -605,7 +750,103 @@ void DumpBuilder::truncate(std::size_t nodes, std::size_t tensors, std::size_t s
     }
 }
 
+using ReadAt = std::function<bool(char* into, std::uint64_t offset, std::size_t size)>;
+
+// Parses a text of `size` bytes, fetched through readAt, in pieces of about g_chunkBytes cut after an
+// entry of "data": at a line "\n" + two indents + "}," as Python's json.dump(indent=N) writes it.
+// Each piece is parsed with a synthetic start ({"data": {) and end (}}) and must prove that the cut
+// was inside "data"; anything unexpected returns false, and the caller parses the whole text, which
+// gives exactly the same model or error (the pieces are the text itself, in the same order).
+bool readChunked(od::parser& parser, std::vector<char>& buffer, const ReadAt& readAt, std::uint64_t size,
+                 DumpFile& out, const ReadOptions& options)
+{
+    constexpr std::string_view kContinue = "{\"data\": {";
+    constexpr std::string_view kClose = "}}";
+    char head[64];
+    const auto headSize = static_cast<std::size_t>(std::min<std::uint64_t>(sizeof head, size));
+    if (!readAt(head, 0, headSize) || headSize < 4 || head[0] != '{' || head[1] != '\n')
+        return false;
+    std::size_t indent = 0;
+    while (2 + indent < headSize && head[2 + indent] == ' ')
+        ++indent;
+    if (indent == 0 || 2 + indent >= headSize || head[2 + indent] != '"')
+        return false;
+    const std::string boundary = "\n" + std::string(2 * indent, ' ') + "},";
+
+    DumpBuilder builder(out, nullptr, size, options);
+    std::string carry; // text read past the last cut; it starts at `offset`
+    std::uint64_t offset = 0;
+    std::size_t window = std::max<std::size_t>(g_chunkBytes, 16);
+    bool first = true;
+    for (;;) {
+        const std::string_view prefix = first ? std::string_view() : kContinue;
+        const std::uint64_t left = size - offset;
+        const auto take = static_cast<std::size_t>(std::min<std::uint64_t>(std::max(window, carry.size()), left));
+        const std::size_t needed = prefix.size() + take + kClose.size() + simdjson::SIMDJSON_PADDING;
+        if (buffer.size() < needed) // only grows: resize() would zero-fill what it adds back
+            buffer.resize(needed);
+        char* text = buffer.data() + prefix.size();
+        prefix.copy(buffer.data(), prefix.size());
+        carry.copy(text, carry.size());
+        if (!readAt(text + carry.size(), offset + carry.size(), take - carry.size()))
+            return false;
+        const bool last = take == left;
+        std::size_t cut = take;
+        if (!last) {
+            const std::size_t at = std::string_view(text, take).rfind(boundary);
+            if (at == std::string_view::npos) { // no entry ends in this window: widen it
+                carry.assign(text, take);
+                window *= 2;
+                continue;
+            }
+            cut = at + boundary.size() - 1; // on the ","
+            carry.assign(text + cut + 1, take - cut - 1);
+            std::memcpy(text + cut, kClose.data(), kClose.size());
+        }
+        const std::size_t docSize = prefix.size() + cut + (last ? 0 : kClose.size());
+        std::memset(buffer.data() + docSize, 0, simdjson::SIMDJSON_PADDING);
+        const Part part = first ? (last ? Part::Whole : Part::First) : (last ? Part::Last : Part::Middle);
+        try {
+            builder.setDocument(buffer.data(), docSize, static_cast<std::int64_t>(offset) - static_cast<std::int64_t>(prefix.size()));
+            od::document doc;
+            if (parser.iterate(simdjson::padded_string_view(buffer.data(), docSize, buffer.size())).get(doc))
+                return false;
+            builder.run(doc, part);
+        } catch (const ParseFailure&) {
+            return false;
+        } catch (const simdjson::simdjson_error&) {
+            return false;
+        }
+        if (last)
+            return true;
+        offset += cut + 1;
+        first = false;
+        window = std::max<std::size_t>(g_chunkBytes, 16);
+    }
+}
+
+// Progress that never goes back, even when a chunked read falls back to a whole-text parse.
+ReadOptions monotonicProgress(const ReadOptions& options, std::shared_ptr<std::uint64_t> reported)
+{
+    ReadOptions tracked = options;
+    if (options.progress)
+        tracked.progress = [progress = options.progress, reported](std::uint64_t done, std::uint64_t total) {
+            *reported = std::max(*reported, done);
+            progress(*reported, total);
+        };
+    return tracked;
+}
+
 } // namespace
+
+namespace detail {
+// For tests only (declared by them): sets the piece size of large reads (texts up to it are parsed
+// whole) and returns the previous one.
+std::size_t setDumpJsonChunkBytesForTesting(std::size_t bytes)
+{
+    return std::exchange(g_chunkBytes, bytes);
+}
+} // namespace detail
 
 DumpJsonReader::DumpJsonReader()
     : m_state(std::make_unique<State>())
@@ -622,17 +863,55 @@ DumpFile DumpJsonReader::read(const std::filesystem::path& file, const ReadOptio
         throw Error(display, {}, "is a directory, not a dump.json file");
     if (!std::filesystem::exists(file, ec))
         throw Error(display, {}, "no such file");
+    const ReadOptions tracked = monotonicProgress(options, std::make_shared<std::uint64_t>(0));
+    const std::uint64_t size = std::filesystem::file_size(file, ec);
+    if (!ec && size > g_chunkBytes) {
+        if (std::unique_ptr<std::FILE, int (*)(std::FILE*)> in { std::fopen(display.c_str(), "rb"), &std::fclose }) {
+            std::uint64_t position = 0;
+            const ReadAt readAt = [&](char* into, std::uint64_t offset, std::size_t count) {
+                if (offset != position && std::fseek(in.get(), static_cast<long>(offset), SEEK_SET) != 0)
+                    return false;
+                position = offset + count;
+                return std::fread(into, 1, count, in.get()) == count;
+            };
+            DumpFile dump;
+            dump.path = display;
+            dump.fileSize = size;
+            if (readChunked(m_state->chunkParser, m_state->chunk, readAt, size, dump, tracked)) {
+                if (tracked.progress)
+                    tracked.progress(size, size);
+                return dump;
+            }
+        }
+    }
     auto loaded = simdjson::padded_string::load(display);
     if (loaded.error())
         throw Error(display, {}, std::string("cannot read the file: ") + simdjson::error_message(loaded.error()));
     m_state->buffer = std::move(loaded).value_unsafe();
-    DumpFile dump = parse(std::string_view(m_state->buffer.data(), m_state->buffer.size()), display, options);
+    DumpFile dump = parse(std::string_view(m_state->buffer.data(), m_state->buffer.size()), display, tracked);
     m_state->buffer = simdjson::padded_string(); // give the memory back between files
     return dump;
 }
 
-DumpFile DumpJsonReader::parse(std::string_view text, const std::string& displayName, const ReadOptions& options)
+DumpFile DumpJsonReader::parse(std::string_view text, const std::string& displayName, const ReadOptions& givenOptions)
 {
+    const ReadOptions options = monotonicProgress(givenOptions, std::make_shared<std::uint64_t>(0));
+    if (text.size() > g_chunkBytes && text.data() != m_state->buffer.data()) {
+        const ReadAt readAt = [text](char* into, std::uint64_t offset, std::size_t count) {
+            if (offset > text.size() || count > text.size() - offset)
+                return false;
+            std::memcpy(into, text.data() + offset, count);
+            return true;
+        };
+        DumpFile dump;
+        dump.path = displayName;
+        dump.fileSize = text.size();
+        if (readChunked(m_state->chunkParser, m_state->chunk, readAt, text.size(), dump, options)) {
+            if (options.progress)
+                options.progress(dump.fileSize, dump.fileSize);
+            return dump;
+        }
+    }
     DumpFile dump;
     dump.path = displayName;
     dump.fileSize = text.size();
@@ -650,8 +929,8 @@ DumpFile DumpJsonReader::parse(std::string_view text, const std::string& display
     if (text.empty())
         throw Error(displayName, {}, "the file is empty");
     DumpBuilder builder(dump, base, view.size(), options);
+    od::document doc; // outlives the try: the handlers ask the builder where the iterator stopped
     try {
-        od::document doc;
         auto error = m_state->parser.iterate(view).get(doc);
         if (error == simdjson::UNCLOSED_STRING)
             throw ParseFailure { "invalid JSON: a string is opened but never closed (truncated file?)", base + view.size() };

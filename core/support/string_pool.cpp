@@ -21,7 +21,8 @@ char* StringPool::store(std::string_view text)
         m_blockUsed = 0;
     }
     char* dest = m_blocks.back().data() + m_blockUsed;
-    std::memcpy(dest, text.data(), text.size());
+    if (!text.empty()) // an empty view may have a null data(), which memcpy must not get
+        std::memcpy(dest, text.data(), text.size());
     m_blockUsed += text.size();
     return dest;
 }

@@ -1,0 +1,255 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "cli.h"
+
+#include "compare/atomic_file.h"
+#include "compare/compare_job.h"
+#include "compare/mapping_yaml.h"
+#include "support/error.h"
+
+#include <nlohmann/json.hpp>
+
+#include <unistd.h>
+
+#include <atomic>
+#include <csignal>
+#include <cstdio>
+#include <fstream>
+
+namespace msprobe::cli {
+
+namespace {
+
+const char* kCompareHelp
+    = "usage: msprobe compare -tp TARGET -gp GOLDEN [-o OUTPUT] [options]\n\n"
+      "Compare a problem dump (target, \"NPU\") with a benchmark dump (golden, \"Bench\") as MindStudio Probe does:\n"
+      "statistics, md5 or tensor mode is detected from the dumps. TARGET and GOLDEN are two dump.json (or debug.json)\n"
+      "files, two step directories (rank dirs paired by position), two rank directories, or two dump_paths (every\n"
+      "step{N} present on both sides, results in OUTPUT/step{N}/).\n\n"
+      "options:\n"
+      "  -tp, --target_path PATH     problem-side dump\n"
+      "  -gp, --golden_path PATH     benchmark-side dump\n"
+      "  -o, --output_path DIR       output directory (default ./output)\n"
+      "  --xlsx                      write .xlsx (coloured rows, frozen header, autofilter) instead of .csv\n"
+      "  --html                      also write compare_report_{ts}.html (summary, per-rank table, first divergences)\n"
+      "  --json                      also write compare_verdict_{ts}.json (machine-readable verdicts for CI)\n"
+      "  --fail-on error|warning     exit with status 3 when any row is at least that bad\n"
+      "  -fm, --fuzzy_match          match ignoring call counters\n"
+      "  -dm, --data_mapping FILE    YAML {npu item name: bench item name}\n"
+      "  -cm, --cell_mapping [FILE]  module-name mapping (alone: only Cell. -> Module.)\n"
+      "  -lm, --layer_mapping [FILE] accepted and ignored for PyTorch dumps (as the reference)\n"
+      "  -am, --api_mapping [FILE]   MindSpore only: an error for PyTorch dumps\n"
+      "  -da, --diff_analyze         first-diff analysis (directory inputs): compare_result_{rank}_{ts}.json and\n"
+      "                              diff_analyze_{ns}.json\n"
+      "  -tensor_log, --is_print_compare_log  one log line per tensor row (tensor mode)\n"
+      "  --consistent_check --backend fsdp|megatron  training (target) vs inference (golden) dumps\n"
+      "  --legacy                    old result semantics: \"Accuracy Reached or Not\" (tensor), statistics warnings,\n"
+      "                              red/yellow highlight in --xlsx\n"
+      "  --tolerance REL             relative tolerance of the first-divergence summary (default 0.01)\n"
+      "  -j, --jobs N                worker threads (default: all cores)\n"
+      "  --no-progress               no progress on stderr\n"
+      "  -m, --mode auto             only the auto mode is implemented\n"
+      "  -h, --help                  show this help\n\n"
+      "exit status: 0 done, 1 bad input or I/O error, 2 bad command line, 3 --fail-on threshold reached,\n"
+      "130 interrupted (no partial output file is left).\n";
+
+std::atomic<bool> g_cancel { false };
+
+extern "C" void onInterrupt(int)
+{
+    if (g_cancel.exchange(true)) {
+        removePendingTemporaryFiles();
+        _exit(130);
+    }
+}
+
+// argparse nargs='?': the next argument is the value unless it looks like an option.
+std::optional<std::string> optionalValue(ArgScanner& scan)
+{
+    if (scan.done() || scan.peek().starts_with("-"))
+        return std::nullopt;
+    return scan.next();
+}
+
+void printPoint(const char* what, const std::optional<DivergencePoint>& point)
+{
+    if (point)
+        std::printf("  %s: %s (row %zu): %s\n", what, point->entry.c_str(), point->row + 2, point->reason.c_str());
+}
+
+} // namespace
+
+int runCompare(const std::vector<std::string>& args)
+{
+    if (wantsHelp(args)) {
+        std::fputs(kCompareHelp, stdout);
+        return kExitOk;
+    }
+    std::string target, golden, output = "./output", failOn, backend, legacyInput;
+    std::optional<std::string> dataMapping, cellMapping;
+    bool cellMappingFlag = false, apiMapping = false, consistent = false;
+    JobOptions options;
+    ArgScanner scan(args);
+    while (!scan.done()) {
+        if (auto v = scan.value({ "-tp", "--target_path" }))
+            target = *v;
+        else if (auto g = scan.value({ "-gp", "--golden_path" }))
+            golden = *g;
+        else if (auto o = scan.value({ "-o", "--output_path" }))
+            output = *o;
+        else if (auto m = scan.value({ "-m", "--mode" })) {
+            if (*m != "auto")
+                throw UsageError { "mode '" + *m + "' is not supported (only auto)" };
+        } else if (scan.isFlag({ "--xlsx" }))
+            options.xlsx = true;
+        else if (scan.isFlag({ "--html" }))
+            options.html = true;
+        else if (scan.isFlag({ "--json" }))
+            options.json = true;
+        else if (auto f = scan.value({ "--fail-on", "--fail_on" })) {
+            if (*f != "error" && *f != "warning")
+                throw UsageError { "--fail-on takes error or warning" };
+            failOn = *f;
+        } else if (scan.isFlag({ "-fm", "--fuzzy_match", "-f" }))
+            options.compare.fuzzyMatch = true;
+        else if (auto d = scan.value({ "-dm", "--data_mapping" }))
+            dataMapping = *d;
+        else if (scan.isFlag({ "-cm", "--cell_mapping" })) {
+            cellMappingFlag = true;
+            cellMapping = optionalValue(scan);
+        } else if (scan.isFlag({ "-am", "--api_mapping" })) {
+            apiMapping = true;
+            optionalValue(scan);
+        } else if (scan.isFlag({ "-lm", "--layer_mapping" })) {
+            optionalValue(scan);
+        } else if (scan.isFlag({ "-da", "--diff_analyze" }))
+            options.compare.firstDiffAnalyze = true;
+        else if (scan.isFlag({ "-tensor_log", "--is_print_compare_log" }))
+            options.tensorLog = true;
+        else if (scan.isFlag({ "--consistent_check" }))
+            consistent = true;
+        else if (auto b = scan.value({ "--backend" })) {
+            if (*b != "fsdp" && *b != "megatron")
+                throw UsageError { "--backend takes fsdp or megatron" };
+            backend = *b;
+        } else if (scan.isFlag({ "--legacy", "-hl", "--highlight" }))
+            options.compare.legacyResult = true;
+        else if (auto t = scan.value({ "--tolerance" })) {
+            try {
+                options.tolerance.relative = std::stod(*t);
+            } catch (...) {
+                throw UsageError { "--tolerance takes a number" };
+            }
+        } else if (auto j = scan.value({ "-j", "--jobs" })) {
+            try {
+                options.threads = static_cast<std::size_t>(std::stoul(*j));
+            } catch (...) {
+                throw UsageError { "--jobs takes a number" };
+            }
+        } else if (scan.isFlag({ "--no-progress" }))
+            options.progress = false;
+        else if (auto i = scan.value({ "-i", "--input_path" }))
+            legacyInput = *i; // LEGACY: compare.json with npu_path / bench_path
+        else if (scan.isFlag({ "-s", "--stack_mode", "-c", "--compare_only" }))
+            continue; // LEGACY flags: stack output is automatic, there is no advisor
+        else if (auto r = scan.value({ "--rank", "--step" }))
+            throw UsageError { "--rank/--step apply to MindSpore graph-mode dumps, which are not supported" };
+        else
+            throw UsageError { "unknown or unsupported option " + scan.peek() };
+    }
+    if (!legacyInput.empty()) {
+        std::ifstream in(legacyInput);
+        if (!in)
+            throw Error(legacyInput, {}, "cannot open the compare.json");
+        nlohmann::json config;
+        try {
+            in >> config;
+        } catch (const std::exception& error) {
+            throw Error(legacyInput, {}, std::string("invalid JSON: ") + error.what());
+        }
+        target = config.value("npu_path", std::string());
+        golden = config.value("bench_path", std::string());
+        options.tensorLog = options.tensorLog || config.value("is_print_compare_log", false);
+    }
+    if (target.empty() || golden.empty())
+        throw UsageError { "both -tp/--target_path and -gp/--golden_path are required" };
+    if (apiMapping)
+        throw Error("Argument -am is not supported in PyTorch framework");
+    if (consistent != !backend.empty())
+        throw UsageError { "--consistent_check needs --backend fsdp|megatron (and --backend needs --consistent_check)" };
+    if (dataMapping && options.compare.fuzzyMatch)
+        throw UsageError { "-dm and -fm cannot be combined" };
+    options.compare.consistentBackend = backend;
+    if (dataMapping) {
+        options.compare.useDataMapping = true;
+        options.compare.dataMapping = readFlatYamlMapping(*dataMapping);
+    }
+    if (cellMappingFlag) {
+        options.compare.useCellMapping = true;
+        if (cellMapping)
+            options.compare.cellMapping = readFlatYamlMapping(*cellMapping);
+    }
+    options.outputRoot = output;
+    options.progressTerminal = ::isatty(STDERR_FILENO) != 0;
+
+    std::error_code ec;
+    const bool files = std::filesystem::is_regular_file(target, ec);
+    if (options.compare.firstDiffAnalyze && files) {
+        std::fprintf(stderr, "msprobe compare: note: -da works on directory inputs only; comparing the files normally "
+                             "(as the reference does)\n");
+        options.compare.firstDiffAnalyze = false;
+    }
+    const auto pairs = resolveComparePairs(target, golden, output, options.compare.firstDiffAnalyze);
+
+    struct sigaction action {};
+    action.sa_handler = onInterrupt;
+    sigemptyset(&action.sa_mask);
+    struct sigaction oldInt {}, oldTerm {};
+    sigaction(SIGINT, &action, &oldInt);
+    sigaction(SIGTERM, &action, &oldTerm);
+    JobOutcome job;
+    try {
+        job = runCompareJob(pairs, options, &g_cancel);
+    } catch (const Error& error) {
+        sigaction(SIGINT, &oldInt, nullptr);
+        sigaction(SIGTERM, &oldTerm, nullptr);
+        if (g_cancel.load()) {
+            std::fprintf(stderr, "msprobe compare: interrupted; no partial output was left\n");
+            return 130;
+        }
+        throw;
+    }
+    sigaction(SIGINT, &oldInt, nullptr);
+    sigaction(SIGTERM, &oldTerm, nullptr);
+
+    for (const auto& pair : job.pairs) {
+        const std::string title = (pair.pair.step.empty() ? "" : pair.pair.step + "/") + (pair.pair.label.empty() ? "" : pair.pair.label);
+        if (!pair.note.empty()) {
+            std::fprintf(stderr, "msprobe compare: warning: %s%s%s\n", title.c_str(), title.empty() ? "" : ": ", pair.note.c_str());
+            continue;
+        }
+        for (const auto& file : pair.outputs)
+            std::printf("%s%scompare result: %s\n", title.c_str(), title.empty() ? "" : ": ", file.string().c_str());
+        if (!options.compare.firstDiffAnalyze) {
+            std::printf("  %s mode, %zu rows: %zu pass, %zu warning, %zu error\n", pair.mode.c_str(), pair.rows, pair.pass,
+                pair.warning, pair.error);
+            printPoint("first divergence", pair.firstDivergence);
+            printPoint("first NaN/Inf", pair.firstNanInf);
+        }
+    }
+    if (!job.diffAnalyzeFile.empty())
+        std::printf("diff analysis: %s\n", job.diffAnalyzeFile.string().c_str());
+    else if (!job.diffAnalyzeNote.empty())
+        std::printf("%s\n", job.diffAnalyzeNote.c_str());
+    if (!job.htmlFile.empty())
+        std::printf("html report: %s\n", job.htmlFile.string().c_str());
+    if (!job.jsonFile.empty())
+        std::printf("verdicts: %s\n", job.jsonFile.string().c_str());
+    std::printf("msprobe compare ends successfully.\n");
+    if (failOn == "error" && job.worst == ResultLevel::Error)
+        return 3;
+    if (failOn == "warning" && job.worst != ResultLevel::Pass)
+        return 3;
+    return kExitOk;
+}
+
+} // namespace msprobe::cli

@@ -1,0 +1,327 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "compare/compare_engine.h"
+
+#include "compare/legacy_result.h"
+#include "compare/stats_diff.h"
+#include "compare/thread_pool.h"
+#include "dump/dump_json_reader.h"
+#include "dump/tensor_file.h"
+#include "support/error.h"
+
+#include <thread>
+
+namespace fs = std::filesystem;
+
+namespace msprobe {
+
+namespace {
+
+void checkCancel(const CompareHooks& hooks)
+{
+    if (hooks.cancel && hooks.cancel->load(std::memory_order_relaxed))
+        throw Error("cancelled");
+}
+
+// Whether a + b contains needle (without building the concatenation).
+bool containsAcross(std::string_view a, std::string_view b, std::string_view needle)
+{
+    if (a.find(needle) != std::string_view::npos || b.find(needle) != std::string_view::npos)
+        return true;
+    const std::size_t keepA = std::min(a.size(), needle.size() - 1), keepB = std::min(b.size(), needle.size() - 1);
+    std::string joint(a.substr(a.size() - keepA));
+    joint += b.substr(0, keepB);
+    return joint.find(needle) != std::string::npos;
+}
+
+bool itemNameContains(const ItemTable& table, const Item& item, std::string_view needle)
+{
+    if (item.explicitName != kNoString)
+        return table.text(item.explicitName).find(needle) != std::string_view::npos;
+    return containsAcross(table.entryName(item), table.suffix(item), needle);
+}
+
+// pandas: the four statistic columns of a side become float64 when every cell is a number and one is a float.
+void columnFacts(CompareTable& table)
+{
+    for (int side = 0; side < 2; ++side) {
+        const bool npuSide = side == 0;
+        bool allNumeric = true, anyFloat = false;
+        for (const CompareRow& row : table.rows) {
+            for (int k = 0; k < 4 && allNumeric; ++k) {
+                PyVal v = table.statistic(row, npuSide, k);
+                if (v.kind == PyKind::Float)
+                    anyFloat = true;
+                else if (v.kind != PyKind::Int)
+                    allNumeric = false;
+            }
+            if (!allNumeric)
+                break;
+        }
+        (npuSide ? table.npuStatsAsFloat : table.benchStatsAsFloat) = allNumeric && anyFloat;
+        bool* intColumn = npuSide ? table.npuIntColumn : table.benchIntColumn;
+        for (int k = 0; k < 4; ++k) {
+            bool allInt = !table.rows.empty();
+            for (const CompareRow& row : table.rows)
+                if (!isIntegerCell(table.statistic(row, npuSide, k))) {
+                    allInt = false;
+                    break;
+                }
+            intColumn[k] = allInt;
+        }
+    }
+}
+
+TensorMetrics compareRowTensors(const CompareTable& table, const CompareRow& row)
+{
+    const ItemTable& npuTable = *table.npu.items;
+    const std::string npuName(npuTable.dataName(table.npuItem(row)));
+    const Item* bi = table.benchItem(row);
+    const std::string benchName(bi ? table.bench.items->dataName(*bi) : kNA);
+    if (npuName == "-1")
+        return tensorMetricsError("unsupported", "NPU does not have data file.");
+    if (benchName == "-1")
+        return tensorMetricsError("unsupported", "Bench does not have data file.");
+    if ((npuName == kNA) != (benchName == kNA))
+        return tensorMetricsError("unsupported", "Bench api/module unmatched.");
+    const fs::path npuFile = resolveDataFile(table.npu.dataDir, npuName);
+    const fs::path benchFile = resolveDataFile(table.bench.dataDir, benchName);
+    for (const fs::path* file : { &npuFile, &benchFile }) {
+        std::error_code ec;
+        // The reference reads only .pt files and reports a missing one in the row, not as a failure.
+        if (file->extension() != ".pt" || !fs::is_regular_file(*file, ec))
+            return tensorMetricsError("unsupported", "Dump file: " + file->string() + " not found or read failed.");
+    }
+    const TensorData npuData = readTensorFile(npuFile);
+    const TensorData benchData = readTensorFile(benchFile);
+    return compareTensors(npuData, benchData);
+}
+
+void computeTensorMetrics(CompareTable& table, const CompareHooks& hooks)
+{
+    const std::size_t n = table.rows.size();
+    table.tensorMetrics.resize(n);
+    for (std::size_t i = 0; i < n; ++i)
+        table.rows[i].metrics = static_cast<std::uint32_t>(i);
+    std::atomic<std::size_t> done { 0 };
+    const std::size_t threads = hooks.threads ? hooks.threads : defaultThreadCount();
+    parallelFor(n, threads, [&](std::size_t begin, std::size_t end) {
+        for (std::size_t i = begin; i < end; ++i) {
+            checkCancel(hooks);
+            table.tensorMetrics[i] = compareRowTensors(table, table.rows[i]);
+            const std::size_t finished = done.fetch_add(1) + 1;
+            if (hooks.rowProgress && (finished % 64 == 0 || finished == n))
+                hooks.rowProgress(finished, n);
+        }
+    });
+}
+
+void applyRules(CompareTable& table)
+{
+    const ItemTable& npuTable = *table.npu.items;
+    const ItemTable& benchTable = *table.bench.items;
+    std::vector<RuleRow> group;
+    std::vector<RuleOutcome> outcomes;
+    std::string scratch;
+    std::size_t start = 0;
+    while (start < table.rows.size()) {
+        const std::uint32_t entry = table.npuItem(table.rows[start]).entry;
+        std::size_t end = start;
+        while (end < table.rows.size() && table.npuItem(table.rows[end]).entry == entry)
+            ++end;
+        group.assign(end - start, RuleRow {});
+        outcomes.assign(end - start, RuleOutcome {});
+        std::string firstInputName;
+        for (std::size_t r = start; r < end; ++r) {
+            const CompareRow& row = table.rows[r];
+            RuleRow& rr = group[r - start];
+            const Item& ni = table.npuItem(row);
+            const Item* bi = table.benchItem(row);
+            rr.isOutput = itemNameContains(npuTable, ni, ".output.");
+            rr.matched = bi != nullptr;
+            if (!rr.isOutput && firstInputName.empty())
+                firstInputName = npuTable.name(ni);
+            const bool md5 = table.mode == CompareMode::Md5;
+            rr.npuDtype = npuTable.dtype(ni);
+            rr.npuShape = npuTable.shape(ni);
+            rr.npuReqGrad = npuTable.requiresGrad(ni);
+            if (md5)
+                rr.npuMd5 = npuTable.fields(ni).md5;
+            if (bi) {
+                rr.benchDtype = benchTable.dtype(*bi);
+                rr.benchShape = benchTable.shape(*bi);
+                rr.benchReqGrad = benchTable.requiresGrad(*bi);
+                if (md5)
+                    rr.benchMd5 = benchTable.fields(*bi).md5;
+                rr.benchFused = itemNameContains(benchTable, *bi, "qkv") || itemNameContains(benchTable, *bi, "gate_up");
+            } else {
+                rr.benchDtype = rr.benchReqGrad = kNA;
+                rr.benchShape = rr.benchMd5 = kNA;
+            }
+            if (table.mode != CompareMode::Md5) {
+                rr.npuMax = table.statistic(row, true, 0);
+                rr.npuMin = table.statistic(row, true, 1);
+                rr.benchMax = table.statistic(row, false, 0);
+                rr.benchMin = table.statistic(row, false, 1);
+            }
+            if (table.mode == CompareMode::Statistics) {
+                std::string diff;
+                statisticDiff(table.statistic(row, true, 3), table.statistic(row, false, 3), table.npuIntColumn[3],
+                    table.benchIntColumn[3], diff, rr.normRelativeErr);
+            } else if (table.mode == CompareMode::Tensor) {
+                rr.cosine = table.tensorMetrics[row.metrics].cells[0];
+                rr.oneThousandth = table.tensorMetrics[row.metrics].cells[4];
+            }
+        }
+        if (!firstInputName.empty()) {
+            const std::size_t dot = firstInputName.find('.');
+            if (dot != std::string::npos) {
+                const std::size_t next = firstInputName.find('.', dot + 1);
+                scratch = firstInputName.substr(dot + 1, next == std::string::npos ? std::string::npos : next - dot - 1);
+                for (auto& rr : group)
+                    if (!rr.isOutput) {
+                        rr.apiSegment = scratch;
+                        break;
+                    }
+            }
+        }
+        applyResultRules(table.mode, group, outcomes);
+        for (std::size_t r = start; r < end; ++r) {
+            table.rows[r].level = outcomes[r - start].level;
+            table.rows[r].messages = outcomes[r - start].messages;
+        }
+        start = end;
+    }
+}
+
+bool tensorHasMd5(const DumpFile& dump, std::uint32_t node)
+{
+    const ValueNode& v = dump.nodes[node];
+    if (v.kind == NodeKind::Tensor)
+        return dump.tensors.md5[v.payload] != kNoString;
+    if (v.kind == NodeKind::Dict)
+        return dump.childByKey(node, "md5") >= 0;
+    return false;
+}
+
+} // namespace
+
+bool hasMd5Checksums(const DumpFile& dump)
+{
+    for (const Entry& entry : dump.entries) {
+        const ValueNode& body = dump.nodes[entry.body];
+        if (body.kind != NodeKind::Dict)
+            continue;
+        const std::uint32_t end = entry.body + body.subtreeSize;
+        for (std::uint32_t field = entry.body + 1; field < end; field += dump.nodes[field].subtreeSize) {
+            const ValueNode& f = dump.nodes[field];
+            if (f.kind == NodeKind::List) {
+                const std::uint32_t listEnd = field + f.subtreeSize;
+                for (std::uint32_t element = field + 1; element < listEnd; element += dump.nodes[element].subtreeSize)
+                    if (tensorHasMd5(dump, element))
+                        return true;
+            } else if (tensorHasMd5(dump, field)) {
+                return true;
+            }
+        }
+    }
+    return false;
+}
+
+CompareMode detectCompareMode(const DumpFile& npu, const DumpFile& bench)
+{
+    if (npu.task != bench.task)
+        throw Error(npu.path, {}, "the dump task '" + npu.task + "' differs from the bench dump's '" + bench.task + "' ("
+                + bench.path + "): both sides must be dumped with the same task");
+    if (npu.task == "tensor")
+        return CompareMode::Tensor;
+    if (npu.task != "statistics")
+        throw Error(npu.path, {}, "task '" + npu.task + "' cannot be compared: compare applies only to task tensor or statistics");
+    const bool npuMd5 = hasMd5Checksums(npu), benchMd5 = hasMd5Checksums(bench);
+    if (npuMd5 != benchMd5)
+        throw Error(npuMd5 ? npu.path : bench.path, {},
+            "this dump has md5 checksums and the other side (" + (npuMd5 ? bench.path : npu.path)
+                + ") has none: both must use the same summary_mode");
+    return npuMd5 ? CompareMode::Md5 : CompareMode::Statistics;
+}
+
+std::unique_ptr<CompareTable> compareDumps(DumpFile npu, DumpFile bench, StackInfo stack, bool stackMode,
+    const CompareOptions& options, const CompareHooks& hooks)
+{
+    auto table = std::make_unique<CompareTable>();
+    const CompareMode dumpMode = detectCompareMode(npu, bench);
+    table->mode = dumpMode == CompareMode::Tensor && options.firstDiffAnalyze ? CompareMode::Statistics : dumpMode;
+    table->options = options;
+    table->stackMode = stackMode;
+    table->stack = std::move(stack);
+    table->npu.dataDir = fs::path(npu.path).parent_path() / "dump_tensor_data";
+    table->bench.dataDir = fs::path(bench.path).parent_path() / "dump_tensor_data";
+    table->npu.dump = std::move(npu);
+    table->bench.dump = std::move(bench);
+    FlattenOptions npuFlatten { options.debugFile, options.consistentBackend };
+    FlattenOptions benchFlatten { options.debugFile, {} };
+    table->npu.items = std::make_unique<ItemTable>(table->npu.dump, npuFlatten);
+    table->bench.items = std::make_unique<ItemTable>(table->bench.dump, benchFlatten);
+    checkCancel(hooks);
+
+    const auto matched = matchItems(*table->npu.items, *table->bench.items, options);
+    table->rows.reserve(matched.size());
+    for (const auto& m : matched) {
+        CompareRow row;
+        row.npu = m.npu;
+        row.bench = m.bench;
+        table->rows.push_back(row);
+    }
+    checkCancel(hooks);
+    if (table->mode != CompareMode::Md5)
+        columnFacts(*table);
+    if (table->mode == CompareMode::Tensor)
+        computeTensorMetrics(*table, hooks);
+    checkCancel(hooks);
+    if (!options.firstDiffAnalyze) {
+        if (options.legacyResult)
+            applyLegacyResult(*table);
+        else
+            applyRules(*table);
+    }
+    return table;
+}
+
+std::unique_ptr<CompareTable> compareDumpFiles(const fs::path& npuJson, const fs::path& benchJson, const CompareOptions& options,
+    const CompareHooks& hooks)
+{
+    DumpFile npu, bench;
+    std::exception_ptr benchFailure;
+    std::thread benchReader([&] {
+        try {
+            bench = readDumpJson(benchJson);
+        } catch (...) {
+            benchFailure = std::current_exception();
+        }
+    });
+    try {
+        npu = readDumpJson(npuJson);
+    } catch (...) {
+        benchReader.join();
+        throw;
+    }
+    benchReader.join();
+    if (benchFailure)
+        std::rethrow_exception(benchFailure);
+    checkCancel(hooks);
+
+    StackInfo stack;
+    const fs::path stackJson = npuJson.parent_path() / "stack.json";
+    std::error_code ec;
+    const bool stackMode = fs::is_regular_file(stackJson, ec);
+    if (stackMode) {
+        stack = readStackJson(stackJson);
+        for (std::size_t g = 0; g < stack.frames.size(); ++g)
+            for (const auto& frame : stack.frames[g])
+                if (hasFormulaPrefix(frame))
+                    throw Error(stackJson.string(), "stack group " + std::to_string(g),
+                        "a stack frame starts with a formula character (+ - = % @), refused as the reference does");
+    }
+    return compareDumps(std::move(npu), std::move(bench), std::move(stack), stackMode, options, hooks);
+}
+
+} // namespace msprobe

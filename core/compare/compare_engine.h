@@ -1,0 +1,35 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+
+#include "compare/compare_table.h"
+
+#include <atomic>
+#include <filesystem>
+#include <functional>
+#include <memory>
+
+namespace msprobe {
+
+// The comparison mode of a pair of dumps (spec 2.3); throws msprobe::Error naming both files when the
+// tasks differ, the task cannot be compared, or one side has md5 checksums and the other not.
+CompareMode detectCompareMode(const DumpFile& npu, const DumpFile& bench);
+
+// Whether the dump has md5 checksums the way the reference's md5_find looks for them.
+bool hasMd5Checksums(const DumpFile& dump);
+
+struct CompareHooks {
+    const std::atomic<bool>* cancel = nullptr; // checked between steps and in the tensor loop
+    std::function<void(std::size_t done, std::size_t total)> rowProgress; // tensor mode rows
+    std::size_t threads = 0; // 0: defaultThreadCount()
+};
+
+// Compares the two dump.json (or debug.json) files: reads them, flattens, matches, computes the metrics and
+// the Result rules. The table keeps both dumps. Throws msprobe::Error for unreadable or incompatible input.
+std::unique_ptr<CompareTable> compareDumpFiles(const std::filesystem::path& npuJson, const std::filesystem::path& benchJson,
+    const CompareOptions& options, const CompareHooks& hooks = {});
+
+// The same on dumps already read (used by tests and the benchmark); stack is the NPU side's stack.json or empty.
+std::unique_ptr<CompareTable> compareDumps(DumpFile npu, DumpFile bench, StackInfo stack, bool stackMode,
+    const CompareOptions& options, const CompareHooks& hooks = {});
+
+} // namespace msprobe

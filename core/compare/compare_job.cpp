@@ -1,0 +1,244 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "compare/compare_job.h"
+
+#include "compare/atomic_file.h"
+#include "compare/compare_engine.h"
+#include "compare/csv_writer.h"
+#include "compare/first_diff.h"
+#include "compare/html_report.h"
+#include "compare/progress.h"
+#include "compare/thread_pool.h"
+#include "compare/verdict_json.h"
+#include "compare/xlsx_writer.h"
+#include "support/error.h"
+
+#include <algorithm>
+#include <chrono>
+#include <ctime>
+#include <map>
+#include <mutex>
+
+namespace fs = std::filesystem;
+
+namespace msprobe {
+
+namespace {
+
+constexpr std::size_t kMaxCsvRows = 1000000;
+constexpr std::size_t kFailedRowsKept = 20;
+
+void ensureDirectory(const fs::path& dir)
+{
+    std::error_code ec;
+    fs::create_directories(dir, ec);
+    if (ec || !fs::is_directory(dir))
+        throw Error(dir.string(), {}, "cannot create the output directory: " + (ec ? ec.message() : std::string("not a directory")));
+}
+
+std::string baseName(const ComparePair& pair, const char* prefix)
+{
+    std::string name = pair.debugFile ? std::string("debug_") + prefix : std::string(prefix);
+    if (!pair.label.empty())
+        name += "_" + pair.label;
+    return name + "_" + compareTimestamp();
+}
+
+std::vector<fs::path> writeCsvFiles(const CompareTable& table, const fs::path& dir, const std::string& base,
+    std::size_t threads, const std::atomic<bool>* cancel)
+{
+    const std::size_t rows = table.rows.size();
+    const std::size_t parts = std::max<std::size_t>(1, (rows + kMaxCsvRows - 1) / kMaxCsvRows);
+    std::vector<std::unique_ptr<AtomicFile>> files;
+    for (std::size_t p = 0; p < parts; ++p) {
+        const std::string name = parts == 1 ? base + ".csv" : base + "_part_" + std::to_string(p + 1) + ".csv";
+        files.push_back(std::make_unique<AtomicFile>(dir / name));
+        AtomicFile& file = *files.back();
+        streamCsv(table, p * kMaxCsvRows, std::min(rows, (p + 1) * kMaxCsvRows), threads,
+            [&](std::string_view block) { file.write(block); }, cancel);
+    }
+    std::vector<fs::path> written;
+    for (auto& file : files) {
+        file->commit();
+        written.push_back(file->finalPath());
+    }
+    return written;
+}
+
+void summarize(const CompareTable& table, PairOutcome& outcome, const JobOptions& options)
+{
+    outcome.mode = std::string(toString(table.mode));
+    outcome.rows = table.rows.size();
+    if (options.compare.firstDiffAnalyze)
+        return;
+    outcome.pass = table.countLevel(ResultLevel::Pass);
+    outcome.warning = table.countLevel(ResultLevel::Warning);
+    outcome.error = table.countLevel(ResultLevel::Error);
+    outcome.firstDivergence = firstDivergence(table, options.tolerance);
+    outcome.firstNanInf = firstNanInf(table);
+    Cell cell;
+    for (std::size_t r = 0; r < table.rows.size() && outcome.failed.size() < kFailedRowsKept; ++r) {
+        if (table.rows[r].level == ResultLevel::Pass)
+            continue;
+        FailedRow failed;
+        table.cell(r, Column::NpuName, cell);
+        failed.npuName = cell.text;
+        failed.result = std::string(toString(table.rows[r].level));
+        table.cell(r, Column::ErrMessage, cell);
+        failed.message = cell.text;
+        outcome.failed.push_back(std::move(failed));
+    }
+}
+
+void logTensorRows(const CompareTable& table, const std::string& label)
+{
+    Cell cell;
+    for (std::size_t r = 0; r < table.rows.size(); ++r) {
+        table.cell(r, Column::NpuName, cell);
+        const TensorMetrics& m = table.tensorMetrics[table.rows[r].metrics];
+        std::string line = (label.empty() ? std::string() : "[" + label + "]") + "[" + cell.text + "] Compare result: ";
+        if (m.message.find("does not have data file") != std::string::npos || m.message.find("unmatched") != std::string::npos) {
+            line += m.message;
+        } else {
+            static const char* names[] = { "cosine", "euc_dist", "max_abs_err", "max_relative_err", "one_thousand_err_ratio",
+                "five_thousand_err_ratio" };
+            for (std::size_t k = 0; k < 6; ++k) {
+                line += names[k];
+                line += ' ';
+                appendPyText(line, m.cells[k]);
+                line += ", ";
+            }
+            line += m.message;
+        }
+        std::fprintf(stderr, "%s\n", line.c_str());
+    }
+}
+
+} // namespace
+
+std::string compareTimestamp()
+{
+    const std::time_t now = std::time(nullptr);
+    std::tm local {};
+    localtime_r(&now, &local);
+    char buf[32];
+    std::strftime(buf, sizeof buf, "%Y%m%d%H%M%S", &local);
+    return buf;
+}
+
+JobOutcome runCompareJob(const std::vector<ComparePair>& pairs, const JobOptions& options, const std::atomic<bool>* cancel)
+{
+    JobOutcome job;
+    job.pairs.resize(pairs.size());
+    const std::size_t threads = options.threads ? options.threads : defaultThreadCount();
+    ProgressReporter progress(pairs.size(), options.progress, options.progressTerminal);
+    std::vector<std::unique_ptr<CompareTable>> keptTables(pairs.size()); // -da needs every rank at the end
+    std::mutex keepMutex;
+
+    auto runPair = [&](std::size_t index) {
+        const ComparePair& pair = pairs[index];
+        PairOutcome& outcome = job.pairs[index];
+        outcome.pair = pair;
+        progress.pairStarted(pair.label);
+        CompareOptions compareOptions = options.compare;
+        compareOptions.debugFile = pair.debugFile;
+        compareOptions.xlsxLayout = options.xlsx;
+        CompareHooks hooks;
+        hooks.cancel = cancel;
+        hooks.threads = std::max<std::size_t>(1, threads / std::max<std::size_t>(1, std::min(threads, pairs.size())));
+        hooks.rowProgress = [&](std::size_t done, std::size_t total) { progress.rows(pair.label, done, total); };
+        auto table = compareDumpFiles(pair.npuJson, pair.benchJson, compareOptions, hooks);
+        summarize(*table, outcome, options);
+        if (table->npu.dump.entries.empty() || table->bench.dump.entries.empty()) {
+            outcome.note = "No valid data found. No compare result file generated. Please check input json.";
+        } else if (table->rows.empty()) {
+            outcome.note = "Can`t match any op. No compare result file generated.";
+        } else {
+            ensureDirectory(pair.outputDir);
+            if (options.tensorLog && table->mode == CompareMode::Tensor)
+                logTensorRows(*table, pair.label);
+            if (compareOptions.firstDiffAnalyze) {
+                const auto checks = firstDiffChecks(*table);
+                AtomicFile file(pair.outputDir / (baseName(pair, "compare_result") + ".json"));
+                file.write(firstDiffCompareJson(*table, checks));
+                file.commit();
+                outcome.outputs.push_back(file.finalPath());
+                std::lock_guard lock(keepMutex);
+                keptTables[index] = std::move(table);
+            } else if (options.xlsx) {
+                const fs::path path = pair.outputDir / (baseName(pair, "compare_result") + ".xlsx");
+                writeXlsx(*table, path, cancel);
+                outcome.outputs.push_back(path);
+            } else {
+                outcome.outputs = writeCsvFiles(*table, pair.outputDir, baseName(pair, "compare_result"), hooks.threads, cancel);
+            }
+            if (options.html && !compareOptions.firstDiffAnalyze)
+                outcome.htmlSection = renderHtmlSection(*table, outcome);
+        }
+        progress.pairFinished(pair.label, outcome.note.empty() ? std::to_string(outcome.rows) + " rows" : outcome.note);
+    };
+
+    if (pairs.size() == 1) {
+        runPair(0);
+    } else {
+        ThreadPool pool(std::min(threads, pairs.size()));
+        for (std::size_t i = 0; i < pairs.size(); ++i)
+            pool.submit([&, i] {
+                if (cancel && cancel->load())
+                    throw Error("cancelled");
+                runPair(i);
+            });
+        pool.wait();
+    }
+    progress.finish();
+
+    for (const auto& outcome : job.pairs) {
+        if (outcome.error)
+            job.worst = ResultLevel::Error;
+        else if (outcome.warning && job.worst == ResultLevel::Pass)
+            job.worst = ResultLevel::Warning;
+    }
+    const fs::path& outputRoot = options.outputRoot;
+    if (options.compare.firstDiffAnalyze) {
+        // Group by output folder (one analysis per step) as the reference analyses one step directory.
+        std::map<fs::path, std::vector<RankChecks>> byFolder;
+        for (std::size_t i = 0; i < pairs.size(); ++i) {
+            if (!keptTables[i] || !isRankDirectory(pairs[i].label))
+                continue;
+            RankChecks rc;
+            rc.rank = pairs[i].label.size() > 4 ? std::stoi(pairs[i].label.substr(4)) : 0;
+            rc.table = keptTables[i].get();
+            rc.checks = firstDiffChecks(*rc.table);
+            byFolder[pairs[i].outputDir].push_back(std::move(rc));
+        }
+        for (auto& [folder, ranks] : byFolder) {
+            std::sort(ranks.begin(), ranks.end(), [](const RankChecks& a, const RankChecks& b) { return a.rank < b.rank; });
+            const std::string text = analyzeFirstDiff(ranks);
+            if (text.empty()) {
+                job.diffAnalyzeNote = "Cannot find any diff node, no need to generate analyze file.";
+                continue;
+            }
+            const auto ns = std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::system_clock::now().time_since_epoch()).count();
+            AtomicFile file(folder / ("diff_analyze_" + std::to_string(ns) + ".json"));
+            file.write(text);
+            file.commit();
+            job.diffAnalyzeFile = file.finalPath();
+        }
+    }
+    if (options.html) {
+        ensureDirectory(outputRoot);
+        AtomicFile file(outputRoot / ("compare_report_" + compareTimestamp() + ".html"));
+        file.write(renderHtmlReport(job));
+        file.commit();
+        job.htmlFile = file.finalPath();
+    }
+    if (options.json) {
+        ensureDirectory(outputRoot);
+        AtomicFile file(outputRoot / ("compare_verdict_" + compareTimestamp() + ".json"));
+        file.write(renderVerdictJson(job));
+        file.commit();
+        job.jsonFile = file.finalPath();
+    }
+    return job;
+}
+
+} // namespace msprobe

@@ -1,0 +1,59 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+
+#include "compare/compare_inputs.h"
+#include "compare/compare_options.h"
+#include "compare/divergence.h"
+#include "compare/result_rules.h"
+
+#include <atomic>
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace msprobe {
+
+struct JobOptions {
+    CompareOptions compare;
+    bool xlsx = false; // .xlsx instead of .csv
+    bool html = false; // also compare_report_{ts}.html
+    bool json = false; // also compare_verdict_{ts}.json
+    std::size_t threads = 0; // 0: hardware concurrency
+    bool progress = true;
+    bool progressTerminal = false;
+    bool tensorLog = false; // -tensor_log: one line per tensor row on stderr
+    DivergenceTolerance tolerance;
+    std::filesystem::path outputRoot = "./output"; // where the HTML report and the verdict JSON go
+};
+
+struct FailedRow {
+    std::string npuName, result, message;
+};
+
+struct PairOutcome {
+    ComparePair pair;
+    std::vector<std::filesystem::path> outputs; // files written for this pair
+    std::string note; // why no file was written, when none was
+    std::string mode;
+    std::size_t rows = 0, pass = 0, warning = 0, error = 0;
+    std::optional<DivergencePoint> firstDivergence, firstNanInf;
+    std::vector<FailedRow> failed; // the first non-pass rows
+    std::string htmlSection; // rendered while the table was alive
+};
+
+struct JobOutcome {
+    std::vector<PairOutcome> pairs;
+    std::filesystem::path diffAnalyzeFile, htmlFile, jsonFile;
+    std::string diffAnalyzeNote;
+    ResultLevel worst = ResultLevel::Pass;
+};
+
+// Runs every pair (in parallel), writing each output under a temporary name renamed into place when complete.
+// Throws msprobe::Error on the first failing pair (files already finished stay; nothing half-written remains).
+JobOutcome runCompareJob(const std::vector<ComparePair>& pairs, const JobOptions& options, const std::atomic<bool>* cancel);
+
+// time.strftime("%Y%m%d%H%M%S") of now, local time.
+std::string compareTimestamp();
+
+} // namespace msprobe

@@ -1,0 +1,208 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "compare/csv_writer.h"
+
+#include "support/error.h"
+
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+#include <thread>
+#include <unordered_map>
+
+namespace msprobe {
+
+namespace {
+
+bool needsQuotes(std::string_view text)
+{
+    for (char c : text)
+        if (c == ',' || c == '"' || c == '\r' || c == '\n')
+            return true;
+    return false;
+}
+
+void appendQuoted(std::string& out, std::string_view text)
+{
+    if (!needsQuotes(text)) {
+        out += text;
+        return;
+    }
+    out += '"';
+    for (std::size_t start = 0;;) {
+        const std::size_t quote = text.find('"', start);
+        if (quote == std::string_view::npos) {
+            out += text.substr(start);
+            break;
+        }
+        out += text.substr(start, quote - start + 1);
+        out += '"';
+        start = quote + 1;
+    }
+    out += '"';
+}
+
+bool isStatDiffColumn(Column c)
+{
+    return c >= Column::MaxDiff && c <= Column::NormRelativeErr;
+}
+
+// Renders rows of one table, reusing per-row and per-table work across cells: the four statistic diffs
+// (each feeds two columns) and the quoted stack lists (one list is shared by many entries).
+class RowRenderer {
+public:
+    RowRenderer(const CompareTable& table, const std::vector<Column>& columns) : m_table(table), m_columns(columns) { }
+
+    void append(std::string& out, std::size_t r)
+    {
+        bool diffsReady = false;
+        for (std::size_t c = 0; c < m_columns.size(); ++c) {
+            if (c)
+                out += ',';
+            const Column column = m_columns[c];
+            if (isStatDiffColumn(column)) {
+                if (!diffsReady) {
+                    for (int k = 0; k < 4; ++k)
+                        m_table.statisticDiffCells(m_table.rows[r], k, m_diff[k], m_rel[k]);
+                    diffsReady = true;
+                }
+                const int offset = static_cast<int>(column) - static_cast<int>(Column::MaxDiff);
+                appendQuoted(out, offset < 4 ? m_diff[offset] : m_rel[offset - 4]);
+            } else if (column == Column::Stack) {
+                appendStack(out, r);
+            } else {
+                m_table.cell(r, column, m_cell);
+                appendCsvField(out, m_cell);
+            }
+        }
+        out += '\n';
+    }
+
+private:
+    void appendStack(std::string& out, std::size_t r)
+    {
+        const std::vector<std::string>* frames = m_table.stackFrames(m_table.rows[r]);
+        if (!frames) {
+            m_table.cell(r, Column::Stack, m_cell);
+            appendCsvField(out, m_cell);
+            return;
+        }
+        auto [it, fresh] = m_stackFields.try_emplace(frames);
+        if (fresh) {
+            m_table.cell(r, Column::Stack, m_cell);
+            appendCsvField(it->second, m_cell);
+        }
+        out += it->second;
+    }
+
+    const CompareTable& m_table;
+    const std::vector<Column>& m_columns;
+    Cell m_cell;
+    std::string m_diff[4], m_rel[4];
+    std::unordered_map<const std::vector<std::string>*, std::string> m_stackFields;
+};
+
+} // namespace
+
+void appendCsvField(std::string& out, const Cell& cell)
+{
+    switch (cell.kind) {
+    case Cell::Kind::Str:
+    case Cell::Kind::List: appendQuoted(out, cell.text); return;
+    case Cell::Kind::Int: {
+        char buf[24];
+        auto r = std::to_chars(buf, buf + sizeof buf, cell.i);
+        out.append(buf, r.ptr);
+        return;
+    }
+    case Cell::Kind::Float:
+        if (std::isinf(cell.f)) {
+            out += cell.f > 0 ? " inf" : " -inf";
+            return;
+        }
+        appendFloatRepr(out, cell.f);
+        return;
+    case Cell::Kind::Bool: out += cell.b ? "True" : "False"; return;
+    case Cell::Kind::Missing: return;
+    }
+}
+
+void appendCsvRows(std::string& out, const CompareTable& table, const std::vector<Column>& columns, std::size_t begin, std::size_t end)
+{
+    RowRenderer renderer(table, columns);
+    for (std::size_t r = begin; r < end; ++r)
+        renderer.append(out, r);
+}
+
+std::string csvHeader(const CompareTable& table)
+{
+    std::string out;
+    bool first = true;
+    for (const auto& title : table.header()) {
+        if (!first)
+            out += ',';
+        first = false;
+        appendQuoted(out, title);
+    }
+    out += '\n';
+    return out;
+}
+
+std::string csvText(const CompareTable& table)
+{
+    std::string out = csvHeader(table);
+    appendCsvRows(out, table, table.columns(), 0, table.rows.size());
+    return out;
+}
+
+void streamCsv(const CompareTable& table, std::size_t begin, std::size_t end, std::size_t threads,
+    const std::function<void(std::string_view)>& sink, const std::atomic<bool>* cancel)
+{
+    sink(csvHeader(table));
+    const auto columns = table.columns();
+    constexpr std::size_t kBlockRows = 4096;
+    threads = std::max<std::size_t>(threads, 1);
+    std::vector<RowRenderer> renderers(threads, RowRenderer(table, columns));
+    // Two rounds of blocks: the workers render one round while this thread hands the previous one to the sink.
+    std::vector<std::string> rounds[2] = { std::vector<std::string>(threads), std::vector<std::string>(threads) };
+    auto renderRound = [&](std::size_t start, std::vector<std::string>& blocks) {
+        std::vector<std::thread> workers;
+        for (std::size_t t = 0; t < threads; ++t) {
+            const std::size_t b = std::min(end, start + t * kBlockRows), e = std::min(end, b + kBlockRows);
+            blocks[t].clear();
+            if (b < e)
+                workers.emplace_back([&, t, b, e] {
+                    for (std::size_t r = b; r < e; ++r)
+                        renderers[t].append(blocks[t], r);
+                });
+        }
+        return workers;
+    };
+    auto flush = [&](const std::vector<std::string>& blocks) {
+        for (const auto& block : blocks)
+            if (!block.empty())
+                sink(block);
+    };
+    const std::size_t step = kBlockRows * threads;
+    std::size_t round = 0;
+    for (std::size_t start = begin; start < end; start += step, ++round) {
+        if (cancel && cancel->load(std::memory_order_relaxed))
+            throw Error("cancelled");
+        auto workers = renderRound(start, rounds[round % 2]);
+        std::exception_ptr failure;
+        if (start > begin) {
+            try {
+                flush(rounds[(round + 1) % 2]);
+            } catch (...) {
+                failure = std::current_exception();
+            }
+        }
+        for (auto& w : workers)
+            w.join();
+        if (failure)
+            std::rethrow_exception(failure);
+    }
+    if (begin < end)
+        flush(rounds[(round + 1) % 2]);
+}
+
+} // namespace msprobe

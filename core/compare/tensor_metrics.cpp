@@ -1,0 +1,230 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "compare/tensor_metrics.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <limits>
+#include <vector>
+
+namespace msprobe {
+
+namespace {
+
+constexpr double kFloatEpsilon = 2.220446049250313e-16; // numpy float64 eps, also the reference's norm floor
+constexpr std::string_view kUnsupported = "unsupported";
+
+// numpy dtype after the reference's torch -> numpy step (bfloat16 is widened to float32).
+ElementType numpyType(ElementType type) { return type == ElementType::BFloat16 ? ElementType::Float32 : type; }
+
+bool isFloatType(ElementType t) { return t == ElementType::Float16 || t == ElementType::Float32 || t == ElementType::Float64; }
+
+std::vector<std::int64_t> squeezed(const std::vector<std::int64_t>& shape)
+{
+    std::vector<std::int64_t> out;
+    for (std::int64_t d : shape)
+        if (d != 1)
+            out.push_back(d);
+    return out;
+}
+
+// Round a double to the nearest binary16 value (ties to even), returned as double.
+double roundToHalf(double x)
+{
+    if (!std::isfinite(x) || x == 0.0)
+        return x;
+    const double a = std::fabs(x);
+    if (a >= 65520.0)
+        return std::copysign(INFINITY, x);
+    int exp;
+    std::frexp(a, &exp); // a = m * 2^exp, m in [0.5, 1)
+    const int e = std::max(exp - 1, -14); // unbiased exponent, subnormals share -14
+    const double quantum = std::ldexp(1.0, e - 10);
+    return std::copysign(std::nearbyint(a / quantum) * quantum, x);
+}
+
+double formatValue(double x) { return roundTo12Decimals(x); }
+
+// |(n - b) / b| with eps added to both where b == 0, in the result type F (float or double).
+template <typename F>
+std::vector<F> relativeError(const std::vector<double>& n, const std::vector<double>& b)
+{
+    const F eps = std::numeric_limits<F>::epsilon();
+    std::vector<F> out(n.size());
+    for (std::size_t i = 0; i < n.size(); ++i) {
+        F x = static_cast<F>(n[i]);
+        F y = static_cast<F>(b[i]);
+        if (b[i] == 0) {
+            x = static_cast<F>(x + eps);
+            y = static_cast<F>(y + eps);
+        }
+        out[i] = std::fabs(static_cast<F>(static_cast<F>(x - y) / y));
+    }
+    return out;
+}
+
+template <typename F>
+void relativeMetrics(const std::vector<F>& re, bool zeroD, std::array<PyVal, 6>& cells)
+{
+    // MaxRelativeErr: np.max propagates NaN.
+    F maxRe = 0;
+    bool sawNan = false;
+    for (std::size_t i = 0; i < re.size(); ++i) {
+        if (std::isnan(re[i]))
+            sawNan = true;
+        else if (i == 0 || re[i] > maxRe)
+            maxRe = re[i];
+    }
+    cells[3] = sawNan || re.empty() ? PyVal::str(kNanText) : PyVal::real(formatValue(static_cast<double>(maxRe)));
+    if (zeroD) {
+        cells[4] = cells[5] = PyVal::str(kUnsupported);
+        return;
+    }
+    if (re.empty()) {
+        cells[4] = cells[5] = PyVal::str(kNanText);
+        return;
+    }
+    // numpy compares a float32 array with a Python float in float32.
+    const F thousandth = static_cast<F>(0.001), fiveThousandths = static_cast<F>(0.005);
+    std::size_t below1 = 0, below5 = 0;
+    for (F v : re) {
+        below1 += v < thousandth;
+        below5 += v < fiveThousandths;
+    }
+    cells[4] = PyVal::real(formatValue(static_cast<double>(below1) / static_cast<double>(re.size())));
+    cells[5] = PyVal::real(formatValue(static_cast<double>(below5) / static_cast<double>(re.size())));
+}
+
+PyVal zeroDMaxAbsErr(double n, double b, ElementType tn, ElementType tb)
+{
+    const bool intN = !isFloatType(tn) && tn != ElementType::Bool, intB = !isFloatType(tb) && tb != ElementType::Bool;
+    double d;
+    if (tn == ElementType::Bool || tb == ElementType::Bool) {
+        d = std::fabs(n - b);
+    } else if (intN && intB) {
+        std::int64_t x = static_cast<std::int64_t>(n), y = static_cast<std::int64_t>(b);
+        std::int64_t diff = static_cast<std::int64_t>(static_cast<std::uint64_t>(x) - static_cast<std::uint64_t>(y));
+        if (tn == tb && tn == ElementType::UInt8)
+            diff = static_cast<std::uint8_t>(diff);
+        else if (tn == tb && tn == ElementType::Int8)
+            diff = static_cast<std::int8_t>(diff);
+        else if (tn == tb && tn == ElementType::Int16)
+            diff = static_cast<std::int16_t>(diff);
+        else if (tn == tb && tn == ElementType::Int32)
+            diff = static_cast<std::int32_t>(diff);
+        d = std::fabs(static_cast<double>(diff));
+    } else if (tn == ElementType::Float16 && tb == ElementType::Float16) {
+        d = std::fabs(roundToHalf(n - b));
+    } else if ((tn == ElementType::Float32 || tn == ElementType::Float16) && (tb == ElementType::Float32 || tb == ElementType::Float16)) {
+        d = std::fabs(static_cast<double>(static_cast<float>(n) - static_cast<float>(b)));
+    } else {
+        d = std::fabs(n - b);
+    }
+    if (std::isnan(d))
+        return PyVal::str(kNanText);
+    return PyVal::real(formatValue(d));
+}
+
+} // namespace
+
+TensorMetrics tensorMetricsError(std::string_view value, std::string message)
+{
+    TensorMetrics m;
+    m.cells.fill(PyVal::str(value));
+    m.message = std::move(message);
+    return m;
+}
+
+TensorMetrics compareTensors(const TensorData& npu, const TensorData& bench)
+{
+    if (npu.numel() == 0)
+        return tensorMetricsError(kUnsupported, "This is empty data, can not compare.");
+    const auto npuShape = squeezed(npu.shape), benchShape = squeezed(bench.shape);
+    if (npuShape != benchShape)
+        return tensorMetricsError("shape unmatched", "Shape of NPU and bench tensor do not match. Skipped.");
+    const ElementType tn = numpyType(npu.elementType), tb = numpyType(bench.elementType);
+    const bool zeroD = npuShape.empty();
+
+    TensorMetrics m;
+    std::vector<double> n = npu.values, b = bench.values;
+    if (zeroD) {
+        m.message = "This is type of 0-d tensor, can not calculate 'Cosine', 'EucDist', 'One Thousandth Err Ratio' and "
+                    "'Five Thousandths Err Ratio'. ";
+    } else {
+        bool invalid = false;
+        for (std::size_t i = 0; i < n.size() && !invalid; ++i)
+            invalid = !std::isfinite(n[i]) || !std::isfinite(b[i]);
+        if (invalid) {
+            for (std::size_t i = 0; i < n.size(); ++i) {
+                if (std::isnan(n[i]) != std::isnan(b[i]) || std::isinf(n[i]) != std::isinf(b[i]))
+                    return tensorMetricsError(kNA, "The position of inf or nan in NPU and bench Tensor do not match.");
+            }
+            for (std::size_t i = 0; i < n.size(); ++i)
+                if (!std::isfinite(n[i])) {
+                    n[i] = 0;
+                    b[i] = 0;
+                }
+        }
+        if (tn != tb)
+            m.message = "Dtype of NPU and bench tensor do not match.";
+    }
+
+    // Relative error in numpy's result type: float32 when both sides are float16/float32, else float64.
+    const bool single = (tn == ElementType::Float16 || tn == ElementType::Float32) && (tb == ElementType::Float16 || tb == ElementType::Float32);
+    if (single)
+        relativeMetrics(relativeError<float>(n, b), zeroD, m.cells);
+    else
+        relativeMetrics(relativeError<double>(n, b), zeroD, m.cells);
+
+    if (zeroD) {
+        m.cells[0] = m.cells[1] = PyVal::str(kUnsupported);
+        m.cells[2] = zeroDMaxAbsErr(n[0], b[0], tn, tb);
+        return m;
+    }
+    if (n.size() == 1) {
+        m.cells[0] = PyVal::str(kUnsupported);
+        m.message += "This is a 1-d tensor of length 1.";
+    }
+    double dot = 0, nn = 0, bb = 0, dd = 0, maxAbs = 0;
+    bool nanAbs = false;
+    for (std::size_t i = 0; i < n.size(); ++i) {
+        const double x = n[i], y = b[i], d = x - y;
+        dot += x * y;
+        nn += x * x;
+        bb += y * y;
+        dd += d * d;
+        const double a = std::fabs(d);
+        if (std::isnan(a))
+            nanAbs = true;
+        else if (a > maxAbs)
+            maxAbs = a;
+    }
+    if (n.size() != 1) {
+        const double normN = std::sqrt(nn), normB = std::sqrt(bb);
+        if (normN <= kFloatEpsilon && normB <= kFloatEpsilon) {
+            m.cells[0] = PyVal::real(1.0);
+        } else if (normN <= kFloatEpsilon) {
+            m.cells[0] = PyVal::str(kNanText);
+            m.message += "Cannot compare by Cosine Similarity, All the data is Zero in npu dump data.";
+        } else if (normB <= kFloatEpsilon) {
+            m.cells[0] = PyVal::str(kNanText);
+            m.message += "Cannot compare by Cosine Similarity, All the data is Zero in Bench dump data.";
+        } else {
+            const double cos = dot / (normN * normB);
+            if (std::isnan(cos)) {
+                m.cells[0] = PyVal::str(kNanText);
+                m.message += "Cannot compare by Cosine Similarity, the dump data has NaN.";
+            } else {
+                double value = formatValue(cos);
+                if (value > 0.9999)
+                    value = roundTo6Decimals(value);
+                m.cells[0] = PyVal::real(value);
+            }
+        }
+    }
+    m.cells[1] = PyVal::real(std::sqrt(dd));
+    m.cells[2] = nanAbs ? PyVal::str(kNanText) : PyVal::real(formatValue(maxAbs));
+    return m;
+}
+
+} // namespace msprobe

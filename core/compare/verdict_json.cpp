@@ -1,0 +1,63 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "compare/verdict_json.h"
+
+#include <nlohmann/json.hpp>
+
+namespace msprobe {
+
+namespace {
+
+nlohmann::ordered_json pointJson(const std::optional<DivergencePoint>& p)
+{
+    if (!p)
+        return nullptr;
+    return { { "entry", p->entry }, { "row", p->row + 2 }, { "reason", p->reason } };
+}
+
+} // namespace
+
+std::string renderVerdictJson(const JobOutcome& job)
+{
+    nlohmann::ordered_json root;
+    root["tool"] = "msprobe compare";
+    root["verdict"] = std::string(toString(job.worst));
+    std::size_t rows = 0, pass = 0, warning = 0, error = 0;
+    auto pairs = nlohmann::ordered_json::array();
+    for (const auto& p : job.pairs) {
+        rows += p.rows;
+        pass += p.pass;
+        warning += p.warning;
+        error += p.error;
+        nlohmann::ordered_json item;
+        item["step"] = p.pair.step;
+        item["rank"] = p.pair.label;
+        item["npu"] = p.pair.npuJson.string();
+        item["bench"] = p.pair.benchJson.string();
+        item["mode"] = p.mode;
+        item["verdict"] = p.error ? "error" : p.warning ? "warning" : "pass";
+        item["rows"] = p.rows;
+        item["pass"] = p.pass;
+        item["warning"] = p.warning;
+        item["error"] = p.error;
+        item["first_divergence"] = pointJson(p.firstDivergence);
+        item["first_nan_inf"] = pointJson(p.firstNanInf);
+        auto failed = nlohmann::ordered_json::array();
+        for (const auto& f : p.failed)
+            failed.push_back({ { "npu_name", f.npuName }, { "result", f.result }, { "err_message", f.message } });
+        item["failed_rows"] = failed;
+        auto outputs = nlohmann::ordered_json::array();
+        for (const auto& o : p.outputs)
+            outputs.push_back(o.string());
+        item["outputs"] = outputs;
+        if (!p.note.empty())
+            item["note"] = p.note;
+        pairs.push_back(item);
+    }
+    root["counts"] = { { "rows", rows }, { "pass", pass }, { "warning", warning }, { "error", error } };
+    root["pairs"] = pairs;
+    if (!job.diffAnalyzeFile.empty())
+        root["diff_analyze"] = job.diffAnalyzeFile.string();
+    return root.dump(2) + "\n";
+}
+
+} // namespace msprobe

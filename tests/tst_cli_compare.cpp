@@ -1,0 +1,173 @@
+// SPDX-License-Identifier: Apache-2.0
+// `msprobe compare` end to end: output formats (CSV, XLSX, HTML, verdict JSON), --fail-on, dump_path inputs, and bad
+// inputs (a missing side, mismatched modes, a corrupt tensor file, file vs directory): a clear error naming the
+// file, a non-zero exit status and no output file left behind.
+#include "test_util.h"
+
+#include <algorithm>
+#include <nlohmann/json.hpp>
+
+#include <QProcess>
+#include <QTemporaryDir>
+
+using namespace msprobe::test;
+namespace fs = std::filesystem;
+
+namespace {
+
+struct Run {
+    int exitCode;
+    QString out, err;
+};
+
+Run runCli(const QStringList& args)
+{
+    QProcess process;
+    process.start(QStringLiteral(MSPROBE_CLI_PATH), args);
+    process.waitForFinished(300000);
+    return { process.exitCode(), QString::fromUtf8(process.readAllStandardOutput()), QString::fromUtf8(process.readAllStandardError()) };
+}
+
+fs::path dumps() { return dataDir() / "msprobe-ref" / "dumps"; }
+QString qp(const fs::path& p) { return QString::fromStdString(p.string()); }
+fs::path statsJson(const char* side, const char* step = "step0")
+{
+    return onlySubdir(dumps() / (std::string(side) + "_mix_statistics") / step) / "dump.json";
+}
+
+std::vector<std::string> filesIn(const fs::path& dir)
+{
+    std::vector<std::string> names;
+    std::error_code ec;
+    for (const auto& item : fs::recursive_directory_iterator(dir, ec))
+        if (item.is_regular_file())
+            names.push_back(fs::relative(item.path(), dir).string());
+    std::sort(names.begin(), names.end());
+    return names;
+}
+
+} // namespace
+
+class TestCliCompare : public QObject {
+    Q_OBJECT
+
+private slots:
+    void csvHtmlJsonAndFailOn()
+    {
+        QTemporaryDir tmp;
+        const fs::path out = fs::path(tmp.path().toStdString()) / "out";
+        const Run run = runCli({ "compare", "-tp", qp(statsJson("problem")), "-gp", qp(statsJson("bench")), "-o", qp(out), "--html",
+            "--json", "--fail-on", "error", "--no-progress" });
+        QVERIFY2(run.exitCode == 3, qPrintable(run.err + run.out)); // one error row -> --fail-on error
+        QVERIFY(run.out.contains("statistics mode, 573 rows: 567 pass, 5 warning, 1 error"));
+        const auto files = filesIn(out);
+        QCOMPARE(files.size(), std::size_t(3));
+        fs::path verdict;
+        for (const auto& f : files)
+            if (f.rfind("compare_verdict_", 0) == 0)
+                verdict = out / f;
+        QVERIFY(!verdict.empty());
+        std::ifstream in(verdict);
+        const auto json = nlohmann::json::parse(in);
+        QCOMPARE(json["verdict"].get<std::string>(), std::string("error"));
+        QCOMPARE(json["counts"]["error"].get<int>(), 1);
+        QCOMPARE(json["pairs"][0]["failed_rows"][0]["npu_name"].get<std::string>(), std::string("Functional.gelu.1.forward.input.approximate"));
+        // warning threshold also trips; bench vs bench passes
+        QCOMPARE(runCli({ "compare", "-tp", qp(statsJson("bench")), "-gp", qp(statsJson("bench")), "-o", qp(out), "--fail-on", "warning",
+                              "--no-progress" })
+                     .exitCode,
+            0);
+    }
+
+    void xlsxOutput()
+    {
+        QTemporaryDir tmp;
+        const fs::path out = fs::path(tmp.path().toStdString()) / "out";
+        const Run run = runCli({ "compare", "-tp", qp(statsJson("problem")), "-gp", qp(statsJson("bench")), "-o", qp(out), "--xlsx", "--no-progress" });
+        QVERIFY2(run.exitCode == 0, qPrintable(run.err));
+        const auto files = filesIn(out);
+        QCOMPARE(files.size(), std::size_t(1));
+        QVERIFY(files[0].ends_with(".xlsx"));
+        std::ifstream in(out / files[0], std::ios::binary);
+        char magic[2] = {};
+        in.read(magic, 2);
+        QVERIFY(magic[0] == 'P' && magic[1] == 'K'); // a zip container
+    }
+
+    void dumpPathInputs()
+    {
+        QTemporaryDir tmp;
+        const fs::path out = fs::path(tmp.path().toStdString()) / "out";
+        // two dump_paths with step0/rank0 and step1/rank0: one CSV per step folder
+        const Run run = runCli({ "compare", "-tp", qp(dumps() / "problem_1rank_mix_statistics"), "-gp", qp(dumps() / "bench_1rank_mix_statistics"),
+            "-o", qp(out), "--no-progress" });
+        QVERIFY2(run.exitCode == 0, qPrintable(run.err));
+        const auto files = filesIn(out);
+        QCOMPARE(files.size(), std::size_t(2));
+        const bool step0 = std::any_of(files.begin(), files.end(), [](const std::string& f) { return f.rfind("step0/compare_result_rank0_", 0) == 0; });
+        const bool step1 = std::any_of(files.begin(), files.end(), [](const std::string& f) { return f.rfind("step1/compare_result_rank0_", 0) == 0; });
+        QVERIFY(step0 && step1);
+    }
+
+    void missingSide()
+    {
+        QTemporaryDir tmp;
+        const fs::path out = fs::path(tmp.path().toStdString()) / "out";
+        const Run run = runCli({ "compare", "-tp", qp(statsJson("problem")), "-gp", qp(fs::path(tmp.path().toStdString()) / "nope" / "dump.json"),
+            "-o", qp(out), "--no-progress" });
+        QCOMPARE(run.exitCode, 1);
+        QVERIFY2(run.err.contains("nope/dump.json: no such file or directory"), qPrintable(run.err));
+        QVERIFY(filesIn(out).empty());
+    }
+
+    void mismatchedModes()
+    {
+        QTemporaryDir tmp;
+        const fs::path out = fs::path(tmp.path().toStdString()) / "out";
+        const fs::path md5 = onlySubdir(dumps() / "bench_mix_md5" / "step0") / "dump.json";
+        const Run run = runCli({ "compare", "-tp", qp(statsJson("problem")), "-gp", qp(md5), "-o", qp(out), "--no-progress" });
+        QCOMPARE(run.exitCode, 1);
+        QVERIFY2(run.err.contains("md5 checksums"), qPrintable(run.err));
+        QVERIFY(filesIn(out).empty());
+    }
+
+    void fileAgainstDirectoryAndUsage()
+    {
+        QTemporaryDir tmp;
+        const Run mixed = runCli({ "compare", "-tp", qp(statsJson("problem")), "-gp", qp(dumps() / "bench_mix_statistics" / "step0"), "-o", tmp.path() });
+        QCOMPARE(mixed.exitCode, 1);
+        QVERIFY(mixed.err.contains("both be files or both be directories"));
+        QCOMPARE(runCli({ "compare", "-tp", "a" }).exitCode, 2);
+        QCOMPARE(runCli({ "compare", "-tp", "a", "-gp", "b", "--bogus" }).exitCode, 2);
+        const Run am = runCli({ "compare", "-tp", qp(statsJson("problem")), "-gp", qp(statsJson("bench")), "-am", "-o", tmp.path() });
+        QCOMPARE(am.exitCode, 1);
+        QVERIFY(am.err.contains("-am is not supported in PyTorch"));
+    }
+
+    void corruptTensorFile()
+    {
+        QTemporaryDir tmp;
+        const fs::path root = tmp.path().toStdString();
+        fs::copy(dumps() / "problem_mix_tensor", root / "problem", fs::copy_options::recursive);
+        fs::copy(dumps() / "bench_mix_tensor", root / "bench", fs::copy_options::recursive);
+        const fs::path problemDir = onlySubdir(root / "problem" / "step0");
+        const fs::path victim = problemDir / "dump_tensor_data" / "Functional.gelu.1.forward.output.0.pt";
+        QVERIFY(fs::exists(victim));
+        writeFile(victim, "this is not a torch.save archive");
+        const fs::path out = root / "out";
+        const Run run = runCli({ "compare", "-tp", qp(problemDir / "dump.json"), "-gp", qp(onlySubdir(root / "bench" / "step0") / "dump.json"),
+            "-o", qp(out), "--no-progress" });
+        QCOMPARE(run.exitCode, 1);
+        QVERIFY2(run.err.contains("Functional.gelu.1.forward.output.0.pt"), qPrintable(run.err));
+        QVERIFY(filesIn(out).empty()); // neither the CSV nor a temporary file
+        // a missing tensor file is a normal condition (the reference reports the row as unsupported)
+        fs::remove(victim);
+        const Run missing = runCli({ "compare", "-tp", qp(problemDir / "dump.json"), "-gp", qp(onlySubdir(root / "bench" / "step0") / "dump.json"),
+            "-o", qp(out), "--no-progress" });
+        QVERIFY2(missing.exitCode == 0, qPrintable(missing.err));
+        QCOMPARE(filesIn(out).size(), std::size_t(1));
+    }
+};
+
+QTEST_APPLESS_MAIN(TestCliCompare)
+#include "tst_cli_compare.moc"

@@ -1,0 +1,136 @@
+// SPDX-License-Identifier: Apache-2.0
+// Large dump.json texts are read in pieces cut at entry boundaries. Whatever the piece size, a read
+// must give exactly the model, the error and the (monotone) progress of a whole read.
+#include "test_util.h"
+#include "fuzz/dump_equal.h"
+
+#include "dump/dump_json_reader.h"
+#include "support/error.h"
+
+#include <limits>
+
+namespace msprobe::detail {
+std::size_t setDumpJsonChunkBytesForTesting(std::size_t bytes);
+}
+
+using namespace msprobe;
+using namespace msprobe::test;
+
+namespace {
+
+constexpr std::size_t kWhole = std::numeric_limits<std::size_t>::max();
+
+struct Outcome {
+    DumpFile dump;
+    std::string error;
+    std::uint64_t lastProgress = 0;
+    bool monotone = true;
+};
+
+// Reads from the file (readFile) or parses the text, with the given piece size.
+Outcome readWith(std::size_t pieceBytes, const std::filesystem::path& file, const std::string& text, bool readFile)
+{
+    const std::size_t previous = detail::setDumpJsonChunkBytesForTesting(pieceBytes);
+    Outcome outcome;
+    ReadOptions options;
+    options.progress = [&outcome](std::uint64_t done, std::uint64_t) {
+        outcome.monotone = outcome.monotone && done >= outcome.lastProgress;
+        outcome.lastProgress = done;
+    };
+    try {
+        DumpJsonReader reader;
+        outcome.dump = readFile ? reader.read(file, options) : reader.parse(text, file.string(), options);
+    } catch (const Error& error) {
+        outcome.error = error.what();
+    }
+    detail::setDumpJsonChunkBytesForTesting(previous);
+    return outcome;
+}
+
+std::string readText(const std::filesystem::path& file)
+{
+    std::ifstream in(file, std::ios::binary);
+    return { std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>() };
+}
+
+void compare(const Outcome& whole, const Outcome& pieces, const char* what)
+{
+    QCOMPARE(pieces.error, whole.error);
+    QVERIFY2(pieces.monotone, what);
+    if (whole.error.empty()) {
+        QCOMPARE(pieces.lastProgress, whole.lastProgress);
+        const std::string difference = fuzz::dumpDifference(whole.dump, pieces.dump);
+        QVERIFY2(difference.empty(), (std::string(what) + ": " + difference).c_str());
+    }
+}
+
+} // namespace
+
+class TestDumpReaderChunks : public QObject {
+    Q_OBJECT
+
+private slots:
+    void realDumps_data()
+    {
+        QTest::addColumn<QString>("file");
+        for (const auto& item : std::filesystem::recursive_directory_iterator(refDumps()))
+            if (item.path().filename() == "dump.json")
+                QTest::newRow(item.path().lexically_relative(refDumps()).string().c_str()) << q(item.path().string());
+    }
+
+    void realDumps()
+    {
+        QFETCH(QString, file);
+        const std::filesystem::path path = file.toStdString();
+        const std::string text = readText(path);
+        const Outcome whole = readWith(kWhole, path, text, true);
+        QVERIFY2(whole.error.empty(), whole.error.c_str());
+        QCOMPARE(whole.lastProgress, static_cast<std::uint64_t>(text.size()));
+        for (std::size_t pieceBytes : { 64, 1000, 20000 }) {
+            compare(whole, readWith(pieceBytes, path, text, true), "read()");
+            compare(whole, readWith(pieceBytes, path, text, false), "parse()");
+        }
+    }
+
+    // A cut file fails with the error of a whole read, wherever the cut falls against the pieces.
+    void cutsFailAsAWholeRead()
+    {
+        const auto file = onlySubdir(refDumps() / "bench_mix_statistics" / "step0") / "dump.json";
+        const std::string full = readText(file);
+        for (std::size_t length = 1; length < full.size(); length += 4999) {
+            const std::string cut = full.substr(0, length);
+            const Outcome whole = readWith(kWhole, "cut.json", cut, false);
+            QVERIFY(!whole.error.empty());
+            compare(whole, readWith(300, "cut.json", cut, false), "cut");
+        }
+    }
+
+    // Layouts where the cut heuristics find no boundary, or a boundary outside "data", must fall
+    // back to a whole read.
+    void unusualLayouts()
+    {
+        const auto file = onlySubdir(refDumps() / "bench_mix_statistics" / "step1") / "dump.json";
+        const std::string full = readText(file);
+        const std::string dataKey = "\n \"data\": {";
+        const auto at = full.find(dataKey);
+        QVERIFY(at != std::string::npos);
+        const std::string otherObjectFirst = full.substr(0, at)
+            + "\n \"meta\": {\n  \"a\": {\n   \"x\": 1\n  },\n  \"b\": {}\n },\n \"data\": {\n  \"fake.0.forward\": {},"
+            + full.substr(at + dataKey.size());
+        const std::string compact = [&full] { // one line: nothing to cut at
+            std::string text = full;
+            std::erase(text, '\n');
+            return text;
+        }();
+        const std::string trailingKey = full.substr(0, full.rfind('}')) + ",\n \"task\": \"tensor\"\n}";
+        for (const std::string* text : { &otherObjectFirst, &compact, &trailingKey }) {
+            const Outcome whole = readWith(kWhole, "layout.json", *text, false);
+            QVERIFY2(whole.error.empty(), whole.error.c_str());
+            for (std::size_t pieceBytes : { 64, 5000 })
+                compare(whole, readWith(pieceBytes, "layout.json", *text, false), "layout");
+        }
+    }
+};
+
+QTEST_APPLESS_MAIN(TestDumpReaderChunks)
+#include "tst_dump_reader_chunks.moc"
