@@ -7,3 +7,5 @@ bash .ci/install-deps.sh
 cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo
 cmake --build "$build" -j "$(nproc)" --target msprobe
 "$build/app/cli/msprobe" info resources/samples/problem resources/samples/bench
+echo
+"$build/app/cli/msprobe" compare -tp resources/samples/problem -gp resources/samples/bench -o output/sample --html --no-progress
