@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// The .pt reader. libtorch provides the zip container (PyTorchStreamReader); the pickle inside is read by the
+// The .pt reader. libtorch provides the zip container (PyTorchStreamReader, through dump/pt_zip.h); the pickle inside is read by the
 // small unpickler below rather than torch::pickle_load, because libtorch 1.13's Unpickler
 //  - pops an empty stack on malformed input (a 4-byte data.pkl segfaults it),
 //  - never checks sizes/strides/offset against the storage record (a crafted file reads out of bounds),
@@ -7,10 +7,8 @@
 //  - ignores the byteorder record and does not know torch._utils._rebuild_parameter.
 #include "dump/tensor_file.h"
 
+#include "dump/pt_zip.h"
 #include "support/error.h"
-
-#include <c10/util/Exception.h>
-#include <caffe2/serialize/inline_container.h>
 
 #include <cstring>
 #include <fstream>
@@ -549,13 +547,13 @@ private:
     std::unordered_map<std::uint64_t, Value> m_memo;
 };
 
-bool archiveIsBigEndian(caffe2::serialize::PyTorchStreamReader& archive, const std::string& file)
+bool archiveIsBigEndian(const PtZipArchive& archive, const std::string& file)
 {
     // Written by torch >= 2.1; older archives are little-endian.
     if (!archive.hasRecord("byteorder"))
         return false;
-    auto [data, size] = archive.getRecord("byteorder");
-    const std::string_view order(static_cast<const char*>(data.get()), size);
+    const PtZipArchive::Record record = archive.getRecord("byteorder");
+    const std::string_view order(static_cast<const char*>(record.data), record.size);
     if (order == "little")
         return false;
     if (order == "big")
@@ -577,14 +575,15 @@ TensorData readArchive(const std::string& name)
 {
     if (isLegacyTorchSave(name))
         throw Error(name, "", "the legacy (pre-1.6, non-zip) torch.save format is not supported");
-    caffe2::serialize::PyTorchStreamReader archive(name);
+    PtZipArchive archive(name);
     if (!archive.hasRecord("data.pkl"))
         throw Error(name, "", "no data.pkl record: not an archive written by torch.save");
-    auto [pickle, pickleSize] = archive.getRecord("data.pkl");
+    const PtZipArchive::Record pickle = archive.getRecord("data.pkl");
+    const std::size_t pickleSize = pickle.size;
     if (pickleSize > kMaxPickleBytes)
         throw Error(name, "data.pkl", "pickle of " + std::to_string(pickleSize) + " bytes is too large for one tensor");
     const PickledTensor tensor
-        = TensorUnpickler(static_cast<const unsigned char*>(pickle.get()), pickleSize, name).run();
+        = TensorUnpickler(static_cast<const unsigned char*>(pickle.data), pickleSize, name).run();
     const bool bigEndian = archiveIsBigEndian(archive, name);
 
     const PickledStorage& storage = *tensor.storage;
@@ -593,29 +592,20 @@ TensorData readArchive(const std::string& name)
     if (__builtin_mul_overflow(
             storage.numel, static_cast<std::int64_t>(elementSize(storage.elementType)), &declaredBytes))
         throw Error(name, record, "storage size " + std::to_string(storage.numel) + " is too large");
-    c10::DataPtr data;
-    std::size_t dataSize = 0;
+    PtZipArchive::Record data;
     if (declaredBytes > 0) {
         if (!archive.hasRecord(record))
             throw Error(name, record, "storage record is missing");
-        std::tie(data, dataSize) = archive.getRecord(record);
+        data = archive.getRecord(record);
     }
+    const std::size_t dataSize = data.size;
     if (static_cast<std::uint64_t>(declaredBytes) > dataSize)
         throw Error(name, record,
             "truncated storage: " + std::to_string(storage.numel) + " elements of "
                 + std::string(torchDtypeName(storage.elementType)) + " need " + std::to_string(declaredBytes)
                 + " bytes, the record has " + std::to_string(dataSize));
-    return detail::decodeStrided(tensor.layout, static_cast<const unsigned char*>(data.get()),
+    return detail::decodeStrided(tensor.layout, static_cast<const unsigned char*>(data.data),
         static_cast<std::size_t>(declaredBytes), bigEndian, name, record);
-}
-
-// c10 messages may carry a backtrace and a plea to report the message upstream; keep the message itself.
-std::string torchMessage(const c10::Error& error)
-{
-    std::string_view text(error.what_without_backtrace());
-    text = text.substr(0, text.find('\n'));
-    text = text.substr(0, text.find("  (Could this error message be improved?"));
-    return std::string(text);
 }
 
 } // namespace
@@ -629,8 +619,8 @@ TensorData readPtFile(const std::filesystem::path& file)
         return readArchive(name);
     } catch (const Error&) {
         throw;
-    } catch (const c10::Error& e) {
-        throw Error(name, "", "cannot read as a torch.save archive: " + torchMessage(e));
+    } catch (const PtZipFailure& e) {
+        throw Error(name, "", std::string("cannot read as a torch.save archive: ") + e.what());
     }
 }
 

@@ -1,0 +1,134 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "cli.h"
+
+#include "graph/graph_export.h"
+#include "graph/graph_run.h"
+#include "support/error.h"
+
+#include <cstdio>
+
+namespace msprobe::cli {
+
+namespace {
+
+const char* kGraphHelp
+    = "usage: msprobe graph_visualize -tp TARGET_PATH -o OUTPUT_PATH [-gp GOLDEN_PATH] [-oc] [-fm]\n"
+      "                               [-lm [LAYER_MAPPING]] [--mapping-file FILE] [--svg] [-progress_log]\n\n"
+      "Build the hierarchical model graph of a dump (construct.json + dump.json + stack.json), or compare a\n"
+      "problem dump (-tp) with a bench dump (-gp), and write build_{ts}.vis.db / compare_{ts}.vis.db into\n"
+      "OUTPUT_PATH (the reference TensorBoard plugin and msprobe-studio open it). The paths may be a rank\n"
+      "folder, a folder of rank{N} folders, or a folder of step{N} folders.\n\n"
+      "options:\n"
+      "  -tp, --target_path PATH       problem (debug) dump path\n"
+      "  -gp, --golden_path PATH       bench dump path; without it a single graph is built\n"
+      "  -o, --output_path PATH        output folder (created when missing)\n"
+      "  -oc, --overflow_check         grade NaN/Inf anomalies (medium, high, critical)\n"
+      "  -fm, --fuzzy_match            match APIs inside matched modules by name and order, ignoring call counts\n"
+      "  -lm, --layer_mapping [FILE]   match by layer scope (YAML renames child layers between the two models)\n"
+      "  --mapping-file FILE           manual node pairs {npu_id: bench_id|null} applied after matching\n"
+      "                                (the .vis.config files written by the desktop app work too)\n"
+      "  --svg                         also write the expanded diff picture (compare_{ts}.svg)\n"
+      "  --threads N                   compare threads (default: all cores)\n"
+      "  -progress_log, --is_print_progress_log\n"
+      "                                print PROGRESS: {...} lines for front-ends\n"
+      "  -tensor_log, --is_print_compare_log\n"
+      "                                accepted for compatibility (no per-op log)\n"
+      "  -h, --help                    show this help\n\n"
+      "Parallel-merge options (--rank_size, --tp, --pp, --vpp, --order, --file_type json) are not supported.\n";
+
+void printProgress(int percent, bool running, const std::vector<std::string>& errors)
+{
+    std::string line = "PROGRESS: {\"current_progress\": " + std::to_string(percent)
+        + ", \"process_running\": " + (running ? "true" : "false") + ", \"error_msg\": [";
+    for (std::size_t i = 0; i < errors.size(); ++i) {
+        line += i ? ", \"" : "\"";
+        for (char c : errors[i])
+            line += (c == '"' || c == '\\') ? std::string("\\") + c : std::string(1, c);
+        line += '"';
+    }
+    line += "]}";
+    std::printf("%s\n", line.c_str());
+    std::fflush(stdout);
+}
+
+} // namespace
+
+int runGraphVisualize(const std::vector<std::string>& args)
+{
+    if (wantsHelp(args)) {
+        std::fputs(kGraphHelp, stdout);
+        return kExitOk;
+    }
+    graph::GraphRunOptions options;
+    bool progressLog = false, svg = false;
+    ArgScanner scan(args);
+    while (!scan.done()) {
+        if (auto v = scan.value({ "-tp", "--target_path" }))
+            options.target = *v;
+        else if (auto g = scan.value({ "-gp", "--golden_path" }))
+            options.golden = *g;
+        else if (auto o = scan.value({ "-o", "--output_path" }))
+            options.output = *o;
+        else if (auto m = scan.value({ "--mapping-file", "--mapping_file" }))
+            options.mappingFile = *m;
+        else if (auto t = scan.value({ "--threads" }))
+            options.threads = static_cast<std::size_t>(std::stoul(*t));
+        else if (scan.isFlag({ "-oc", "--overflow_check" }))
+            options.overflowCheck = true;
+        else if (scan.isFlag({ "-fm", "--fuzzy_match" }))
+            options.fuzzy = true;
+        else if (scan.isFlag({ "-progress_log", "--is_print_progress_log" }))
+            progressLog = true;
+        else if (scan.isFlag({ "-tensor_log", "--is_print_compare_log" }))
+            continue;
+        else if (scan.isFlag({ "--svg" }))
+            svg = true;
+        else if (scan.isFlag({ "-lm", "--layer_mapping" })) {
+            options.layerMapping = true;
+            if (!scan.done() && !scan.peek().starts_with("-"))
+                options.layerMappingFile = scan.next();
+        } else if (scan.peek() == "--rank_size" || scan.peek() == "--tp" || scan.peek() == "--pp" || scan.peek() == "--vpp"
+            || scan.peek() == "--order" || scan.peek() == "--file_type")
+            throw UsageError { "parallel-merge option " + scan.peek() + " is not supported by this version" };
+        else
+            throw UsageError { "unknown argument " + scan.peek() };
+    }
+    if (options.target.empty())
+        throw UsageError { "the following arguments are required: -tp/--target_path" };
+    if (options.output.empty())
+        throw UsageError { "the following arguments are required: -o/--output_path" };
+
+    std::vector<std::string> errors;
+    int lastPercent = -1;
+    options.progress = [&](int percent, const std::string& stage) {
+        if (progressLog) {
+            if (percent != lastPercent)
+                printProgress(percent, true, errors);
+        } else {
+            std::fprintf(stderr, "[Graph] %3d%% %s\n", percent, stage.c_str());
+        }
+        lastPercent = percent;
+    };
+    options.warn = [&](const std::string& message) { std::fprintf(stderr, "[WARNING] %s\n", message.c_str()); };
+    try {
+        const graph::GraphRunResult result = graph::runGraphVisualize(options);
+        std::printf("%s written: %zu graph(s) per side, %zu nodes, ranks %zu, steps %zu\n", result.database.string().c_str(),
+            result.graphs, result.nodes, result.ranks.size(), result.steps.size());
+        if (svg) {
+            const auto picture = result.database.parent_path() / (result.database.stem().stem().string() + ".svg");
+            graph::exportVisDbPicture(result.database, picture, graph::PictureFormat::Svg);
+            std::printf("%s written\n", picture.string().c_str());
+        }
+        if (progressLog)
+            printProgress(100, false, errors);
+    } catch (const Error& error) {
+        if (progressLog) {
+            errors.push_back(error.what());
+            printProgress(lastPercent < 0 ? 0 : lastPercent, false, errors);
+        }
+        throw;
+    }
+    return kExitOk;
+}
+
+} // namespace msprobe::cli

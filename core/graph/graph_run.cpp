@@ -1,0 +1,330 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "graph/graph_run.h"
+
+#include "compare/compare_engine.h"
+#include "graph/graph_builder.h"
+#include "graph/graph_compare.h"
+#include "graph/graph_passes.h"
+#include "graph/layer_mapping.h"
+#include "graph/vis_db_writer.h"
+#include "support/error.h"
+
+#include <algorithm>
+#include <ctime>
+
+namespace msprobe::graph {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+// ^{prefix}(?:0|[1-9][0-9]*)?$
+bool numberedName(const std::string& name, std::string_view prefix, int& number)
+{
+    if (!std::string_view(name).starts_with(prefix))
+        return false;
+    const std::string digits = name.substr(prefix.size());
+    if (digits.empty()) {
+        number = 0;
+        return true;
+    }
+    if (digits.find_first_not_of("0123456789") != std::string::npos || (digits.size() > 1 && digits[0] == '0') || digits.size() > 9)
+        return false;
+    number = std::stoi(digits);
+    return true;
+}
+
+std::vector<std::string> sortedEntries(const fs::path& dir)
+{
+    std::vector<std::string> names;
+    std::error_code ec;
+    for (const auto& item : fs::directory_iterator(dir, ec))
+        names.push_back(item.path().filename().string());
+    std::sort(names.begin(), names.end());
+    return names;
+}
+
+std::string nowStamp()
+{
+    const std::time_t now = std::time(nullptr);
+    std::tm local {};
+    localtime_r(&now, &local);
+    char buf[32];
+    std::strftime(buf, sizeof buf, "%Y%m%d%H%M%S", &local);
+    return buf;
+}
+
+struct Job {
+    fs::path npu, bench; // rank directories
+    int step = 0;
+    int rank = 0;
+};
+
+class Runner {
+public:
+    explicit Runner(const GraphRunOptions& options)
+        : m_options(options)
+    {
+    }
+
+    GraphRunResult run()
+    {
+        const bool compare = !m_options.golden.empty();
+        checkDir(m_options.target, "-tp/--target_path");
+        if (compare)
+            checkDir(m_options.golden, "-gp/--golden_path");
+        const InputLayout layout = classifyInput(m_options.target);
+        if (compare && classifyInput(m_options.golden) != layout)
+            throw Error(m_options.golden.string(), {}, "the directory structures of -tp and -gp differ (files / rank folders / step folders)");
+        std::vector<Job> jobs = plan(layout, compare);
+        m_result.database = m_options.output
+            / ((compare ? "compare_" : "build_") + (m_options.timestamp.empty() ? nowStamp() : m_options.timestamp) + ".vis.db");
+        std::error_code ec;
+        fs::create_directories(m_options.output, ec);
+        if (!m_options.mappingFile.empty())
+            m_manual = readMappingFile(m_options.mappingFile);
+
+        VisDbWriter writer(m_result.database);
+        for (std::size_t j = 0; j < jobs.size(); ++j) {
+            if (m_options.cancel && m_options.cancel->load())
+                throw Error("cancelled");
+            runJob(writer, jobs[j], compare, j, jobs.size());
+        }
+        report(98, "creating indexes");
+        writer.finish(layout != InputLayout::Files, m_options.overflowCheck, [&](int percent) {
+            report(percent, layout != InputLayout::Files ? "matching communication across ranks" : "closing");
+        });
+        report(100, "done");
+        return m_result;
+    }
+
+private:
+    static void checkDir(const fs::path& dir, const char* flag)
+    {
+        std::error_code ec;
+        if (!fs::is_directory(dir, ec))
+            throw Error(dir.string(), {}, std::string(flag) + " must be an existing directory");
+    }
+
+    std::vector<Job> plan(InputLayout layout, bool compare)
+    {
+        std::vector<Job> jobs;
+        auto ranksOf = [&](const fs::path& npuDir, const fs::path& benchDir, int step) {
+            auto npuRanks = rankDirectories(npuDir);
+            if (npuRanks.empty())
+                throw Error(npuDir.string(), {}, "no rank{N} or proc<pid> folder found");
+            if (!compare) {
+                for (const auto& [name, rank] : npuRanks)
+                    jobs.push_back({ npuDir / name, {}, step, rank });
+                return npuRanks;
+            }
+            auto benchRanks = rankDirectories(benchDir);
+            decltype(npuRanks) common;
+            if (npuRanks.size() == 1 && benchRanks.size() == 1 && npuRanks[0].first.starts_with("proc")
+                && benchRanks[0].first.starts_with("proc")) {
+                common = npuRanks;
+                jobs.push_back({ npuDir / npuRanks[0].first, benchDir / benchRanks[0].first, step, npuRanks[0].second });
+                return common;
+            }
+            for (const auto& r : npuRanks)
+                if (std::find(benchRanks.begin(), benchRanks.end(), r) != benchRanks.end()) {
+                    common.push_back(r);
+                    jobs.push_back({ npuDir / r.first, benchDir / r.first, step, r.second });
+                }
+            if (common.empty())
+                throw Error(npuDir.string(), {}, "the ranks of -tp and -gp are completely different; nothing to compare");
+            return common;
+        };
+        switch (layout) {
+        case InputLayout::Files:
+            jobs.push_back({ m_options.target, m_options.golden, 0, 0 });
+            m_result.ranks = { 0 };
+            m_result.steps = { 0 };
+            break;
+        case InputLayout::Ranks:
+            for (const auto& r : ranksOf(m_options.target, m_options.golden, 0))
+                m_result.ranks.push_back(r.second);
+            m_result.steps = { 0 };
+            break;
+        case InputLayout::Steps: {
+            auto steps = stepDirectories(m_options.target);
+            if (compare) {
+                auto benchSteps = stepDirectories(m_options.golden);
+                std::erase_if(steps, [&](const auto& s) { return std::find(benchSteps.begin(), benchSteps.end(), s) == benchSteps.end(); });
+                if (steps.empty())
+                    throw Error(m_options.target.string(), {}, "-tp and -gp have no step folder in common");
+            }
+            for (const auto& [name, step] : steps) {
+                m_result.steps.push_back(step);
+                auto ranks = ranksOf(m_options.target / name, compare ? m_options.golden / name : fs::path {}, step);
+                if (m_result.ranks.empty())
+                    for (const auto& r : ranks)
+                        m_result.ranks.push_back(r.second);
+            }
+            std::sort(m_result.steps.begin(), m_result.steps.end());
+            break;
+        }
+        }
+        return jobs;
+    }
+
+    void report(int percent, const std::string& stage)
+    {
+        if (m_options.progress)
+            m_options.progress(percent, stage);
+    }
+
+    void warn(const std::string& message)
+    {
+        if (m_options.warn)
+            m_options.warn(message);
+    }
+
+    Graph build(const fs::path& dir)
+    {
+        BuildReport buildReport;
+        Graph graph = buildGraph(dir, &buildReport);
+        for (const auto& w : buildReport.warnings)
+            warn(dir.string() + ": " + w);
+        return graph;
+    }
+
+    void runJob(VisDbWriter& writer, const Job& job, bool compare, std::size_t index, std::size_t count)
+    {
+        const int base = static_cast<int>(index * 97 / count);
+        const int span = std::max(1, static_cast<int>(97 / count));
+        const std::string where = "step " + std::to_string(job.step) + " rank " + std::to_string(job.rank);
+        report(base, where + ": building");
+        Graph npu = build(job.npu);
+        VisConfig config;
+        config.compare = compare;
+        config.overflowCheck = m_options.overflowCheck;
+        config.ranks = m_result.ranks;
+        config.steps = m_result.steps;
+        RenderOptions render;
+        if (!compare) {
+            config.microSteps = pageByMicroStep(npu);
+            if (m_options.overflowCheck)
+                checkOverflow(npu);
+            report(base + span / 2, where + ": writing");
+            writer.writeGraph(npu, nullptr, job.step, job.rank, render);
+            writer.writeConfig(config);
+            m_result.nodes += npu.postOrder().size();
+            ++m_result.graphs;
+            return;
+        }
+        Graph bench = build(job.bench);
+        bench.dataSource = "Bench";
+        if (npu.framework != bench.framework && !m_options.layerMapping)
+            throw Error(job.bench.string(), {}, "the two dumps come from different frameworks (" + npu.framework + " / "
+                    + bench.framework + "); cross-framework graph compare needs -lm/--layer_mapping");
+        const CompareMode mode = detectCompareMode(*npu.dump, *bench.dump);
+        MatchOptions match;
+        match.fuzzy = m_options.fuzzy;
+        match.layerMapping = m_options.layerMapping && !m_options.fuzzy;
+        match.manual = m_manual;
+        if (match.layerMapping) {
+            try {
+                match.layerMap = layerMappingFor(npu, bench, m_options.layerMappingFile);
+            } catch (const Error& error) {
+                warn(std::string("the layer mapping failed, matching without it: ") + error.what());
+            }
+        }
+        report(base + span / 4, where + ": matching");
+        const MatchReport matched = matchGraphs(npu, bench, match);
+        for (const auto& problem : matched.problems)
+            warn(problem);
+        report(base + span / 3, where + ": comparing");
+        GraphCompareOptions compareOptions;
+        compareOptions.mode = mode;
+        compareOptions.threads = m_options.threads;
+        compareOptions.cancel = m_options.cancel;
+        compareGraphs(npu, bench, compareOptions);
+        config.mode = mode;
+        config.microSteps = pageByMicroStep(npu, &bench);
+        if (m_options.overflowCheck) {
+            checkOverflow(npu);
+            checkOverflow(bench);
+        }
+        render.mode = mode;
+        render.md5Mode = mode == CompareMode::Md5;
+        report(base + span * 2 / 3, where + ": writing");
+        writer.writeGraph(npu, &bench, job.step, job.rank, render);
+        writer.writeGraph(bench, &npu, job.step, job.rank, render);
+        writer.writeConfig(config);
+        m_result.nodes += npu.postOrder().size() + bench.postOrder().size();
+        ++m_result.graphs;
+    }
+
+    const GraphRunOptions& m_options;
+    GraphRunResult m_result;
+    std::vector<ManualPair> m_manual;
+};
+
+} // namespace
+
+InputLayout classifyInput(const fs::path& dir)
+{
+    const auto entries = sortedEntries(dir);
+    if (entries.empty())
+        throw Error(dir.string(), {}, "the folder is empty");
+    std::error_code ec;
+    if (fs::exists(dir / "dump_tensor_data", ec))
+        return InputLayout::Files;
+    if (std::all_of(entries.begin(), entries.end(), [&](const std::string& e) { return fs::is_regular_file(dir / e, ec); }))
+        return InputLayout::Files;
+    if ((entries.size() == 1 && entries[0] == "rank") || entries[0].starts_with("proc"))
+        return InputLayout::Ranks;
+    bool allRanks = true, allSteps = true;
+    for (const auto& e : entries) {
+        if (!fs::is_directory(dir / e, ec))
+            continue;
+        int number = 0;
+        const bool rank = e.size() > 4 && numberedName(e, "rank", number);
+        const bool step = e.size() > 4 && numberedName(e, "step", number);
+        allRanks = allRanks && rank;
+        allSteps = allSteps && step;
+    }
+    if (allRanks)
+        return InputLayout::Ranks;
+    if (allSteps)
+        return InputLayout::Steps;
+    throw Error(dir.string(), {},
+        "expected only step{N} folders, only rank{N} folders, or the dump files themselves (construct.json, dump.json, stack.json)");
+}
+
+std::vector<std::pair<std::string, int>> rankDirectories(const fs::path& dir)
+{
+    std::vector<std::pair<std::string, int>> ranks;
+    std::error_code ec;
+    for (const auto& name : sortedEntries(dir)) {
+        int number = 0;
+        if (fs::is_directory(dir / name, ec) && numberedName(name, "rank", number))
+            ranks.emplace_back(name, number);
+    }
+    std::stable_sort(ranks.begin(), ranks.end(), [](const auto& a, const auto& b) { return a.second < b.second; });
+    if (ranks.empty())
+        for (const auto& name : sortedEntries(dir))
+            if (name.starts_with("proc") && fs::is_directory(dir / name, ec)) {
+                ranks.emplace_back(name, 0);
+                break;
+            }
+    return ranks;
+}
+
+std::vector<std::pair<std::string, int>> stepDirectories(const fs::path& dir)
+{
+    std::vector<std::pair<std::string, int>> steps;
+    std::error_code ec;
+    for (const auto& name : sortedEntries(dir)) {
+        int number = 0;
+        if (fs::is_directory(dir / name, ec) && numberedName(name, "step", number))
+            steps.emplace_back(name, number);
+    }
+    std::stable_sort(steps.begin(), steps.end(), [](const auto& a, const auto& b) { return a.second < b.second; });
+    return steps;
+}
+
+GraphRunResult runGraphVisualize(const GraphRunOptions& options) { return Runner(options).run(); }
+
+} // namespace msprobe::graph

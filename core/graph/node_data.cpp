@@ -1,0 +1,393 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "graph/node_data.h"
+
+#include "compare/items.h"
+
+#include <array>
+#include <cstdio>
+#include <cstdlib>
+
+namespace msprobe::graph {
+
+namespace {
+
+constexpr std::array<std::string_view, 11> kSummaryKeys = { "Max diff", "Min diff", "Mean diff", "L2norm diff",
+    "MaxRelativeErr", "MinRelativeErr", "MeanRelativeErr", "NormRelativeErr", "Requires_grad Consistent", "Result",
+    "Err_message" };
+constexpr std::array<std::string_view, 3> kMd5Keys = { "Result", "Requires_grad Consistent", "Err_message" };
+constexpr std::array<std::string_view, 9> kTensorKeys = { "Cosine", "EucDist", "MaxAbsErr", "MaxRelativeErr",
+    "One Thousandth Err Ratio", "Five Thousandths Err Ratio", "Requires_grad Consistent", "Result", "Err_message" };
+constexpr std::array<std::string_view, 4> kStatKeys = { "Max", "Min", "Mean", "Norm" };
+
+std::string_view extraText(const DumpFile& dump, ExtrasRange range, std::string_view key)
+{
+    for (const auto& extra : dump.extrasOf(range))
+        if (dump.text(extra.key) == key)
+            return dump.text(extra.text);
+    return {};
+}
+
+bool hasExtra(const DumpFile& dump, ExtrasRange range, std::string_view key)
+{
+    for (const auto& extra : dump.extrasOf(range))
+        if (dump.text(extra.key) == key)
+            return true;
+    return false;
+}
+
+// A Python repr of a string ('abc' / "it's") back to the string itself.
+std::string_view unquote(std::string_view repr)
+{
+    if (repr.size() >= 2 && (repr.front() == '\'' || repr.front() == '"') && repr.back() == repr.front())
+        return repr.substr(1, repr.size() - 2);
+    return repr;
+}
+
+bool isPythonStringRepr(std::string_view repr)
+{
+    return repr.size() >= 2 && (repr.front() == '\'' || repr.front() == '"') && repr.back() == repr.front();
+}
+
+// One item's dict under construction: keys in insertion order, values as the reference formats them.
+class ItemWriter {
+public:
+    explicit ItemWriter(std::string& out)
+        : m_out(out)
+    {
+    }
+    void str(std::string_view key, std::string_view text)
+    {
+        sep(key);
+        appendFormattedString(m_out, text);
+    }
+    void plain(std::string_view key, std::string_view text)
+    {
+        sep(key);
+        appendJsonString(m_out, text);
+    }
+    void null(std::string_view key) { plain(key, "null"); }
+    void stat(std::string_view key, const StatValue& value)
+    {
+        switch (value.kind) {
+        case StatKind::Missing:
+        case StatKind::Null: null(key); return;
+        default: plain(key, pythonText(value)); return;
+        }
+    }
+    void cell(std::string_view key, const ResultCell& cell)
+    {
+        switch (cell.kind) {
+        case ResultCell::Kind::Str: str(key, cell.text); return;
+        case ResultCell::Kind::Plain: plain(key, cell.text); return;
+        case ResultCell::Kind::Null: null(key); return;
+        }
+    }
+
+private:
+    void sep(std::string_view key)
+    {
+        if (!m_first)
+            m_out += ", ";
+        m_first = false;
+        appendJsonString(m_out, key);
+        m_out += ": ";
+    }
+    std::string& m_out;
+    bool m_first = true;
+};
+
+// The value of a scalar leaf as Python's str() prints it, and whether it is a str (for the string rule).
+struct ScalarText {
+    std::string_view text;
+    bool isString = false;
+    bool isNone = false;
+};
+
+ScalarText scalarValue(const DumpFile& dump, std::uint32_t row)
+{
+    const auto kind = dump.scalars.valueKind[row];
+    ScalarText value;
+    value.text = dump.text(dump.scalars.text[row]);
+    value.isString = kind == ScalarValueKind::String || kind == ScalarValueKind::Composite;
+    value.isNone = kind == ScalarValueKind::Null || kind == ScalarValueKind::Missing;
+    return value;
+}
+
+std::string_view pythonTypeText(ScalarValueKind kind, std::string_view text)
+{
+    switch (kind) {
+    case ScalarValueKind::Int: return "<class 'int'>";
+    case ScalarValueKind::Float: return "<class 'float'>";
+    case ScalarValueKind::Bool: return "<class 'bool'>";
+    case ScalarValueKind::String: return "<class 'str'>";
+    case ScalarValueKind::Composite: return !text.empty() && text.front() == '{' ? "<class 'dict'>" : "<class 'list'>";
+    default: return "<class 'NoneType'>";
+    }
+}
+
+std::string shapeText(std::span<const std::int64_t> dims)
+{
+    std::string out = "[";
+    for (std::size_t i = 0; i < dims.size(); ++i) {
+        if (i)
+            out += ", ";
+        out += std::to_string(dims[i]);
+    }
+    out += ']';
+    return out;
+}
+
+void appendResults(ItemWriter& w, CompareMode mode, const ResultCell* cells)
+{
+    if (!cells)
+        return;
+    const auto keys = resultKeys(mode);
+    for (std::size_t k = 0; k < keys.size(); ++k)
+        w.cell(keys[k], cells[k]);
+}
+
+void appendCollapsed(std::string& out) { out += "{\"value\": \"null\"}"; }
+
+void appendTensor(std::string& out, const Graph& graph, std::uint32_t row, bool md5Mode, bool batchP2p, CompareMode mode,
+    const ResultCell* cells)
+{
+    const DumpFile& dump = *graph.dump;
+    const auto& t = dump.tensors;
+    const ExtrasRange extras = t.extras[row];
+    const StatValue stats[4] = { t.max[row], t.min[row], t.mean[row], t.norm[row] };
+    std::string_view statText[4];
+    for (int k = 0; k < 4; ++k)
+        if (stats[k].kind == StatKind::Missing)
+            statText[k] = extraText(dump, extras, kStatKeys[k]);
+    // "Max" null empties the whole item.
+    if (stats[0].kind == StatKind::Null || (stats[0].kind == StatKind::Missing && statText[0].empty())
+        || (stats[0].kind == StatKind::Missing && unquote(statText[0]) == "None")) {
+        appendCollapsed(out);
+        return;
+    }
+    out += '{';
+    ItemWriter w(out);
+    w.plain("type", dump.text(t.type[row]));
+    if (t.dtype[row] != kNoString)
+        w.str("dtype", dump.text(t.dtype[row]));
+    w.plain("shape", shapeText(t.shape(row)));
+    for (int k = 0; k < 4; ++k) {
+        if (stats[k].kind != StatKind::Missing)
+            w.stat(kStatKeys[k], stats[k]);
+        else if (!statText[k].empty())
+            isPythonStringRepr(statText[k]) ? w.str(kStatKeys[k], unquote(statText[k])) : w.plain(kStatKeys[k], statText[k]);
+    }
+    if (t.requiresGrad[row] >= 0)
+        w.plain("requires_grad", t.requiresGrad[row] ? "True" : "False");
+    const std::string_view dataName = dump.text(t.dataName[row]);
+    w.str("data_name", dataName.empty() ? std::string_view("-1") : dataName);
+    if (md5Mode && t.md5[row] != kNoString)
+        w.str("md5", dump.text(t.md5[row]));
+    const bool p2p = hasExtra(dump, extras, "class_type");
+    for (const auto& extra : dump.extrasOf(extras)) {
+        const std::string_view key = dump.text(extra.key);
+        if (key == "Max" || key == "Min" || key == "Mean" || key == "Norm")
+            continue;
+        if (p2p && (key == "class_type" || key == "op" || key == "peer" || key == "tag" || key == "group_id"))
+            continue;
+        const std::string_view text = dump.text(extra.text);
+        isPythonStringRepr(text) ? w.str(key, unquote(text)) : w.str(key, text);
+    }
+    if (t.requiresGrad[row] < 0)
+        w.null("requires_grad");
+    for (int k = 0; k < 4; ++k)
+        if (stats[k].kind == StatKind::Missing && statText[k].empty())
+            w.null(kStatKeys[k]);
+    if (md5Mode && t.md5[row] == kNoString)
+        w.str("md5", crc32Hex(""));
+    if (p2p) {
+        for (std::string_view key : { "class_type", "op", "peer", "tag", "group_id" }) {
+            if (batchP2p && key != "class_type")
+                continue;
+            const std::string_view text = extraText(dump, extras, key);
+            text.empty() ? w.null(key) : w.str(key, unquote(text));
+        }
+    }
+    appendResults(w, mode, cells);
+    out += '}';
+}
+
+void appendScalar(std::string& out, const Graph& graph, std::uint32_t row, std::string_view itemName, bool md5Mode,
+    bool batchP2p, CompareMode mode, const ResultCell* cells)
+{
+    const DumpFile& dump = *graph.dump;
+    const auto& s = dump.scalars;
+    const std::string_view type = dump.text(s.type[row]);
+    const ExtrasRange extras = s.extras[row];
+    const ScalarText value = scalarValue(dump, row);
+    const bool hasValue = s.valueKind[row] != ScalarValueKind::Missing;
+    const std::string_view last = itemName.substr(itemName.rfind('.') + 1);
+    const bool rankParam = last == "src" || last == "dst" || last == "group_src" || last == "group_dst";
+
+    if (type == "torch.ProcessGroup") {
+        out += '{';
+        ItemWriter w(out);
+        w.plain("type", type);
+        for (const auto& extra : dump.extrasOf(extras)) {
+            const std::string_view key = dump.text(extra.key);
+            if (key == "group_ranks" || (key == "group_id" && !batchP2p))
+                w.str(key, unquote(dump.text(extra.text)));
+        }
+        w.str("data_name", "-1");
+        out += '}';
+        return;
+    }
+    // The statistics every other scalar gets; None (or a "None" string) for Max empties the item.
+    enum class StatSource { None, Value, ValueAsString };
+    StatSource statSource = StatSource::Value;
+    if (type == "torch.Size" || type == "slice")
+        statSource = StatSource::None;
+    else if (rankParam)
+        statSource = StatSource::ValueAsString;
+    else if (!hasValue || value.isNone)
+        statSource = StatSource::None;
+    if (statSource == StatSource::None) {
+        appendCollapsed(out);
+        return;
+    }
+    if (value.isString || statSource == StatSource::ValueAsString) {
+        std::string probe;
+        appendFormattedString(probe, value.text);
+        if (probe == "\"null\"") {
+            appendCollapsed(out);
+            return;
+        }
+    }
+
+    out += '{';
+    ItemWriter w(out);
+    w.plain("type", type);
+    if (hasValue) {
+        if (value.isString)
+            w.str("value", value.text);
+        else
+            w.plain("value", value.text);
+    }
+    for (const auto& extra : dump.extrasOf(extras)) {
+        const std::string_view text = dump.text(extra.text);
+        isPythonStringRepr(text) ? w.str(dump.text(extra.key), unquote(text)) : w.str(dump.text(extra.key), text);
+    }
+    w.str("data_name", "-1");
+    if (!hasExtra(dump, extras, "requires_grad"))
+        w.null("requires_grad");
+    for (auto key : kStatKeys) {
+        if (value.isString || statSource == StatSource::ValueAsString)
+            w.str(key, value.text);
+        else
+            w.plain(key, value.text);
+    }
+    if (type == "ellipsis" || rankParam)
+        w.str("dtype", type);
+    else
+        w.str("dtype", pythonTypeText(s.valueKind[row], value.text));
+    w.str("shape", "[]");
+    if (md5Mode)
+        w.str("md5", rankParam ? std::string(value.text) : crc32Hex(hasValue ? value.text : std::string_view {}));
+    appendResults(w, mode, cells);
+    out += '}';
+}
+
+} // namespace
+
+std::span<const std::string_view> resultKeys(CompareMode mode)
+{
+    switch (mode) {
+    case CompareMode::Md5: return kMd5Keys;
+    case CompareMode::Tensor: return kTensorKeys;
+    case CompareMode::Statistics: break;
+    }
+    return kSummaryKeys;
+}
+
+void appendFormattedString(std::string& out, std::string_view text)
+{
+    // Most texts need none of the rules: no quote, no "None", no decimal point.
+    if (text.find_first_of("'.N") == std::string_view::npos) {
+        appendJsonString(out, text);
+        return;
+    }
+    std::string value;
+    value.reserve(text.size());
+    for (char c : text)
+        if (c != '\'')
+            value += c;
+    for (std::size_t at = value.find("None"); at != std::string::npos; at = value.find("None", at + 4))
+        value.replace(at, 4, "null");
+    // ^\d{1,20}\.\d{1,20}%?$ with more than 6 decimals is printed with 6.
+    std::string_view v = value;
+    const bool percent = !v.empty() && v.back() == '%';
+    if (percent)
+        v.remove_suffix(1);
+    const std::size_t dot = v.find('.');
+    if (dot != std::string_view::npos && dot >= 1 && dot <= 20 && v.size() - dot - 1 >= 1 && v.size() - dot - 1 <= 20
+        && v.find_first_not_of("0123456789", 0) == dot && v.find_first_not_of("0123456789", dot + 1) == std::string_view::npos
+        && v.size() - dot - 1 > 6) {
+        char buf[64];
+        std::snprintf(buf, sizeof buf, "%.6f", std::strtod(std::string(v).c_str(), nullptr));
+        value = buf;
+        if (percent)
+            value += '%';
+    }
+    appendJsonString(out, value);
+}
+
+void itemStats(const Graph& graph, std::uint32_t item, PyVal out[4])
+{
+    const Item& it = graph.items->items()[item];
+    graph.items->stats(it, out);
+    if (it.node == kNullNode)
+        return;
+    const DumpFile& dump = *graph.dump;
+    const ValueNode& v = dump.nodes[it.node];
+    if (v.kind != NodeKind::Tensor)
+        return;
+    const auto& t = dump.tensors;
+    const StatValue stats[4] = { t.max[v.payload], t.min[v.payload], t.mean[v.payload], t.norm[v.payload] };
+    for (int k = 0; k < 4; ++k) {
+        if (stats[k].kind != StatKind::Missing)
+            continue;
+        const std::string_view text = extraText(dump, t.extras[v.payload], kStatKeys[k]);
+        if (!text.empty())
+            out[k] = PyVal::str(unquote(text));
+    }
+}
+
+void appendNodeData(std::string& out, const Graph& graph, std::uint32_t node, const std::vector<NodeItem>& items,
+    bool output, const RenderOptions& options, const std::vector<ResultCell>* results)
+{
+    const bool batchP2p = graph.node(node).id.find("batch_isend_irecv") != std::string_view::npos;
+    const std::size_t stride = resultKeys(options.mode).size();
+    out += '{';
+    bool first = true;
+    std::string name;
+    for (std::size_t i = 0; i < items.size(); ++i) {
+        if (items[i].output != output)
+            continue;
+        const Item& item = graph.items->items()[items[i].item];
+        name.clear();
+        graph.items->appendName(name, item);
+        if (!first)
+            out += ", ";
+        first = false;
+        appendJsonString(out, name);
+        out += ": ";
+        const ResultCell* cells = results && results->size() >= (i + 1) * stride ? results->data() + i * stride : nullptr;
+        if (item.node == kNullNode) {
+            appendCollapsed(out);
+            continue;
+        }
+        const ValueNode& v = graph.dump->nodes[item.node];
+        if (v.kind == NodeKind::Tensor)
+            appendTensor(out, graph, v.payload, options.md5Mode, batchP2p, options.mode, cells);
+        else
+            appendScalar(out, graph, v.payload, name, options.md5Mode, batchP2p, options.mode, cells);
+    }
+    out += '}';
+}
+
+} // namespace msprobe::graph

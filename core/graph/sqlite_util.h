@@ -1,0 +1,66 @@
+// SPDX-License-Identifier: Apache-2.0
+// Thin RAII wrappers over the SQLite C API for the vis.db writer and reader.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <string_view>
+
+struct sqlite3;
+struct sqlite3_stmt;
+
+namespace msprobe::graph {
+
+class SqliteDb {
+public:
+    // Throws msprobe::Error naming the file when it cannot be opened.
+    SqliteDb(const std::filesystem::path& file, bool readOnly);
+    ~SqliteDb();
+    SqliteDb(const SqliteDb&) = delete;
+    SqliteDb& operator=(const SqliteDb&) = delete;
+
+    void exec(std::string_view sql);
+    sqlite3* handle() const { return m_db; }
+    const std::string& file() const { return m_file; }
+    [[noreturn]] void fail(std::string_view what) const;
+
+private:
+    sqlite3* m_db = nullptr;
+    std::string m_file;
+};
+
+class SqliteStatement {
+public:
+    SqliteStatement(SqliteDb& db, std::string_view sql);
+    ~SqliteStatement();
+    SqliteStatement(const SqliteStatement&) = delete;
+    SqliteStatement& operator=(const SqliteStatement&) = delete;
+
+    // Binders take 1-based indexes; text is copied unless stated otherwise.
+    void bindText(int index, std::string_view text);
+    void bindStaticText(int index, std::string_view text); // must outlive step()
+    void bindInt(int index, std::int64_t value);
+    void bindDouble(int index, double value);
+    void bindNull(int index);
+    // Runs a statement that returns no rows, then resets it for the next binding.
+    void run();
+    // Row iteration.
+    bool step();
+    void reset();
+    bool isNull(int column) const;
+    std::int64_t columnInt(int column) const;
+    double columnDouble(int column) const;
+    std::string_view columnText(int column) const;
+    std::optional<std::string> columnOptionalText(int column) const;
+    int columnType(int column) const; // SQLITE_INTEGER 1, FLOAT 2, TEXT 3, BLOB 4, NULL 5
+    int columnCount() const;
+    std::string_view columnName(int column) const;
+
+private:
+    SqliteDb& m_db;
+    sqlite3_stmt* m_stmt = nullptr;
+};
+
+} // namespace msprobe::graph

@@ -1,0 +1,245 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "graph/vis_db_writer.h"
+
+#include "compare/py_value.h"
+#include "graph/distributed.h"
+#include "graph/sqlite_util.h"
+#include "graph/vis_db_schema.h"
+#include "support/error.h"
+
+#include <future>
+#include <unordered_map>
+
+namespace msprobe::graph {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+constexpr std::size_t kChunk = 4096;
+
+struct RowText {
+    std::uint32_t node = 0;
+    std::string input, output, link, subNodes;
+    std::string_view inputView, outputView; // the rendered texts, wherever they live
+};
+
+void renderRow(RowText& row, const Graph& graph, const Graph* other, const RenderOptions& options)
+{
+    const GraphNode& node = graph.node(row.node);
+    if (row.node < graph.rendered.size() && !graph.rendered[row.node].input.empty()) {
+        row.inputView = graph.rendered[row.node].input;
+        row.outputView = graph.rendered[row.node].output;
+    } else {
+        const auto items = graph.nodeItems(row.node);
+        appendNodeData(row.input, graph, row.node, items, false, options, nullptr);
+        appendNodeData(row.output, graph, row.node, items, true, options, nullptr);
+        row.inputView = row.input;
+        row.outputView = row.output;
+    }
+    std::vector<std::string_view> ids;
+    if (other && node.partner != kNoNode && node.partner < other->size())
+        for (auto n : other->path(node.partner))
+            ids.push_back(other->node(n).id);
+    appendJsonIdList(row.link, ids);
+    if (!node.children.empty()) {
+        ids.clear();
+        for (auto child : node.children)
+            ids.push_back(graph.node(child).id);
+        appendJsonIdList(row.subNodes, ids);
+    }
+}
+
+std::string stackJson(const std::vector<std::string>& frames)
+{
+    std::string out = "[";
+    for (std::size_t i = 0; i < frames.size(); ++i) {
+        if (i)
+            out += ", ";
+        appendJsonString(out, frames[i]);
+    }
+    out += ']';
+    return out;
+}
+
+} // namespace
+
+void appendJsonIdList(std::string& out, const std::vector<std::string_view>& ids)
+{
+    out += '[';
+    for (std::size_t i = 0; i < ids.size(); ++i) {
+        if (i)
+            out += ", ";
+        appendJsonString(out, ids[i]);
+    }
+    out += ']';
+}
+
+VisDbWriter::VisDbWriter(fs::path file)
+    : m_file(std::move(file))
+    , m_partial(m_file.string() + ".partial")
+{
+    std::error_code ec;
+    fs::remove(m_partial, ec);
+    if (m_file.has_parent_path())
+        fs::create_directories(m_file.parent_path(), ec);
+    m_db = std::make_unique<SqliteDb>(m_partial, false);
+    // A fresh private file: no journal while it is written; finish() switches it to WAL as the reference has it.
+    m_db->exec("PRAGMA journal_mode=OFF");
+    m_db->exec("PRAGMA synchronous=OFF");
+    m_db->exec("PRAGMA locking_mode=EXCLUSIVE");
+    m_db->exec("PRAGMA temp_store=MEMORY");
+    m_db->exec("PRAGMA threads=4");
+    m_db->exec("PRAGMA cache_size=-524288");
+    // The indexes are built after the rows, each with a full scan of the table: read it through mmap.
+    m_db->exec("PRAGMA mmap_size=17179869184");
+    m_db->exec(kCreateNodes);
+    m_db->exec(kCreateStack);
+    m_db->exec(kCreateConfig);
+}
+
+VisDbWriter::~VisDbWriter()
+{
+    if (!m_finished) {
+        m_db.reset();
+        std::error_code ec;
+        fs::remove(m_partial, ec);
+    }
+}
+
+SqliteDb& VisDbWriter::db() { return *m_db; }
+
+void VisDbWriter::writeGraph(const Graph& graph, const Graph* other, int step, int rank, const RenderOptions& options,
+    const std::function<void(std::size_t, std::size_t)>& progress)
+{
+    const std::string graphId = graph.dataSource + "_" + std::to_string(step) + "_" + std::to_string(rank);
+    const std::vector<std::uint32_t> order = graph.postOrder();
+
+    m_db->exec("BEGIN");
+    SqliteStatement insert(*m_db, kInsertNode);
+    SqliteStatement insertStack(*m_db, kInsertStack);
+
+    // Stacks are numbered by first appearance in node order; equal frame lists share one id.
+    std::unordered_map<std::string, std::string> stackIds;
+    std::vector<const std::string*> groupId(graph.stacks.frames.size() + 2, nullptr);
+    auto stackIdOf = [&](const GraphNode& node) -> const std::string& {
+        const std::size_t slot = node.stack == kNoStack ? 0 : node.stack == kMissingForwardStack ? 1 : std::size_t(node.stack) + 2;
+        if (groupId[slot])
+            return *groupId[slot];
+        std::string json = stackJson(graph.stackFrames(node));
+        auto it = stackIds.find(json);
+        if (it == stackIds.end()) {
+            std::string id = graphId + "_" + std::to_string(stackIds.size());
+            insertStack.bindText(1, id);
+            insertStack.bindText(2, json);
+            insertStack.run();
+            it = stackIds.emplace(std::move(json), std::move(id)).first;
+        }
+        groupId[slot] = &it->second;
+        return it->second;
+    };
+
+    auto render = [&](std::size_t begin) {
+        const std::size_t end = std::min(order.size(), begin + kChunk);
+        std::vector<RowText> rows(end - begin);
+        for (std::size_t i = begin; i < end; ++i) {
+            rows[i - begin].node = order[i];
+            renderRow(rows[i - begin], graph, other, options);
+        }
+        return rows;
+    };
+
+    std::future<std::vector<RowText>> next;
+    if (!order.empty())
+        next = std::async(std::launch::async, render, 0);
+    for (std::size_t begin = 0; begin < order.size(); begin += kChunk) {
+        std::vector<RowText> rows = next.get();
+        if (begin + kChunk < order.size())
+            next = std::async(std::launch::async, render, begin + kChunk);
+        for (std::size_t i = 0; i < rows.size(); ++i) {
+            const RowText& row = rows[i];
+            const GraphNode& node = graph.node(row.node);
+            std::string id = graphId;
+            id += '_';
+            id += node.id;
+            insert.bindText(1, id);
+            insert.bindStaticText(2, graphId);
+            insert.bindInt(3, static_cast<std::int64_t>(begin + i));
+            insert.bindStaticText(4, node.id);
+            insert.bindText(5, std::to_string(int(node.op)));
+            insert.bindStaticText(6, node.parent == kNoNode ? std::string_view {} : graph.node(node.parent).id);
+            insert.bindStaticText(7, row.subNodes);
+            if (node.hasPrecision())
+                insert.bindDouble(8, node.precision);
+            else
+                insert.bindNull(8);
+            if (node.overflow == OverflowLevel::None)
+                insert.bindNull(9);
+            else
+                insert.bindStaticText(9, toString(node.overflow));
+            insert.bindInt(10, node.microStep < 0 ? 0 : node.microStep);
+            insert.bindStaticText(11, row.link);
+            insert.bindText(12, stackIdOf(node));
+            insert.bindStaticText(13, "");
+            insert.bindStaticText(14, "{}");
+            insert.bindInt(15, node.modified ? 1 : 0);
+            insert.bindStaticText(16, row.inputView);
+            insert.bindStaticText(17, row.outputView);
+            insert.bindStaticText(18, graph.dataSource);
+            if (graph.hasDumpDataDir)
+                insert.bindStaticText(19, graph.dumpDataDir);
+            else
+                insert.bindNull(19);
+            insert.bindInt(20, step);
+            insert.bindInt(21, rank);
+            insert.bindInt(22, node.id.starts_with("Distributed") ? 1 : 0);
+            insert.run();
+        }
+        if (progress)
+            progress(std::min(order.size(), begin + kChunk), order.size());
+    }
+    m_db->exec("COMMIT");
+}
+
+void VisDbWriter::writeConfig(const VisConfig& config)
+{
+    SqliteStatement insert(*m_db, kInsertConfig);
+    auto intList = [](const std::vector<int>& values) {
+        std::string out = "[";
+        for (std::size_t i = 0; i < values.size(); ++i)
+            out += (i ? ", " : "") + std::to_string(values[i]);
+        return out + "]";
+    };
+    insert.bindText(1, "1");
+    insert.bindText(2, config.compare ? "compare" : "build");
+    insert.bindText(3, config.compare ? taskName(config.mode) : std::string_view {});
+    if (config.compare)
+        insert.bindText(4, toolTipJson(config.mode));
+    else
+        insert.bindNull(4);
+    insert.bindInt(5, config.microSteps);
+    insert.bindInt(6, config.overflowCheck ? 1 : 0);
+    insert.bindText(7, config.compare ? nodeColorsJson(config.mode) : std::string("null"));
+    insert.bindText(8, intList(config.ranks));
+    insert.bindText(9, intList(config.steps));
+    insert.run();
+}
+
+void VisDbWriter::finish(bool distributedAnalysis, bool overflowCheck, const std::function<void(int)>& progress)
+{
+    for (auto sql : kCreateIndexes)
+        m_db->exec(sql);
+    if (progress)
+        progress(99);
+    if (distributedAnalysis)
+        analyseDistributed(*m_db, overflowCheck);
+    m_db->exec("PRAGMA journal_mode=WAL");
+    m_db.reset();
+    std::error_code ec;
+    fs::rename(m_partial, m_file, ec);
+    if (ec)
+        throw Error(m_file.string(), {}, "cannot move the finished database into place: " + ec.message());
+    m_finished = true;
+}
+
+} // namespace msprobe::graph

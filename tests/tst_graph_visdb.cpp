@@ -1,0 +1,241 @@
+// SPDX-License-Identifier: Apache-2.0
+// Reading vis.db files (ours and the reference's), explaining colours, collapsed-module summaries, picture
+// export, and the graph_visualize command line (manual pairs, --svg, progress lines, usage errors).
+#include "tst_graph_inputs.h"
+
+#include "graph/graph_export.h"
+#include "graph/layout/layout_service.h"
+#include "graph/graph_labels.h"
+#include "graph/graph_run.h"
+#include "graph/precision_explain.h"
+#include "graph/vis_db_reader.h"
+#include "support/error.h"
+
+#include <QProcess>
+#include <QTemporaryDir>
+
+#include <fstream>
+
+using namespace msprobe;
+using namespace msprobe::test;
+using namespace msprobe::graph;
+namespace fs = std::filesystem;
+
+class TestGraphVisDb : public QObject {
+    Q_OBJECT
+
+    QTemporaryDir m_tmp;
+    fs::path m_db;
+
+    fs::path tmp(const std::string& name) const { return fs::path(m_tmp.path().toStdString()) / name; }
+
+    static QString runCli(const QStringList& args, int* exitCode, QString* err = nullptr)
+    {
+        QProcess process;
+        process.start(QStringLiteral(MSPROBE_CLI_PATH), args);
+        process.waitForFinished(120000);
+        *exitCode = process.exitCode();
+        if (err)
+            *err = QString::fromUtf8(process.readAllStandardError());
+        return QString::fromUtf8(process.readAllStandardOutput());
+    }
+
+private slots:
+    void initTestCase()
+    {
+        GraphRunOptions options;
+        options.target = graphData() / "synthetic" / "npu";
+        options.golden = graphData() / "synthetic" / "bench";
+        options.output = tmp("golden");
+        options.overflowCheck = true;
+        m_db = runGraphVisualize(options).database;
+    }
+
+    void readsOursAndTheReferences()
+    {
+        VisDb db(m_db);
+        QVERIFY(db.config().isCompare());
+        QCOMPARE(db.config().ranks, (std::vector<int> { 0, 1 }));
+        QCOMPARE(db.graphs().size(), std::size_t(4));
+        const VisGraph npu = db.load(0, 0, "NPU");
+        QCOMPARE(npu.nodes.size(), std::size_t(20));
+        QCOMPARE(npu.nodes[npu.root()].name, std::string("DefaultModel"));
+        QCOMPARE(npu.nodes[npu.root()].children.size(), std::size_t(3));
+        const auto relu = npu.find("Torch.relu.0.backward");
+        QCOMPARE(npu.nodes[relu].overflow, std::string("critical"));
+        QCOMPARE(db.stackFrames(npu.nodes[relu].stackId).size(), std::size_t(1));
+        QCOMPARE(displayLabel(npu, npu.find("Module.model.fc1.Linear.forward.0")), std::string("fc1.Linear.forward.0"));
+        QCOMPARE(shortLabel("Module.layer4.0.BasicBlock.forward.0", 0, false), std::string("layer4.0.BasicBlock.forward.0"));
+        QCOMPARE(shortLabel("Functional.linear.0.forward", 1, false), std::string("linear.0.forward"));
+
+        const fs::path reference = gunzipTo(onlyGz(refOutputs() / "compare_problem_vs_bench_statistics_step0"), tmp(""));
+        VisDb ref(reference);
+        QCOMPARE(ref.config().task, std::string("summary"));
+        QCOMPARE(ref.load(0, 0, "Bench").nodes.size(), std::size_t(252));
+        QCOMPARE(ref.rowCount("tb_stack"), std::size_t(60));
+
+        writeFile(tmp("not.vis.db"), "hello");
+        try {
+            VisDb bad(tmp("not.vis.db"));
+            QFAIL("no error");
+        } catch (const Error& error) {
+            QVERIFY(QString::fromUtf8(error.what()).contains("not.vis.db"));
+        }
+    }
+
+    // Every node can say which metric, value and limit set its colour.
+    void explainsLevels()
+    {
+        VisDb db(m_db);
+        const VisGraph npu = db.load(0, 0, "NPU", true);
+        auto explain = [&](const char* name) {
+            const auto n = npu.find(name);
+            return explainNode(npu, n, db.config().task, npu.nodes[n].inputData, npu.nodes[n].outputData);
+        };
+        const Explanation linear = explain("Functional.linear.1.forward");
+        QCOMPARE(int(linear.level), int(PrecisionLevel::Error));
+        QCOMPARE(linear.reasons.size(), std::size_t(2));
+        QCOMPARE(linear.reasons[0].metric, std::string("NormRelativeErr"));
+        QCOMPARE(linear.reasons[0].value, std::string("55.555556%"));
+        QCOMPARE(linear.reasons[0].item, std::string("Functional.linear.1.forward.output.0"));
+        QVERIFY(q(linear.reasons[0].threshold).contains("50%"));
+        QCOMPARE(int(linear.reasons[1].level), int(PrecisionLevel::Warning));
+        QVERIFY(q(linear.summary).startsWith("error: NormRelativeErr"));
+
+        const Explanation relu = explain("Torch.relu.0.backward");
+        QCOMPARE(relu.reasons.at(0).metric, std::string("Max/Min"));
+        QCOMPARE(relu.reasons.at(0).value, std::string("inf / -1.0"));
+        QCOMPARE(relu.overflow.size(), std::size_t(1));
+
+        QCOMPARE(int(explain("Tensor.mul.0.forward").level), int(PrecisionLevel::Unmatched));
+        QCOMPARE(int(explain("DefaultModel").level), int(PrecisionLevel::NoData));
+        const Explanation passing = explain("Torch.relu.0.forward");
+        QCOMPARE(int(passing.level), int(PrecisionLevel::Pass));
+        QVERIFY(passing.reasons.empty());
+        const Explanation collection = explain("Apis_Between_Modules.0");
+        QCOMPARE(collection.reasons.size(), std::size_t(1));
+    }
+
+    // A collapsed module shows the worst level and the count of bad nodes below it; its own value stays.
+    void collapsedModulesSummariseTheirSubtree()
+    {
+        VisDb db(m_db);
+        const VisGraph npu = db.load(0, 0, "NPU");
+        const auto summary = summarizeSubtrees(npu);
+        const auto net = npu.find("Module.model.Net.forward.0");
+        QCOMPARE(summary[net].errors, std::size_t(2)); // fc2 and linear.1 below it
+        QCOMPARE(int(summary[net].worst), int(PrecisionLevel::Error));
+        QCOMPARE(npu.nodes[net].precision, 1.0);
+        const auto backward = npu.find("Module.model.Net.backward.0");
+        QCOMPARE(summary[backward].errors, std::size_t(1)); // relu.0.backward
+        const auto root = npu.root();
+        QCOMPARE(summary[root].unmatched, std::size_t(1)); // Tensor.mul (the collection is not counted)
+        QCOMPARE(summary[root].errors, std::size_t(4));
+    }
+
+    void exportsPictures()
+    {
+        const fs::path svg = tmp("diff.svg");
+        exportVisDbPicture(m_db, svg, PictureFormat::Svg);
+        std::ifstream in(svg);
+        const std::string text((std::istreambuf_iterator<char>(in)), {});
+        QVERIFY(text.starts_with("<svg"));
+        QVERIFY(text.find("<title>Functional.linear.1.forward</title>") != std::string::npos); // expanded to the problem
+        QVERIFY(text.find("#FF704D") != std::string::npos);
+        QVERIFY(text.find("<title>Tensor.mul.0.forward</title>") == std::string::npos); // its collection stays collapsed
+        PictureOptions all;
+        all.expandAll = true;
+        exportVisDbPicture(m_db, svg, PictureFormat::Svg, all);
+        std::ifstream again(svg);
+        const std::string full((std::istreambuf_iterator<char>(again)), {});
+        QVERIFY(full.find("<title>Tensor.mul.0.forward</title>") != std::string::npos);
+        QVERIFY(full.find("#C7C7C7") != std::string::npos); // the unmatched Tensor.mul / Tensor.add
+
+        const fs::path png = tmp("diff.png");
+        try {
+            exportVisDbPicture(m_db, png, PictureFormat::Png);
+        } catch (const Error& error) {
+            QSKIP(error.what());
+        }
+        std::ifstream pngIn(png, std::ios::binary);
+        char magic[4] = {};
+        pngIn.read(magic, 4);
+        QCOMPARE(std::string(magic + 1, 3), std::string("PNG"));
+    }
+
+    // A pair made by hand in the desktop app is reproduced headless through --mapping-file.
+    void cliReproducesManualPairs()
+    {
+        const fs::path mapping = tmp("pairs.vis.config");
+        writeFile(mapping, "{\"Tensor.mul.0.forward\": \"Tensor.add.0.forward\"}");
+        int code = 0;
+        QString err;
+        const QString out = runCli({ "graph_visualize", "-tp", q((graphData() / "synthetic" / "npu").string()), "-gp",
+                                       q((graphData() / "synthetic" / "bench").string()), "-o", q(tmp("manual").string()), "--mapping-file",
+                                       q(mapping.string()), "--svg", "-progress_log" },
+            &code, &err);
+        QVERIFY2(code == 0, qPrintable(err));
+        QVERIFY(out.contains("PROGRESS: {\"current_progress\": 100, \"process_running\": false, \"error_msg\": []}"));
+        const fs::path db = onlyVisDb(tmp("manual"));
+        const auto rows = readRows(db, "SELECT data_source, matched_node_link, modified, precision_index FROM tb_nodes WHERE rank = 0 AND "
+                                       "node_name IN ('Tensor.mul.0.forward', 'Tensor.add.0.forward') ORDER BY data_source DESC");
+        QCOMPARE(rows.size(), std::size_t(2));
+        QCOMPARE(q(rows[0].at("matched_node_link")), QStringLiteral("[\"DefaultModel\", \"Apis_Between_Modules.0\", \"Tensor.add.0.forward\"]"));
+        QCOMPARE(q(rows[0].at("modified")), QStringLiteral("1"));
+        QCOMPARE(q(rows[0].at("precision_index")), QStringLiteral("1")); // output 1.0 vs 2.5
+        QCOMPARE(q(rows[1].at("matched_node_link")), QStringLiteral("[\"DefaultModel\", \"Apis_Between_Modules.0\", \"Tensor.mul.0.forward\"]"));
+        QVERIFY(fs::exists(db.parent_path() / (db.stem().stem().string() + ".svg")));
+
+        // What the desktop app saves after matching by hand is what the CLI reads back.
+        VisDb vis(db);
+        const auto pairs = manualPairsOf(vis.load(0, 0, "NPU"));
+        QCOMPARE(pairs.size(), std::size_t(1));
+        QCOMPARE(pairs[0].npu, std::string("Tensor.mul.0.forward"));
+        QCOMPARE(pairs[0].bench.value(), std::string("Tensor.add.0.forward"));
+        const fs::path config = visConfigPath(db, 0, 0);
+        QCOMPARE(config.filename().string(), db.stem().stem().string() + "_0_0.vis.config");
+        writeMappingFile(config, pairs);
+        QCOMPARE(readMappingFile(config).at(0).bench.value(), std::string("Tensor.add.0.forward"));
+    }
+
+    // The layout job of an expanded group, cached under its expansion state.
+    void groupLayoutJobs()
+    {
+        VisDb db(m_db);
+        const VisGraph npu = db.load(0, 0, "NPU");
+        const auto net = npu.find("Module.model.Net.forward.0");
+        const auto request = groupLayoutRequest(npu, net, [&](std::uint32_t child) { return collapsedNodeSize(npu, child); });
+        QCOMPARE(request.nodes.size(), std::size_t(3));
+        QCOMPARE(request.edges.size(), std::size_t(2));
+        std::unordered_set<std::uint32_t> expanded;
+        const auto collapsed = expansionKey(npu, net, expanded);
+        expanded.insert(npu.find("Module.model.fc2.Linear.forward.0"));
+        QVERIFY(expansionKey(npu, net, expanded) != collapsed);
+        QCOMPARE(expansionKey(npu, npu.find("Module.model.Net.backward.0"), expanded), collapsed); // not below it
+        layout::LayoutService service;
+        const auto result = service.layout({ "NPU/0/0/Module.model.Net.forward.0", collapsed }, request);
+        QCOMPARE(result->boxes.size(), std::size_t(3));
+    }
+
+    void cliReportsBadInput()
+    {
+        int code = 0;
+        QString err;
+        runCli({ "graph_visualize", "-o", q(tmp("x").string()) }, &code, &err);
+        QCOMPARE(code, 2);
+        QVERIFY(err.contains("-tp/--target_path"));
+        runCli({ "graph_visualize", "-tp", q(tmp("x").string()), "-o", q(tmp("x").string()), "--rank_size", "2" }, &code, &err);
+        QCOMPARE(code, 2);
+        fs::create_directories(tmp("l1") / "rank0");
+        writeFile(tmp("l1") / "rank0" / "construct.json", "{}");
+        writeFile(tmp("l1") / "rank0" / "dump.json", "{\"task\": \"statistics\", \"level\": \"L1\", \"data\": {}}");
+        writeFile(tmp("l1") / "rank0" / "stack.json", "{}");
+        runCli({ "graph_visualize", "-tp", q(tmp("l1").string()), "-o", q(tmp("l1out").string()) }, &code, &err);
+        QCOMPARE(code, 1);
+        QVERIFY2(err.contains("construct.json") && err.contains("L0 or mix"), qPrintable(err));
+        QVERIFY(!fs::exists(tmp("l1out")) || onlyVisDb(tmp("l1out")).empty()); // no half-written database left
+    }
+};
+
+QTEST_APPLESS_MAIN(TestGraphVisDb)
+#include "tst_graph_visdb.moc"
