@@ -8,7 +8,7 @@
 #include "dump/dump_json_reader.h"
 #include "graph/graph_builder.h"
 #include "graph/graph_compare.h"
-#include "graph/graph_inputs.h"
+#include "dump/construct_stack.h"
 #include "graph/graph_match.h"
 #include "graph/graph_passes.h"
 #include "graph/layout/graph_layout.h"
@@ -211,14 +211,14 @@ int main(int argc, char** argv)
     DumpJsonReader reader;
     auto npuDump = std::make_shared<DumpFile>(reader.read(dir / "npu" / "dump.json"));
     auto benchDump = std::make_shared<DumpFile>(reader.read(dir / "bench" / "dump.json"));
-    const auto npuConstruct = graph::readConstructStreaming(dir / "npu" / "construct.json");
-    const auto benchConstruct = graph::readConstructStreaming(dir / "bench" / "construct.json");
+    const auto npuConstruct = readConstructJson(dir / "npu" / "construct.json");
+    const auto benchConstruct = readConstructJson(dir / "bench" / "construct.json");
     const double parse = timer.seconds();
 
     bench::CpuTimer cpu, phaseCpu;
     timer.restart();
-    graph::Graph npu = graph::buildGraph(npuConstruct, npuDump, graph::readStackStreaming(dir / "npu" / "stack.json"), dir / "npu");
-    graph::Graph benchGraph = graph::buildGraph(benchConstruct, benchDump, graph::readStackStreaming(dir / "bench" / "stack.json"), dir / "bench");
+    graph::Graph npu = graph::buildGraph(npuConstruct, npuDump, readStackJson(dir / "npu" / "stack.json"), dir / "npu");
+    graph::Graph benchGraph = graph::buildGraph(benchConstruct, benchDump, readStackJson(dir / "bench" / "stack.json"), dir / "bench");
     benchGraph.dataSource = "Bench";
     const double build = timer.seconds();
     const double buildCpu = phaseCpu.seconds();

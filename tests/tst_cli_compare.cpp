@@ -3,6 +3,7 @@
 // inputs (a missing side, mismatched modes, a corrupt tensor file, file vs directory): a clear error naming the
 // file, a non-zero exit status and no output file left behind.
 #include "test_util.h"
+#include "cli_runner.h"
 
 #include <algorithm>
 #include <nlohmann/json.hpp>
@@ -14,19 +15,6 @@ using namespace msprobe::test;
 namespace fs = std::filesystem;
 
 namespace {
-
-struct Run {
-    int exitCode;
-    QString out, err;
-};
-
-Run runCli(const QStringList& args)
-{
-    QProcess process;
-    process.start(QStringLiteral(MSPROBE_CLI_PATH), args);
-    process.waitForFinished(300000);
-    return { process.exitCode(), QString::fromUtf8(process.readAllStandardOutput()), QString::fromUtf8(process.readAllStandardError()) };
-}
 
 fs::path dumps() { return dataDir() / "msprobe-ref" / "dumps"; }
 QString qp(const fs::path& p) { return QString::fromStdString(p.string()); }

@@ -1,29 +1,13 @@
 // SPDX-License-Identifier: Apache-2.0
 // The msprobe executable: info on the bundled samples and on bad input, help and version.
 #include "test_util.h"
+#include "cli_runner.h"
 
 #include <QProcess>
 #include <QTemporaryDir>
 
 using namespace msprobe::test;
 
-namespace {
-
-struct Run {
-    int exitCode;
-    QString out, err;
-};
-
-Run runCli(const QStringList& args)
-{
-    QProcess process;
-    process.start(QStringLiteral(MSPROBE_CLI_PATH), args);
-    process.waitForFinished(120000);
-    return { process.exitCode(), QString::fromUtf8(process.readAllStandardOutput()),
-        QString::fromUtf8(process.readAllStandardError()) };
-}
-
-} // namespace
 
 class TestCliInfo : public QObject {
     Q_OBJECT

@@ -5,7 +5,7 @@
 
 #include "graph/graph_builder.h"
 #include "graph/graph_compare.h"
-#include "graph/graph_inputs.h"
+#include "dump/construct_stack.h"
 #include "graph/graph_match.h"
 #include "graph/graph_passes.h"
 #include "graph/graph_recompute.h"
@@ -121,7 +121,7 @@ private slots:
         writeFile(d / "construct.json",
             "{\"Module.a.A.forward.0\": null, \"Functional.relu.0.forward\": \"Module.x.X.forward.0\", \"Module.b.B.forward.0\": null,"
             " \"Functional.relu.0.forward\": \"Module.b.B.forward.0\"}");
-        const ConstructInfo info = readConstructStreaming(d / "construct.json");
+        const ConstructInfo info = readConstructJson(d / "construct.json");
         QCOMPARE(info.nodes.size(), std::size_t(3));
         QCOMPARE(info.nodes[1].name, std::string("Functional.relu.0.forward"));
         QCOMPARE(info.nodes[1].parent.value(), std::string("Module.b.B.forward.0"));

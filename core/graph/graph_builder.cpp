@@ -3,7 +3,7 @@
 
 #include "compare/items.h"
 #include "dump/dump_json_reader.h"
-#include "graph/graph_inputs.h"
+#include "dump/construct_stack.h"
 #include "graph/graph_recompute.h"
 #include "support/error.h"
 
@@ -352,13 +352,13 @@ Graph buildGraph(const fs::path& rankDir, BuildReport* report)
         if (!fs::is_regular_file(rankDir / name, ec))
             throw Error((rankDir / name).string(), {}, "missing: graph_visualize needs construct.json, dump.json and stack.json");
     }
-    ConstructInfo construct = readConstructStreaming(rankDir / "construct.json");
+    ConstructInfo construct = readConstructJson(rankDir / "construct.json");
     if (construct.nodes.empty())
         throw Error((rankDir / "construct.json").string(), {},
             "construct.json is empty, so the model structure is unknown and no graph can be built; dump with "
             "level L0 or mix to record it");
     auto dump = std::make_shared<DumpFile>(readDumpJson(rankDir / "dump.json"));
-    return buildGraph(construct, std::move(dump), readStackStreaming(rankDir / "stack.json"), rankDir, report);
+    return buildGraph(construct, std::move(dump), readStackJson(rankDir / "stack.json"), rankDir, report);
 }
 
 } // namespace msprobe::graph
