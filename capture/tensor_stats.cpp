@@ -2,55 +2,344 @@
 #include "capture/tensor_stats.h"
 
 #include <ATen/ATen.h>
+#include <ATen/record_function.h>
+#include <c10/core/GradMode.h>
+
+#include <zlib.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <limits>
+#include <type_traits>
 
 namespace msprobe::capture {
 
 namespace {
 
-StatValue scalarStat(const at::Tensor& t)
+constexpr std::int64_t kBlock = 1024;
+
+// One block of float32: max, min, sum, sum of squares, NaN/Inf/zero counts. Cloned for AVX2 (chosen at load
+// time) because the baseline x86-64 build only gets 4-wide vectors.
+struct BlockStats {
+    float mx, mn, s, ss, bn, bi, bz;
+};
+
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+__attribute__((target_clones("avx2", "default")))
+#endif
+BlockStats floatBlock(const float* p, std::int64_t m)
 {
-    if (t.scalar_type() == at::kBool)
-        return StatValue::ofBool(t.item<bool>());
-    if (at::isIntegralType(t.scalar_type(), /*includeBool=*/false))
-        return StatValue::ofInt(t.item<std::int64_t>());
-    return StatValue::ofFloat(t.item<double>());
+    constexpr float inf = std::numeric_limits<float>::infinity();
+    float mx = -inf, mn = inf, s = 0, ss = 0, bn = 0, bi = 0, bz = 0;
+#pragma omp simd reduction(max : mx) reduction(min : mn) reduction(+ : s, ss, bn, bi, bz)
+    for (std::int64_t j = 0; j < m; ++j) {
+        const float x = p[j];
+        mx = x > mx ? x : mx;
+        mn = x < mn ? x : mn;
+        s += x;
+        ss += x * x;
+        bn += x != x ? 1.f : 0.f;
+        bi += (x == inf || x == -inf) ? 1.f : 0.f;
+        bz += x == 0.f ? 1.f : 0.f;
+    }
+    return { mx, mn, s, ss, bn, bi, bz };
+}
+
+template <class T, class Acc>
+void floatKernel(const T* data, std::int64_t n, RawStats& out)
+{
+    constexpr Acc inf = std::numeric_limits<Acc>::infinity();
+    Acc gmax = -inf, gmin = inf;
+    double sum = 0, sq = 0, nans = 0, infs = 0, zeros = 0;
+    for (std::int64_t begin = 0; begin < n; begin += kBlock) {
+        const std::int64_t m = std::min(kBlock, n - begin);
+        const T* p = data + begin;
+        // Counters as Acc inside a block (exact up to 2^24) keep the loop in one vector type.
+        Acc mx = -inf, mn = inf, s = 0, ss = 0, bn = 0, bi = 0, bz = 0;
+        if constexpr (std::is_same_v<T, float>) {
+            const BlockStats b = floatBlock(p, m);
+            mx = b.mx, mn = b.mn, s = b.s, ss = b.ss, bn = b.bn, bi = b.bi, bz = b.bz;
+        } else {
+#pragma omp simd reduction(max : mx) reduction(min : mn) reduction(+ : s, ss, bn, bi, bz)
+            for (std::int64_t j = 0; j < m; ++j) {
+                const Acc x = static_cast<Acc>(p[j]);
+                mx = x > mx ? x : mx;
+                mn = x < mn ? x : mn;
+                s += x;
+                ss += x * x;
+                bn += x != x ? Acc(1) : Acc(0);
+                bi += (x == inf || x == -inf) ? Acc(1) : Acc(0);
+                bz += x == Acc(0) ? Acc(1) : Acc(0);
+            }
+        }
+        gmax = std::max(gmax, mx);
+        gmin = std::min(gmin, mn);
+        sum += static_cast<double>(s);
+        sq += static_cast<double>(ss);
+        nans += static_cast<double>(bn);
+        infs += static_cast<double>(bi);
+        zeros += static_cast<double>(bz);
+    }
+    out.kind = RawStats::Kind::Float;
+    out.max = gmax;
+    out.min = gmin;
+    out.sum = sum;
+    out.sumSquares = sq;
+    out.nanCount = static_cast<std::int64_t>(nans);
+    out.infCount = static_cast<std::int64_t>(infs);
+    out.zeroCount = static_cast<std::int64_t>(zeros);
+    if (out.nanCount) {
+        out.max = out.min = out.sum = out.sumSquares = std::numeric_limits<double>::quiet_NaN();
+    }
+}
+
+// bf16/fp16: convert a block to float first so the reduction loop vectorises.
+template <class T>
+void halfKernel(const T* data, std::int64_t n, RawStats& out)
+{
+    RawStats total;
+    float buf[kBlock];
+    bool first = true;
+    for (std::int64_t begin = 0; begin < n; begin += kBlock) {
+        const std::int64_t m = std::min(kBlock, n - begin);
+        for (std::int64_t j = 0; j < m; ++j)
+            buf[j] = static_cast<float>(data[begin + j]);
+        RawStats part;
+        floatKernel<float, float>(buf, m, part);
+        if (first) {
+            total = part;
+            first = false;
+        } else {
+            total.max = std::max(total.max, part.max);
+            total.min = std::min(total.min, part.min);
+            total.sum += part.sum;
+            total.sumSquares += part.sumSquares;
+            total.nanCount += part.nanCount;
+            total.infCount += part.infCount;
+            total.zeroCount += part.zeroCount;
+        }
+    }
+    out = total;
+    if (out.nanCount)
+        out.max = out.min = out.sum = out.sumSquares = std::numeric_limits<double>::quiet_NaN();
+}
+
+template <class T>
+void intKernel(const T* p, std::int64_t n, RawStats& out)
+{
+    T mx = std::numeric_limits<T>::lowest(), mn = std::numeric_limits<T>::max();
+    double s = 0, ss = 0;
+    std::int64_t zeros = 0;
+#pragma omp simd reduction(max : mx) reduction(min : mn) reduction(+ : s, ss, zeros)
+    for (std::int64_t j = 0; j < n; ++j) {
+        const T x = p[j];
+        mx = x > mx ? x : mx;
+        mn = x < mn ? x : mn;
+        const double d = static_cast<double>(x);
+        s += d;
+        ss += d * d;
+        zeros += x == 0;
+    }
+    out.kind = RawStats::Kind::Integer;
+    out.imax = static_cast<std::int64_t>(mx);
+    out.imin = static_cast<std::int64_t>(mn);
+    out.max = static_cast<double>(mx);
+    out.min = static_cast<double>(mn);
+    out.sum = s;
+    out.sumSquares = ss;
+    out.zeroCount = zeros;
+}
+
+void boolKernel(const bool* p, std::int64_t n, RawStats& out)
+{
+    std::int64_t ones = 0;
+    for (std::int64_t j = 0; j < n; ++j)
+        ones += p[j] ? 1 : 0;
+    out.kind = RawStats::Kind::Bool;
+    out.imax = ones > 0;
+    out.imin = ones == n;
+    out.max = static_cast<double>(out.imax);
+    out.min = static_cast<double>(out.imin);
+    out.sum = out.sumSquares = static_cast<double>(ones);
+    out.zeroCount = n - ones;
+}
+
+// Any device / dtype: ATen reductions on the tensor's device, one host transfer.
+void atenKernel(const at::Tensor& t, RawStats& out)
+{
+    if (t.is_complex()) {
+        const at::Tensor mag = t.abs().to(at::kDouble);
+        const at::Tensor packed = at::stack({ mag.max(), mag.min(), mag.sum(), (mag * mag).sum() }).cpu();
+        const double* v = packed.data_ptr<double>();
+        out.kind = RawStats::Kind::Complex;
+        out.max = v[0];
+        out.min = v[1];
+        out.sum = v[2];
+        out.sumSquares = v[3];
+        return;
+    }
+    if (t.scalar_type() == at::kBool) {
+        const at::Tensor packed = at::stack({ t.any().to(at::kLong), t.sum().to(at::kLong) }).cpu();
+        const std::int64_t* v = packed.data_ptr<std::int64_t>();
+        out.kind = RawStats::Kind::Bool;
+        out.imax = v[0];
+        out.imin = v[1] == out.numel;
+        out.max = static_cast<double>(out.imax);
+        out.min = static_cast<double>(out.imin);
+        out.sum = out.sumSquares = static_cast<double>(v[1]);
+        out.zeroCount = out.numel - v[1];
+        return;
+    }
+    const bool integral = at::isIntegralType(t.scalar_type(), false);
+    const at::Tensor d = t.to(at::kDouble);
+    std::vector<at::Tensor> parts { d.max(), d.min(), d.sum(), (d * d).sum(), (d == 0).sum().to(at::kDouble) };
+    if (!integral) {
+        parts.push_back(d.isnan().sum().to(at::kDouble));
+        parts.push_back(d.isinf().sum().to(at::kDouble));
+    }
+    const at::Tensor packed = at::stack(parts).cpu();
+    const double* v = packed.data_ptr<double>();
+    out.kind = integral ? RawStats::Kind::Integer : RawStats::Kind::Float;
+    out.max = v[0];
+    out.min = v[1];
+    out.sum = v[2];
+    out.sumSquares = v[3];
+    out.zeroCount = static_cast<std::int64_t>(v[4]);
+    if (integral) {
+        out.imax = static_cast<std::int64_t>(v[0]);
+        out.imin = static_cast<std::int64_t>(v[1]);
+    } else {
+        out.nanCount = static_cast<std::int64_t>(v[5]);
+        out.infCount = static_cast<std::int64_t>(v[6]);
+    }
 }
 
 } // namespace
 
-TensorStats computeTensorStats(const at::Tensor& input, StatPrecision precision)
+double RawStats::norm() const { return std::sqrt(sumSquares); }
+
+RawStats computeRawStats(const at::Tensor& input)
 {
-    TensorStats stats;
-    stats.max = stats.min = stats.mean = stats.norm = StatValue::null();
-    if (!input.defined() || input.numel() == 0)
-        return stats;
-    const at::Tensor t = input.detach();
-    const auto type = t.scalar_type();
-    if (type == at::kBool) {
-        stats.max = StatValue::ofBool(t.any().item<bool>());
-        stats.min = StatValue::ofBool(t.all().item<bool>());
-        return stats;
+    RawStats out;
+    if (!input.defined() || !input.has_storage() || input.numel() == 0)
+        return out;
+    at::NoGradGuard noGrad;
+    at::DisableRecordFunctionGuard noRecord;
+    out.numel = input.numel();
+    if (!input.is_cpu() || input.is_complex() || input.is_quantized() || input.is_sparse()) {
+        atenKernel(input, out);
+        return out;
     }
-    if (t.is_complex()) {
-        const at::Tensor magnitude = t.abs();
-        stats.max = scalarStat(magnitude.max());
-        stats.min = scalarStat(magnitude.min());
-        stats.mean = scalarStat(magnitude.mean());
-        return stats;
+    const at::Tensor t = input.is_contiguous() ? input : input.contiguous();
+    const std::int64_t n = out.numel;
+    switch (t.scalar_type()) {
+    case at::kFloat: floatKernel<float, float>(t.data_ptr<float>(), n, out); break;
+    case at::kDouble: floatKernel<double, double>(t.data_ptr<double>(), n, out); break;
+    case at::kHalf: halfKernel(t.data_ptr<at::Half>(), n, out); break;
+    case at::kBFloat16: halfKernel(t.data_ptr<at::BFloat16>(), n, out); break;
+    case at::kLong: intKernel(t.data_ptr<std::int64_t>(), n, out); break;
+    case at::kInt: intKernel(t.data_ptr<std::int32_t>(), n, out); break;
+    case at::kShort: intKernel(t.data_ptr<std::int16_t>(), n, out); break;
+    case at::kChar: intKernel(t.data_ptr<std::int8_t>(), n, out); break;
+    case at::kByte: intKernel(t.data_ptr<std::uint8_t>(), n, out); break;
+    case at::kBool: boolKernel(t.data_ptr<bool>(), n, out); break;
+    default: atenKernel(t, out); break;
     }
-    if (t.dim() == 0) {
-        stats.max = stats.min = stats.mean = stats.norm = scalarStat(t);
-        return stats;
+    return out;
+}
+
+TensorStats toDumpStats(const RawStats& raw, at::ScalarType type, int64_t dim, StatPrecision precision)
+{
+    TensorStats s;
+    s.max = s.min = s.mean = s.norm = StatValue::null();
+    const auto ownFloat = [type](double v) {
+        // Mean and norm are computed in the tensor's own dtype by the reference.
+        if (type == at::kFloat)
+            return static_cast<double>(static_cast<float>(v));
+        if (type == at::kHalf)
+            return static_cast<double>(static_cast<float>(c10::Half(static_cast<float>(v))));
+        if (type == at::kBFloat16)
+            return static_cast<double>(static_cast<float>(c10::BFloat16(static_cast<float>(v))));
+        return v;
+    };
+    switch (raw.kind) {
+    case RawStats::Kind::Empty: return s;
+    case RawStats::Kind::Bool:
+        s.max = StatValue::ofBool(raw.imax != 0);
+        s.min = StatValue::ofBool(raw.imin != 0);
+        return s;
+    case RawStats::Kind::Complex:
+        s.max = StatValue::ofFloat(raw.max);
+        s.min = StatValue::ofFloat(raw.min);
+        s.mean = StatValue::ofFloat(raw.mean());
+        return s;
+    case RawStats::Kind::Integer:
+        s.max = StatValue::ofInt(raw.imax);
+        s.min = StatValue::ofInt(raw.imin);
+        if (dim == 0)
+            s.mean = s.norm = s.max;
+        return s;
+    case RawStats::Kind::Float: break;
     }
-    const auto [minimum, maximum] = at::aminmax(t);
-    stats.max = scalarStat(maximum);
-    stats.min = scalarStat(minimum);
-    const bool lowPrecisionFloat = type == at::kHalf || type == at::kBFloat16 || type == at::kFloat;
-    if (lowPrecisionFloat && precision == StatPrecision::Low) {
-        stats.mean = scalarStat(t.mean());
-        stats.norm = scalarStat(at::norm(t));
+    s.max = StatValue::ofFloat(raw.max);
+    s.min = StatValue::ofFloat(raw.min);
+    const bool lowFloat = type == at::kFloat || type == at::kHalf || type == at::kBFloat16;
+    if (dim == 0) {
+        s.mean = s.norm = s.max;
+    } else if (lowFloat && precision == StatPrecision::Low) {
+        s.mean = StatValue::ofFloat(ownFloat(raw.mean()));
+        s.norm = StatValue::ofFloat(ownFloat(raw.norm()));
     }
-    return stats;
+    return s;
+}
+
+TensorStats computeTensorStats(const at::Tensor& tensor, StatPrecision precision)
+{
+    const RawStats raw = computeRawStats(tensor);
+    return toDumpStats(raw, tensor.defined() ? tensor.scalar_type() : at::kFloat, tensor.defined() ? tensor.dim() : 1,
+        precision);
+}
+
+std::string crc32Hex(const at::Tensor& input)
+{
+    uLong crc = crc32(0L, Z_NULL, 0);
+    if (input.defined() && input.has_storage() && input.numel() > 0) {
+        at::NoGradGuard noGrad;
+        at::DisableRecordFunctionGuard noRecord;
+        const at::Tensor t = input.cpu().contiguous();
+        const auto* bytes = static_cast<const Bytef*>(t.data_ptr());
+        std::size_t left = t.numel() * t.element_size();
+        while (left > 0) {
+            const uInt chunk = static_cast<uInt>(std::min<std::size_t>(left, 1u << 30));
+            crc = crc32(crc, bytes, chunk);
+            bytes += chunk;
+            left -= chunk;
+        }
+    }
+    char buf[16];
+    std::snprintf(buf, sizeof buf, "%08lx", static_cast<unsigned long>(crc & 0xffffffffUL));
+    return buf;
+}
+
+std::string torchDtypeName(at::ScalarType type)
+{
+    switch (type) {
+    case at::kFloat: return "torch.float32";
+    case at::kDouble: return "torch.float64";
+    case at::kHalf: return "torch.float16";
+    case at::kBFloat16: return "torch.bfloat16";
+    case at::kLong: return "torch.int64";
+    case at::kInt: return "torch.int32";
+    case at::kShort: return "torch.int16";
+    case at::kChar: return "torch.int8";
+    case at::kByte: return "torch.uint8";
+    case at::kBool: return "torch.bool";
+    case at::kComplexFloat: return "torch.complex64";
+    case at::kComplexDouble: return "torch.complex128";
+    case at::kComplexHalf: return "torch.complex32";
+    default: return std::string("torch.") + c10::toString(type);
+    }
 }
 
 } // namespace msprobe::capture

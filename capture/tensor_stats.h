@@ -5,19 +5,45 @@
 
 #include <ATen/core/Tensor.h>
 
+#include <cstdint>
+#include <string>
+
 namespace msprobe::capture {
+
+enum class StatPrecision { Low, High };
+
+// Everything one pass over a tensor yields. Integer and bool tensors fill max/min exactly in imax/imin.
+struct RawStats {
+    enum class Kind : std::uint8_t { Empty, Float, Integer, Bool, Complex } kind = Kind::Empty;
+    std::int64_t numel = 0;
+    double max = 0, min = 0, sum = 0, sumSquares = 0;
+    std::int64_t imax = 0, imin = 0;
+    std::int64_t nanCount = 0, infCount = 0, zeroCount = 0;
+
+    double mean() const { return numel ? sum / static_cast<double>(numel) : 0.0; }
+    double norm() const;
+};
 
 struct TensorStats {
     StatValue max, min, mean, norm;
 };
 
-enum class StatPrecision { Low, High };
+// One fused pass (max, min, sum, sum of squares, NaN/Inf/zero counts). CPU tensors of float32/float64/
+// float16/bfloat16/integer/bool types use a SIMD loop with double accumulation across blocks; other
+// devices or dtypes use ATen reductions on the tensor's own device. Never records autograd history.
+RawStats computeRawStats(const at::Tensor& tensor);
 
 // The statistics msprobe writes for a tensor (spec 1.6, current HEAD):
-// float16/bfloat16/float32 -> max, min, mean and L2 norm computed in the tensor's own dtype;
+// float16/bfloat16/float32 -> max, min, mean and L2 norm (NaN anywhere makes all four NaN, as torch does);
 // float64, integer types (and any dtype with precision "high") -> max and min only;
 // bool -> any()/all(); 0-d tensors -> the value four times; empty tensors -> all null.
-// Computed on the tensor's own device.
+TensorStats toDumpStats(const RawStats& raw, at::ScalarType type, int64_t dim, StatPrecision precision);
 TensorStats computeTensorStats(const at::Tensor& tensor, StatPrecision precision = StatPrecision::Low);
+
+// CRC-32 (zlib polynomial) of the tensor's raw bytes in its native dtype, contiguous, as "%08x".
+std::string crc32Hex(const at::Tensor& tensor);
+
+// "torch.float32" etc.
+std::string torchDtypeName(at::ScalarType type);
 
 } // namespace msprobe::capture

@@ -9,6 +9,7 @@ const std::vector<Verb>& verbs()
 {
     static const std::vector<Verb> list = {
         { "info", "summarise a dump folder (or compare-readiness of a problem/bench pair)", &runInfo },
+        { "dump", "run a TorchScript model headless and write an msprobe dump", &runDump },
         { "graph_visualize", "build or compare model graphs into a .vis.db (hierarchy, precision, overflow)", &runGraphVisualize },
         { "compare", "compare a problem dump with a benchmark dump (statistics, md5 or tensor mode)", &runCompare },
         { "overflow_check", "find the first NaN/Inf-producing node of a step directory", &runOverflowCheck },

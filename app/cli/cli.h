@@ -48,6 +48,7 @@ bool wantsHelp(const std::vector<std::string>& args);
 std::string humanBytes(unsigned long long bytes);
 
 int runInfo(const std::vector<std::string>& args);
+int runDump(const std::vector<std::string>& args);
 int runGraphVisualize(const std::vector<std::string>& args);
 int runCompare(const std::vector<std::string>& args);
 int runOverflowCheck(const std::vector<std::string>& args);

@@ -1,0 +1,325 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "capture/dump_writer.h"
+
+#include "capture/stack_trace.h"
+
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <ctime>
+#include <fstream>
+#include <map>
+
+namespace msprobe::capture {
+
+namespace fs = std::filesystem;
+
+DumpWriter::DumpWriter(const DumpConfig& config)
+    : m_config(config)
+{
+    if (m_config.asyncDump)
+        m_thread = std::thread([this] { worker(); });
+}
+
+DumpWriter::~DumpWriter()
+{
+    close();
+    if (m_thread.joinable()) {
+        {
+            std::lock_guard lock(m_queueMutex);
+            m_stop = true;
+        }
+        m_queueCv.notify_all();
+        m_thread.join();
+    }
+}
+
+void DumpWriter::open(std::int64_t step, std::int64_t rank)
+{
+    m_dir = fs::path(m_config.dumpPath) / ("step" + std::to_string(step))
+        / (rank >= 0 ? "rank" + std::to_string(rank) : "proc" + std::to_string(::getpid()));
+    {
+        std::lock_guard lock(m_mutex);
+        m_entries.clear();
+        m_construct.clear();
+        m_constructIndex.clear();
+        m_stacks.clear();
+    }
+    {
+        std::lock_guard lock(m_errorMutex);
+        m_errorKinds.clear();
+        m_errorLog.clear();
+        m_errorDir = m_dir;
+    }
+    std::error_code ec;
+    fs::create_directories(m_dir, ec);
+    if (ec) {
+        recordError("mkdir", "cannot create dump directory " + m_dir.string() + ": " + ec.message());
+        return;
+    }
+    m_dirty = true;
+    flush();
+}
+
+std::size_t DumpWriter::addEntry(std::string name, Value body)
+{
+    std::lock_guard lock(m_mutex);
+    m_dirty = true;
+    m_entries.emplace_back(std::move(name), std::move(body));
+    return m_entries.size() - 1;
+}
+
+void DumpWriter::updateEntry(std::size_t index, const std::function<void(Value&)>& fn)
+{
+    std::lock_guard lock(m_mutex);
+    m_dirty = true;
+    if (index < m_entries.size())
+        fn(m_entries[index].second);
+}
+
+std::size_t DumpWriter::entryCount() const
+{
+    std::lock_guard lock(m_mutex);
+    return m_entries.size();
+}
+
+void DumpWriter::addConstruct(const std::string& name, const std::optional<std::string>& parent)
+{
+    if (!m_config.extraInfo)
+        return;
+    std::lock_guard lock(m_mutex);
+    auto [it, inserted] = m_constructIndex.emplace(name, m_construct.size());
+    if (inserted)
+        m_construct.emplace_back(name, parent);
+    else
+        m_construct[it->second].second = parent;
+}
+
+void DumpWriter::addStack(const std::string& name, std::vector<std::uintptr_t> pcs, std::vector<std::string> extraFrames)
+{
+    if (!m_config.extraInfo)
+        return;
+    std::lock_guard lock(m_mutex);
+    m_stacks.emplace_back(name, Stack { std::move(pcs), std::move(extraFrames) });
+}
+
+void DumpWriter::recordError(const std::string& kind, const std::string& message)
+{
+    std::lock_guard lock(m_errorMutex);
+    if (!m_errorKinds.insert(kind).second)
+        return;
+    char stamp[64];
+    const std::time_t now = std::time(nullptr);
+    std::tm tm {};
+    localtime_r(&now, &tm);
+    std::strftime(stamp, sizeof stamp, "[%Y-%m-%d %H:%M:%S %z] ", &tm);
+    m_errorLog += stamp + message + "\n";
+    bool written = false;
+    if (!m_errorDir.empty()) {
+        std::ofstream out(m_errorDir / "dump_error_info.log", std::ios::binary | std::ios::trunc);
+        out << m_errorLog;
+        out.flush();
+        written = static_cast<bool>(out);
+    }
+    if (!written)
+        std::fprintf(stderr, "msprobe capture: %s\n", message.c_str());
+}
+
+bool DumpWriter::writeFile(const fs::path& file, const std::string& bytes)
+{
+    std::FILE* f = std::fopen(file.c_str(), "wb");
+    if (!f) {
+        recordError("open:" + std::string(std::strerror(errno)),
+            "cannot write " + file.string() + ": " + std::strerror(errno));
+        return false;
+    }
+    const std::size_t n = std::fwrite(bytes.data(), 1, bytes.size(), f);
+    const int writeErrno = n != bytes.size() ? errno : 0;
+    const bool closed = std::fclose(f) == 0;
+    if (n != bytes.size() || !closed) {
+        const int e = writeErrno ? writeErrno : errno;
+        recordError("write:" + std::string(std::strerror(e)), "cannot write " + file.string() + ": " + std::strerror(e));
+        return false;
+    }
+    return true;
+}
+
+void DumpWriter::writeSnapshot(const Snapshot& snap)
+{
+    const auto& m_entries = snap.entries;
+    const auto& m_construct = snap.construct;
+    const auto& m_stacks = snap.stacks;
+    const fs::path tensorDir = snap.dir / "dump_tensor_data";
+    std::string dump, construct, stack;
+    {
+        dump.reserve(256 * m_entries.size() + 256);
+        dump += "{\n \"task\": ";
+        appendJsonString(dump, toString(m_config.task));
+        dump += ",\n \"level\": ";
+        appendJsonString(dump, toString(m_config.level));
+        dump += ",\n \"framework\": \"pytorch\",\n \"dump_data_dir\": ";
+        if (m_config.task == Task::Tensor || !m_config.tensorList.empty())
+            appendJsonString(dump, tensorDir.string());
+        else
+            dump += "null";
+        dump += ",\n \"data\": {";
+        for (std::size_t k = 0; k < m_entries.size(); ++k) {
+            dump += k ? ",\n  " : "\n  ";
+            appendJsonString(dump, m_entries[k].first);
+            dump += ": ";
+            appendJson(dump, m_entries[k].second, 2);
+        }
+        dump += m_entries.empty() ? "}\n}" : "\n }\n}";
+
+        if (m_config.extraInfo) {
+            construct = "{";
+            if (m_config.level != Level::L1) {
+                for (std::size_t k = 0; k < m_construct.size(); ++k) {
+                    construct += k ? ",\n " : "\n ";
+                    appendJsonString(construct, m_construct[k].first);
+                    construct += ": ";
+                    if (m_construct[k].second)
+                        appendJsonString(construct, *m_construct[k].second);
+                    else
+                        construct += "null";
+                }
+                if (!m_construct.empty())
+                    construct += "\n";
+            }
+            construct += "}";
+
+            // Group identical stacks, in first-appearance order.
+            std::map<std::vector<std::string>, std::size_t> groupOf;
+            std::vector<std::pair<std::vector<std::string>, std::vector<std::string>>> groups; // names, frames
+            for (const auto& [name, s] : m_stacks) {
+                std::vector<std::string> frames = s.extra;
+                for (auto& f : symbolizeStack(s.pcs))
+                    frames.push_back(std::move(f));
+                auto [it, inserted] = groupOf.emplace(frames, groups.size());
+                if (inserted)
+                    groups.push_back({ {}, std::move(frames) });
+                groups[it->second].first.push_back(name);
+            }
+            stack = "{";
+            for (std::size_t g = 0; g < groups.size(); ++g) {
+                stack += g ? ",\n " : "\n ";
+                appendJsonString(stack, std::to_string(g));
+                stack += ": [\n  [";
+                for (std::size_t k = 0; k < groups[g].first.size(); ++k) {
+                    stack += k ? ",\n   " : "\n   ";
+                    appendJsonString(stack, groups[g].first[k]);
+                }
+                stack += "\n  ],\n  [";
+                for (std::size_t k = 0; k < groups[g].second.size(); ++k) {
+                    stack += k ? ",\n   " : "\n   ";
+                    appendJsonString(stack, groups[g].second[k]);
+                }
+                stack += groups[g].second.empty() ? "]\n ]" : "\n  ]\n ]";
+            }
+            if (!groups.empty())
+                stack += "\n";
+            stack += "}";
+        }
+    }
+    writeFile(snap.dir / "dump.json", dump);
+    if (m_config.extraInfo) {
+        writeFile(snap.dir / "construct.json", construct);
+        writeFile(snap.dir / "stack.json", stack);
+    }
+}
+
+void DumpWriter::post(std::function<void()> job)
+{
+    if (!m_thread.joinable()) {
+        job();
+        return;
+    }
+    {
+        std::lock_guard lock(m_queueMutex);
+        m_queue.push_back(std::move(job));
+    }
+    m_queueCv.notify_one();
+}
+
+void DumpWriter::flush()
+{
+    if (m_dir.empty())
+        return;
+    auto snap = std::make_shared<Snapshot>();
+    {
+        std::lock_guard lock(m_mutex);
+        if (!m_dirty)
+            return;
+        m_dirty = false;
+        snap->dir = m_dir;
+        snap->entries = m_entries;
+        snap->construct = m_construct;
+        snap->stacks = m_stacks;
+    }
+    post([this, snap] { writeSnapshot(*snap); });
+}
+
+void DumpWriter::drain()
+{
+    if (!m_thread.joinable())
+        return;
+    std::unique_lock lock(m_queueMutex);
+    m_idleCv.wait(lock, [this] { return m_queue.empty() && !m_busy; });
+}
+
+void DumpWriter::close()
+{
+    if (m_dir.empty())
+        return;
+    auto snap = std::make_shared<Snapshot>();
+    {
+        std::lock_guard lock(m_mutex);
+        if (m_dirty) {
+            snap->dir = m_dir;
+            snap->entries = std::move(m_entries);
+            snap->construct = std::move(m_construct);
+            snap->stacks = std::move(m_stacks);
+        }
+        m_entries.clear();
+        m_construct.clear();
+        m_constructIndex.clear();
+        m_stacks.clear();
+        m_dirty = false;
+    }
+    if (!snap->dir.empty())
+        post([this, snap] { writeSnapshot(*snap); });
+    m_dir.clear();
+}
+
+void DumpWriter::worker()
+{
+    for (;;) {
+        std::function<void()> job;
+        {
+            std::unique_lock lock(m_queueMutex);
+            m_queueCv.wait(lock, [this] { return m_stop || !m_queue.empty(); });
+            if (m_queue.empty() && m_stop)
+                return;
+            job = std::move(m_queue.front());
+            m_queue.pop_front();
+            m_busy = true;
+        }
+        try {
+            job();
+        } catch (const std::exception& error) {
+            recordError(std::string("job:") + error.what(), std::string("dump job failed: ") + error.what());
+        } catch (...) {
+            recordError("job:unknown", "dump job failed");
+        }
+        {
+            std::lock_guard lock(m_queueMutex);
+            m_busy = false;
+            if (m_queue.empty())
+                m_idleCv.notify_all();
+        }
+    }
+}
+
+} // namespace msprobe::capture

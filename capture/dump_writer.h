@@ -1,0 +1,96 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+
+#include "capture/config.h"
+#include "capture/value.h"
+
+#include <condition_variable>
+#include <cstdint>
+#include <deque>
+#include <filesystem>
+#include <functional>
+#include <mutex>
+#include <optional>
+#include <set>
+#include <string>
+#include <thread>
+#include <unordered_map>
+#include <vector>
+
+namespace msprobe::capture {
+
+// The files of one step/rank directory: dump.json, construct.json, stack.json, dump_error_info.log and
+// dump_tensor_data/. Thread-safe. I/O failures never throw: they go to dump_error_info.log (or stderr when
+// even that cannot be written) and the caller carries on.
+class DumpWriter {
+public:
+    explicit DumpWriter(const DumpConfig& config);
+    ~DumpWriter();
+    DumpWriter(const DumpWriter&) = delete;
+    DumpWriter& operator=(const DumpWriter&) = delete;
+
+    // Starts step/rank directory (rank < 0: proc{PID}); writes the empty files the reference creates at start.
+    void open(std::int64_t step, std::int64_t rank);
+    bool isOpen() const { return !m_dir.empty(); }
+    const std::filesystem::path& dir() const { return m_dir; }
+    std::filesystem::path tensorDir() const { return m_dir / "dump_tensor_data"; }
+
+    // Appends an entry (insertion order is the file's order); returns its index.
+    std::size_t addEntry(std::string name, Value body);
+    // Runs fn on an entry's body under the writer's lock (parameters_grad entries are filled in place).
+    void updateEntry(std::size_t index, const std::function<void(Value&)>& fn);
+    std::size_t entryCount() const;
+    void addConstruct(const std::string& name, const std::optional<std::string>& parent);
+    void addStack(const std::string& name, std::vector<std::uintptr_t> pcs, std::vector<std::string> extraFrames = {});
+
+    void recordError(const std::string& kind, const std::string& message);
+
+    // Runs a job on the writer thread (async_dump) or at once.
+    void post(std::function<void()> job);
+    // Writes dump.json/construct.json/stack.json with everything so far (on the writer thread when async).
+    void flush();
+    // Waits until every posted job (and flush) has finished.
+    void drain();
+    // Writes the files a last time (without waiting when async) and forgets the directory.
+    void close();
+
+    // Writes bytes to a file, recording failures; returns success.
+    bool writeFile(const std::filesystem::path& file, const std::string& bytes);
+
+private:
+    struct Stack {
+        std::vector<std::uintptr_t> pcs;
+        std::vector<std::string> extra;
+    };
+    struct Snapshot {
+        std::filesystem::path dir;
+        std::vector<std::pair<std::string, Value>> entries;
+        std::vector<std::pair<std::string, std::optional<std::string>>> construct;
+        std::vector<std::pair<std::string, Stack>> stacks;
+    };
+    void writeSnapshot(const Snapshot& snap);
+    void worker();
+
+    const DumpConfig& m_config;
+    std::filesystem::path m_dir;
+
+    mutable std::mutex m_mutex; // entries, construct, stacks
+    std::vector<std::pair<std::string, Value>> m_entries;
+    std::vector<std::pair<std::string, std::optional<std::string>>> m_construct;
+    std::unordered_map<std::string, std::size_t> m_constructIndex;
+    std::vector<std::pair<std::string, Stack>> m_stacks;
+    bool m_dirty = false;
+
+    std::mutex m_errorMutex;
+    std::filesystem::path m_errorDir;
+    std::set<std::string> m_errorKinds;
+    std::string m_errorLog;
+
+    std::mutex m_queueMutex;
+    std::condition_variable m_queueCv, m_idleCv;
+    std::deque<std::function<void()>> m_queue;
+    bool m_busy = false, m_stop = false;
+    std::thread m_thread;
+};
+
+} // namespace msprobe::capture

@@ -1,0 +1,158 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "capture/leaf_builder.h"
+
+#include "capture/tensor_io.h"
+#include "capture/tensor_stats.h"
+
+#include <ATen/ATen.h>
+#include <ATen/record_function.h>
+
+namespace msprobe::capture {
+
+namespace {
+
+void fillLeaf(TensorLeaf& leaf, const at::Tensor& t, const DumpConfig& config, DumpWriter& writer, bool saveFiles,
+    const std::string& fileStem)
+{
+    const RawStats raw = computeRawStats(t);
+    const TensorStats s = toDumpStats(raw, t.scalar_type(), t.dim(),
+        config.precisionHigh ? StatPrecision::High : StatPrecision::Low);
+    leaf.max = s.max;
+    leaf.min = s.min;
+    leaf.mean = s.mean;
+    leaf.norm = s.norm;
+    if (config.summaryMode == SummaryMode::Md5)
+        leaf.md5 = crc32Hex(t);
+    if (saveFiles) {
+        const std::string ext = config.fileFormat == FileFormat::Pt ? ".pt" : ".npy";
+        const std::string name = fileStem + ext;
+        try {
+            const std::string bytes = config.fileFormat == FileFormat::Pt ? encodePt(t) : encodeNpy(t);
+            std::error_code ec;
+            std::filesystem::create_directories(writer.tensorDir(), ec);
+            if (writer.writeFile(writer.tensorDir() / name, bytes))
+                leaf.dataName = name;
+        } catch (const std::exception& error) {
+            writer.recordError(std::string("encode:") + error.what(), "cannot encode " + name + ": " + error.what());
+        }
+    }
+}
+
+} // namespace
+
+Value LeafBuilder::tensor(const at::Tensor& t, const std::string& fileStem, bool saveFiles, bool copyForAsync)
+{
+    if (!t.defined())
+        return Value::null();
+    auto leaf = std::make_shared<TensorLeaf>();
+    leaf->dtype = torchDtypeName(t.scalar_type());
+    leaf->shape.assign(t.sizes().begin(), t.sizes().end());
+    leaf->requiresGrad = t.requires_grad() ? 1 : 0;
+    if (m_config.task == Task::Structure)
+        return Value::ofTensor(std::move(leaf));
+    if (!m_config.asyncDump) {
+        if (const TensorLeaf* hit = saveFiles ? nullptr : cached(t)) {
+            leaf->max = hit->max;
+            leaf->min = hit->min;
+            leaf->mean = hit->mean;
+            leaf->norm = hit->norm;
+            leaf->md5 = hit->md5;
+            return Value::ofTensor(std::move(leaf));
+        }
+        fillLeaf(*leaf, t, m_config, m_writer, saveFiles, fileStem);
+        remember(t, leaf);
+        return Value::ofTensor(std::move(leaf));
+    }
+    at::Tensor copy;
+    {
+        at::NoGradGuard noGrad;
+        at::DisableRecordFunctionGuard noRecord;
+        copy = copyForAsync ? t.detach().clone() : t.detach();
+    }
+    // The builder is replaced at every start(); config and writer live as long as the debugger.
+    const DumpConfig* config = &m_config;
+    DumpWriter* writer = &m_writer;
+    m_writer.post([leaf, copy, saveFiles, fileStem, config, writer] {
+        at::NoGradGuard noGrad;
+        at::DisableRecordFunctionGuard noRecord;
+        fillLeaf(*leaf, copy, *config, *writer, saveFiles, fileStem);
+    });
+    return Value::ofTensor(std::move(leaf));
+}
+
+const TensorLeaf* LeafBuilder::cached(const at::Tensor& t) const
+{
+    auto it = m_cache.find(t.unsafeGetTensorImpl());
+    if (it == m_cache.end() || it->second.version != t._version())
+        return nullptr;
+    return it->second.leaf.get();
+}
+
+void LeafBuilder::remember(const at::Tensor& t, std::shared_ptr<const TensorLeaf> leaf)
+{
+    constexpr std::size_t kCapacity = 128;
+    const c10::TensorImpl* key = t.unsafeGetTensorImpl();
+    auto [it, inserted] = m_cache.try_emplace(key);
+    it->second = CachedStats { t, static_cast<std::uint32_t>(t._version()), {}, std::move(leaf) };
+    if (!inserted)
+        return;
+    m_cacheOrder.push_back(key);
+    if (m_cacheOrder.size() > kCapacity) {
+        m_cache.erase(m_cacheOrder.front());
+        m_cacheOrder.pop_front();
+    }
+}
+
+Value LeafBuilder::build(const c10::IValue& v, const std::string& filePrefix, bool saveFiles, bool copyForAsync)
+{
+    if (v.isTensor())
+        return tensor(v.toTensor(), filePrefix, saveFiles, copyForAsync);
+    if (v.isNone())
+        return Value::null();
+    if (v.isBool())
+        return Value::ofBool(v.toBool());
+    if (v.isInt())
+        return Value::ofInt(v.toInt());
+    if (v.isDouble())
+        return Value::ofFloat(v.toDouble());
+    if (v.isString())
+        return Value::ofString("str", v.toStringRef());
+    if (v.isDevice())
+        return Value::ofString("torch.device", v.toDevice().str());
+    if (v.isScalar()) {
+        const at::Scalar s = v.toScalar();
+        if (s.isBoolean())
+            return Value::ofBool(s.toBool());
+        if (s.isIntegral(false))
+            return Value::ofInt(s.toLong());
+        return Value::ofFloat(s.toDouble());
+    }
+    if (v.isList() || v.isTuple()) {
+        Value list = Value::list();
+        std::size_t k = 0;
+        auto add = [&](const c10::IValue& item) {
+            list.add(build(item, filePrefix + "." + std::to_string(k), saveFiles, copyForAsync));
+            ++k;
+        };
+        if (v.isTuple()) {
+            for (const auto& item : v.toTupleRef().elements())
+                add(item);
+        } else {
+            for (const auto& item : v.toListRef())
+                add(item);
+        }
+        return list;
+    }
+    if (v.isGenericDict()) {
+        Value dict = Value::dict();
+        for (const auto& item : v.toGenericDict()) {
+            const std::string key = item.key().isString() ? item.key().toStringRef() : item.key().tagKind();
+            dict.add(key, build(item.value(), filePrefix + "." + key, saveFiles, copyForAsync));
+        }
+        return dict;
+    }
+    // Python writes null for any object it does not understand.
+    return Value::null();
+}
+
+} // namespace msprobe::capture

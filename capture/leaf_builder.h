@@ -1,0 +1,49 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+
+#include "capture/config.h"
+#include "capture/dump_writer.h"
+#include "capture/value.h"
+
+#include <ATen/core/ivalue.h>
+
+#include <deque>
+#include <string>
+#include <unordered_map>
+
+namespace msprobe::capture {
+
+// Turns IValues into dump.json values: tensor leaves with statistics (and md5, and tensor files when
+// requested), scalar leaves, lists. With async_dump the tensor is copied and the work runs on the writer thread.
+class LeafBuilder {
+public:
+    LeafBuilder(const DumpConfig& config, DumpWriter& writer)
+        : m_config(config)
+        , m_writer(writer)
+    {
+    }
+
+    // filePrefix: "{entry}.{category}" (file names append ".{index path}.{ext}"); saveFiles: task tensor or a
+    // tensor_list match. copyForAsync: false when the tensor can no longer change (fresh gradients).
+    Value build(const c10::IValue& value, const std::string& filePrefix, bool saveFiles, bool copyForAsync = true);
+    Value tensor(const at::Tensor& tensor, const std::string& fileStem, bool saveFiles, bool copyForAsync = true);
+
+private:
+    // The same tensor is usually dumped several times in a row (op output, next op input, module output):
+    // recent statistics are reused while the tensor is alive and unmodified (same version counter).
+    struct CachedStats {
+        at::Tensor tensor; // held so that the TensorImpl cannot be reused by another tensor
+        std::uint32_t version = 0;
+        std::string md5;
+        std::shared_ptr<const TensorLeaf> leaf;
+    };
+    const TensorLeaf* cached(const at::Tensor& t) const;
+    void remember(const at::Tensor& t, std::shared_ptr<const TensorLeaf> leaf);
+
+    const DumpConfig& m_config;
+    DumpWriter& m_writer;
+    std::unordered_map<const c10::TensorImpl*, CachedStats> m_cache;
+    std::deque<const c10::TensorImpl*> m_cacheOrder;
+};
+
+} // namespace msprobe::capture

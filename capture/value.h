@@ -1,0 +1,58 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+
+#include "dump/dump_model.h"
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace msprobe::capture {
+
+// A tensor leaf of dump.json. Shared so that an async writer can fill the statistics after the entry exists.
+struct TensorLeaf {
+    std::string type = "torch.Tensor";
+    std::string dtype;
+    std::vector<std::int64_t> shape;
+    StatValue max, min, mean, norm; // Missing = key not written
+    std::int8_t requiresGrad = -1; // -1 absent
+    std::string dataName; // empty = absent
+    std::string md5; // empty = absent
+};
+
+// One value of an entry body: a leaf (tensor or {"type", "value"} scalar), null, a list or a dict.
+struct Value {
+    enum class Kind : std::uint8_t { Null, Tensor, Scalar, List, Dict, EmptyObject };
+    enum class ScalarKind : std::uint8_t { Bool, Int, Float, String, IntList };
+
+    Kind kind = Kind::Null;
+    std::shared_ptr<TensorLeaf> tensor;
+    ScalarKind scalarKind = ScalarKind::Int;
+    std::string typeName; // scalar leaf "type": "int", "float", "bool", "str", "torch.Size", "torch.dtype", ...
+    std::int64_t i = 0;
+    double f = 0;
+    std::string s;
+    std::vector<std::int64_t> ints;
+    std::vector<Value> items;
+    std::vector<std::string> keys; // Dict: one per item
+
+    static Value null() { return {}; }
+    static Value list() { Value v; v.kind = Kind::List; return v; }
+    static Value dict() { Value v; v.kind = Kind::Dict; return v; }
+    static Value ofTensor(std::shared_ptr<TensorLeaf> leaf) { Value v; v.kind = Kind::Tensor; v.tensor = std::move(leaf); return v; }
+    static Value ofBool(bool b) { Value v; v.kind = Kind::Scalar; v.scalarKind = ScalarKind::Bool; v.typeName = "bool"; v.i = b; return v; }
+    static Value ofInt(std::int64_t x) { Value v; v.kind = Kind::Scalar; v.scalarKind = ScalarKind::Int; v.typeName = "int"; v.i = x; return v; }
+    static Value ofFloat(double x) { Value v; v.kind = Kind::Scalar; v.scalarKind = ScalarKind::Float; v.typeName = "float"; v.f = x; return v; }
+    static Value ofString(std::string type, std::string text) { Value v; v.kind = Kind::Scalar; v.scalarKind = ScalarKind::String; v.typeName = std::move(type); v.s = std::move(text); return v; }
+    void add(Value v) { items.push_back(std::move(v)); }
+    void add(std::string key, Value v) { keys.push_back(std::move(key)); items.push_back(std::move(v)); }
+};
+
+// Appends the JSON text of a value (Python json.dump style: NaN/Infinity tokens, indent of one space per level).
+void appendJson(std::string& out, const Value& value, int indent);
+void appendJsonString(std::string& out, std::string_view text);
+void appendJsonNumber(std::string& out, double value);
+void appendStat(std::string& out, const StatValue& value);
+
+} // namespace msprobe::capture

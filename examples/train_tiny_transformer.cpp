@@ -1,0 +1,107 @@
+// SPDX-License-Identifier: Apache-2.0
+// Trains the tiny transformer for a few steps with Adam, dumped by msprobe::PrecisionDebugger and watched by
+// msprobe::TrainerMonitor. Run it twice, once with --fault (tanh GELU in block 1), and compare the dumps with
+// `msprobe compare` to find the faulty layer.
+//
+//   msprobe_example_train --config dump_config.json --dump-path bench_dump --monitor-dir monitor
+//   msprobe_example_train --config dump_config.json --dump-path problem_dump --fault
+#include "tiny_transformer.h"
+
+#include "capture/debugger.h"
+#include "capture/monitor.h"
+#include "capture/seed.h"
+
+#include <cstdio>
+#include <cstring>
+#include <optional>
+#include <string>
+
+namespace {
+
+void usage()
+{
+    std::puts("usage: msprobe_example_train [--steps N] [--config CONFIG.json] [--dump-path DIR]\n"
+              "                             [--monitor-dir DIR] [--monitor-config CONFIG.json] [--fault]");
+}
+
+} // namespace
+
+int main(int argc, char** argv)
+{
+    int steps = 3;
+    std::string config, dumpPath, monitorDir, monitorConfig;
+    bool fault = false;
+    for (int i = 1; i < argc; ++i) {
+        const std::string arg = argv[i];
+        auto next = [&]() -> std::string {
+            if (i + 1 >= argc) {
+                usage();
+                std::exit(2);
+            }
+            return argv[++i];
+        };
+        if (arg == "--steps")
+            steps = std::stoi(next());
+        else if (arg == "--config")
+            config = next();
+        else if (arg == "--dump-path")
+            dumpPath = next();
+        else if (arg == "--monitor-dir")
+            monitorDir = next();
+        else if (arg == "--monitor-config")
+            monitorConfig = next();
+        else if (arg == "--fault")
+            fault = true;
+        else {
+            usage();
+            return arg == "-h" || arg == "--help" ? 0 : 2;
+        }
+    }
+    try {
+        at::set_num_threads(1);
+        msprobe::seed_all(1234, true, false);
+        tiny::Options options;
+        if (fault)
+            options.tanhGeluBlock = 1;
+        tiny::TinyTransformer model(options);
+        torch::optim::Adam optimizer(model->parameters(), torch::optim::AdamOptions(1e-3));
+
+        std::optional<msprobe::PrecisionDebugger> debugger;
+        if (!config.empty())
+            debugger.emplace(config, dumpPath.empty() ? std::nullopt : std::optional<std::string>(dumpPath));
+        std::optional<msprobe::TrainerMonitor> monitor;
+        if (!monitorDir.empty()) {
+            if (monitorConfig.empty()) {
+                msprobe::TrainerMonitor::Options monitorOptions;
+                monitorOptions.outputDir = monitorDir;
+                monitor.emplace(monitorOptions);
+            } else
+                monitor.emplace(monitorConfig, monitorDir);
+            monitor->start(*model, optimizer);
+        }
+        for (int step = 0; step < steps; ++step) {
+            auto [input, target] = tiny::makeBatch(options, step);
+            if (debugger)
+                debugger->start(*model);
+            optimizer.zero_grad();
+            auto logits = model->forward(input);
+            auto loss = torch::nn::functional::cross_entropy(logits.view({ -1, options.vocab }), target.view({ -1 }));
+            loss.backward();
+            if (monitor)
+                monitor->optimizerStep();
+            else
+                optimizer.step();
+            if (debugger) {
+                debugger->stop();
+                debugger->step();
+            }
+            std::printf("step %d loss %.8f\n", step, loss.item<double>());
+        }
+        if (monitor)
+            std::printf("monitor: %s\n", monitor->outputDir().c_str());
+    } catch (const std::exception& error) {
+        std::fprintf(stderr, "msprobe_example_train: %s\n", error.what());
+        return 1;
+    }
+    return 0;
+}
