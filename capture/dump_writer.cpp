@@ -19,90 +19,88 @@ namespace fs = std::filesystem;
 DumpWriter::DumpWriter(const DumpConfig& config)
     : m_config(config)
 {
-    if (m_config.asyncDump)
-        m_thread = std::thread([this] { worker(); });
+    m_thread = std::thread([this] { worker(); });
 }
 
 DumpWriter::~DumpWriter()
 {
     close();
-    if (m_thread.joinable()) {
-        {
-            std::lock_guard lock(m_queueMutex);
-            m_stop = true;
-        }
-        m_queueCv.notify_all();
-        m_thread.join();
+    {
+        std::lock_guard lock(m_queueMutex);
+        m_stop = true;
     }
+    m_queueCv.notify_all();
+    m_thread.join();
 }
 
 void DumpWriter::open(std::int64_t step, std::int64_t rank)
 {
-    m_dir = fs::path(m_config.dumpPath) / ("step" + std::to_string(step))
+    auto state = std::make_shared<DirState>();
+    state->dir = fs::path(m_config.dumpPath) / ("step" + std::to_string(step))
         / (rank >= 0 ? "rank" + std::to_string(rank) : "proc" + std::to_string(::getpid()));
-    {
-        std::lock_guard lock(m_mutex);
-        m_entries.clear();
-        m_construct.clear();
-        m_constructIndex.clear();
-        m_stacks.clear();
-    }
     {
         std::lock_guard lock(m_errorMutex);
         m_errorKinds.clear();
         m_errorLog.clear();
-        m_errorDir = m_dir;
+        m_errorDir = state->dir;
     }
     std::error_code ec;
-    fs::create_directories(m_dir, ec);
+    fs::create_directories(state->dir, ec);
     if (ec) {
-        recordError("mkdir", "cannot create dump directory " + m_dir.string() + ": " + ec.message());
+        recordError("mkdir", "cannot create dump directory " + state->dir.string() + ": " + ec.message());
         return;
     }
-    m_dirty = true;
+    state->dirty = true;
+    m_cur = std::move(state);
     flush();
 }
 
 std::size_t DumpWriter::addEntry(std::string name, Value body)
 {
-    std::lock_guard lock(m_mutex);
-    m_dirty = true;
-    m_entries.emplace_back(std::move(name), std::move(body));
-    return m_entries.size() - 1;
+    if (!m_cur)
+        return 0;
+    std::lock_guard lock(m_cur->mutex);
+    m_cur->dirty = true;
+    m_cur->entries.emplace_back(std::move(name), std::move(body));
+    return m_cur->entries.size() - 1;
 }
 
 void DumpWriter::updateEntry(std::size_t index, const std::function<void(Value&)>& fn)
 {
-    std::lock_guard lock(m_mutex);
-    m_dirty = true;
-    if (index < m_entries.size())
-        fn(m_entries[index].second);
+    if (!m_cur)
+        return;
+    std::lock_guard lock(m_cur->mutex);
+    m_cur->dirty = true;
+    if (index < m_cur->entries.size())
+        fn(m_cur->entries[index].second);
 }
 
 std::size_t DumpWriter::entryCount() const
 {
-    std::lock_guard lock(m_mutex);
-    return m_entries.size();
+    if (!m_cur)
+        return 0;
+    std::lock_guard lock(m_cur->mutex);
+    return m_cur->entries.size();
 }
 
 void DumpWriter::addConstruct(const std::string& name, const std::optional<std::string>& parent)
 {
-    if (!m_config.extraInfo)
+    if (!m_config.extraInfo || !m_cur)
         return;
-    std::lock_guard lock(m_mutex);
-    auto [it, inserted] = m_constructIndex.emplace(name, m_construct.size());
+    std::lock_guard lock(m_cur->mutex);
+    auto [it, inserted] = m_cur->constructIndex.emplace(name, m_cur->construct.size());
     if (inserted)
-        m_construct.emplace_back(name, parent);
+        m_cur->construct.emplace_back(name, parent);
     else
-        m_construct[it->second].second = parent;
+        m_cur->construct[it->second].second = parent;
 }
 
 void DumpWriter::addStack(const std::string& name, std::vector<std::uintptr_t> pcs, std::vector<std::string> extraFrames)
 {
-    if (!m_config.extraInfo)
+    if (!m_config.extraInfo || !m_cur)
         return;
-    std::lock_guard lock(m_mutex);
-    m_stacks.emplace_back(name, Stack { std::move(pcs), std::move(extraFrames) });
+    std::lock_guard lock(m_cur->mutex);
+    m_cur->stacks.emplace_back(name, Stack { std::move(pcs), std::move(extraFrames) });
 }
 
 void DumpWriter::recordError(const std::string& kind, const std::string& message)
@@ -146,14 +144,18 @@ bool DumpWriter::writeFile(const fs::path& file, const std::string& bytes)
     return true;
 }
 
-void DumpWriter::writeSnapshot(const Snapshot& snap)
+void DumpWriter::writeState(DirState& snap)
 {
-    const auto& m_entries = snap.entries;
-    const auto& m_construct = snap.construct;
-    const auto& m_stacks = snap.stacks;
-    const fs::path tensorDir = snap.dir / "dump_tensor_data";
     std::string dump, construct, stack;
     {
+        std::lock_guard lock(snap.mutex);
+        if (!snap.dirty)
+            return;
+        snap.dirty = false;
+        const auto& m_entries = snap.entries;
+        const auto& m_construct = snap.construct;
+        const auto& m_stacks = snap.stacks;
+        const fs::path tensorDir = snap.dir / "dump_tensor_data";
         dump.reserve(256 * m_entries.size() + 256);
         dump += "{\n \"task\": ";
         appendJsonString(dump, toString(m_config.task));
@@ -230,12 +232,8 @@ void DumpWriter::writeSnapshot(const Snapshot& snap)
     }
 }
 
-void DumpWriter::post(std::function<void()> job)
+void DumpWriter::enqueue(std::function<void()> job)
 {
-    if (!m_thread.joinable()) {
-        job();
-        return;
-    }
     {
         std::lock_guard lock(m_queueMutex);
         m_queue.push_back(std::move(job));
@@ -243,54 +241,32 @@ void DumpWriter::post(std::function<void()> job)
     m_queueCv.notify_one();
 }
 
+void DumpWriter::post(std::function<void()> job)
+{
+    if (m_config.asyncDump)
+        enqueue(std::move(job));
+    else
+        job();
+}
+
 void DumpWriter::flush()
 {
-    if (m_dir.empty())
-        return;
-    auto snap = std::make_shared<Snapshot>();
-    {
-        std::lock_guard lock(m_mutex);
-        if (!m_dirty)
-            return;
-        m_dirty = false;
-        snap->dir = m_dir;
-        snap->entries = m_entries;
-        snap->construct = m_construct;
-        snap->stacks = m_stacks;
-    }
-    post([this, snap] { writeSnapshot(*snap); });
+    if (m_cur)
+        enqueue([this, state = m_cur] { writeState(*state); });
 }
 
 void DumpWriter::drain()
 {
-    if (!m_thread.joinable())
-        return;
     std::unique_lock lock(m_queueMutex);
     m_idleCv.wait(lock, [this] { return m_queue.empty() && !m_busy; });
 }
 
 void DumpWriter::close()
 {
-    if (m_dir.empty())
+    if (!m_cur)
         return;
-    auto snap = std::make_shared<Snapshot>();
-    {
-        std::lock_guard lock(m_mutex);
-        if (m_dirty) {
-            snap->dir = m_dir;
-            snap->entries = std::move(m_entries);
-            snap->construct = std::move(m_construct);
-            snap->stacks = std::move(m_stacks);
-        }
-        m_entries.clear();
-        m_construct.clear();
-        m_constructIndex.clear();
-        m_stacks.clear();
-        m_dirty = false;
-    }
-    if (!snap->dir.empty())
-        post([this, snap] { writeSnapshot(*snap); });
-    m_dir.clear();
+    flush();
+    m_cur.reset();
 }
 
 void DumpWriter::worker()

@@ -5,6 +5,7 @@
 #include "capture/value.h"
 
 #include <condition_variable>
+#include <memory>
 #include <cstdint>
 #include <deque>
 #include <filesystem>
@@ -31,9 +32,9 @@ public:
 
     // Starts step/rank directory (rank < 0: proc{PID}); writes the empty files the reference creates at start.
     void open(std::int64_t step, std::int64_t rank);
-    bool isOpen() const { return !m_dir.empty(); }
-    const std::filesystem::path& dir() const { return m_dir; }
-    std::filesystem::path tensorDir() const { return m_dir / "dump_tensor_data"; }
+    bool isOpen() const { return m_cur != nullptr; }
+    std::filesystem::path dir() const { return m_cur ? m_cur->dir : std::filesystem::path(); }
+    std::filesystem::path tensorDir() const { return dir() / "dump_tensor_data"; }
 
     // Appends an entry (insertion order is the file's order); returns its index.
     std::size_t addEntry(std::string name, Value body);
@@ -47,11 +48,12 @@ public:
 
     // Runs a job on the writer thread (async_dump) or at once.
     void post(std::function<void()> job);
-    // Writes dump.json/construct.json/stack.json with everything so far (on the writer thread when async).
+    // Writes dump.json/construct.json/stack.json with everything so far. The JSON is built and written on the
+    // writer thread in every mode (statistics stay synchronous unless async_dump); drain() waits for it.
     void flush();
     // Waits until every posted job (and flush) has finished.
     void drain();
-    // Writes the files a last time (without waiting when async) and forgets the directory.
+    // Writes the files a last time (without waiting) and forgets the directory.
     void close();
 
     // Writes bytes to a file, recording failures; returns success.
@@ -62,24 +64,22 @@ private:
         std::vector<std::uintptr_t> pcs;
         std::vector<std::string> extra;
     };
-    struct Snapshot {
+    // Everything of one step/rank directory; flush jobs hold it, so the next step can start meanwhile.
+    struct DirState {
         std::filesystem::path dir;
+        std::mutex mutex;
         std::vector<std::pair<std::string, Value>> entries;
         std::vector<std::pair<std::string, std::optional<std::string>>> construct;
+        std::unordered_map<std::string, std::size_t> constructIndex;
         std::vector<std::pair<std::string, Stack>> stacks;
+        bool dirty = false;
     };
-    void writeSnapshot(const Snapshot& snap);
+    void writeState(DirState& state);
+    void enqueue(std::function<void()> job);
     void worker();
 
     const DumpConfig& m_config;
-    std::filesystem::path m_dir;
-
-    mutable std::mutex m_mutex; // entries, construct, stacks
-    std::vector<std::pair<std::string, Value>> m_entries;
-    std::vector<std::pair<std::string, std::optional<std::string>>> m_construct;
-    std::unordered_map<std::string, std::size_t> m_constructIndex;
-    std::vector<std::pair<std::string, Stack>> m_stacks;
-    bool m_dirty = false;
+    std::shared_ptr<DirState> m_cur;
 
     std::mutex m_errorMutex;
     std::filesystem::path m_errorDir;

@@ -12,6 +12,7 @@
 #endif
 
 #include <cstdio>
+#include <cstdlib>
 
 namespace msprobe::cli {
 
