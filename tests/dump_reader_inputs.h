@@ -73,3 +73,26 @@ inline std::vector<BadDumpCase> badDumpCases()
                                      + std::string(1000, '[') + std::string(1000, ']') + "}}}", "nested deeper than 400" },
     };
 }
+
+// `count` entries whose second output is an object that names its "type" last, after a nested tensor:
+// the reader reads that tensor as a child, then meets "type" and must drop its rows again.
+// Entry i: output[0] is a tensor of shape [i % 7 + 1, 2] and Max i; output[1] an int leaf of value i
+// whose "inner" object is kept as an extra.
+inline std::string lateTypeEntries(int count)
+{
+    std::string text;
+    for (int i = 0; i < count; ++i) {
+        const std::string n = std::to_string(i);
+        if (i > 0)
+            text += ",\n";
+        text += R"("Torch.late.)" + n + R"(.forward": {"output": [)"
+            + R"({"type": "torch.Tensor", "dtype": "torch.float32", "shape": [)" + std::to_string(i % 7 + 1)
+            + R"(, 2], "Max": )" + n + R"(, "Min": 0, "Mean": null, "Norm": null},)"
+            + R"( {"inner": {"type": "torch.Tensor", "dtype": "torch.int8", "shape": [9, 9, 9], "Max": 1, "Min": 0, "Mean": null, "Norm": null},)"
+            + R"( "type": "int", "value": )" + n + "}]}";
+    }
+    return text;
+}
+
+inline const char* kLateTypeInnerRepr
+    = "{'type': 'torch.Tensor', 'dtype': 'torch.int8', 'shape': [9, 9, 9], 'Max': 1, 'Min': 0, 'Mean': None, 'Norm': None}";

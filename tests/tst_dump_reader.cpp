@@ -327,12 +327,73 @@ private slots:
                 reader.parse(std::string_view(text.data(), length), "cut.json");
                 QFAIL(qPrintable(QStringLiteral("a cut at byte %1 was accepted").arg(length)));
             } catch (const Error& error) {
-                QVERIFY(std::string(error.what()).starts_with("cut.json"));
+                const std::string message = error.what();
+                QVERIFY(message.starts_with("cut.json"));
+                QVERIFY2(length == 0 || message.find("(truncated file?)") != std::string::npos, message.c_str());
             }
             ++checked;
         }
         QVERIFY(checked > 100);
         QCOMPARE(reader.parse(text, "whole.json").entries.size(), std::size_t(186));
+    }
+
+    // A file cut anywhere outside a string says that it ends early, at its last byte.
+    void truncatedFileSaysWhereItEnds()
+    {
+        const auto file = onlySubdir(refDumps() / "bench_mix_statistics" / "step0") / "dump.json";
+        std::ifstream in(file, std::ios::binary);
+        const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+        // After a comma, a number, an inner "}" and a "[": the cuts a killed writer leaves.
+        const std::size_t cuts[] = { text.find(",\n", 5000) + 1, text.find("\"Max\": ") + 8, text.find("}", 9000) + 1,
+            text.find("[", 7000) + 1, text.rfind('}') };
+        for (const std::size_t length : cuts) {
+            try {
+                parseText(text.substr(0, length));
+                QFAIL("a truncated file was accepted");
+            } catch (const Error& error) {
+                const std::string message = error.what();
+                QVERIFY2(message.starts_with("inline.json: byte " + std::to_string(length) + " (line "), message.c_str());
+                QVERIFY2(message.ends_with("the file ends early: the top-level object is never closed (truncated file?)"),
+                    message.c_str());
+            }
+        }
+        // A complete object followed by more text is not a truncation.
+        try {
+            parseText(R"({"task": "statistics", "data": {}} [)");
+            QFAIL("trailing text was accepted");
+        } catch (const Error& error) {
+            QVERIFY2(QString::fromUtf8(error.what()).contains(QStringLiteral("byte 34 (line 1, column 35): unexpected content")),
+                error.what());
+        }
+    }
+
+    // Rows read for the children of an object whose "type" comes late are dropped without disturbing
+    // the rows before them, however many such objects a file has.
+    void lateTypeKeysRewindTheirRows()
+    {
+        constexpr int kCount = 20000;
+        const auto dump = parseText(wrapEntries(lateTypeEntries(kCount)));
+        QCOMPARE(dump.entries.size(), std::size_t(kCount));
+        QCOMPARE(dump.tensors.size(), std::size_t(kCount));
+        QCOMPARE(dump.scalars.size(), std::size_t(kCount));
+        QCOMPARE(dump.tensors.shapePool.size(), std::size_t(2 * kCount));
+        QCOMPARE(dump.extras.size(), std::size_t(kCount));
+        for (int i = 0; i < kCount; i += 997) {
+            const std::string name = "Torch.late." + std::to_string(i) + ".forward";
+            const auto tensor = dump.nodes[nodeAt(dump, name, { "output", "0" })];
+            QCOMPARE(int(tensor.kind), int(NodeKind::Tensor));
+            QCOMPARE(tensor.payload, std::uint32_t(i));
+            const auto shape = dump.tensors.shape(tensor.payload);
+            QCOMPARE(std::vector<std::int64_t>(shape.begin(), shape.end()), (std::vector<std::int64_t> { i % 7 + 1, 2 }));
+            QCOMPARE(dump.tensors.max[tensor.payload].i, std::int64_t(i));
+            const auto leaf = dump.nodes[nodeAt(dump, name, { "output", "1" })];
+            QCOMPARE(int(leaf.kind), int(NodeKind::Scalar));
+            QCOMPARE(dump.text(dump.scalars.text[leaf.payload]), std::string_view(std::to_string(i)));
+            const auto extras = dump.extrasOf(dump.scalars.extras[leaf.payload]);
+            QCOMPARE(extras.size(), std::size_t(1));
+            QCOMPARE(dump.text(extras[0].key), std::string_view("inner"));
+            QCOMPARE(dump.text(extras[0].text), std::string_view(kLateTypeInnerRepr));
+        }
     }
 
     void fileErrorsNameTheFile()

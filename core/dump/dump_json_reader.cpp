@@ -79,6 +79,32 @@ bool nonFiniteToken(std::string_view token, double& out)
     return true;
 }
 
+// Where the text's first JSON value closes (one past its last byte), or npos when the text ends
+// inside it: a truncated file. Only used to explain a failure, so a plain byte scan.
+std::size_t endOfFirstValue(std::string_view text)
+{
+    int depth = 0;
+    bool inString = false;
+    for (std::size_t at = 0; at < text.size(); ++at) {
+        const char c = text[at];
+        if (inString) {
+            if (c == '\\')
+                ++at;
+            else if (c == '"')
+                inString = false;
+        } else if (c == '"') {
+            inString = true;
+        } else if (c == '{' || c == '[') {
+            ++depth;
+        } else if ((c == '}' || c == ']') && --depth <= 0) {
+            return at + 1;
+        }
+    }
+    return std::string_view::npos;
+}
+
+constexpr const char* kEndsEarly = "the file ends early: the top-level object is never closed (truncated file?)";
+
 // A string value exactly as get_string() gives it, and consumed the same way; read in place when it
 // has no escape, which saves simdjson's copy.
 simdjson::error_code stringOf(od::value& v, std::string_view& out)
@@ -162,8 +188,16 @@ public:
     {
         m_doc = &doc;
         od::object top;
-        if (doc.get_object().get(top))
+        if (const auto error = doc.get_object().get(top)) {
+            // simdjson's only check of a whole object up front: the last token must be its "}".
+            if (error == simdjson::INCOMPLETE_ARRAY_OR_OBJECT) {
+                const std::size_t end = endOfFirstValue({ m_base, m_size });
+                if (end == std::string_view::npos)
+                    failAt(m_base + m_size, kEndsEarly);
+                failAt(m_base + end, "unexpected content after the top-level object");
+            }
             failAt(m_base, "the top level is not a JSON object");
+        }
         bool continuation = part == Part::Middle || part == Part::Last;
         m_dataClosedAt = nullptr;
         for (auto fieldResult : top) {
@@ -285,6 +319,7 @@ private:
     {
         const auto expect = [textSize](std::uint64_t bytesPerItem) { return static_cast<std::size_t>(textSize / bytesPerItem); };
         m_out.entries.reserve(expect(512));
+        m_out.strings.reserve(expect(512)); // mostly entry names
         m_out.nodes.reserve(expect(96));
         TensorTable& t = m_out.tensors;
         const std::size_t tensors = expect(256);
@@ -552,6 +587,12 @@ private:
 
     StatValue readNumber(od::value v, const char* name)
     {
+        od::number number; // one pass over the digits for the common case
+        if (!v.get_number().get(number)) {
+            if (number.is_int64())
+                return StatValue::ofInt(number.get_int64());
+            return StatValue::ofFloat(number.as_double());
+        }
         od::number_type numberType;
         if (v.get_number_type().get(numberType)) {
             double nonFinite;
@@ -710,43 +751,31 @@ private:
     std::vector<std::int64_t> m_shape;
 };
 
+// Drops the rows read for the children of an object that turned out to be a leaf: every column is
+// cut back to its mark, so the cost is that of the dropped rows only.
 void DumpBuilder::truncate(std::size_t nodes, std::size_t tensors, std::size_t scalars, std::size_t extras)
 {
     m_out.nodes.resize(nodes);
     m_out.extras.resize(extras);
-    if (m_out.tensors.size() > tensors) {
-        // Children of an object that turned out to be a leaf: rebuild the tensor columns up to the mark.
-        TensorTable kept;
-        auto& t = m_out.tensors;
-        for (std::size_t row = 0; row < tensors; ++row) {
-            kept.type.push_back(t.type[row]);
-            kept.dtype.push_back(t.dtype[row]);
-            kept.shapeBegin.push_back(static_cast<std::uint32_t>(kept.shapePool.size()));
-            kept.shapeRank.push_back(t.shapeRank[row]);
-            auto shape = t.shape(row);
-            kept.shapePool.insert(kept.shapePool.end(), shape.begin(), shape.end());
-            kept.max.push(t.max[row]);
-            kept.min.push(t.min[row]);
-            kept.mean.push(t.mean[row]);
-            kept.norm.push(t.norm[row]);
-            kept.requiresGrad.push_back(t.requiresGrad[row]);
-            kept.dataName.push_back(t.dataName[row]);
-            kept.md5.push_back(t.md5[row]);
-            kept.extras.push_back(t.extras[row]);
-        }
-        t = std::move(kept);
+    auto& t = m_out.tensors;
+    if (t.size() > tensors) {
+        t.shapePool.resize(t.shapeBegin[tensors]);
+        for (auto* column : { &t.type, &t.dtype, &t.dataName, &t.md5 })
+            column->resize(tensors);
+        t.shapeBegin.resize(tensors);
+        t.shapeRank.resize(tensors);
+        for (StatColumn* column : { &t.max, &t.min, &t.mean, &t.norm })
+            column->truncate(tensors);
+        t.requiresGrad.resize(tensors);
+        t.extras.resize(tensors);
     }
-    if (m_out.scalars.size() > scalars) {
-        ScalarTable kept;
-        auto& s = m_out.scalars;
-        for (std::size_t row = 0; row < scalars; ++row) {
-            kept.type.push_back(s.type[row]);
-            kept.valueKind.push_back(s.valueKind[row]);
-            kept.number.push(s.number[row]);
-            kept.text.push_back(s.text[row]);
-            kept.extras.push_back(s.extras[row]);
-        }
-        s = std::move(kept);
+    auto& s = m_out.scalars;
+    if (s.size() > scalars) {
+        s.type.resize(scalars);
+        s.valueKind.resize(scalars);
+        s.number.truncate(scalars);
+        s.text.resize(scalars);
+        s.extras.resize(scalars);
     }
 }
 
@@ -930,6 +959,18 @@ DumpFile DumpJsonReader::parse(std::string_view text, const std::string& display
         throw Error(displayName, {}, "the file is empty");
     DumpBuilder builder(dump, base, view.size(), options);
     od::document doc; // outlives the try: the handlers ask the builder where the iterator stopped
+    const auto fail = [&](const char* where, const std::string& message) {
+        if (!where)
+            where = builder.currentLocation();
+        std::string place = where ? describeOffset(base, view.size(), static_cast<std::size_t>(where - base)) : std::string {};
+        if (!builder.currentEntry().empty())
+            place += (place.empty() ? "" : ", ") + std::string("entry '") + std::string(builder.currentEntry()) + "'";
+        // Whatever simdjson tripped on first, a text that ends inside its top-level object is truncated.
+        const std::size_t start = text.find_first_not_of(" \t\r\n");
+        if (start != std::string_view::npos && text[start] == '{' && endOfFirstValue(text) == std::string_view::npos)
+            throw Error(displayName, describeOffset(base, view.size(), view.size()), kEndsEarly);
+        throw Error(displayName, place, message);
+    };
     try {
         auto error = m_state->parser.iterate(view).get(doc);
         if (error == simdjson::UNCLOSED_STRING)
@@ -938,17 +979,9 @@ DumpFile DumpJsonReader::parse(std::string_view text, const std::string& display
             throw ParseFailure { std::string("invalid JSON: ") + simdjson::error_message(error), nullptr };
         builder.run(doc);
     } catch (const ParseFailure& failure) {
-        const char* where = failure.where ? failure.where : builder.currentLocation();
-        std::string place = where ? describeOffset(base, view.size(), static_cast<std::size_t>(where - base)) : std::string {};
-        if (!builder.currentEntry().empty())
-            place += (place.empty() ? "" : ", ") + std::string("entry '") + std::string(builder.currentEntry()) + "'";
-        throw Error(displayName, place, failure.message);
+        fail(failure.where, failure.message);
     } catch (const simdjson::simdjson_error& failure) {
-        const char* where = builder.currentLocation();
-        std::string place = where ? describeOffset(base, view.size(), static_cast<std::size_t>(where - base)) : std::string {};
-        if (!builder.currentEntry().empty())
-            place += (place.empty() ? "" : ", ") + std::string("entry '") + std::string(builder.currentEntry()) + "'";
-        throw Error(displayName, place, std::string("invalid JSON: ") + failure.what());
+        fail(nullptr, std::string("invalid JSON: ") + failure.what());
     }
     if (options.progress)
         options.progress(dump.fileSize, dump.fileSize);

@@ -4,6 +4,7 @@
 #include "dump/entry_name.h"
 #include "support/string_pool.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <span>
@@ -74,6 +75,8 @@ public:
     StatValue operator[](std::size_t row) const;
     std::size_t size() const { return m_kind.size(); }
     void reserve(std::size_t n) { m_kind.reserve(n); m_bits.reserve(n); }
+    // Keeps the first `rows` rows.
+    void truncate(std::size_t rows) { m_kind.resize(std::min(rows, size())); m_bits.resize(std::min(rows, size())); }
 
 private:
     std::vector<StatKind> m_kind;

@@ -1,13 +1,49 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "support/string_pool.h"
 
+#include <algorithm>
+#include <bit>
 #include <cstring>
 
 namespace msprobe {
 
 namespace {
+
 constexpr std::size_t kBlockSize = 1 << 20;
+constexpr std::size_t kMinSlots = 64;
+
+std::uint64_t load64(const char* p)
+{
+    std::uint64_t word;
+    std::memcpy(&word, p, sizeof word);
+    return word;
 }
+
+std::uint64_t mix(std::uint64_t a, std::uint64_t b)
+{
+    const unsigned __int128 product = static_cast<unsigned __int128>(a) * b;
+    return static_cast<std::uint64_t>(product) ^ static_cast<std::uint64_t>(product >> 64);
+}
+
+// A multiply-fold hash over 8-byte words: names of a dump differ anywhere (counters at the end,
+// module paths in the middle), so every byte counts.
+std::uint32_t hashOf(std::string_view text)
+{
+    constexpr std::uint64_t k0 = 0xa0761d6478bd642full, k1 = 0xe7037ed1a0b428dbull;
+    const char* p = text.data();
+    std::size_t left = text.size();
+    std::uint64_t h = k0 ^ left;
+    for (; left >= 8; left -= 8, p += 8)
+        h = mix(h ^ load64(p), k1);
+    if (left > 0) {
+        std::uint64_t tail = 0;
+        std::memcpy(&tail, p, left);
+        h = mix(h ^ tail, k1);
+    }
+    return static_cast<std::uint32_t>(mix(h, k0) >> 32);
+}
+
+} // namespace
 
 char* StringPool::store(std::string_view text)
 {
@@ -27,15 +63,43 @@ char* StringPool::store(std::string_view text)
     return dest;
 }
 
+void StringPool::reserve(std::size_t count)
+{
+    m_views.reserve(count);
+    const std::size_t wanted = std::bit_ceil(std::max(kMinSlots, 2 * count));
+    if (wanted > m_slots.size())
+        rehash(wanted);
+}
+
+void StringPool::rehash(std::size_t slotCount)
+{
+    std::vector<Slot> slots(slotCount);
+    const std::size_t mask = slotCount - 1;
+    for (const Slot& slot : m_slots) {
+        if (slot.id == kNoString)
+            continue;
+        std::size_t at = slot.hash & mask;
+        while (slots[at].id != kNoString)
+            at = (at + 1) & mask;
+        slots[at] = slot;
+    }
+    m_slots = std::move(slots);
+}
+
 StringId StringPool::intern(std::string_view text)
 {
-    if (auto it = m_index.find(text); it != m_index.end())
-        return it->second;
+    if (2 * (m_views.size() + 1) > m_slots.size())
+        rehash(std::max(kMinSlots, 2 * m_slots.size()));
+    const std::uint32_t hash = hashOf(text);
+    const std::size_t mask = m_slots.size() - 1;
+    std::size_t at = hash & mask;
+    for (; m_slots[at].id != kNoString; at = (at + 1) & mask)
+        if (m_slots[at].hash == hash && m_views[m_slots[at].id] == text)
+            return m_slots[at].id;
     const char* stored = store(text);
-    std::string_view view(stored, text.size());
-    auto id = static_cast<StringId>(m_views.size());
-    m_views.push_back(view);
-    m_index.emplace(view, id);
+    const auto id = static_cast<StringId>(m_views.size());
+    m_views.emplace_back(stored, text.size());
+    m_slots[at] = { id, hash };
     m_bytes += text.size();
     return id;
 }

@@ -5,7 +5,6 @@
 #include <deque>
 #include <string>
 #include <string_view>
-#include <unordered_map>
 #include <vector>
 
 namespace msprobe {
@@ -21,15 +20,25 @@ public:
     std::string_view view(StringId id) const { return id == kNoString ? std::string_view {} : m_views[id]; }
     std::size_t size() const { return m_views.size(); }
     std::size_t bytesStored() const { return m_bytes; }
+    // Makes room for about `count` distinct strings without rehashing.
+    void reserve(std::size_t count);
 
 private:
+    // Open addressing with the hash kept beside the id: a lookup touches one slot array, and
+    // growing never rehashes a string.
+    struct Slot {
+        StringId id = kNoString;
+        std::uint32_t hash = 0;
+    };
+
     char* store(std::string_view text);
+    void rehash(std::size_t slotCount);
 
     std::deque<std::string> m_blocks; // append-only arenas; never reallocated once created
     std::deque<std::string> m_largeStrings;
     std::size_t m_blockUsed = 0;
     std::vector<std::string_view> m_views;
-    std::unordered_map<std::string_view, StringId> m_index;
+    std::vector<Slot> m_slots; // a power of two in size, at most half full
     std::size_t m_bytes = 0;
 };
 
