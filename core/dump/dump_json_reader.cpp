@@ -8,23 +8,18 @@
 
 #include <algorithm>
 #include <array>
+#include <condition_variable>
 #include <cstdio>
 #include <cstring>
 #include <limits>
 #include <memory>
+#include <mutex>
+#include <thread>
 #include <utility>
 
 namespace msprobe {
 
 namespace od = simdjson::ondemand;
-
-struct DumpJsonReader::State {
-    od::parser parser;
-    simdjson::padded_string buffer;
-    // Chunked reads: bounded by the chunk size, so kept between files.
-    od::parser chunkParser;
-    std::vector<char> chunk;
-};
 
 namespace {
 
@@ -781,76 +776,192 @@ void DumpBuilder::truncate(std::size_t nodes, std::size_t tensors, std::size_t s
 
 using ReadAt = std::function<bool(char* into, std::uint64_t offset, std::size_t size)>;
 
-// Parses a text of `size` bytes, fetched through readAt, in pieces of about g_chunkBytes cut after an
-// entry of "data": at a line "\n" + two indents + "}," as Python's json.dump(indent=N) writes it.
-// Each piece is parsed with a synthetic start ({"data": {) and end (}}) and must prove that the cut
-// was inside "data"; anything unexpected returns false, and the caller parses the whole text, which
-// gives exactly the same model or error (the pieces are the text itself, in the same order).
-bool readChunked(od::parser& parser, std::vector<char>& buffer, const ReadAt& readAt, std::uint64_t size,
-                 DumpFile& out, const ReadOptions& options)
-{
-    constexpr std::string_view kContinue = "{\"data\": {";
-    constexpr std::string_view kClose = "}}";
-    char head[64];
-    const auto headSize = static_cast<std::size_t>(std::min<std::uint64_t>(sizeof head, size));
-    if (!readAt(head, 0, headSize) || headSize < 4 || head[0] != '{' || head[1] != '\n')
-        return false;
-    std::size_t indent = 0;
-    while (2 + indent < headSize && head[2 + indent] == ' ')
-        ++indent;
-    if (indent == 0 || 2 + indent >= headSize || head[2 + indent] != '"')
-        return false;
-    const std::string boundary = "\n" + std::string(2 * indent, ' ') + "},";
+// One piece of a chunked read, indexed by simdjson (stage 1) and waiting for the model builder.
+struct IndexedPiece {
+    od::parser parser;
+    std::vector<char> buffer;
+    od::document doc;
+    std::size_t size = 0;
+    std::int64_t fileShift = 0; // file offset of buffer[0] (negative: the synthetic start)
+    Part part = Part::Whole;
+};
 
-    DumpBuilder builder(out, nullptr, size, options);
-    std::string carry; // text read past the last cut; it starts at `offset`
-    std::uint64_t offset = 0;
-    std::size_t window = std::max<std::size_t>(g_chunkBytes, 16);
-    bool first = true;
-    for (;;) {
-        const std::string_view prefix = first ? std::string_view() : kContinue;
-        const std::uint64_t left = size - offset;
-        const auto take = static_cast<std::size_t>(std::min<std::uint64_t>(std::max(window, carry.size()), left));
-        const std::size_t needed = prefix.size() + take + kClose.size() + simdjson::SIMDJSON_PADDING;
-        if (buffer.size() < needed) // only grows: resize() would zero-fill what it adds back
-            buffer.resize(needed);
-        char* text = buffer.data() + prefix.size();
-        prefix.copy(buffer.data(), prefix.size());
-        carry.copy(text, carry.size());
-        if (!readAt(text + carry.size(), offset + carry.size(), take - carry.size()))
+// Cuts a text of `size` bytes, fetched through readAt, into pieces of about g_chunkBytes that end after
+// an entry of "data": at a line "\n" + two indents + "}," as Python's json.dump(indent=N) writes it.
+// Each piece gets a synthetic start ({"data": {) and end (}}); the builder then proves that the cut was
+// inside "data" (see DumpBuilder::run).
+class PieceCutter {
+public:
+    PieceCutter(const ReadAt& readAt, std::uint64_t size)
+        : m_readAt(readAt)
+        , m_size(size)
+    {
+    }
+
+    // False when the text does not look like an indented msprobe dump.
+    bool start()
+    {
+        char head[64];
+        const auto headSize = static_cast<std::size_t>(std::min<std::uint64_t>(sizeof head, m_size));
+        if (!m_readAt(head, 0, headSize) || headSize < 4 || head[0] != '{' || head[1] != '\n')
             return false;
-        const bool last = take == left;
-        std::size_t cut = take;
-        if (!last) {
-            const std::size_t at = std::string_view(text, take).rfind(boundary);
-            if (at == std::string_view::npos) { // no entry ends in this window: widen it
-                carry.assign(text, take);
-                window *= 2;
-                continue;
-            }
-            cut = at + boundary.size() - 1; // on the ","
-            carry.assign(text + cut + 1, take - cut - 1);
-            std::memcpy(text + cut, kClose.data(), kClose.size());
-        }
-        const std::size_t docSize = prefix.size() + cut + (last ? 0 : kClose.size());
-        std::memset(buffer.data() + docSize, 0, simdjson::SIMDJSON_PADDING);
-        const Part part = first ? (last ? Part::Whole : Part::First) : (last ? Part::Last : Part::Middle);
-        try {
-            builder.setDocument(buffer.data(), docSize, static_cast<std::int64_t>(offset) - static_cast<std::int64_t>(prefix.size()));
-            od::document doc;
-            if (parser.iterate(simdjson::padded_string_view(buffer.data(), docSize, buffer.size())).get(doc))
+        std::size_t indent = 0;
+        while (2 + indent < headSize && head[2 + indent] == ' ')
+            ++indent;
+        if (indent == 0 || 2 + indent >= headSize || head[2 + indent] != '"')
+            return false;
+        m_boundary = "\n" + std::string(2 * indent, ' ') + "},";
+        return true;
+    }
+
+    // Reads, cuts and indexes the next piece into `piece`; false on a read or stage-1 failure.
+    bool next(IndexedPiece& piece)
+    {
+        constexpr std::string_view kContinue = "{\"data\": {";
+        constexpr std::string_view kClose = "}}";
+        std::vector<char>& buffer = piece.buffer;
+        std::size_t window = std::max<std::size_t>(g_chunkBytes, 16);
+        for (;;) {
+            const std::string_view prefix = m_first ? std::string_view() : kContinue;
+            const std::uint64_t left = m_size - m_offset;
+            const auto take = static_cast<std::size_t>(std::min<std::uint64_t>(std::max(window, m_carry.size()), left));
+            const std::size_t needed = prefix.size() + take + kClose.size() + simdjson::SIMDJSON_PADDING;
+            if (buffer.size() < needed) // only grows: resize() would zero-fill what it adds back
+                buffer.resize(needed);
+            char* text = buffer.data() + prefix.size();
+            prefix.copy(buffer.data(), prefix.size());
+            m_carry.copy(text, m_carry.size());
+            if (!m_readAt(text + m_carry.size(), m_offset + m_carry.size(), take - m_carry.size()))
                 return false;
-            builder.run(doc, part);
+            const bool last = take == left;
+            std::size_t cut = take;
+            if (!last) {
+                const std::size_t at = std::string_view(text, take).rfind(m_boundary);
+                if (at == std::string_view::npos) { // no entry ends in this window: widen it
+                    m_carry.assign(text, take);
+                    window *= 2;
+                    continue;
+                }
+                cut = at + m_boundary.size() - 1; // on the ","
+                m_carry.assign(text + cut + 1, take - cut - 1);
+                std::memcpy(text + cut, kClose.data(), kClose.size());
+            }
+            piece.size = prefix.size() + cut + (last ? 0 : kClose.size());
+            std::memset(buffer.data() + piece.size, 0, simdjson::SIMDJSON_PADDING);
+            piece.part = m_first ? (last ? Part::Whole : Part::First) : (last ? Part::Last : Part::Middle);
+            piece.fileShift = static_cast<std::int64_t>(m_offset) - static_cast<std::int64_t>(prefix.size());
+            m_offset += cut + 1;
+            m_first = false;
+            return !piece.parser.iterate(simdjson::padded_string_view(buffer.data(), piece.size, buffer.size())).get(piece.doc);
+        }
+    }
+
+private:
+    const ReadAt& m_readAt;
+    std::uint64_t m_size;
+    std::string m_boundary;
+    std::string m_carry; // text read past the last cut; it starts at m_offset
+    std::uint64_t m_offset = 0;
+    bool m_first = true;
+};
+
+// Reads and indexes the next piece on a second thread while the model of the current one is built:
+// the two halves of the work take about as long on a two-core machine.
+class PiecePipeline {
+public:
+    PiecePipeline(PieceCutter& cutter, std::array<IndexedPiece, 2>& pieces)
+        : m_cutter(cutter)
+        , m_pieces(pieces)
+        , m_reader([this] { produce(); })
+    {
+    }
+
+    ~PiecePipeline()
+    {
+        {
+            std::lock_guard lock(m_mutex);
+            m_stop = true;
+        }
+        m_changed.notify_all();
+        m_reader.join();
+    }
+
+    // The next piece in order, or null when it could not be read or indexed.
+    IndexedPiece* next()
+    {
+        const std::size_t slot = m_taken++ % 2;
+        std::unique_lock lock(m_mutex);
+        if (m_taken > 1) { // the previous piece is built: its slot may be refilled
+            m_state[1 - slot] = SlotState::Free;
+            m_changed.notify_all();
+        }
+        m_changed.wait(lock, [&] { return m_state[slot] != SlotState::Free; });
+        return m_state[slot] == SlotState::Ready ? &m_pieces[slot] : nullptr;
+    }
+
+private:
+    enum class SlotState { Free, Ready, Failed };
+
+    void produce()
+    {
+        for (std::size_t index = 0;; ++index) {
+            const std::size_t slot = index % 2;
+            {
+                std::unique_lock lock(m_mutex);
+                m_changed.wait(lock, [&] { return m_stop || m_state[slot] == SlotState::Free; });
+                if (m_stop)
+                    return;
+            }
+            bool ok = false;
+            try {
+                ok = m_cutter.next(m_pieces[slot]);
+            } catch (const std::exception&) { // out of memory for a huge window: the caller reads whole
+            }
+            const bool done = !ok || m_pieces[slot].part == Part::Whole || m_pieces[slot].part == Part::Last;
+            {
+                std::lock_guard lock(m_mutex);
+                m_state[slot] = ok ? SlotState::Ready : SlotState::Failed;
+            }
+            m_changed.notify_all();
+            if (done)
+                return;
+        }
+    }
+
+    PieceCutter& m_cutter;
+    std::array<IndexedPiece, 2>& m_pieces;
+    std::mutex m_mutex;
+    std::condition_variable m_changed;
+    std::array<SlotState, 2> m_state { SlotState::Free, SlotState::Free };
+    bool m_stop = false;
+    std::size_t m_taken = 0;
+    std::thread m_reader; // last: starts once the rest is set up
+};
+
+// Parses a text in pieces (see PieceCutter). Anything unexpected returns false, and the caller parses
+// the whole text, which gives exactly the same model or error (the pieces are the text itself, in order).
+bool readChunked(std::array<IndexedPiece, 2>& pieces, const ReadAt& readAt, std::uint64_t size, DumpFile& out,
+                 const ReadOptions& options)
+{
+    PieceCutter cutter(readAt, size);
+    if (!cutter.start())
+        return false;
+    DumpBuilder builder(out, nullptr, size, options);
+    PiecePipeline pipeline(cutter, pieces);
+    for (;;) {
+        IndexedPiece* piece = pipeline.next();
+        if (!piece)
+            return false;
+        try {
+            builder.setDocument(piece->buffer.data(), piece->size, piece->fileShift);
+            builder.run(piece->doc, piece->part);
         } catch (const ParseFailure&) {
             return false;
         } catch (const simdjson::simdjson_error&) {
             return false;
         }
-        if (last)
+        if (piece->part == Part::Whole || piece->part == Part::Last)
             return true;
-        offset += cut + 1;
-        first = false;
-        window = std::max<std::size_t>(g_chunkBytes, 16);
     }
 }
 
@@ -867,6 +978,13 @@ ReadOptions monotonicProgress(const ReadOptions& options, std::shared_ptr<std::u
 }
 
 } // namespace
+
+struct DumpJsonReader::State {
+    od::parser parser;
+    simdjson::padded_string buffer;
+    // Chunked reads: bounded by the chunk size, so kept between files.
+    std::array<IndexedPiece, 2> pieces;
+};
 
 namespace detail {
 // For tests only (declared by them): sets the piece size of large reads (texts up to it are parsed
@@ -906,7 +1024,7 @@ DumpFile DumpJsonReader::read(const std::filesystem::path& file, const ReadOptio
             DumpFile dump;
             dump.path = display;
             dump.fileSize = size;
-            if (readChunked(m_state->chunkParser, m_state->chunk, readAt, size, dump, tracked)) {
+            if (readChunked(m_state->pieces, readAt, size, dump, tracked)) {
                 if (tracked.progress)
                     tracked.progress(size, size);
                 return dump;
@@ -935,7 +1053,7 @@ DumpFile DumpJsonReader::parse(std::string_view text, const std::string& display
         DumpFile dump;
         dump.path = displayName;
         dump.fileSize = text.size();
-        if (readChunked(m_state->chunkParser, m_state->chunk, readAt, text.size(), dump, options)) {
+        if (readChunked(m_state->pieces, readAt, text.size(), dump, options)) {
             if (options.progress)
                 options.progress(dump.fileSize, dump.fileSize);
             return dump;
