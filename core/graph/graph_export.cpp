@@ -10,6 +10,7 @@
 #include <graphviz/gvc.h>
 
 #include <cstdio>
+#include <cstdlib>
 #include <fstream>
 #include <mutex>
 #include <unordered_set>
@@ -206,12 +207,24 @@ void writeText(const std::filesystem::path& file, const std::string& text)
         throw Error(file.string(), {}, "cannot write the picture");
 }
 
+// Graphviz contexts share global state (plugin loading, the cgraph allocator): one user at a time.
+std::mutex& graphvizMutex()
+{
+    static std::mutex mutex;
+    return mutex;
+}
+
 // PNG through Graphviz: the composed boxes become pinned nodes, rendered by its cairo/gd plugin.
 void writePng(const std::filesystem::path& file, const std::vector<std::pair<const VisGraph*, Picture>>& sides,
     const std::vector<double>& offsets, double height, bool compare)
 {
-    static std::mutex mutex;
-    std::lock_guard<std::mutex> lock(mutex);
+    std::string offered;
+    if (!pngExportAvailable(&offered))
+        throw Error(file.string(), {},
+            "PNG export needs Graphviz's cairo or gd renderer plugin (Debian package libgvc6, registered with "
+            "`dot -c`); this Graphviz offers only: "
+            + (offered.empty() ? std::string("no output devices") : offered) + ". Export SVG instead.");
+    std::lock_guard<std::mutex> lock(graphvizMutex());
     GVC_t* gvc = gvContext();
     Agraph_t* g = agopen(const_cast<char*>("picture"), Agundirected, nullptr);
     auto set = [](void* obj, const char* key, const std::string& value) {
@@ -299,6 +312,28 @@ std::string renderGraphSvg(const VisGraph& graph, const PictureOptions& options)
     appendSvg(out, graph, picture, 1, true);
     out += "</svg>\n";
     return out;
+}
+
+bool pngExportAvailable(std::string* offered)
+{
+    std::lock_guard<std::mutex> lock(graphvizMutex());
+    GVC_t* gvc = gvContext();
+    int count = 0;
+    char** devices = gvPluginList(gvc, "device", &count, nullptr);
+    bool png = false;
+    std::string list;
+    for (int i = 0; devices && i < count; ++i) {
+        const std::string_view device = devices[i];
+        png = png || device == "png";
+        list += (i ? " " : "");
+        list += device;
+        std::free(devices[i]);
+    }
+    std::free(devices);
+    gvFreeContext(gvc);
+    if (offered)
+        *offered = std::move(list);
+    return png;
 }
 
 void exportVisDbPicture(const std::filesystem::path& database, const std::filesystem::path& pictureFile, PictureFormat format,

@@ -41,4 +41,8 @@ void exportVisDbPicture(const std::filesystem::path& database, const std::filesy
 // One side as SVG text.
 std::string renderGraphSvg(const VisGraph& graph, const PictureOptions& options);
 
+// Whether Graphviz can write PNG here: its cairo (libgvplugin_pango) or gd device plugin is installed and
+// registered (Debian package libgvc6). offered, when given, receives the output devices it has.
+bool pngExportAvailable(std::string* offered = nullptr);
+
 } // namespace msprobe::graph
