@@ -1,0 +1,396 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "graphdiffview.h"
+
+#include "graphlegend.h"
+#include "graphsideview.h"
+#include "nodelistfilter.h"
+
+#include <QApplication>
+#include <QCheckBox>
+#include <QClipboard>
+#include <QComboBox>
+#include <QFileInfo>
+#include <QHBoxLayout>
+#include <QImage>
+#include <QLabel>
+#include <QMenu>
+#include <QPainter>
+#include <QSplitter>
+#include <QSvgGenerator>
+#include <QToolButton>
+#include <QVBoxLayout>
+
+using namespace msprobe::graph;
+using Side = StudioFocus::Side;
+
+namespace {
+
+constexpr double kExportGap = 40, kExportTitle = 28, kMaxExportPixels = 16384;
+
+Side otherSide(Side side) { return side == Side::Problem ? Side::Bench : Side::Problem; }
+
+QString nameOf(const VisGraph* graph, std::uint32_t node) { return QString::fromStdString(graph->nodes[node].name); }
+
+QWidget* titledPane(const QString& title, QWidget* content, QWidget* parent)
+{
+    auto* pane = new QWidget(parent);
+    auto* layout = new QVBoxLayout(pane);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->setSpacing(2);
+    auto* label = new QLabel(QStringLiteral("<b>%1</b>").arg(title), pane);
+    layout->addWidget(label);
+    layout->addWidget(content, 1);
+    return pane;
+}
+
+QToolButton* toolButton(const QString& text, const QString& tip, QWidget* parent)
+{
+    auto* button = new QToolButton(parent);
+    button->setText(text);
+    button->setToolTip(tip);
+    return button;
+}
+
+} // namespace
+
+GraphDiffView::GraphDiffView(QWidget* parent)
+    : QWidget(parent)
+    , m_problemView(new GraphSideView(false, this))
+    , m_benchView(new GraphSideView(true, this))
+{
+    buildUi();
+    setStudioFocus(nullptr);
+}
+
+GraphDiffView::~GraphDiffView() = default;
+
+void GraphDiffView::buildUi()
+{
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(2, 2, 2, 2);
+    auto* header = new QHBoxLayout;
+    m_legend = new GraphLegend(this);
+    m_mode = new QComboBox(this);
+    m_mode->setObjectName(QStringLiteral("colourMode"));
+    m_mode->addItems({ tr("Precision"), tr("Overflow") });
+    m_mode->setToolTip(tr("Colour nodes by precision level or by overflow level (needs a db made with -oc)"));
+    m_syncExpand = new QCheckBox(tr("Sync expand"), this);
+    m_syncExpand->setObjectName(QStringLiteral("syncExpand"));
+    m_syncExpand->setToolTip(tr("Expanding a node also expands its match on the other side"));
+    m_minimaps = new QCheckBox(tr("Mini-maps"), this);
+    m_minimaps->setChecked(true);
+    auto* fit = toolButton(tr("Fit"), tr("Fit both graphs to the window"), this);
+    auto* divergence = toolButton(tr("First divergence"), tr("Go to the first error-level node in execution order"), this);
+    auto* help = toolButton(QStringLiteral("?"), tr("Click: select (the match is selected on the other side)\n"
+                                                     "Double-click: expand / collapse\nDrag empty space: pan; drag a node "
+                                                     "onto a node of the other side: match them\nCtrl+wheel, W / S: zoom\n"
+                                                     "Wheel: scroll; A / D: left / right"),
+        this);
+    m_status = new QLabel(this);
+    header->addWidget(m_legend, 1);
+    header->addWidget(m_status);
+    header->addWidget(m_mode);
+    header->addWidget(m_syncExpand);
+    header->addWidget(m_minimaps);
+    header->addWidget(fit);
+    header->addWidget(divergence);
+    header->addWidget(help);
+    layout->addLayout(header);
+
+    auto* splitter = new QSplitter(Qt::Horizontal, this);
+    splitter->addWidget(titledPane(tr("Debug"), m_problemView, splitter));
+    m_benchPane = titledPane(tr("Bench"), m_benchView, splitter);
+    splitter->addWidget(m_benchPane);
+    layout->addWidget(splitter, 1);
+
+    connect(m_mode, &QComboBox::currentIndexChanged, this,
+        [this](int index) { setColourMode(index == 1 ? graphstyle::ColourMode::Overflow : graphstyle::ColourMode::Precision); });
+    connect(m_minimaps, &QCheckBox::toggled, this, [this](bool on) {
+        m_problemView->setMinimapVisible(on);
+        m_benchView->setMinimapVisible(on);
+    });
+    connect(fit, &QToolButton::clicked, this, [this] {
+        m_problemView->fitToScreen();
+        m_benchView->fitToScreen();
+    });
+    connect(divergence, &QToolButton::clicked, this, &GraphDiffView::goToFirstDivergence);
+    wireSide(m_problemView, Side::Problem);
+    wireSide(m_benchView, Side::Bench);
+}
+
+void GraphDiffView::wireSide(GraphSideView* view, Side side)
+{
+    connect(view, &GraphSideView::nodeClicked, this, [this, side](std::uint32_t node) { pick(side, node); });
+    connect(view, &GraphSideView::nodeDoubleClicked, this, [this, side](std::uint32_t node) { toggle(side, node); });
+    connect(view, &GraphSideView::nodeDragMoved, this, [this, side](std::uint32_t, const QPoint& at) { dragMoved(side, at, nullptr); });
+    connect(view, &GraphSideView::nodeDragReleased, this, [this, side](std::uint32_t node, const QPoint& at) { dropped(side, node, at); });
+    connect(view, &GraphSideView::contextMenuRequested, this,
+        [this, side](std::uint32_t node, const QPoint& at) { showMenu(side, node, at); });
+    connect(view, &GraphSideView::composed, this, &GraphDiffView::composedOne);
+}
+
+void GraphDiffView::setGraphs(std::shared_ptr<VisGraph> problem, std::shared_ptr<VisGraph> bench, const VisDbConfig& config)
+{
+    m_problem = std::move(problem);
+    m_bench = config.isCompare() ? std::move(bench) : nullptr;
+    m_config = config;
+    {
+        const QSignalBlocker block(m_mode);
+        m_mode->setCurrentIndex(0);
+        m_mode->setEnabled(config.overflowCheck);
+    }
+    m_problemView->setColourMode(graphstyle::ColourMode::Precision);
+    m_benchView->setColourMode(graphstyle::ColourMode::Precision);
+    m_legend->setMode(graphstyle::ColourMode::Precision, m_bench != nullptr);
+    m_benchPane->setVisible(m_bench != nullptr);
+    m_syncExpand->setEnabled(m_bench != nullptr);
+    m_status->setText(tr("Laying out…"));
+    for (GraphSideView* view : { m_problemView, m_benchView })
+        view->layoutState().setMicroStep(m_focus->microStep());
+    m_problemView->setGraph(m_problem, config.isCompare(), config.task);
+    m_benchView->setGraph(m_bench, config.isCompare(), config.task);
+}
+
+void GraphDiffView::setStudioFocus(StudioFocus* focus)
+{
+    if (m_focus)
+        disconnect(m_focus, nullptr, this, nullptr);
+    m_focus = focus ? focus : &m_ownFocus;
+    connect(m_focus, &StudioFocus::nodeChanged, this, &GraphDiffView::focusNode);
+    connect(m_focus, &StudioFocus::microStepChanged, this, [this](int microStep) {
+        m_problemView->layoutState().setMicroStep(microStep);
+        m_benchView->layoutState().setMicroStep(microStep);
+    });
+}
+
+void GraphDiffView::setNodeDataProvider(NodeDataProvider provider)
+{
+    for (Side side : { Side::Problem, Side::Bench })
+        sideView(side)->setNodeDataProvider(
+            provider ? GraphSideView::NodeDataProvider([provider, side](const std::string& name) { return provider(side, name); })
+                     : GraphSideView::NodeDataProvider());
+}
+
+GraphSideView* GraphDiffView::sideView(Side side) const { return side == Side::Problem ? m_problemView : m_benchView; }
+
+const VisGraph* GraphDiffView::graphOf(Side side) const { return side == Side::Problem ? m_problem.get() : m_bench.get(); }
+
+bool GraphDiffView::isSettled() const { return m_problemView->layoutState().settled() && m_benchView->layoutState().settled(); }
+
+void GraphDiffView::composedOne()
+{
+    if (!isSettled())
+        return;
+    m_status->clear();
+    emit settled();
+}
+
+void GraphDiffView::setSyncExpand(bool on) { m_syncExpand->setChecked(on); }
+
+void GraphDiffView::setColourMode(graphstyle::ColourMode mode)
+{
+    if (mode == graphstyle::ColourMode::Overflow && !m_config.overflowCheck)
+        mode = graphstyle::ColourMode::Precision;
+    {
+        const QSignalBlocker block(m_mode);
+        m_mode->setCurrentIndex(mode == graphstyle::ColourMode::Overflow ? 1 : 0);
+    }
+    m_problemView->setColourMode(mode);
+    m_benchView->setColourMode(mode);
+    m_legend->setMode(mode, m_bench != nullptr);
+}
+
+std::uint32_t GraphDiffView::partnerOf(Side side, std::uint32_t node, bool ancestors) const
+{
+    const VisGraph* graph = graphOf(side);
+    const VisGraph* other = graphOf(otherSide(side));
+    if (!graph || !other)
+        return kNoVisNode;
+    for (std::uint32_t n = node; n != kNoVisNode && n < graph->nodes.size(); n = graph->nodes[n].parent) {
+        if (graph->nodes[n].matched())
+            return other->find(graph->nodes[n].link.back());
+        if (!ancestors)
+            break;
+    }
+    return kNoVisNode;
+}
+
+void GraphDiffView::pick(Side side, std::uint32_t node)
+{
+    const VisGraph* graph = graphOf(side);
+    if (!graph || node == kNoVisNode)
+        return;
+    m_pickedHere = true;
+    m_focus->setNode(nameOf(graph, node), side);
+    m_pickedHere = false;
+}
+
+void GraphDiffView::focusNode(const QString& name, Side side)
+{
+    const VisGraph* graph = graphOf(side);
+    if (!graph)
+        return;
+    const std::uint32_t node = name.isEmpty() ? kNoVisNode : graph->find(name.toStdString());
+    // The clicked side stays where it is; the other side (and a pick from elsewhere) scrolls to the node.
+    sideView(side)->selectNode(node, true, !m_pickedHere);
+    const std::uint32_t partner = node == kNoVisNode ? kNoVisNode : partnerOf(side, node, false);
+    sideView(otherSide(side))->selectNode(partner, true, true);
+    if (!isSettled())
+        m_status->setText(tr("Laying out…"));
+}
+
+void GraphDiffView::toggle(Side side, std::uint32_t node)
+{
+    GraphLayoutState& state = sideView(side)->layoutState();
+    pick(side, node);
+    if (!state.isExpandable(node)) {
+        emit nodeActivated(nameOf(graphOf(side), node), side);
+        return;
+    }
+    const bool expand = !state.isExpanded(node);
+    state.setExpanded(node, expand);
+    if (m_syncExpand->isChecked() && m_bench) {
+        const std::uint32_t partner = partnerOf(side, node, true);
+        if (partner != kNoVisNode)
+            sideView(otherSide(side))->layoutState().setExpanded(partner, expand);
+    }
+    if (!isSettled())
+        m_status->setText(tr("Laying out…"));
+}
+
+void GraphDiffView::dragMoved(Side from, const QPoint& globalPos, std::uint32_t* target)
+{
+    GraphSideView* other = sideView(otherSide(from));
+    std::uint32_t node = kNoVisNode;
+    if (m_bench) {
+        const QPoint pos = other->viewport()->mapFromGlobal(globalPos);
+        if (other->viewport()->rect().contains(pos))
+            node = other->nodeAt(pos);
+    }
+    other->setDropTarget(node);
+    if (target)
+        *target = node;
+}
+
+void GraphDiffView::dropped(Side from, std::uint32_t node, const QPoint& globalPos)
+{
+    std::uint32_t target = kNoVisNode;
+    dragMoved(from, globalPos, &target);
+    sideView(otherSide(from))->setDropTarget(kNoVisNode);
+    if (target == kNoVisNode)
+        return;
+    const QString source = nameOf(graphOf(from), node), onto = nameOf(graphOf(otherSide(from)), target);
+    if (from == Side::Problem)
+        emit nodeDropped(source, onto);
+    else
+        emit nodeDropped(onto, source);
+}
+
+void GraphDiffView::showMenu(Side side, std::uint32_t node, const QPoint& globalPos)
+{
+    const VisGraph* graph = graphOf(side);
+    GraphLayoutState& state = sideView(side)->layoutState();
+    const VisNode& n = graph->nodes[node];
+    const QString name = nameOf(graph, node);
+    pick(side, node);
+    QMenu menu(this);
+    const std::uint32_t partner = partnerOf(side, node, false);
+    if (partner != kNoVisNode)
+        menu.addAction(tr("Locate matched node"), this, [this, side, partner] { pick(otherSide(side), partner); });
+    if (state.isExpandable(node))
+        menu.addAction(state.isExpanded(node) ? tr("Collapse") : tr("Expand"), this, [this, side, node] { toggle(side, node); });
+    menu.addAction(tr("Show details"), this, [this, name, side] { emit nodeActivated(name, side); });
+    if (m_bench && n.matched()) {
+        const QString problemNode = side == Side::Problem ? name : QString::fromStdString(n.link.back());
+        menu.addSeparator();
+        menu.addAction(tr("Unmatch"), this, [this, problemNode] { emit unmatchRequested(problemNode); });
+    }
+    menu.addSeparator();
+    menu.addAction(tr("Copy name"), this, [name] { QApplication::clipboard()->setText(name); });
+    menu.exec(globalPos);
+}
+
+void GraphDiffView::refreshNodes(const QStringList&)
+{
+    // Badges count whole subtrees, so any changed node can change every ancestor's badge: recount all (one pass).
+    m_problemView->refresh();
+    m_benchView->refresh();
+    if (!m_focus->node().isEmpty())
+        focusNode(m_focus->node(), m_focus->side());
+}
+
+bool GraphDiffView::goToFirstDivergence()
+{
+    if (!m_problem)
+        return false;
+    const std::uint32_t node = firstDivergence(*m_problem, m_focus->microStep());
+    if (node == kNoVisNode)
+        return false;
+    m_focus->setNode(nameOf(m_problem.get(), node), Side::Problem);
+    return true;
+}
+
+bool GraphDiffView::exportImage(const QString& file)
+{
+    m_error.clear();
+    std::vector<std::pair<GraphSideView*, QString>> sides { { m_problemView, tr("Debug") } };
+    if (m_bench)
+        sides.emplace_back(m_benchView, tr("Bench"));
+    double width = 0, height = 0;
+    for (const auto& [view, title] : sides) {
+        width += view->graphBounds().width() + (width > 0 ? kExportGap : 0);
+        height = std::max(height, view->graphBounds().height());
+    }
+    height += kExportTitle;
+    if (width <= 0 || height <= kExportTitle) {
+        m_error = tr("Nothing to export yet: the graph is not laid out");
+        return false;
+    }
+    auto paint = [&](QPainter& painter) {
+        painter.fillRect(QRectF(0, 0, width, height), Qt::white);
+        double x = 0;
+        for (const auto& [view, title] : sides) {
+            const QRectF bounds = view->graphBounds();
+            painter.setPen(Qt::black);
+            painter.drawText(QRectF(x, 0, bounds.width(), kExportTitle), Qt::AlignLeft | Qt::AlignVCenter, title);
+            view->renderGraph(&painter, QRectF(x, kExportTitle, bounds.width(), bounds.height()));
+            x += bounds.width() + kExportGap;
+        }
+    };
+    if (file.endsWith(QStringLiteral(".svg"), Qt::CaseInsensitive)) {
+        QSvgGenerator svg;
+        svg.setFileName(file);
+        svg.setSize(QSize(int(width), int(height)));
+        svg.setViewBox(QRectF(0, 0, width, height));
+        svg.setTitle(tr("msprobe graph diff"));
+        QPainter painter;
+        if (!painter.begin(&svg)) {
+            m_error = tr("Cannot write %1").arg(file);
+            return false;
+        }
+        paint(painter);
+        painter.end();
+        if (QFileInfo(file).size() == 0) {
+            m_error = tr("Cannot write %1").arg(file);
+            return false;
+        }
+        return true;
+    }
+    // Very large graphs are scaled down to what an image viewer can open.
+    const double scale = std::min({ 2.0, kMaxExportPixels / width, kMaxExportPixels / height });
+    QImage image(QSize(int(width * scale), int(height * scale)), QImage::Format_RGB32);
+    if (image.isNull()) {
+        m_error = tr("The picture is too large to render (%1 x %2)").arg(int(width)).arg(int(height));
+        return false;
+    }
+    QPainter painter(&image);
+    painter.setRenderHint(QPainter::Antialiasing);
+    painter.scale(scale, scale);
+    paint(painter);
+    painter.end();
+    if (!image.save(file, "PNG")) {
+        m_error = tr("Cannot write %1").arg(file);
+        return false;
+    }
+    return true;
+}

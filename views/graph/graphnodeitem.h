@@ -1,0 +1,43 @@
+// SPDX-License-Identifier: Apache-2.0
+// One node box of a side: its shape says the node type, its fill the level, a badge what a collapsed module hides.
+#pragma once
+
+#include "graphlayoutstate.h"
+#include "graphstyle.h"
+
+#include <QGraphicsItem>
+
+// What every item of a side reads when it paints (owned by the side view, shared by its items).
+struct SidePaintState {
+    const msprobe::graph::VisGraph* graph = nullptr;
+    std::vector<msprobe::graph::SubtreeSummary> summaries;
+    bool benchSide = false;
+    bool compare = true;
+    graphstyle::ColourMode mode = graphstyle::ColourMode::Precision;
+    std::uint32_t selected = msprobe::graph::kNoVisNode;
+    std::uint32_t dropTarget = msprobe::graph::kNoVisNode;
+};
+
+class GraphNodeItem : public QGraphicsItem {
+public:
+    enum { Type = UserType + 1 };
+
+    GraphNodeItem(const SidePaintState& state, const GraphLayoutState::Box& box, QString label);
+
+    std::uint32_t node() const { return m_node; }
+    bool expanded() const { return m_expanded; }
+    const QRectF& box() const { return m_rect; }
+    int type() const override { return Type; }
+    QRectF boundingRect() const override;
+    void paint(QPainter* painter, const QStyleOptionGraphicsItem* option, QWidget* widget) override;
+
+private:
+    QPen borderPen(const QColor& fill) const;
+    void paintBadge(QPainter* painter) const;
+
+    const SidePaintState& m_state;
+    std::uint32_t m_node;
+    QRectF m_rect;
+    bool m_expanded;
+    QString m_label;
+};

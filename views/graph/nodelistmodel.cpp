@@ -1,0 +1,48 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "nodelistmodel.h"
+
+#include <algorithm>
+
+using namespace msprobe::graph;
+
+NodeListModel::NodeListModel(QObject* parent)
+    : QAbstractListModel(parent)
+{
+}
+
+void NodeListModel::setNodes(std::shared_ptr<const VisGraph> graph, std::vector<std::uint32_t> nodes, bool benchSide, graphstyle::ColourMode chips)
+{
+    beginResetModel();
+    m_graph = std::move(graph);
+    m_nodes = std::move(nodes);
+    m_benchSide = benchSide;
+    m_chips = chips;
+    endResetModel();
+}
+
+int NodeListModel::rowOf(std::uint32_t node) const
+{
+    auto it = std::find(m_nodes.begin(), m_nodes.end(), node);
+    return it == m_nodes.end() ? -1 : int(it - m_nodes.begin());
+}
+
+int NodeListModel::rowCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : int(m_nodes.size()); }
+
+QVariant NodeListModel::data(const QModelIndex& index, int role) const
+{
+    if (!index.isValid() || index.row() >= int(m_nodes.size()))
+        return {};
+    const VisNode& node = m_graph->nodes[m_nodes[std::size_t(index.row())]];
+    switch (role) {
+    case Qt::DisplayRole:
+    case Qt::ToolTipRole: return QString::fromStdString(node.name);
+    case Qt::DecorationRole:
+        if (m_chips == graphstyle::ColourMode::Overflow)
+            return graphstyle::overflowColour(node.overflow);
+        if (m_benchSide)
+            return graphstyle::listChipOf(node.matched() ? PrecisionLevel::Pass : PrecisionLevel::Unmatched);
+        return graphstyle::listChipOf(levelOf(node));
+    case NodeIndexRole: return QVariant::fromValue(m_nodes[std::size_t(index.row())]);
+    default: return {};
+    }
+}
