@@ -24,20 +24,6 @@ int sectionOf(ItemState state)
     }
 }
 
-struct Side {
-    const Graph& graph;
-    const std::vector<NodeItem>& items;
-    std::array<std::vector<std::size_t>, 4> sections; // positions in items, per section
-    Side(const Graph& g, const std::vector<NodeItem>& list)
-        : graph(g)
-        , items(list)
-    {
-        for (std::size_t i = 0; i < list.size(); ++i)
-            sections[sectionOf(g.items->items()[list[i].item].state)].push_back(i);
-    }
-    const Item& item(std::size_t pos) const { return graph.items->items()[items[pos].item]; }
-};
-
 ResultCell strCell(std::string text) { return { ResultCell::Kind::Str, std::move(text) }; }
 ResultCell plainCell(std::string text) { return { ResultCell::Kind::Plain, std::move(text) }; }
 ResultCell nullCell() { return { ResultCell::Kind::Null, {} }; }
@@ -74,20 +60,35 @@ void summaryCells(const PyVal npu[4], const PyVal bench[4], ResultCell* out, std
     }
 }
 
-TensorMetrics tensorCells(const Graph& npu, const ItemFields& nf, const Graph& bench, const ItemFields* bf)
+std::vector<CompareItem> compareItemsOf(const Graph& graph, const std::vector<NodeItem>& items)
 {
-    if (!bf || nf.dataName == "-1" || bf->dataName == "-1" || !npu.hasDumpDataDir || !bench.hasDumpDataDir)
+    std::vector<CompareItem> out(items.size());
+    for (std::size_t i = 0; i < items.size(); ++i) {
+        const Item& item = graph.items->items()[items[i].item];
+        out[i].name = graph.items->name(item);
+        out[i].fields = graph.items->fields(item);
+        itemStats(graph, items[i].item, out[i].fields.stats);
+        out[i].section = sectionOf(item.state);
+        out[i].null = item.node == kNullNode;
+    }
+    return out;
+}
+
+} // namespace
+
+TensorMetrics compareTensorFiles(const std::optional<std::string>& npuDir, const CompareItem& npu,
+    const std::optional<std::string>& benchDir, const CompareItem* bench)
+{
+    if (!bench || npu.fields.dataName == "-1" || bench->fields.dataName == "-1" || !npuDir || !benchDir)
         return tensorMetricsError("unsupported", {});
     try {
-        const TensorData n = readTensorFile(resolveDataFile(npu.dumpDataDir, nf.dataName));
-        const TensorData b = readTensorFile(resolveDataFile(bench.dumpDataDir, bf->dataName));
+        const TensorData n = readTensorFile(resolveDataFile(*npuDir, npu.fields.dataName));
+        const TensorData b = readTensorFile(resolveDataFile(*benchDir, bench->fields.dataName));
         return compareTensors(n, b);
     } catch (const std::exception&) {
         return tensorMetricsError("unsupported", {});
     }
 }
-
-} // namespace
 
 double precisionIndexOf(std::string_view nodeId, ResultLevel level, CompareMode mode)
 {
@@ -107,49 +108,42 @@ double precisionIndexOf(std::string_view nodeId, ResultLevel level, CompareMode 
     return 0.0;
 }
 
-NodeCompare compareNodePair(const Graph& npu, std::uint32_t n, const Graph& bench, std::uint32_t b, CompareMode mode)
+ItemsCompare compareItems(std::span<const CompareItem> npu, std::span<const CompareItem> bench, CompareMode mode,
+    const TensorMetricsSource& tensors)
 {
-    NodeCompare result;
-    result.npuItems = npu.nodeItems(n);
-    if (result.npuItems.empty())
+    ItemsCompare result;
+    if (npu.empty())
         return result;
-    const std::vector<NodeItem> benchItems = bench.nodeItems(b);
-    const Side ns(npu, result.npuItems), bs(bench, benchItems);
+    std::array<std::vector<std::size_t>, 4> npuSections, benchSections;
+    for (std::size_t i = 0; i < npu.size(); ++i)
+        npuSections[static_cast<std::size_t>(npu[i].section & 3)].push_back(i);
+    for (std::size_t i = 0; i < bench.size(); ++i)
+        benchSections[static_cast<std::size_t>(bench[i].section & 3)].push_back(i);
     const std::size_t stride = resultKeys(mode).size();
-    result.cells.assign(result.npuItems.size() * stride, nullCell());
+    result.cells.assign(npu.size() * stride, nullCell());
 
     struct Row {
-        std::size_t npu;
-        std::ptrdiff_t bench; // -1: no bench item at this position
+        const CompareItem* npu;
+        const CompareItem* bench; // nullptr: no bench item at this position
+        std::size_t npuIndex;
     };
     std::vector<Row> rows;
-    for (int s = 0; s < 4; ++s)
-        for (std::size_t k = 0; k < ns.sections[s].size(); ++k)
-            rows.push_back({ ns.sections[s][k], k < bs.sections[s].size() ? std::ptrdiff_t(bs.sections[s][k]) : -1 });
+    for (std::size_t s = 0; s < 4; ++s)
+        for (std::size_t k = 0; k < npuSections[s].size(); ++k)
+            rows.push_back({ &npu[npuSections[s][k]], k < benchSections[s].size() ? &bench[benchSections[s][k]] : nullptr,
+                npuSections[s][k] });
 
     std::vector<RuleRow> rules(rows.size());
-    std::vector<ItemFields> npuFields(rows.size()), benchFields(rows.size());
-    std::vector<std::string> names(rows.size()), benchNames(rows.size());
     for (std::size_t r = 0; r < rows.size(); ++r) {
         const Row& row = rows[r];
-        const Item& ni = ns.item(row.npu);
-        npuFields[r] = npu.items->fields(ni);
-        itemStats(npu, result.npuItems[row.npu].item, npuFields[r].stats);
-        names[r] = npu.items->name(ni);
         RuleRow& rule = rules[r];
-        rule.isOutput = names[r].find(".output.") != std::string::npos;
-        ResultCell* cells = result.cells.data() + row.npu * stride;
-        const ItemFields& nf = npuFields[r];
-        if (row.bench >= 0) {
-            const Item& bi = bs.item(static_cast<std::size_t>(row.bench));
-            benchFields[r] = bench.items->fields(bi);
-            itemStats(bench, benchItems[static_cast<std::size_t>(row.bench)].item, benchFields[r].stats);
-            benchNames[r] = bench.items->name(bi);
-        }
-        const ItemFields* bf = row.bench >= 0 ? &benchFields[r] : nullptr;
-        const bool nullItem = ni.node == kNullNode || (bf && bs.item(static_cast<std::size_t>(row.bench)).node == kNullNode);
-        rule.matched = !nullItem;
-        rule.benchFused = bf && (benchNames[r].find("qkv") != std::string::npos || benchNames[r].find("gate_up") != std::string::npos);
+        rule.isOutput = row.npu->name.find(".output.") != std::string::npos;
+        ResultCell* cells = result.cells.data() + row.npuIndex * stride;
+        const ItemFields& nf = row.npu->fields;
+        const ItemFields* bf = row.bench ? &row.bench->fields : nullptr;
+        rule.matched = !(row.npu->null || (row.bench && row.bench->null));
+        rule.benchFused = row.bench
+            && (row.bench->name.find("qkv") != std::string::npos || row.bench->name.find("gate_up") != std::string::npos);
         rule.npuMax = nf.stats[0];
         rule.npuMin = nf.stats[1];
         rule.npuReqGrad = requiresGradOf(nf);
@@ -182,7 +176,7 @@ NodeCompare compareNodePair(const Graph& npu, std::uint32_t n, const Graph& benc
         } else if (mode == CompareMode::Md5) {
             cells[1] = plainCell(consistent ? "True" : "False");
         } else {
-            const TensorMetrics metrics = tensorCells(npu, nf, bench, bf);
+            const TensorMetrics metrics = tensors ? tensors(*row.npu, row.bench) : tensorMetricsError("unsupported", {});
             for (int k = 0; k < 6; ++k)
                 cells[k] = pyCell(metrics.cells[static_cast<std::size_t>(k)]);
             rule.cosine = metrics.cells[0];
@@ -194,7 +188,7 @@ NodeCompare compareNodePair(const Graph& npu, std::uint32_t n, const Graph& benc
     std::string_view api;
     for (std::size_t r = 0; r < rows.size(); ++r)
         if (!rules[r].isOutput) {
-            const std::string& name = names[r];
+            const std::string& name = rows[r].npu->name;
             const std::size_t dot = name.find('.');
             if (dot != std::string::npos)
                 api = std::string_view(name).substr(dot + 1, name.find('.', dot + 1) - dot - 1);
@@ -205,13 +199,31 @@ NodeCompare compareNodePair(const Graph& npu, std::uint32_t n, const Graph& benc
     std::vector<RuleOutcome> outcomes(rules.size());
     applyResultRules(mode, rules, outcomes);
     for (std::size_t r = 0; r < rows.size(); ++r) {
-        ResultCell* cells = result.cells.data() + rows[r].npu * stride;
+        ResultCell* cells = result.cells.data() + rows[r].npuIndex * stride;
         const std::size_t resultAt = mode == CompareMode::Md5 ? 0 : stride - 2;
         cells[resultAt] = strCell(std::string(toString(outcomes[r].level)));
         cells[stride - 1] = strCell(errMessageText(outcomes[r].messages));
         result.level = std::max(result.level, outcomes[r].level);
     }
     result.compared = !rows.empty();
+    return result;
+}
+
+NodeCompare compareNodePair(const Graph& npu, std::uint32_t n, const Graph& bench, std::uint32_t b, CompareMode mode)
+{
+    NodeCompare result;
+    result.npuItems = npu.nodeItems(n);
+    if (result.npuItems.empty())
+        return result;
+    const std::vector<CompareItem> npuItems = compareItemsOf(npu, result.npuItems);
+    const std::vector<CompareItem> benchItems = compareItemsOf(bench, bench.nodeItems(b));
+    const auto dirOf = [](const Graph& g) { return g.hasDumpDataDir ? std::optional<std::string>(g.dumpDataDir) : std::nullopt; };
+    const std::optional<std::string> npuDir = dirOf(npu), benchDir = dirOf(bench);
+    ItemsCompare rows = compareItems(npuItems, benchItems, mode,
+        [&](const CompareItem& ni, const CompareItem* bi) { return compareTensorFiles(npuDir, ni, benchDir, bi); });
+    result.compared = rows.compared;
+    result.level = rows.level;
+    result.cells = std::move(rows.cells);
     return result;
 }
 

@@ -5,12 +5,16 @@
 #pragma once
 
 #include "compare/compare_options.h"
+#include "compare/items.h"
 #include "compare/result_rules.h"
+#include "compare/tensor_metrics.h"
 #include "graph/graph_model.h"
 #include "graph/node_data.h"
 
 #include <atomic>
 #include <functional>
+#include <optional>
+#include <span>
 
 namespace msprobe::graph {
 
@@ -20,6 +24,35 @@ struct GraphCompareOptions {
     const std::atomic<bool>* cancel = nullptr;
     std::function<void(std::size_t done, std::size_t total)> progress;
 };
+
+// One input/output item of a node as a compare row reads it, whether it comes from a dump or from the data
+// stored in a vis.db. The views in fields must outlive the compare.
+struct CompareItem {
+    std::string name; // "Functional.relu.0.forward.input.0"
+    ItemFields fields; // stats, dtype, shape, requires_grad, md5, data_name
+    int section = 0; // 0 inputs (and kwargs), 1 parameters, 2 outputs, 3 parameter gradients
+    bool null = false; // a JSON null in the dump
+};
+
+// Tensor mode: the six metrics of a row from the two items' tensor files (bench: nullptr when unpaired).
+using TensorMetricsSource = std::function<TensorMetrics(const CompareItem& npu, const CompareItem* bench)>;
+
+// The graded rows of one node pair.
+struct ItemsCompare {
+    bool compared = false; // false: the NPU side has no items
+    ResultLevel level = ResultLevel::Pass;
+    std::vector<ResultCell> cells; // resultKeys(mode).size() per NPU item, in the NPU items' order
+};
+
+// Pairs the items by position inside each section (extra NPU items meet "Nan"), computes the mode's cells and
+// runs the Result rules: the one row compare behind both the graph compare and matching by hand.
+ItemsCompare compareItems(std::span<const CompareItem> npu, std::span<const CompareItem> bench, CompareMode mode,
+    const TensorMetricsSource& tensors);
+
+// Tensor mode: the metrics of a row read from the items' tensor files under the dump_data_dirs ("unsupported"
+// when a side has no file or it cannot be read, as the reference).
+TensorMetrics compareTensorFiles(const std::optional<std::string>& npuDir, const CompareItem& npu,
+    const std::optional<std::string>& benchDir, const CompareItem* bench);
 
 // The outcome of one node pair.
 struct NodeCompare {

@@ -4,6 +4,7 @@
 #include "graph/graph_builder.h"
 
 #include <deque>
+#include <unordered_set>
 
 namespace msprobe::graph {
 
@@ -170,9 +171,11 @@ std::string matchPair(Graph& npu, std::uint32_t n, Graph& bench, std::uint32_t b
     return {};
 }
 
-std::string descendantKey(const GraphNode& node)
+std::string descendantKey(const GraphNode& node) { return descendantKey(node.id, static_cast<int>(node.op)); }
+
+std::string descendantKey(std::string_view id, int nodeType)
 {
-    const auto parts = splitSegments(node.id);
+    const auto parts = splitSegments(id);
     auto digits = [](std::string_view s) {
         return !s.empty() && s.find_first_not_of("0123456789") == std::string_view::npos;
     };
@@ -180,11 +183,11 @@ std::string descendantKey(const GraphNode& node)
         return parts.size() >= fromEnd ? parts[parts.size() - fromEnd] : std::string_view {};
     };
     std::string_view shortName;
-    if (node.op == NodeOp::Module)
+    if (nodeType == static_cast<int>(NodeOp::Module))
         shortName = digits(segment(4)) ? segment(5) : segment(4);
     else
         shortName = digits(segment(2)) ? segment(3) : segment(2);
-    return std::string(shortName) + "." + std::to_string(int(node.op));
+    return std::string(shortName) + "." + std::to_string(nodeType);
 }
 
 std::size_t matchDescendants(Graph& npu, std::uint32_t n, Graph& bench, std::uint32_t b)
@@ -234,6 +237,13 @@ MatchReport matchGraphs(Graph& npu, Graph& bench, const MatchOptions& options)
     else
         matchDefault(npu, bench);
 
+    // A twin named in the list itself keeps what the list says about it (a file of final states replays exactly).
+    std::unordered_set<std::string_view> listedNpu, listedBench;
+    for (const auto& pair : options.manual) {
+        listedNpu.insert(pair.npu);
+        if (pair.bench)
+            listedBench.insert(*pair.bench);
+    }
     for (const auto& pair : options.manual) {
         const std::uint32_t n = npu.find(pair.npu);
         if (n == kNoNode) {
@@ -261,8 +271,11 @@ MatchReport matchGraphs(Graph& npu, Graph& bench, const MatchOptions& options)
             matchDescendants(npu, n, bench, b);
         if (!options.manualWithOpposite)
             continue;
-        const std::uint32_t on = npu.find(oppositeDirectionId(pair.npu));
-        const std::uint32_t ob = bench.find(oppositeDirectionId(*pair.bench));
+        const std::string npuTwin = oppositeDirectionId(pair.npu), benchTwin = oppositeDirectionId(*pair.bench);
+        if (listedNpu.contains(npuTwin) || listedBench.contains(benchTwin))
+            continue;
+        const std::uint32_t on = npu.find(npuTwin);
+        const std::uint32_t ob = bench.find(benchTwin);
         if (on != kNoNode && ob != kNoNode && on != n && ob != b)
             matchPair(npu, on, bench, ob);
     }

@@ -52,6 +52,7 @@ std::size_t matchDescendants(Graph& npu, std::uint32_t n, Graph& bench, std::uin
 void unmatchDescendants(Graph& npu, std::uint32_t n, Graph& bench);
 // "{short name}.{node type}": layer4 for Module.layer4.0.BasicBlock.forward.0 ... (the UI's descendant key).
 std::string descendantKey(const GraphNode& node);
+std::string descendantKey(std::string_view id, int nodeType); // nodeType: the vis.db node_type
 
 // The forward/backward twin ids of a node ("forward" <-> "backward" everywhere), or empty when neither appears.
 std::string oppositeDirectionId(std::string_view id);

@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "graph/graph_run.h"
 
+#include "compare/atomic_file.h"
 #include "graph/vis_db_reader.h"
 #include "support/error.h"
 #include "support/json_file.h"
 
-#include <fstream>
 
 namespace msprobe::graph {
 
@@ -54,10 +54,10 @@ void writeMappingFile(const std::filesystem::path& file, const std::vector<Manua
         entry["descendants"] = true;
         json[pair.npu] = entry;
     }
-    std::ofstream out(file, std::ios::binary);
-    out << json.dump(4) << '\n';
-    if (!out)
-        throw Error(file.string(), {}, "cannot write the mapping file");
+    // Temp file + rename: a crash never leaves a half-written mapping beside the database.
+    AtomicFile out(file);
+    out.write(json.dump(4) + '\n');
+    out.commit();
 }
 
 std::vector<ManualPair> manualPairsOf(const VisGraph& npu)

@@ -76,11 +76,8 @@ public:
     }
     void cell(std::string_view key, const ResultCell& cell)
     {
-        switch (cell.kind) {
-        case ResultCell::Kind::Str: str(key, cell.text); return;
-        case ResultCell::Kind::Plain: plain(key, cell.text); return;
-        case ResultCell::Kind::Null: null(key); return;
-        }
+        sep(key);
+        appendResultCell(m_out, cell);
     }
 
 private:
@@ -334,6 +331,15 @@ void appendFormattedString(std::string& out, std::string_view text)
             value += '%';
     }
     appendJsonString(out, value);
+}
+
+void appendResultCell(std::string& out, const ResultCell& cell)
+{
+    switch (cell.kind) {
+    case ResultCell::Kind::Str: appendFormattedString(out, cell.text); return;
+    case ResultCell::Kind::Plain: appendJsonString(out, cell.text); return;
+    case ResultCell::Kind::Null: appendJsonString(out, "null"); return;
+    }
 }
 
 void itemStats(const Graph& graph, std::uint32_t item, PyVal out[4])

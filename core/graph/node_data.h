@@ -41,6 +41,9 @@ void appendNodeData(std::string& out, const Graph& graph, std::uint32_t node, co
 // format_node_data's string rule, appended as a JSON string literal.
 void appendFormattedString(std::string& out, std::string_view text);
 
+// A result cell's JSON value as the reference formats it.
+void appendResultCell(std::string& out, const ResultCell& cell);
+
 // Statistic k (0 Max .. 3 Norm) of an item as the reference's item dict holds it (None as "None",
 // string placeholders such as "inf" kept as strings).
 void itemStats(const Graph& graph, std::uint32_t item, PyVal out[4]);

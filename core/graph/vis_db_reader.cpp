@@ -104,7 +104,7 @@ VisGraph VisDb::load(int step, int rank, const std::string& dataSource, bool wit
     graph.step = step;
     graph.rank = rank;
     std::string sql = "SELECT node_name, node_type, up_node, sub_nodes, precision_index, overflow_level, micro_step_id, "
-                      "matched_node_link, stack_id, matched_distributed, modified, dump_data_dir";
+                      "matched_node_link, stack_id, matched_distributed, modified, dump_data_dir, parallel_merge_info";
     sql += withData ? ", input_data, output_data" : "";
     sql += " FROM tb_nodes WHERE step = ? AND rank = ? AND data_source = ? ORDER BY node_order";
     SqliteStatement query(*m_db, sql);
@@ -126,9 +126,10 @@ VisGraph VisDb::load(int step, int rank, const std::string& dataSource, bool wit
         node.matchedDistributed = std::string(query.columnText(9));
         node.modified = query.columnInt(10) != 0;
         node.dumpDataDir = query.columnOptionalText(11);
+        node.parallelMergeInfo = std::string(query.columnText(12));
         if (withData) {
-            node.inputData = std::string(query.columnText(12));
-            node.outputData = std::string(query.columnText(13));
+            node.inputData = std::string(query.columnText(13));
+            node.outputData = std::string(query.columnText(14));
         }
         graph.nodes.push_back(std::move(node));
     }

@@ -39,6 +39,7 @@ struct VisNode {
     std::vector<std::string> link; // matched_node_link
     std::string stackId;
     std::string matchedDistributed; // JSON text ("{}" when none)
+    std::string parallelMergeInfo; // JSON list of text lines ("" or "[]" when none)
     bool modified = false;
     std::string inputData, outputData; // JSON texts (empty unless loaded with data)
     std::optional<std::string> dumpDataDir;
