@@ -52,5 +52,6 @@ int runDump(const std::vector<std::string>& args);
 int runGraphVisualize(const std::vector<std::string>& args);
 int runCompare(const std::vector<std::string>& args);
 int runOverflowCheck(const std::vector<std::string>& args);
+int runData2db(const std::vector<std::string>& args);
 
 } // namespace msprobe::cli

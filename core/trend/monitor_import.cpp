@@ -1,0 +1,252 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "trend/monitor_import.h"
+
+#include "compare/csv_reader.h"
+#include "support/error.h"
+#include "trend/trend_db.h"
+#include "trend/trend_tags.h"
+
+#include <algorithm>
+#include <charconv>
+#include <ctime>
+#include <map>
+#include <optional>
+#include <regex>
+#include <set>
+
+namespace msprobe::trend {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+struct MonitorFile {
+    fs::path path;
+    std::size_t metric = 0; // index into monitorMetrics()
+    std::int64_t start = 0;
+};
+
+struct RankDir {
+    std::int64_t rank = 0;
+    std::vector<MonitorFile> files;
+};
+
+std::optional<std::int64_t> parseInteger(const std::string& text)
+{
+    std::int64_t value = 0;
+    const char* end = text.data() + text.size();
+    auto [ptr, ec] = std::from_chars(text.data(), end, value);
+    if (ec != std::errc() || ptr != end || text.empty())
+        return std::nullopt;
+    return value;
+}
+
+std::vector<RankDir> findRankDirs(const fs::path& dataDir)
+{
+    static const std::regex dirPattern(R"(^([\w-]{0,20})-rank(\d{1,5})-)");
+    static const std::regex filePattern(R"(^(.+)_(\d+)-(\d+)\.csv$)");
+    std::vector<RankDir> ranks;
+    std::error_code ec;
+    for (const auto& entry : fs::directory_iterator(dataDir, ec)) {
+        const std::string name = entry.path().filename().string();
+        std::smatch match;
+        if (!entry.is_directory() || !std::regex_search(name, match, dirPattern))
+            continue;
+        std::tm tm {};
+        const std::string stamp = match[1];
+        const char* end = strptime(stamp.c_str(), "%b%d_%H-%M-%S", &tm);
+        if (!end || *end != '\0')
+            throw Error(entry.path().string(), "directory name",
+                "the part before \"-rank\" must be a time such as Dec03_21-34-40 (%b%d_%H-%M-%S)");
+        RankDir dir;
+        dir.rank = std::stoll(match[2]);
+        for (const auto& file : fs::directory_iterator(entry.path(), ec)) {
+            const std::string fileName = file.path().filename().string();
+            std::smatch parts;
+            if (!file.is_regular_file() || !std::regex_match(fileName, parts, filePattern))
+                continue;
+            const auto& metrics = monitorMetrics();
+            const auto it = std::find(metrics.begin(), metrics.end(), parts[1].str());
+            if (it == metrics.end())
+                continue;
+            dir.files.push_back({ file.path(), static_cast<std::size_t>(it - metrics.begin()), std::stoll(parts[2]) });
+        }
+        std::sort(dir.files.begin(), dir.files.end(), [](const MonitorFile& a, const MonitorFile& b) {
+            return std::tie(a.metric, a.start, a.path) < std::tie(b.metric, b.start, b.path);
+        });
+        ranks.push_back(std::move(dir));
+    }
+    if (ec)
+        throw Error(dataDir.string(), {}, "cannot list the directory: " + ec.message());
+    std::sort(ranks.begin(), ranks.end(), [](const RankDir& a, const RankDir& b) { return a.rank < b.rank; });
+    return ranks;
+}
+
+struct Row {
+    std::int64_t vpp = 0, step = 0, micro = 0;
+    bool hasMicro = false;
+    const std::string* name = nullptr;
+    std::vector<const std::string*> cells; // per DB stat column, null = absent
+};
+
+struct ParsedFile {
+    std::int64_t rank = 0;
+    std::size_t metric = 0;
+    CsvTable table;
+    std::vector<int> statColumn; // per monitorStatOrder() entry: CSV column or -1
+};
+
+} // namespace
+
+const std::vector<std::string>& monitorMetrics()
+{
+    static const std::vector<std::string> metrics = { "actv", "actv_grad", "exp_avg", "exp_avg_sq", "grad_unreduced",
+        "grad_reduced", "param_origin", "param_updated", "other" };
+    return metrics;
+}
+
+std::string applyMapping(std::string name, const std::vector<std::pair<std::string, std::string>>& mapping)
+{
+    for (const auto& [from, to] : mapping) {
+        if (from.empty())
+            continue;
+        std::string out;
+        std::size_t pos = 0;
+        for (std::size_t hit; (hit = name.find(from, pos)) != std::string::npos; pos = hit + from.size())
+            out.append(name, pos, hit - pos).append(to);
+        out.append(name, pos, std::string::npos);
+        name = std::move(out);
+    }
+    return name;
+}
+
+ImportSummary importMonitorData(const fs::path& dataDir, const fs::path& dbFile, const ImportOptions& options)
+{
+    if (!fs::is_directory(dataDir))
+        throw Error(dataDir.string(), {}, "not a directory");
+    const auto& statOrder = monitorStatOrder();
+    std::vector<ParsedFile> files;
+    std::vector<bool> statUsed(statOrder.size(), false);
+    std::vector<std::set<std::size_t>> metricStats(monitorMetrics().size());
+    ImportSummary summary;
+    for (auto& dir : findRankDirs(dataDir)) {
+        summary.maxRank = std::max(summary.maxRank, dir.rank);
+        for (const auto& file : dir.files) {
+            ParsedFile parsed { dir.rank, file.metric, readCsvFile(file.path), {} };
+            for (const char* required : { "vpp_stage", "name", "step" })
+                if (parsed.table.column(required) < 0)
+                    throw Error(file.path.string(), "header", std::string("missing the column \"") + required + "\"");
+            for (std::size_t s = 0; s < statOrder.size(); ++s) {
+                parsed.statColumn.push_back(parsed.table.column(statOrder[s]));
+                if (parsed.statColumn.back() >= 0) {
+                    statUsed[s] = true;
+                    metricStats[file.metric].insert(s);
+                }
+            }
+            files.push_back(std::move(parsed));
+        }
+    }
+    if (files.empty())
+        throw Error(dataDir.string(), {},
+            "no monitor CSV files: expected {time}-rank{N}-{hash}/{metric}_{start}-{end}.csv directories inside");
+    summary.files = files.size();
+
+    std::vector<std::string> dbStats;
+    std::vector<std::size_t> dbStatIndex; // monitorStatOrder() index per DB column
+    for (std::size_t s = 0; s < statOrder.size(); ++s)
+        if (statUsed[s]) {
+            dbStats.push_back(statOrder[s]);
+            dbStatIndex.push_back(s);
+        }
+
+    // Rows, and the micro-step count of every original step.
+    struct FileRows {
+        const ParsedFile* file;
+        std::vector<Row> rows;
+    };
+    std::vector<FileRows> all;
+    std::map<std::int64_t, std::int64_t> microCount;
+    for (const auto& file : files) {
+        const CsvTable& t = file.table;
+        const int vppCol = t.column("vpp_stage"), nameCol = t.column("name"), stepCol = t.column("step");
+        const int microCol = t.column("micro_step");
+        FileRows out { &file, {} };
+        for (const auto& cells : t.rows) {
+            const auto vpp = parseInteger(cells[static_cast<std::size_t>(vppCol)]);
+            const auto step = parseInteger(cells[static_cast<std::size_t>(stepCol)]);
+            std::optional<std::int64_t> micro = 0;
+            if (microCol >= 0)
+                micro = parseInteger(cells[static_cast<std::size_t>(microCol)]);
+            if (!vpp || !step || !micro)
+                continue;
+            Row row { *vpp, *step, *micro, microCol >= 0, &cells[static_cast<std::size_t>(nameCol)], {} };
+            for (std::size_t s : dbStatIndex) {
+                const int col = file.statColumn[s];
+                row.cells.push_back(col >= 0 ? &cells[static_cast<std::size_t>(col)] : nullptr);
+            }
+            auto& count = microCount[*step];
+            count = std::max(count, *micro + 1);
+            out.rows.push_back(std::move(row));
+        }
+        all.push_back(std::move(out));
+    }
+    std::map<std::int64_t, std::int64_t> base;
+    std::int64_t total = 0;
+    for (const auto& [step, count] : microCount) {
+        base[step] = total;
+        total += count;
+    }
+
+    TrendDbWriter db(dbFile, dbStats);
+    std::vector<std::int64_t> metricIds(monitorMetrics().size(), 0);
+    for (std::size_t m = 0; m < monitorMetrics().size(); ++m)
+        for (const auto& file : files)
+            if (file.metric == m) {
+                metricIds[m] = db.metricId(monitorMetrics()[m]);
+                break;
+            }
+    bool anyStep = false;
+    std::int64_t minStep = 0, maxStep = 0;
+    std::set<std::pair<std::int64_t, std::int64_t>> tagged; // (target, metric)
+    for (const auto& fileRows : all) {
+        const ParsedFile& file = *fileRows.file;
+        const std::int64_t metric = metricIds[file.metric];
+        for (const auto& row : fileRows.rows) {
+            const std::string name = applyMapping(*row.name, options.mapping);
+            const std::int64_t step = options.microStep ? base[row.step] + row.micro : row.step;
+            const std::int64_t target = db.targetId(name, row.vpp, options.microStep ? 0 : row.micro);
+            if (tagged.emplace(target, metric).second)
+                db.tagTarget(target, metric, monitorTags(name));
+            std::vector<std::optional<double>> values;
+            for (const std::string* cell : row.cells)
+                values.push_back(cell ? clampTrendValue(*cell) : std::nullopt);
+            db.addRow(file.rank, step, target, metric, values);
+            ++summary.rows;
+            if (!options.microStep) {
+                minStep = anyStep ? std::min(minStep, row.step) : row.step;
+                maxStep = anyStep ? std::max(maxStep, row.step) : row.step;
+                anyStep = true;
+            }
+        }
+    }
+    if (options.microStep) {
+        minStep = 0;
+        maxStep = total - 1;
+    }
+    summary.minStep = minStep;
+    summary.maxStep = maxStep;
+    std::vector<std::pair<std::string, std::string>> metricColumns;
+    for (std::size_t m = 0; m < monitorMetrics().size(); ++m) {
+        if (!metricIds[m])
+            continue;
+        std::string stats;
+        for (std::size_t s : metricStats[m])
+            stats += (stats.empty() ? "" : ",") + statOrder[s];
+        metricColumns.emplace_back(monitorMetrics()[m], stats);
+    }
+    db.writeGlobalStats({ { "min_step", minStep }, { "max_step", maxStep }, { "max_rank", summary.maxRank } }, metricColumns);
+    db.finish();
+    return summary;
+}
+
+} // namespace msprobe::trend

@@ -1,0 +1,214 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "trend/trend_db.h"
+
+#include "support/error.h"
+
+#include <cerrno>
+#include <cmath>
+#include <cstdlib>
+
+namespace msprobe::trend {
+
+namespace {
+
+constexpr double kLimit = 1e9;
+
+} // namespace
+
+const std::vector<std::string>& monitorStatOrder()
+{
+    static const std::vector<std::string> order = { "norm", "min", "max", "zeros", "nans", "mean", "entropy",
+        "softmax_max", "sr", "kernel_norm", "std_x", "jacobian", "proxy", "token_similarity" };
+    return order;
+}
+
+std::optional<double> clampTrendValue(double value)
+{
+    if (std::isnan(value))
+        return std::nullopt;
+    if (std::isinf(value))
+        return value > 0 ? kLimit + 1 : -kLimit - 1;
+    if (value > kLimit)
+        return kLimit;
+    if (value < -kLimit)
+        return -kLimit;
+    return value;
+}
+
+std::optional<double> clampTrendValue(std::string_view text)
+{
+    // Python float(): surrounding white space allowed, the whole rest must be the number.
+    while (!text.empty() && std::isspace(static_cast<unsigned char>(text.front())))
+        text.remove_prefix(1);
+    while (!text.empty() && std::isspace(static_cast<unsigned char>(text.back())))
+        text.remove_suffix(1);
+    if (text.empty())
+        return std::nullopt;
+    const std::string copy(text);
+    char* end = nullptr;
+    errno = 0;
+    const double value = std::strtod(copy.c_str(), &end);
+    if (end != copy.c_str() + copy.size())
+        return std::nullopt;
+    return clampTrendValue(value);
+}
+
+TrendDbWriter::TrendDbWriter(const std::filesystem::path& file, std::vector<std::string> statColumns)
+    : m_db([&] {
+        std::error_code ec;
+        std::filesystem::remove(file, ec);
+        return file;
+    }(), false)
+    , m_stats(std::move(statColumns))
+{
+    m_db.exec("PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF; BEGIN;");
+    m_db.exec(R"(CREATE TABLE monitoring_targets (
+            target_id INTEGER PRIMARY KEY AUTOINCREMENT,
+            target_name TEXT NOT NULL,
+            vpp_stage INTEGER NOT NULL,
+            micro_step INTEGER NOT NULL DEFAULT 0,
+            UNIQUE(target_name, vpp_stage, micro_step)
+        ))");
+    m_db.exec(R"(CREATE TABLE monitoring_metrics (
+            metric_id INTEGER PRIMARY KEY AUTOINCREMENT,
+            metric_name TEXT UNIQUE NOT NULL
+        ))");
+    m_db.exec(R"(CREATE TABLE monitoring_tags (
+            tag_id INTEGER PRIMARY KEY AUTOINCREMENT,
+            tag_name TEXT NOT NULL,
+            category TEXT NOT NULL,
+            metric_id INTEGER NOT NULL,
+            UNIQUE(tag_name, category, metric_id),
+            FOREIGN KEY (metric_id) REFERENCES monitoring_metrics(metric_id)
+        ))");
+    // The reference's foreign key names "monitoring_target": kept as is (SQLite does not enforce it).
+    m_db.exec(R"(CREATE TABLE tag_target_mapping (
+            tag_id INTEGER NOT NULL,
+            target_id INTEGER NOT NULL,
+            PRIMARY KEY (tag_id, target_id),
+            FOREIGN KEY (tag_id) REFERENCES monitoring_tags(tag_id),
+            FOREIGN KEY (target_id) REFERENCES monitoring_target(target_id)
+        ))");
+    std::string columns, placeholders;
+    for (const auto& stat : m_stats) {
+        // Column names come from fixed lists of statistics and metrics: unquoted, as in the reference schema.
+        columns += (columns.empty() ? "" : ", ") + stat + " REAL DEFAULT NULL";
+        placeholders += ", ?";
+    }
+    m_db.exec("CREATE TABLE trend_data (\n            rank INTEGER NOT NULL,\n            step INTEGER NOT NULL,\n"
+              "            target_id INTEGER NOT NULL,\n            metric_id INTEGER NOT NULL,\n            "
+        + columns + (columns.empty() ? "" : ",")
+        + "\n            PRIMARY KEY (rank, step, target_id, metric_id),\n"
+          "            FOREIGN KEY (target_id) REFERENCES monitoring_targets(target_id),\n"
+          "            FOREIGN KEY (metric_id) REFERENCES monitoring_metrics(metric_id)\n        ) WITHOUT ROWID");
+    std::string names;
+    for (const auto& stat : m_stats)
+        names += ", " + stat;
+    m_insertRow = std::make_unique<graph::SqliteStatement>(m_db,
+        "INSERT OR IGNORE INTO trend_data (rank, step, target_id, metric_id" + names + ") VALUES (?, ?, ?, ?"
+            + placeholders + ")");
+    m_insertTarget = std::make_unique<graph::SqliteStatement>(m_db,
+        "INSERT INTO monitoring_targets (target_id, target_name, vpp_stage, micro_step) VALUES (?, ?, ?, ?)");
+    m_insertTag = std::make_unique<graph::SqliteStatement>(m_db,
+        "INSERT INTO monitoring_tags (tag_id, tag_name, category, metric_id) VALUES (?, ?, ?, ?)");
+    m_insertMapping = std::make_unique<graph::SqliteStatement>(m_db,
+        "INSERT OR IGNORE INTO tag_target_mapping (tag_id, target_id) VALUES (?, ?)");
+}
+
+TrendDbWriter::~TrendDbWriter() = default;
+
+std::int64_t TrendDbWriter::metricId(const std::string& metric)
+{
+    auto [it, inserted] = m_metrics.emplace(metric, static_cast<std::int64_t>(m_metrics.size()) + 1);
+    if (inserted) {
+        graph::SqliteStatement insert(m_db, "INSERT INTO monitoring_metrics (metric_id, metric_name) VALUES (?, ?)");
+        insert.bindInt(1, it->second);
+        insert.bindText(2, metric);
+        insert.run();
+    }
+    return it->second;
+}
+
+std::int64_t TrendDbWriter::targetId(const std::string& name, std::int64_t vppStage, std::int64_t microStep)
+{
+    auto [it, inserted]
+        = m_targets.emplace(std::make_tuple(name, vppStage, microStep), static_cast<std::int64_t>(m_targets.size()) + 1);
+    if (inserted) {
+        m_insertTarget->bindInt(1, it->second);
+        m_insertTarget->bindText(2, name);
+        m_insertTarget->bindInt(3, vppStage);
+        m_insertTarget->bindInt(4, microStep);
+        m_insertTarget->run();
+    }
+    return it->second;
+}
+
+void TrendDbWriter::tagTarget(std::int64_t targetId, std::int64_t metricId, const std::vector<TrendTag>& tags)
+{
+    for (const auto& tag : tags) {
+        auto [it, inserted] = m_tags.emplace(
+            std::make_tuple(tag.name, tag.category, metricId), static_cast<std::int64_t>(m_tags.size()) + 1);
+        if (inserted) {
+            m_insertTag->bindInt(1, it->second);
+            m_insertTag->bindText(2, tag.name);
+            m_insertTag->bindText(3, tag.category);
+            m_insertTag->bindInt(4, metricId);
+            m_insertTag->run();
+        }
+        m_insertMapping->bindInt(1, it->second);
+        m_insertMapping->bindInt(2, targetId);
+        m_insertMapping->run();
+    }
+}
+
+void TrendDbWriter::addRow(std::int64_t rank, std::int64_t step, std::int64_t targetId, std::int64_t metricId,
+    const std::vector<std::optional<double>>& values)
+{
+    m_insertRow->bindInt(1, rank);
+    m_insertRow->bindInt(2, step);
+    m_insertRow->bindInt(3, targetId);
+    m_insertRow->bindInt(4, metricId);
+    for (std::size_t k = 0; k < m_stats.size(); ++k) {
+        const int index = static_cast<int>(k) + 5;
+        if (k < values.size() && values[k])
+            m_insertRow->bindDouble(index, *values[k]);
+        else
+            m_insertRow->bindNull(index);
+    }
+    m_insertRow->run();
+}
+
+void TrendDbWriter::writeGlobalStats(const std::vector<std::pair<std::string, std::int64_t>>& numbers,
+    const std::vector<std::pair<std::string, std::string>>& metricStats)
+{
+    std::string columns, names, placeholders;
+    for (const auto& [name, value] : numbers) {
+        columns += (columns.empty() ? "" : ", ") + name + " INTEGER DEFAULT 0";
+        names += (names.empty() ? "" : ", ") + name;
+        placeholders += placeholders.empty() ? "?" : ", ?";
+    }
+    for (const auto& [name, stats] : metricStats) {
+        columns += (columns.empty() ? "" : ", ") + name + " TEXT DEFAULT NULL";
+        names += (names.empty() ? "" : ", ") + name;
+        placeholders += placeholders.empty() ? "?" : ", ?";
+    }
+    m_db.exec("CREATE TABLE global_stats (\n            " + columns + "\n        )");
+    graph::SqliteStatement insert(m_db, "INSERT INTO global_stats (" + names + ") VALUES (" + placeholders + ")");
+    int index = 1;
+    for (const auto& item : numbers)
+        insert.bindInt(index++, item.second);
+    for (const auto& item : metricStats)
+        insert.bindText(index++, item.second);
+    insert.run();
+}
+
+void TrendDbWriter::finish()
+{
+    m_insertRow.reset();
+    m_insertTarget.reset();
+    m_insertTag.reset();
+    m_insertMapping.reset();
+    m_db.exec("COMMIT;");
+}
+
+} // namespace msprobe::trend

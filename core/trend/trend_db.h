@@ -1,0 +1,61 @@
+// SPDX-License-Identifier: Apache-2.0
+// Writer of the trend database (`*.trend.db`) that `msprobe data2db` produces and the trend view reads:
+// the exact schema of the reference (targets, metrics, tags, tag/target mapping, trend_data, global_stats).
+#pragma once
+
+#include "graph/sqlite_util.h"
+
+#include <cstdint>
+#include <filesystem>
+#include <map>
+#include <optional>
+#include <string>
+#include <tuple>
+#include <vector>
+
+namespace msprobe::trend {
+
+// Monitor statistics in the order the reference gives their columns.
+const std::vector<std::string>& monitorStatOrder();
+
+// A cell value as the reference stores it: parsed as a float (an unparseable text is NULL), infinities
+// become +-(1e9 + 1), values beyond +-1e9 are clamped to +-1e9, NaN is NULL.
+std::optional<double> clampTrendValue(std::string_view text);
+std::optional<double> clampTrendValue(double value);
+
+struct TrendTag {
+    std::string name;
+    std::string category; // "module", "layer", "default", "index", "function"
+};
+
+class TrendDbWriter {
+public:
+    // Deletes an existing file first. statColumns: the trend_data statistic columns, in order.
+    TrendDbWriter(const std::filesystem::path& file, std::vector<std::string> statColumns);
+    ~TrendDbWriter();
+    TrendDbWriter(const TrendDbWriter&) = delete;
+    TrendDbWriter& operator=(const TrendDbWriter&) = delete;
+
+    std::int64_t metricId(const std::string& metric);
+    std::int64_t targetId(const std::string& name, std::int64_t vppStage, std::int64_t microStep);
+    // Tags are per metric; each is linked to the target once.
+    void tagTarget(std::int64_t targetId, std::int64_t metricId, const std::vector<TrendTag>& tags);
+    // values: one per stat column (nullopt = NULL). The first row for a (rank, step, target, metric) wins.
+    void addRow(std::int64_t rank, std::int64_t step, std::int64_t targetId, std::int64_t metricId,
+        const std::vector<std::optional<double>>& values);
+    // global_stats: integer columns (name, value) then one TEXT column per metric (name, comma-joined stats).
+    void writeGlobalStats(const std::vector<std::pair<std::string, std::int64_t>>& numbers,
+        const std::vector<std::pair<std::string, std::string>>& metricStats);
+    // Commits everything.
+    void finish();
+
+private:
+    graph::SqliteDb m_db;
+    std::vector<std::string> m_stats;
+    std::map<std::string, std::int64_t> m_metrics;
+    std::map<std::tuple<std::string, std::int64_t, std::int64_t>, std::int64_t> m_targets;
+    std::map<std::tuple<std::string, std::string, std::int64_t>, std::int64_t> m_tags;
+    std::unique_ptr<graph::SqliteStatement> m_insertRow, m_insertTarget, m_insertTag, m_insertMapping;
+};
+
+} // namespace msprobe::trend

@@ -1,0 +1,206 @@
+// SPDX-License-Identifier: Apache-2.0
+// msprobe data2db --format monitor: monitor v1 CSVs into monitor_data.trend.db, checked against the trend.db the
+// reference tool wrote for the same CSVs (row for row) and against a hand-checked worked example.
+#include "cli_runner.h"
+#include "graph/sqlite_util.h"
+#include "test_util.h"
+
+#include <QTemporaryDir>
+
+#include <algorithm>
+#include <set>
+
+using namespace msprobe;
+using namespace msprobe::test;
+namespace fs = std::filesystem;
+
+namespace {
+
+fs::path trendData() { return dataDir() / "trend"; }
+
+std::vector<std::string> queryRows(const fs::path& db, const std::string& sql)
+{
+    graph::SqliteDb file(db, true);
+    graph::SqliteStatement query(file, sql);
+    std::vector<std::string> rows;
+    while (query.step()) {
+        std::string row;
+        for (int c = 0; c < query.columnCount(); ++c) {
+            row += c ? "|" : "";
+            if (query.isNull(c))
+                row += "NULL";
+            else if (query.columnType(c) == 2) {
+                char text[40];
+                std::snprintf(text, sizeof text, "%.17g", query.columnDouble(c));
+                row += text;
+            } else
+                row += std::string(query.columnText(c));
+        }
+        rows.push_back(row);
+    }
+    std::sort(rows.begin(), rows.end());
+    return rows;
+}
+
+std::vector<std::string> columnNames(const fs::path& db, const std::string& table)
+{
+    graph::SqliteDb file(db, true);
+    graph::SqliteStatement query(file, "SELECT name FROM pragma_table_info('" + table + "') ORDER BY cid");
+    std::vector<std::string> names;
+    while (query.step())
+        names.emplace_back(query.columnText(0));
+    return names;
+}
+
+// Trend rows with target and metric ids resolved to names (ids are opaque: the reference leaves gaps).
+std::vector<std::string> trendRows(const fs::path& db, const std::string& stats)
+{
+    return queryRows(db,
+        "SELECT t.rank, t.step, m.target_name, m.vpp_stage, m.micro_step, k.metric_name, " + stats
+            + " FROM trend_data t JOIN monitoring_targets m ON t.target_id = m.target_id"
+              " JOIN monitoring_metrics k ON t.metric_id = k.metric_id");
+}
+
+std::vector<std::string> tagMappings(const fs::path& db)
+{
+    return queryRows(db,
+        "SELECT g.tag_name, g.category, k.metric_name, m.target_name FROM tag_target_mapping p"
+        " JOIN monitoring_tags g ON p.tag_id = g.tag_id JOIN monitoring_targets m ON p.target_id = m.target_id"
+        " JOIN monitoring_metrics k ON g.metric_id = k.metric_id");
+}
+
+std::set<std::string> splitComma(const std::string& text)
+{
+    std::set<std::string> out;
+    std::size_t start = 0;
+    for (std::size_t comma; (comma = text.find(',', start)) != std::string::npos; start = comma + 1)
+        out.insert(text.substr(start, comma - start));
+    out.insert(text.substr(start));
+    return out;
+}
+
+Run data2db(const fs::path& db, const fs::path& data, const QStringList& extra = {})
+{
+    return runCli(QStringList { "data2db", "--db", q(db.string()), "--data", q(data.string()), "--format", "monitor" } + extra);
+}
+
+} // namespace
+
+class TestCliData2db : public QObject {
+    Q_OBJECT
+
+private slots:
+    // The reference's own trend.db for its monitor run (AdamW, 5 steps, 38 CSVs): every row, tag and mapping equal.
+    void referenceMonitorRunRowForRow()
+    {
+        QTemporaryDir tmp;
+        const fs::path out = tmp.path().toStdString();
+        const Run run = data2db(out, trendData() / "monitor_bench");
+        QVERIFY2(run.exitCode == 0, qPrintable(run.err));
+        const fs::path ours = out / "monitor_data.trend.db";
+        const fs::path reference = trendData() / "monitor_bench_reference.trend.db";
+        QCOMPARE(columnNames(ours, "trend_data"), columnNames(reference, "trend_data"));
+        QCOMPARE(columnNames(ours, "monitoring_targets"), columnNames(reference, "monitoring_targets"));
+        const std::string stats = "t.norm, t.min, t.max, t.zeros, t.nans, t.mean";
+        const auto expected = trendRows(reference, stats);
+        QCOMPARE(expected.size(), std::size_t(1644));
+        QCOMPARE(trendRows(ours, stats), expected);
+        QCOMPARE(queryRows(ours, "SELECT metric_name FROM monitoring_metrics"),
+            queryRows(reference, "SELECT metric_name FROM monitoring_metrics"));
+        QCOMPARE(queryRows(ours, "SELECT target_name, vpp_stage, micro_step FROM monitoring_targets"),
+            queryRows(reference, "SELECT target_name, vpp_stage, micro_step FROM monitoring_targets"));
+        QCOMPARE(tagMappings(ours), tagMappings(reference));
+        QCOMPARE(queryRows(ours, "SELECT min_step, max_step, max_rank FROM global_stats"),
+            queryRows(reference, "SELECT min_step, max_step, max_rank FROM global_stats"));
+        // One TEXT column per metric listing its statistics; the reference's order is a Python set's.
+        auto metricColumns = columnNames(reference, "global_stats");
+        metricColumns.erase(metricColumns.begin(), metricColumns.begin() + 3);
+        QCOMPARE(columnNames(ours, "global_stats").size(), metricColumns.size() + 3);
+        for (const auto& metric : metricColumns) {
+            const auto a = queryRows(ours, "SELECT " + metric + " FROM global_stats");
+            const auto b = queryRows(reference, "SELECT " + metric + " FROM global_stats");
+            QCOMPARE(splitComma(a.at(0)), splitComma(b.at(0)));
+        }
+    }
+
+    // The worked example of the spec (two ranks, micro steps, clamping of inf / 2e10 / nan, foo_0-1.csv ignored),
+    // values as the reference stored them.
+    void workedExampleWithMicroSteps()
+    {
+        QTemporaryDir tmp;
+        const fs::path out = tmp.path().toStdString();
+        const Run run = data2db(out, trendData() / "monitor_input_example");
+        QVERIFY2(run.exitCode == 0, qPrintable(run.err));
+        const fs::path db = out / "monitor_data.trend.db";
+        QCOMPARE(columnNames(db, "trend_data"),
+            (std::vector<std::string> { "rank", "step", "target_id", "metric_id", "norm", "min", "max", "nans", "mean" }));
+        const auto rows = trendRows(db, "t.norm, t.min, t.max, t.nans, t.mean");
+        QCOMPARE(rows.size(), std::size_t(24));
+        const std::string in = "module.layers.0.mlp.input|0|0|actv|", outName = "module.layers.0.mlp.output|0|0|actv|";
+        const std::string fc1 = "module.layers.0.mlp.linear_fc1.weight|0|0|grad_reduced|";
+        const std::string emb = "module.embedding.word_embeddings.weight|0|0|grad_reduced|";
+        for (const std::string& expected : {
+                 "0|0|" + in + "1.5|-1|2|0|0.10000000000000001",
+                 "0|1|" + outName + "1.6000000000000001|-1|2|0|0.10000000000000001",
+                 "0|3|" + in + "2.6000000000000001|-1|2|0|0.10000000000000001",
+                 "0|0|" + fc1 + "0.5|-1000000001|1000000001|0|NULL", // -inf, inf, nan
+                 "0|2|" + fc1 + "1.5|-1000000001|1000000001|0|NULL",
+                 "0|0|" + emb + "1000000000|-1|1|0|0", // 2e10 clamped
+                 "1|2|" + in + "3.5|-1|2|0|0.10000000000000001",
+                 "1|3|" + outName + "3.6000000000000001|-1|2|0|0.10000000000000001",
+             })
+            QVERIFY2(std::binary_search(rows.begin(), rows.end(), expected), expected.c_str());
+        QCOMPARE(queryRows(db, "SELECT min_step, max_step, max_rank, actv, grad_reduced FROM global_stats"),
+            (std::vector<std::string> { "0|3|1|norm,min,max,nans,mean|norm,min,max,nans,mean" }));
+        QCOMPARE(queryRows(db, "SELECT metric_id, metric_name FROM monitoring_metrics"),
+            (std::vector<std::string> { "1|actv", "2|grad_reduced" }));
+        const auto tags = queryRows(db,
+            "SELECT g.tag_name, g.category, k.metric_name FROM monitoring_tags g JOIN monitoring_metrics k"
+            " ON g.metric_id = k.metric_id");
+        QCOMPARE(tags,
+            (std::vector<std::string> { "embedding|module|grad_reduced", "input|module|actv", "layers.0|layer|actv",
+                "layers.0|layer|grad_reduced", "layers|module|actv", "layers|module|grad_reduced", "linear_fc1|module|grad_reduced",
+                "mlp|module|actv", "mlp|module|grad_reduced", "module|module|actv", "module|module|grad_reduced",
+                "output|module|actv", "weight|module|grad_reduced", "word_embeddings|module|grad_reduced" }));
+        QCOMPARE(tagMappings(db).size(), std::size_t(20));
+    }
+
+    void withoutMicroStepsAndWithMapping()
+    {
+        QTemporaryDir tmp;
+        const fs::path out = tmp.path().toStdString();
+        writeFile(out / "mapping.json", "{\"module.layers.0\": \"decoder.0\", \"decoder.0.mlp\": \"decoder.0.ffn\"}");
+        const Run run = data2db(out, trendData() / "monitor_input_example",
+            { "--micro_step", "False", "--mapping", q((out / "mapping.json").string()) });
+        QVERIFY2(run.exitCode == 0, qPrintable(run.err));
+        const fs::path db = out / "monitor_data.trend.db";
+        const auto rows = trendRows(db, "t.norm");
+        QCOMPARE(rows.size(), std::size_t(24));
+        // Trend step = CSV step, the micro step moves into the target; mappings apply in file order.
+        QVERIFY(std::binary_search(rows.begin(), rows.end(), std::string("0|1|decoder.0.ffn.input|0|1|actv|2.6000000000000001")));
+        QVERIFY(std::binary_search(rows.begin(), rows.end(), std::string("1|1|decoder.0.ffn.linear_fc1.weight|0|0|grad_reduced|1.5")));
+        QCOMPARE(queryRows(db, "SELECT min_step, max_step FROM global_stats"), (std::vector<std::string> { "0|1" }));
+    }
+
+    void badInputIsAClearError()
+    {
+        QTemporaryDir tmp;
+        const fs::path out = tmp.path().toStdString();
+        writeFile(out / "data" / "Xyz99_99-99-99-rank0-abc" / "actv_0-0.csv", "vpp_stage,name,step,norm\n0,a,0,1\n");
+        Run run = data2db(out / "db", out / "data");
+        QCOMPARE(run.exitCode, 1);
+        QVERIFY2(run.err.contains("Xyz99_99-99-99-rank0-abc") && run.err.contains("%b%d_%H-%M-%S"), qPrintable(run.err));
+
+        writeFile(out / "empty" / "readme.txt", "nothing here");
+        run = data2db(out / "db", out / "empty");
+        QCOMPARE(run.exitCode, 1);
+        QVERIFY2(run.err.contains("no monitor CSV files"), qPrintable(run.err));
+
+        run = data2db(out / "db", trendData() / "monitor_input_example", { "--process_num", "0" });
+        QCOMPARE(run.exitCode, 2);
+        QVERIFY2(run.err.contains("--process_num"), qPrintable(run.err));
+    }
+};
+
+QTEST_APPLESS_MAIN(TestCliData2db)
+#include "tst_cli_data2db.moc"
