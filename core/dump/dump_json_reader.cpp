@@ -12,6 +12,7 @@
 #include <cstdio>
 #include <cstring>
 #include <limits>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <thread>
@@ -156,6 +157,27 @@ private:
     std::array<Slot, kSlots> m_slots {};
 };
 
+// Capacity for a typical dump of this size (msprobe writes ~130 bytes per node, ~350 per tensor,
+// ~800 per entry): growing by doubling would copy each column and briefly hold it twice.
+// Capacity that is never written costs address space only.
+void reserveModel(DumpFile& out, std::uint64_t textSize)
+{
+    const auto expect = [textSize](std::uint64_t bytesPerItem) { return static_cast<std::size_t>(textSize / bytesPerItem); };
+    out.entries.reserve(expect(512));
+    out.strings.reserve(expect(512)); // mostly entry names
+    out.nodes.reserve(expect(96));
+    TensorTable& t = out.tensors;
+    const std::size_t tensors = expect(256);
+    for (auto* column : { &t.type, &t.dtype, &t.shapeBegin, &t.dataName, &t.md5 })
+        column->reserve(tensors);
+    t.shapeRank.reserve(tensors);
+    t.requiresGrad.reserve(tensors);
+    t.extras.reserve(tensors);
+    t.shapePool.reserve(tensors * 4);
+    for (StatColumn* column : { &t.max, &t.min, &t.mean, &t.norm })
+        column->reserve(tensors);
+}
+
 class DumpBuilder {
 public:
     DumpBuilder(DumpFile& out, const char* base, std::size_t size, const ReadOptions& options)
@@ -165,16 +187,7 @@ public:
         , m_totalSize(size)
         , m_options(options)
     {
-        reserveFor(size);
-    }
-
-    // The next piece of a chunked file: base[0] is at file offset fileShift (progress only).
-    void setDocument(const char* base, std::size_t size, std::int64_t fileShift)
-    {
-        m_base = base;
-        m_size = size;
-        m_fileShift = fileShift;
-        m_pos = nullptr;
+        reserveModel(out, size);
     }
 
     // A First or Middle piece ends with a synthetic "}}" that must close "data" and the top level;
@@ -194,12 +207,17 @@ public:
             failAt(m_base, "the top level is not a JSON object");
         }
         bool continuation = part == Part::Middle || part == Part::Last;
+        bool sawDataHere = false;
         m_dataClosedAt = nullptr;
         for (auto fieldResult : top) {
             od::field field = takeField(fieldResult);
             m_pos = field.key().raw();
             std::string_view key = field.unescaped_key().value();
             od::value value = field.value();
+            // A piece is built on its own: a top-level key that its neighbours would have to know of
+            // sends the read back to a whole parse (see readChunked).
+            if (part != Part::Whole && (sawDataHere || (continuation && key != "data")))
+                failAt(m_pos, "a top-level key next to a cut \"data\"");
             if (key == "task") {
                 m_out.task = optionalString(value, "task");
                 m_sawTask = true;
@@ -213,7 +231,7 @@ public:
             } else if (key == "data") {
                 readData(value, continuation);
                 continuation = false;
-                m_sawData = true;
+                m_sawData = sawDataHere = true;
             }
         }
         const char* trailing = nullptr;
@@ -224,6 +242,8 @@ public:
                 failAt(nullptr, "the piece does not end inside \"data\"");
             return;
         }
+        if (part == Part::Last)
+            return; // the first piece had the top-level keys
         if (!m_sawData)
             failAt(nullptr, "not a msprobe dump: the top-level key \"data\" is missing");
         if (!m_sawTask)
@@ -231,6 +251,8 @@ public:
         if (!m_out.frameworkPresent)
             m_out.framework = "pytorch";
     }
+
+    bool sawTask() const { return m_sawTask; }
 
     const char* currentLocation() const
     {
@@ -263,9 +285,11 @@ private:
         for (auto fieldResult : data) {
             od::field field = takeField(fieldResult);
             m_pos = field.key().raw();
-            std::string_view name = keyOf(field);
-            StringId nameId = intern(name);
-            m_entryName = m_out.strings.view(nameId);
+            // Names are nearly all new: interned after the body, by when the prefetched slot is in cache,
+            // and without the small cache, which they would only flush.
+            const std::string_view name = keyOf(field);
+            m_out.strings.prefetch(name);
+            m_entryName = name;
 
             od::value body = field.value();
             od::json_type type;
@@ -274,6 +298,8 @@ private:
             const auto bodyIndex = static_cast<std::uint32_t>(m_out.nodes.size());
             od::object bodyObject = body.get_object().value();
             readContainerObject(bodyObject, kNoString, 1, /*mayBeLeaf=*/false);
+            const StringId nameId = m_out.strings.intern(name);
+            m_entryName = m_out.strings.view(nameId);
 
             if (entryOfName.size() <= nameId)
                 entryOfName.resize(nameId + 1, -1);
@@ -301,31 +327,10 @@ private:
         if (m_options.cancel && m_options.cancel->load(std::memory_order_relaxed))
             throw Error(m_out.path, {}, "cancelled");
         if (m_options.progress && m_pos) {
-            const std::int64_t done = static_cast<std::int64_t>(m_pos - m_base) + m_fileShift;
+            const auto done = static_cast<std::int64_t>(m_pos - m_base);
             m_options.progress(static_cast<std::uint64_t>(std::clamp<std::int64_t>(done, 0, static_cast<std::int64_t>(m_totalSize))),
                 m_totalSize);
         }
-    }
-
-    // Capacity for a typical dump of this size (msprobe writes ~130 bytes per node, ~350 per tensor,
-    // ~800 per entry): growing by doubling would copy each column and briefly hold it twice.
-    // Capacity that is never written costs address space only.
-    void reserveFor(std::uint64_t textSize)
-    {
-        const auto expect = [textSize](std::uint64_t bytesPerItem) { return static_cast<std::size_t>(textSize / bytesPerItem); };
-        m_out.entries.reserve(expect(512));
-        m_out.strings.reserve(expect(512)); // mostly entry names
-        m_out.nodes.reserve(expect(96));
-        TensorTable& t = m_out.tensors;
-        const std::size_t tensors = expect(256);
-        for (auto* column : { &t.type, &t.dtype, &t.shapeBegin, &t.dataName, &t.md5 })
-            column->reserve(tensors);
-        t.shapeRank.reserve(tensors);
-        t.requiresGrad.reserve(tensors);
-        t.extras.reserve(tensors);
-        t.shapePool.reserve(tensors * 4);
-        for (StatColumn* column : { &t.max, &t.min, &t.mean, &t.norm })
-            column->reserve(tensors);
     }
 
     StringId intern(std::string_view text) { return m_internCache.intern(m_out.strings, text); }
@@ -734,7 +739,6 @@ private:
     const char* m_base;
     std::size_t m_size;
     std::uint64_t m_totalSize;
-    std::int64_t m_fileShift = 0;
     const ReadOptions& m_options;
     bool m_sawData = false, m_sawTask = false;
     std::vector<std::int64_t> m_entryOfName; // of the "data" object being read
@@ -776,15 +780,20 @@ void DumpBuilder::truncate(std::size_t nodes, std::size_t tensors, std::size_t s
 
 using ReadAt = std::function<bool(char* into, std::uint64_t offset, std::size_t size)>;
 
-// One piece of a chunked read, indexed by simdjson (stage 1) and waiting for the model builder.
-struct IndexedPiece {
-    od::parser parser;
+// The text of one piece of a chunked read, in a buffer of its lane.
+struct PieceText {
     std::vector<char> buffer;
-    od::document doc;
     std::size_t size = 0;
-    std::int64_t fileShift = 0; // file offset of buffer[0] (negative: the synthetic start)
+    std::uint64_t end = 0; // file offset just past the piece
     Part part = Part::Whole;
 };
+
+// What a lane (a thread that indexes and builds pieces) keeps between pieces.
+struct Lane {
+    od::parser parser;
+    PieceText text;
+};
+constexpr std::size_t kLanes = 2;
 
 // Cuts a text of `size` bytes, fetched through readAt, into pieces of about g_chunkBytes that end after
 // an entry of "data": at a line "\n" + two indents + "}," as Python's json.dump(indent=N) writes it.
@@ -814,8 +823,8 @@ public:
         return true;
     }
 
-    // Reads, cuts and indexes the next piece into `piece`; false on a read or stage-1 failure.
-    bool next(IndexedPiece& piece)
+    // Reads and cuts the next piece into `piece`; false on a read failure.
+    bool next(PieceText& piece)
     {
         constexpr std::string_view kContinue = "{\"data\": {";
         constexpr std::string_view kClose = "}}";
@@ -849,10 +858,10 @@ public:
             piece.size = prefix.size() + cut + (last ? 0 : kClose.size());
             std::memset(buffer.data() + piece.size, 0, simdjson::SIMDJSON_PADDING);
             piece.part = m_first ? (last ? Part::Whole : Part::First) : (last ? Part::Last : Part::Middle);
-            piece.fileShift = static_cast<std::int64_t>(m_offset) - static_cast<std::int64_t>(prefix.size());
             m_offset += cut + 1;
+            piece.end = std::min(m_offset, m_size);
             m_first = false;
-            return !piece.parser.iterate(simdjson::padded_string_view(buffer.data(), piece.size, buffer.size())).get(piece.doc);
+            return true;
         }
     }
 
@@ -865,103 +874,217 @@ private:
     bool m_first = true;
 };
 
-// Reads and indexes the next piece on a second thread while the model of the current one is built:
-// the two halves of the work take about as long on a two-core machine.
-class PiecePipeline {
+// The model of one piece, built on its own: ids and rows start at 0, and appendPiece shifts them.
+struct BuiltPiece {
+    bool ok = false;
+    bool sawTask = false;
+    bool last = false;
+    std::uint64_t end = 0;
+    DumpFile model;
+};
+
+// Appends a piece's model to the file's, in order: strings re-interned in their order of first use
+// (so the pool is the one a whole read makes), rows and nodes shifted, a repeated entry name
+// replacing the earlier body as in a whole read.
+void appendPiece(DumpFile& out, const DumpFile& piece, std::vector<std::int64_t>& entryOfName)
+{
+    std::vector<StringId> remap(piece.strings.size());
+    constexpr std::size_t kAhead = 8;
+    for (StringId id = 0; id < remap.size(); ++id) {
+        if (id + kAhead < remap.size())
+            out.strings.prefetch(piece.strings.view(id + kAhead));
+        remap[id] = out.strings.intern(piece.strings.view(id));
+    }
+    const auto map = [&remap](StringId id) { return id == kNoString ? kNoString : remap[id]; };
+    const auto nodeBase = static_cast<std::uint32_t>(out.nodes.size());
+    const auto tensorBase = static_cast<std::uint32_t>(out.tensors.size());
+    const auto scalarBase = static_cast<std::uint32_t>(out.scalars.size());
+    const auto extrasBase = static_cast<std::uint32_t>(out.extras.size());
+    const auto shapeBase = static_cast<std::uint32_t>(out.tensors.shapePool.size());
+
+    for (ValueNode node : piece.nodes) {
+        node.key = map(node.key);
+        if (node.kind == NodeKind::Tensor)
+            node.payload += tensorBase;
+        else if (node.kind == NodeKind::Scalar || node.kind == NodeKind::Raw)
+            node.payload += scalarBase;
+        out.nodes.push_back(node);
+    }
+    for (LeafExtra extra : piece.extras)
+        out.extras.push_back({ map(extra.key), map(extra.text) });
+    const auto shiftExtras = [extrasBase](ExtrasRange range) { return ExtrasRange { range.begin + extrasBase, range.count }; };
+
+    const TensorTable& t = piece.tensors;
+    TensorTable& ot = out.tensors;
+    for (std::size_t row = 0; row < t.size(); ++row) {
+        ot.type.push_back(map(t.type[row]));
+        ot.dtype.push_back(map(t.dtype[row]));
+        ot.shapeBegin.push_back(t.shapeBegin[row] + shapeBase);
+        ot.max.push(t.max[row]);
+        ot.min.push(t.min[row]);
+        ot.mean.push(t.mean[row]);
+        ot.norm.push(t.norm[row]);
+        ot.dataName.push_back(map(t.dataName[row]));
+        ot.md5.push_back(map(t.md5[row]));
+        ot.extras.push_back(shiftExtras(t.extras[row]));
+    }
+    ot.shapeRank.insert(ot.shapeRank.end(), t.shapeRank.begin(), t.shapeRank.end());
+    ot.shapePool.insert(ot.shapePool.end(), t.shapePool.begin(), t.shapePool.end());
+    ot.requiresGrad.insert(ot.requiresGrad.end(), t.requiresGrad.begin(), t.requiresGrad.end());
+
+    const ScalarTable& sc = piece.scalars;
+    ScalarTable& os = out.scalars;
+    for (std::size_t row = 0; row < sc.size(); ++row) {
+        os.type.push_back(map(sc.type[row]));
+        os.number.push(sc.number[row]);
+        os.text.push_back(map(sc.text[row]));
+        os.extras.push_back(shiftExtras(sc.extras[row]));
+    }
+    os.valueKind.insert(os.valueKind.end(), sc.valueKind.begin(), sc.valueKind.end());
+
+    for (const Entry& entry : piece.entries) {
+        const StringId name = remap[entry.name];
+        if (entryOfName.size() <= name)
+            entryOfName.resize(name + 1, -1);
+        if (entryOfName[name] >= 0) {
+            out.entries[static_cast<std::size_t>(entryOfName[name])].body = entry.body + nodeBase;
+            continue;
+        }
+        entryOfName[name] = static_cast<std::int64_t>(out.entries.size());
+        Entry moved;
+        moved.name = name;
+        moved.parsed = parseEntryName(out.strings.view(name));
+        moved.body = entry.body + nodeBase;
+        out.entries.push_back(moved);
+    }
+}
+
+// Builds the pieces of a chunked read on kLanes threads: a lane takes the next piece from the cutter
+// (reading is sequential), indexes it and builds its model; the calling thread appends the models in
+// order. At most kLanes models wait to be appended.
+class PieceLanes {
 public:
-    PiecePipeline(PieceCutter& cutter, std::array<IndexedPiece, 2>& pieces)
+    PieceLanes(PieceCutter& cutter, std::array<Lane, kLanes>& lanes)
         : m_cutter(cutter)
-        , m_pieces(pieces)
-        , m_reader([this] { produce(); })
     {
+        for (Lane& lane : lanes)
+            m_threads.emplace_back([this, &lane] { work(lane); });
     }
 
-    ~PiecePipeline()
+    ~PieceLanes()
     {
         {
             std::lock_guard lock(m_mutex);
             m_stop = true;
         }
         m_changed.notify_all();
-        m_reader.join();
+        for (std::thread& thread : m_threads)
+            thread.join();
     }
 
-    // The next piece in order, or null when it could not be read or indexed.
-    IndexedPiece* next()
+    // The model of the next piece in order (ok false when it could not be read or built).
+    BuiltPiece next()
     {
-        const std::size_t slot = m_taken++ % 2;
         std::unique_lock lock(m_mutex);
-        if (m_taken > 1) { // the previous piece is built: its slot may be refilled
-            m_state[1 - slot] = SlotState::Free;
-            m_changed.notify_all();
-        }
-        m_changed.wait(lock, [&] { return m_state[slot] != SlotState::Free; });
-        return m_state[slot] == SlotState::Ready ? &m_pieces[slot] : nullptr;
+        m_changed.wait(lock, [&] { return m_built.contains(m_handedOut); });
+        BuiltPiece piece = std::move(m_built[m_handedOut]);
+        m_built.erase(m_handedOut++);
+        m_changed.notify_all();
+        return piece;
     }
 
 private:
-    enum class SlotState { Free, Ready, Failed };
-
-    void produce()
+    void work(Lane& lane)
     {
-        for (std::size_t index = 0;; ++index) {
-            const std::size_t slot = index % 2;
+        for (;;) {
+            std::size_t index = 0;
+            BuiltPiece built;
             {
                 std::unique_lock lock(m_mutex);
-                m_changed.wait(lock, [&] { return m_stop || m_state[slot] == SlotState::Free; });
-                if (m_stop)
+                m_changed.wait(lock, [&] { return m_stop || m_cutDone || m_nextIndex < m_handedOut + kLanes; });
+                if (m_stop || m_cutDone)
                     return;
+                index = m_nextIndex++;
+                try {
+                    built.ok = m_cutter.next(lane.text);
+                } catch (const std::exception&) { // no memory for a huge window: the caller reads whole
+                }
+                built.last = !built.ok || lane.text.part == Part::Whole || lane.text.part == Part::Last;
+                m_cutDone = built.last;
             }
-            bool ok = false;
-            try {
-                ok = m_cutter.next(m_pieces[slot]);
-            } catch (const std::exception&) { // out of memory for a huge window: the caller reads whole
-            }
-            const bool done = !ok || m_pieces[slot].part == Part::Whole || m_pieces[slot].part == Part::Last;
+            if (built.ok)
+                build(lane, built);
             {
                 std::lock_guard lock(m_mutex);
-                m_state[slot] = ok ? SlotState::Ready : SlotState::Failed;
+                m_built.emplace(index, std::move(built));
             }
             m_changed.notify_all();
-            if (done)
+        }
+    }
+
+    static void build(Lane& lane, BuiltPiece& built)
+    {
+        PieceText& text = lane.text;
+        built.end = text.end;
+        try {
+            od::document doc;
+            if (lane.parser.iterate(simdjson::padded_string_view(text.buffer.data(), text.size, text.buffer.size())).get(doc)) {
+                built.ok = false;
                 return;
+            }
+            const ReadOptions quiet; // progress and cancel are the caller's, between pieces
+            DumpBuilder builder(built.model, text.buffer.data(), text.size, quiet);
+            builder.run(doc, text.part);
+            built.sawTask = builder.sawTask();
+        } catch (...) { // a parse failure, or no memory: the caller reads whole, which reports it
+            built.ok = false;
         }
     }
 
     PieceCutter& m_cutter;
-    std::array<IndexedPiece, 2>& m_pieces;
     std::mutex m_mutex;
     std::condition_variable m_changed;
-    std::array<SlotState, 2> m_state { SlotState::Free, SlotState::Free };
+    std::map<std::size_t, BuiltPiece> m_built;
+    std::size_t m_nextIndex = 0; // the next piece to cut
+    std::size_t m_handedOut = 0; // the next piece to append
+    bool m_cutDone = false;
     bool m_stop = false;
-    std::size_t m_taken = 0;
-    std::thread m_reader; // last: starts once the rest is set up
+    std::vector<std::thread> m_threads; // last: they start once the rest is set up
 };
 
-// Parses a text in pieces (see PieceCutter). Anything unexpected returns false, and the caller parses
-// the whole text, which gives exactly the same model or error (the pieces are the text itself, in order).
-bool readChunked(std::array<IndexedPiece, 2>& pieces, const ReadAt& readAt, std::uint64_t size, DumpFile& out,
+// Parses a text in pieces (see PieceCutter) built in parallel. Anything unexpected returns false, and
+// the caller parses the whole text, which gives exactly the same model or error (the pieces are the
+// text itself, in order).
+bool readChunked(std::array<Lane, kLanes>& lanes, const ReadAt& readAt, std::uint64_t size, DumpFile& out,
                  const ReadOptions& options)
 {
     PieceCutter cutter(readAt, size);
     if (!cutter.start())
         return false;
-    DumpBuilder builder(out, nullptr, size, options);
-    PiecePipeline pipeline(cutter, pieces);
-    for (;;) {
-        IndexedPiece* piece = pipeline.next();
-        if (!piece)
+    reserveModel(out, size);
+    std::vector<std::int64_t> entryOfName;
+    PieceLanes pieces(cutter, lanes);
+    for (bool first = true;; first = false) {
+        BuiltPiece piece = pieces.next();
+        if (!piece.ok || (first && !piece.sawTask))
             return false;
-        try {
-            builder.setDocument(piece->buffer.data(), piece->size, piece->fileShift);
-            builder.run(piece->doc, piece->part);
-        } catch (const ParseFailure&) {
-            return false;
-        } catch (const simdjson::simdjson_error&) {
-            return false;
+        if (first) {
+            out.task = std::move(piece.model.task);
+            out.level = std::move(piece.model.level);
+            out.framework = std::move(piece.model.framework);
+            out.frameworkPresent = piece.model.frameworkPresent;
+            out.dumpDataDir = std::move(piece.model.dumpDataDir);
         }
-        if (piece->part == Part::Whole || piece->part == Part::Last)
+        appendPiece(out, piece.model, entryOfName);
+        if (options.cancel && options.cancel->load(std::memory_order_relaxed))
+            throw Error(out.path, {}, "cancelled");
+        if (options.progress)
+            options.progress(piece.end, size);
+        if (piece.last) {
+            if (!out.frameworkPresent)
+                out.framework = "pytorch";
             return true;
+        }
     }
 }
 
@@ -983,7 +1106,7 @@ struct DumpJsonReader::State {
     od::parser parser;
     simdjson::padded_string buffer;
     // Chunked reads: bounded by the chunk size, so kept between files.
-    std::array<IndexedPiece, 2> pieces;
+    std::array<Lane, kLanes> lanes;
 };
 
 namespace detail {
@@ -1024,7 +1147,7 @@ DumpFile DumpJsonReader::read(const std::filesystem::path& file, const ReadOptio
             DumpFile dump;
             dump.path = display;
             dump.fileSize = size;
-            if (readChunked(m_state->pieces, readAt, size, dump, tracked)) {
+            if (readChunked(m_state->lanes, readAt, size, dump, tracked)) {
                 if (tracked.progress)
                     tracked.progress(size, size);
                 return dump;
@@ -1053,7 +1176,7 @@ DumpFile DumpJsonReader::parse(std::string_view text, const std::string& display
         DumpFile dump;
         dump.path = displayName;
         dump.fileSize = text.size();
-        if (readChunked(m_state->pieces, readAt, text.size(), dump, options)) {
+        if (readChunked(m_state->lanes, readAt, text.size(), dump, options)) {
             if (options.progress)
                 options.progress(dump.fileSize, dump.fileSize);
             return dump;

@@ -71,6 +71,12 @@ void StringPool::reserve(std::size_t count)
         rehash(wanted);
 }
 
+void StringPool::prefetch(std::string_view text) const
+{
+    if (!m_slots.empty())
+        __builtin_prefetch(&m_slots[hashOf(text) & (m_slots.size() - 1)]);
+}
+
 void StringPool::rehash(std::size_t slotCount)
 {
     std::vector<Slot> slots(slotCount);

@@ -22,6 +22,9 @@ public:
     std::size_t bytesStored() const { return m_bytes; }
     // Makes room for about `count` distinct strings without rehashing.
     void reserve(std::size_t count);
+    // Starts loading the table slot of `text` into the cache, so that interning it a little later
+    // does not wait on memory (names of a large dump are mostly new, and the table is large).
+    void prefetch(std::string_view text) const;
 
 private:
     // Open addressing with the hash kept beside the id: a lookup touches one slot array, and
