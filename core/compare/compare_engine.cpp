@@ -22,6 +22,29 @@ void checkCancel(const CompareHooks& hooks)
         throw Error("cancelled");
 }
 
+// Runs the NPU side's work on this thread and the Bench side's on another; rethrows the NPU failure first.
+template <typename NpuWork, typename BenchWork>
+void runBothSides(NpuWork npuWork, BenchWork benchWork)
+{
+    std::exception_ptr benchFailure;
+    std::thread bench([&] {
+        try {
+            benchWork();
+        } catch (...) {
+            benchFailure = std::current_exception();
+        }
+    });
+    try {
+        npuWork();
+    } catch (...) {
+        bench.join();
+        throw;
+    }
+    bench.join();
+    if (benchFailure)
+        std::rethrow_exception(benchFailure);
+}
+
 // Whether a + b contains needle (without building the concatenation).
 bool containsAcross(std::string_view a, std::string_view b, std::string_view needle)
 {
@@ -115,23 +138,40 @@ void computeTensorMetrics(CompareTable& table, const CompareHooks& hooks)
     });
 }
 
-void applyRules(CompareTable& table)
+// The first row of the entry group that row r belongs to (rows of one entry are contiguous).
+std::size_t entryGroupStart(const CompareTable& table, std::size_t r)
+{
+    if (r >= table.rows.size())
+        return table.rows.size();
+    const std::uint32_t entry = table.npuItem(table.rows[r]).entry;
+    while (r > 0 && table.npuItem(table.rows[r - 1]).entry == entry)
+        --r;
+    return r;
+}
+
+// The Result rules over the entry groups that start in [begin, end).
+void applyRulesToRows(CompareTable& table, std::size_t begin, std::size_t end)
 {
     const ItemTable& npuTable = *table.npu.items;
     const ItemTable& benchTable = *table.bench.items;
     std::vector<RuleRow> group;
     std::vector<RuleOutcome> outcomes;
     std::string scratch;
-    std::size_t start = 0;
-    while (start < table.rows.size()) {
+    std::size_t start = begin;
+    if (entryGroupStart(table, begin) < begin) { // that group belongs to the previous range
+        const std::uint32_t entry = table.npuItem(table.rows[begin]).entry;
+        while (start < table.rows.size() && table.npuItem(table.rows[start]).entry == entry)
+            ++start;
+    }
+    while (start < end) {
         const std::uint32_t entry = table.npuItem(table.rows[start]).entry;
-        std::size_t end = start;
-        while (end < table.rows.size() && table.npuItem(table.rows[end]).entry == entry)
-            ++end;
-        group.assign(end - start, RuleRow {});
-        outcomes.assign(end - start, RuleOutcome {});
+        std::size_t groupEnd = start;
+        while (groupEnd < table.rows.size() && table.npuItem(table.rows[groupEnd]).entry == entry)
+            ++groupEnd;
+        group.assign(groupEnd - start, RuleRow {});
+        outcomes.assign(groupEnd - start, RuleOutcome {});
         std::string firstInputName;
-        for (std::size_t r = start; r < end; ++r) {
+        for (std::size_t r = start; r < groupEnd; ++r) {
             const CompareRow& row = table.rows[r];
             RuleRow& rr = group[r - start];
             const Item& ni = table.npuItem(row);
@@ -185,12 +225,17 @@ void applyRules(CompareTable& table)
             }
         }
         applyResultRules(table.mode, group, outcomes);
-        for (std::size_t r = start; r < end; ++r) {
+        for (std::size_t r = start; r < groupEnd; ++r) {
             table.rows[r].level = outcomes[r - start].level;
             table.rows[r].messages = outcomes[r - start].messages;
         }
-        start = end;
+        start = groupEnd;
     }
+}
+
+void applyRules(CompareTable& table, std::size_t threads)
+{
+    parallelFor(table.rows.size(), threads, [&](std::size_t begin, std::size_t end) { applyRulesToRows(table, begin, end); });
 }
 
 bool tensorHasMd5(const DumpFile& dump, std::uint32_t node)
@@ -259,8 +304,8 @@ std::unique_ptr<CompareTable> compareDumps(DumpFile npu, DumpFile bench, StackIn
     table->bench.dump = std::move(bench);
     FlattenOptions npuFlatten { options.debugFile, options.consistentBackend };
     FlattenOptions benchFlatten { options.debugFile, {} };
-    table->npu.items = std::make_unique<ItemTable>(table->npu.dump, npuFlatten);
-    table->bench.items = std::make_unique<ItemTable>(table->bench.dump, benchFlatten);
+    runBothSides([&] { table->npu.items = std::make_unique<ItemTable>(table->npu.dump, npuFlatten); },
+        [&] { table->bench.items = std::make_unique<ItemTable>(table->bench.dump, benchFlatten); });
     checkCancel(hooks);
 
     const auto matched = matchItems(*table->npu.items, *table->bench.items, options);
@@ -281,7 +326,7 @@ std::unique_ptr<CompareTable> compareDumps(DumpFile npu, DumpFile bench, StackIn
         if (options.legacyResult)
             applyLegacyResult(*table);
         else
-            applyRules(*table);
+            applyRules(*table, hooks.threads ? hooks.threads : defaultThreadCount());
     }
     return table;
 }
@@ -290,23 +335,7 @@ std::unique_ptr<CompareTable> compareDumpFiles(const fs::path& npuJson, const fs
     const CompareHooks& hooks)
 {
     DumpFile npu, bench;
-    std::exception_ptr benchFailure;
-    std::thread benchReader([&] {
-        try {
-            bench = readDumpJson(benchJson);
-        } catch (...) {
-            benchFailure = std::current_exception();
-        }
-    });
-    try {
-        npu = readDumpJson(npuJson);
-    } catch (...) {
-        benchReader.join();
-        throw;
-    }
-    benchReader.join();
-    if (benchFailure)
-        std::rethrow_exception(benchFailure);
+    runBothSides([&] { npu = readDumpJson(npuJson); }, [&] { bench = readDumpJson(benchJson); });
     checkCancel(hooks);
 
     StackInfo stack;

@@ -3,7 +3,10 @@
 
 #include "compare/stats_diff.h"
 
+#include <algorithm>
 #include <cmath>
+#include <cstdio>
+#include <limits>
 
 namespace msprobe {
 
@@ -19,23 +22,51 @@ bool nonFinite(const PyVal& v)
     return c == StatClass::Nan || c == StatClass::Inf || c == StatClass::NegInf;
 }
 
-// Why a row is out of tolerance, or empty.
-std::string rowProblem(const CompareTable& table, std::size_t r, const DivergenceTolerance& tolerance, Cell& cell)
+// The statistics test: each of Max/Min/Mean/Norm may differ by at most `relative` of the tensor's magnitude,
+// max(|Max|, |Min|) over both sides (for Norm: of the larger Norm). Scaling by the statistic itself would flag
+// every near-zero Mean (a LayerNorm gradient's Mean of 1e-9 moving to 2e-9 is a 100% change of nothing).
+std::string statisticsReason(const CompareTable& table, const CompareRow& row, double relative)
 {
-    const CompareRow& row = table.rows[r];
+    PyVal npu[4], bench[4];
+    for (int k = 0; k < 4; ++k) {
+        npu[k] = table.statistic(row, true, k);
+        bench[k] = table.statistic(row, false, k);
+    }
+    auto magnitude = [](const PyVal& v) { return v.isNumber() && std::isfinite(v.number()) ? std::fabs(v.number()) : 0.0; };
+    const double range = std::max({ magnitude(npu[0]), magnitude(npu[1]), magnitude(bench[0]), magnitude(bench[1]) });
+    static constexpr const char* kNames[] = { "Max", "Min", "Mean", "Norm" };
+    for (int k = 0; k < 4; ++k) {
+        if (!npu[k].isNumber() || !bench[k].isNumber())
+            continue;
+        const double a = npu[k].number(), b = bench[k].number();
+        if (!std::isfinite(a) || !std::isfinite(b))
+            continue;
+        const double scale = k == 3 ? std::max(std::fabs(a), std::fabs(b)) : range;
+        const double diff = std::fabs(a - b);
+        if (diff == 0 || diff <= relative * scale)
+            continue;
+        const double share = scale > 0 ? diff / scale : std::numeric_limits<double>::infinity();
+        char percent[64];
+        std::snprintf(percent, sizeof percent, "%.3g%% of %s > %.3g%%", share * 100, k == 3 ? "the Norm" : "max(|Max|, |Min|)",
+            relative * 100);
+        return std::string(kNames[k]) + " " + pyText(npu[k]) + " vs " + pyText(bench[k]) + ", off by " + percent;
+    }
+    return {};
+}
+
+// Why a row is out of tolerance (without the row's name), or empty.
+std::string rowReason(const CompareTable& table, const CompareRow& row, const DivergenceTolerance& tolerance)
+{
     if (row.bench == kUnmatched)
         return {};
-    table.cell(r, Column::NpuName, cell);
-    const std::string name = cell.text;
     if (row.messages & kMsgParameters)
-        return name + ": scalar argument differs";
+        return "scalar argument differs";
     switch (table.mode) {
     case CompareMode::Md5: {
-        Cell bench;
-        table.cell(r, Column::NpuMd5, cell);
-        table.cell(r, Column::BenchMd5, bench);
-        if (cell.text != bench.text)
-            return name + ": CRC-32 " + cell.text + " vs " + bench.text;
+        const std::string npuMd5 = table.npu.items->fields(table.npuItem(row)).md5;
+        const std::string benchMd5 = table.bench.items->fields(*table.benchItem(row)).md5;
+        if (npuMd5 != benchMd5)
+            return "CRC-32 " + npuMd5 + " vs " + benchMd5;
         return {};
     }
     case CompareMode::Statistics: {
@@ -45,28 +76,29 @@ std::string rowProblem(const CompareTable& table, std::size_t r, const Divergenc
             benchBad |= nonFinite(table.statistic(row, false, k));
         }
         if (npuBad && !benchBad)
-            return name + ": NaN/Inf on the NPU side only";
-        static constexpr Column rel[] = { Column::MaxRelativeErr, Column::MinRelativeErr, Column::MeanRelativeErr, Column::NormRelativeErr };
-        for (Column c : rel) {
-            table.cell(r, c, cell);
-            if (cell.text.empty() || cell.text.back() != '%')
-                continue;
-            const double fraction = percentToFraction(cell.text);
-            if (std::fabs(fraction) > tolerance.relative)
-                return name + ": " + std::string(columnTitle(c)) + " " + cell.text + " > " + pyText(PyVal::real(tolerance.relative * 100)) + "%";
-        }
-        return {};
+            return "NaN/Inf on the NPU side only";
+        return statisticsReason(table, row, tolerance.relative);
     }
     case CompareMode::Tensor: {
         const PyVal cosine = table.tensorMetrics[row.metrics].cells[0];
         if (cosine.isStr(kNA))
-            return name + ": NaN/Inf positions differ";
+            return "NaN/Inf positions differ";
         if (cosine.kind == PyKind::Float && cosine.f < tolerance.cosine)
-            return name + ": Cosine " + pyText(cosine) + " < " + pyText(PyVal::real(tolerance.cosine));
+            return "Cosine " + pyText(cosine) + " < " + pyText(PyVal::real(tolerance.cosine));
         return {};
     }
     }
     return {};
+}
+
+std::string rowProblem(const CompareTable& table, std::size_t r, const DivergenceTolerance& tolerance)
+{
+    std::string reason = rowReason(table, table.rows[r], tolerance);
+    if (reason.empty())
+        return reason;
+    std::string line;
+    table.npu.items->appendName(line, table.npuItem(table.rows[r]));
+    return line + ": " + reason;
 }
 
 template <typename RowTest>
@@ -101,8 +133,7 @@ std::optional<DivergencePoint> firstEntry(const CompareTable& table, RowTest tes
 
 std::optional<DivergencePoint> firstDivergence(const CompareTable& table, const DivergenceTolerance& tolerance)
 {
-    Cell cell;
-    return firstEntry(table, [&](std::size_t r) { return rowProblem(table, r, tolerance, cell); });
+    return firstEntry(table, [&](std::size_t r) { return rowProblem(table, r, tolerance); });
 }
 
 std::optional<DivergencePoint> firstNanInf(const CompareTable& table)

@@ -16,12 +16,14 @@ struct DivergencePoint {
 };
 
 struct DivergenceTolerance {
-    double relative = 0.01; // statistics: |relative error| of Max/Min/Mean/Norm (fraction)
+    // statistics: the largest |diff| of Max/Min/Mean as a fraction of max(|Max|, |Min|) of both sides, of Norm as a
+    // fraction of the larger Norm. 1e-5 sits above float32 rounding noise; bf16/fp16 runs want about 1e-2.
+    double relative = 1e-5;
     double cosine = 0.999; // tensor: Cosine below this is out of tolerance
 };
 
 // The earliest entry (in dump order) whose outputs leave tolerance while all its inputs and parameters stay within
-// it: md5 checksums differ; statistics beyond the relative tolerance or NaN/Inf on the NPU side only; tensor
+// it: md5 checksums differ; statistics off by more than the tolerance of the tensor's magnitude or NaN/Inf on the NPU side only; tensor
 // cosine below the tolerance or NaN/Inf positions differing; scalar arguments differing.
 std::optional<DivergencePoint> firstDivergence(const CompareTable& table, const DivergenceTolerance& tolerance = {});
 

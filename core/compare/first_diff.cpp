@@ -24,19 +24,6 @@ bool hasForwardBackwardInfix(std::string_view name)
     return name.find(".forward.") != std::string_view::npos || name.find(".backward.") != std::string_view::npos;
 }
 
-std::vector<std::string_view> splitDots(std::string_view text)
-{
-    std::vector<std::string_view> parts;
-    std::size_t start = 0;
-    while (true) {
-        const std::size_t dot = text.find('.', start);
-        parts.push_back(text.substr(start, dot == std::string_view::npos ? std::string_view::npos : dot - start));
-        if (dot == std::string_view::npos)
-            return parts;
-        start = dot + 1;
-    }
-}
-
 constexpr std::string_view kCommunicationKeywords[] = { "send", "recv", "broadcast", "all_reduce", "reduce", "all_gather",
     "gather", "isend", "irecv", "scatter", "reduce_scatter", "_reduce_scatter_base", "_all_gather_base",
     "all_to_all_single", "all_to_all", "all_gather_into_tensor", "reduce_scatter_tensor", "send_object_list",

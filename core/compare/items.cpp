@@ -26,19 +26,6 @@ namespace {
 
 constexpr int kMaxDepth = 400;
 
-std::vector<std::string_view> splitDots(std::string_view text)
-{
-    std::vector<std::string_view> parts;
-    std::size_t start = 0;
-    while (true) {
-        const std::size_t dot = text.find('.', start);
-        parts.push_back(text.substr(start, dot == std::string_view::npos ? std::string_view::npos : dot - start));
-        if (dot == std::string_view::npos)
-            return parts;
-        start = dot + 1;
-    }
-}
-
 // parts[first..last) joined by '.', as a view into the original text.
 std::string_view joinView(std::string_view text, const std::vector<std::string_view>& parts, std::size_t first, std::size_t last)
 {
@@ -167,6 +154,19 @@ std::string_view unquote(std::string_view repr)
 }
 
 } // namespace
+
+std::vector<std::string_view> splitDots(std::string_view text)
+{
+    std::vector<std::string_view> parts;
+    std::size_t start = 0;
+    while (true) {
+        const std::size_t dot = text.find('.', start);
+        parts.push_back(text.substr(start, dot == std::string_view::npos ? std::string_view::npos : dot - start));
+        if (dot == std::string_view::npos)
+            return parts;
+        start = dot + 1;
+    }
+}
 
 ItemTable::ItemTable(const DumpFile& dump, const FlattenOptions& options)
     : m_dump(&dump)

@@ -12,6 +12,9 @@
 
 namespace msprobe {
 
+// The '.'-separated parts of a name, as views into it ("a..b" -> "a", "", "b").
+std::vector<std::string_view> splitDots(std::string_view text);
+
 // What part of its entry an item comes from (the reference's "state").
 enum class ItemState : std::uint8_t { Input, Output, Parameters, ParametersGrad, Debug };
 std::string_view toString(ItemState state);

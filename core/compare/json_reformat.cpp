@@ -51,69 +51,55 @@ private:
         m_out.append(static_cast<std::size_t>(m_indent * depth), ' ');
     }
 
-    void object(int depth)
+    // An object or an array: its members one per line, each written by member(depth + 1).
+    template <typename Member>
+    void container(int depth, char open, char close, Member member)
     {
         ++m_pos;
         skipBlanks();
-        if (m_pos < m_raw.size() && m_raw[m_pos] == '}') {
+        if (m_pos < m_raw.size() && m_raw[m_pos] == close) {
             ++m_pos;
-            m_out += "{}";
+            m_out += open;
+            m_out += close;
             return;
         }
-        m_out += '{';
+        m_out += open;
         while (true) {
             skipBlanks();
             newline(depth + 1);
+            member(depth + 1);
+            skipBlanks();
+            if (m_pos < m_raw.size() && m_raw[m_pos] == ',') {
+                ++m_pos;
+                m_out += ',';
+                continue;
+            }
+            if (m_pos < m_raw.size() && m_raw[m_pos] == close) {
+                ++m_pos;
+                break;
+            }
+            fail(std::string("expected ',' or '") + close + "'");
+        }
+        newline(depth);
+        m_out += close;
+    }
+
+    void object(int depth)
+    {
+        container(depth, '{', '}', [this](int memberDepth) {
             appendJsonString(m_out, string());
             skipBlanks();
             if (m_pos >= m_raw.size() || m_raw[m_pos] != ':')
                 fail("expected ':'");
             ++m_pos;
             m_out += ": ";
-            value(depth + 1);
-            skipBlanks();
-            if (m_pos < m_raw.size() && m_raw[m_pos] == ',') {
-                ++m_pos;
-                m_out += ',';
-                continue;
-            }
-            if (m_pos < m_raw.size() && m_raw[m_pos] == '}') {
-                ++m_pos;
-                break;
-            }
-            fail("expected ',' or '}'");
-        }
-        newline(depth);
-        m_out += '}';
+            value(memberDepth);
+        });
     }
 
     void array(int depth)
     {
-        ++m_pos;
-        skipBlanks();
-        if (m_pos < m_raw.size() && m_raw[m_pos] == ']') {
-            ++m_pos;
-            m_out += "[]";
-            return;
-        }
-        m_out += '[';
-        while (true) {
-            newline(depth + 1);
-            value(depth + 1);
-            skipBlanks();
-            if (m_pos < m_raw.size() && m_raw[m_pos] == ',') {
-                ++m_pos;
-                m_out += ',';
-                continue;
-            }
-            if (m_pos < m_raw.size() && m_raw[m_pos] == ']') {
-                ++m_pos;
-                break;
-            }
-            fail("expected ',' or ']'");
-        }
-        newline(depth);
-        m_out += ']';
+        container(depth, '[', ']', [this](int memberDepth) { value(memberDepth); });
     }
 
     static void appendUtf8(std::string& s, std::uint32_t code)
