@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "compare/matching.h"
 
+#include "compare/thread_pool.h"
+
 #include <algorithm>
 #include <bit>
 #include <deque>
@@ -332,19 +334,29 @@ std::vector<MatchedRow> matchItems(const ItemTable& npu, const ItemTable& bench,
         KeyIndex index(benchItems.size());
         for (std::size_t j = 0; j < benchItems.size(); ++j)
             index.add(benchKeys[j].hash(), static_cast<std::int32_t>(j));
-        rows.reserve(npuItems.size());
-        for (std::size_t i = 0; i < npuItems.size(); ++i) {
-            const KeyText& key = npuKeys[i];
-            bool any = false;
-            for (std::int32_t j = index.find(key.hash()); j >= 0; j = index.next(j)) {
-                if (!(benchKeys[static_cast<std::size_t>(j)] == key))
-                    continue;
-                rows.push_back({ static_cast<std::uint32_t>(i), j });
-                any = true;
+        // The look-ups run on contiguous NPU ranges in parallel; the ranges' rows are joined in NPU order.
+        const std::size_t threads = npuItems.size() < 65536 ? 1 : defaultThreadCount();
+        const std::size_t chunk = (npuItems.size() + threads - 1) / threads; // parallelFor's split
+        std::vector<std::vector<MatchedRow>> parts(threads);
+        parallelFor(npuItems.size(), threads, [&](std::size_t begin, std::size_t end) {
+            std::vector<MatchedRow>& part = parts[begin / std::max<std::size_t>(chunk, 1)];
+            part.reserve(end - begin);
+            for (std::size_t i = begin; i < end; ++i) {
+                const KeyText& key = npuKeys[i];
+                bool any = false;
+                for (std::int32_t j = index.find(key.hash()); j >= 0; j = index.next(j)) {
+                    if (!(benchKeys[static_cast<std::size_t>(j)] == key))
+                        continue;
+                    part.push_back({ static_cast<std::uint32_t>(i), j });
+                    any = true;
+                }
+                if (!any)
+                    part.push_back({ static_cast<std::uint32_t>(i), kUnmatched });
             }
-            if (!any)
-                rows.push_back({ static_cast<std::uint32_t>(i), kUnmatched });
-        }
+        });
+        rows = std::move(parts[0]);
+        for (std::size_t t = 1; t < threads; ++t)
+            rows.insert(rows.end(), parts[t].begin(), parts[t].end());
     }
     if (!options.useDataMapping)
         for (MatchedRow& row : rows)
