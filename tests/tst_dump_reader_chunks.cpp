@@ -105,6 +105,25 @@ private slots:
         }
     }
 
+    // A file on disk cut after an entry, read in pieces: the error names the file and its last byte.
+    void truncatedFileReadInPieces()
+    {
+        const auto file = onlySubdir(refDumps() / "bench_mix_statistics" / "step0") / "dump.json";
+        const std::string full = readText(file);
+        const std::size_t entryEnd = full.find("\n  },", full.size() / 2);
+        QVERIFY(entryEnd != std::string::npos);
+        const std::size_t length = entryEnd + 5;
+        QTemporaryDir dir;
+        const std::filesystem::path cutFile = std::filesystem::path(dir.path().toStdString()) / "dump.json";
+        writeFile(cutFile, full.substr(0, length));
+        for (std::size_t pieceBytes : { 1000, 20000 }) {
+            const Outcome pieces = readWith(pieceBytes, cutFile, {}, true);
+            QVERIFY2(pieces.error.starts_with(cutFile.string() + ": byte " + std::to_string(length) + " (line "), pieces.error.c_str());
+            QVERIFY2(pieces.error.ends_with(": the file ends early: the top-level object is never closed (truncated file?)"),
+                pieces.error.c_str());
+        }
+    }
+
     // Layouts where the cut heuristics find no boundary, or a boundary outside "data", must fall
     // back to a whole read.
     void unusualLayouts()
