@@ -9,6 +9,8 @@
 #include "compare/compare_inputs.h"
 #include "compare/compare_job.h"
 
+#include <malloc.h>
+
 #include <cstdio>
 #include <filesystem>
 #include <string>
@@ -31,6 +33,7 @@ struct Measure {
 Measure compareOnce(const fs::path& npu, const fs::path& bench, const fs::path& out)
 {
     Measure m;
+    mallopt(M_ARENA_MAX, 2); // as msprobe compare does
     resetPeakRss();
     WallTimer timer;
     JobOptions options;

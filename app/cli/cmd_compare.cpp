@@ -8,6 +8,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <malloc.h>
 #include <unistd.h>
 
 #include <atomic>
@@ -81,6 +82,9 @@ void printPoint(const char* what, const std::optional<DivergencePoint>& point)
 
 int runCompare(const std::vector<std::string>& args)
 {
+    // The two sides are read and flattened on two threads: one malloc arena per thread would keep each
+    // thread's freed parse buffers (40 MB of RSS on the 100k pair); two arenas cost no measurable time.
+    mallopt(M_ARENA_MAX, 2);
     if (wantsHelp(args)) {
         std::fputs(kCompareHelp, stdout);
         return kExitOk;
