@@ -45,54 +45,43 @@ double roundToHalf(double x)
 
 double formatValue(double x) { return roundTo12Decimals(x); }
 
-// |(n - b) / b| with eps added to both where b == 0, in the result type F (float or double).
+// The relative-error metrics from |(n - b) / b| (eps added to both where b == 0), computed element by element in
+// numpy's result type F (float or double) in one pass, without the error array.
 template <typename F>
-std::vector<F> relativeError(const std::vector<double>& n, const std::vector<double>& b)
+void relativeMetrics(const double* n, const double* b, std::size_t size, bool zeroD, std::array<PyVal, 6>& cells)
 {
     const F eps = std::numeric_limits<F>::epsilon();
-    std::vector<F> out(n.size());
-    for (std::size_t i = 0; i < n.size(); ++i) {
+    // numpy compares a float32 array with a Python float in float32.
+    const F thousandth = static_cast<F>(0.001), fiveThousandths = static_cast<F>(0.005);
+    F maxRe = 0; // np.max propagates NaN
+    bool sawNan = false;
+    std::size_t below1 = 0, below5 = 0;
+    for (std::size_t i = 0; i < size; ++i) {
         F x = static_cast<F>(n[i]);
         F y = static_cast<F>(b[i]);
         if (b[i] == 0) {
             x = static_cast<F>(x + eps);
             y = static_cast<F>(y + eps);
         }
-        out[i] = std::fabs(static_cast<F>(static_cast<F>(x - y) / y));
-    }
-    return out;
-}
-
-template <typename F>
-void relativeMetrics(const std::vector<F>& re, bool zeroD, std::array<PyVal, 6>& cells)
-{
-    // MaxRelativeErr: np.max propagates NaN.
-    F maxRe = 0;
-    bool sawNan = false;
-    for (std::size_t i = 0; i < re.size(); ++i) {
-        if (std::isnan(re[i]))
+        const F re = std::fabs(static_cast<F>(static_cast<F>(x - y) / y));
+        if (std::isnan(re))
             sawNan = true;
-        else if (i == 0 || re[i] > maxRe)
-            maxRe = re[i];
+        else if (i == 0 || re > maxRe)
+            maxRe = re;
+        below1 += re < thousandth;
+        below5 += re < fiveThousandths;
     }
-    cells[3] = sawNan || re.empty() ? PyVal::str(kNanText) : PyVal::real(formatValue(static_cast<double>(maxRe)));
+    cells[3] = sawNan || size == 0 ? PyVal::str(kNanText) : PyVal::real(formatValue(static_cast<double>(maxRe)));
     if (zeroD) {
         cells[4] = cells[5] = PyVal::str(kUnsupported);
         return;
     }
-    if (re.empty()) {
+    if (size == 0) {
         cells[4] = cells[5] = PyVal::str(kNanText);
         return;
     }
-    // numpy compares a float32 array with a Python float in float32.
-    const F thousandth = static_cast<F>(0.001), fiveThousandths = static_cast<F>(0.005);
-    std::size_t below1 = 0, below5 = 0;
-    for (F v : re) {
-        below1 += v < thousandth;
-        below5 += v < fiveThousandths;
-    }
-    cells[4] = PyVal::real(formatValue(static_cast<double>(below1) / static_cast<double>(re.size())));
-    cells[5] = PyVal::real(formatValue(static_cast<double>(below5) / static_cast<double>(re.size())));
+    cells[4] = PyVal::real(formatValue(static_cast<double>(below1) / static_cast<double>(size)));
+    cells[5] = PyVal::real(formatValue(static_cast<double>(below5) / static_cast<double>(size)));
 }
 
 PyVal zeroDMaxAbsErr(double n, double b, ElementType tn, ElementType tb)
@@ -146,24 +135,31 @@ TensorMetrics compareTensors(const TensorData& npu, const TensorData& bench)
     const bool zeroD = npuShape.empty();
 
     TensorMetrics m;
-    std::vector<double> n = npu.values, b = bench.values;
+    const double* n = npu.values.data();
+    const double* b = bench.values.data();
+    const std::size_t size = npu.values.size();
+    std::vector<double> finiteN, finiteB; // copies with NaN/Inf zeroed, only when there are any
     if (zeroD) {
         m.message = "This is type of 0-d tensor, can not calculate 'Cosine', 'EucDist', 'One Thousandth Err Ratio' and "
                     "'Five Thousandths Err Ratio'. ";
     } else {
         bool invalid = false;
-        for (std::size_t i = 0; i < n.size() && !invalid; ++i)
+        for (std::size_t i = 0; i < size && !invalid; ++i)
             invalid = !std::isfinite(n[i]) || !std::isfinite(b[i]);
         if (invalid) {
-            for (std::size_t i = 0; i < n.size(); ++i) {
+            for (std::size_t i = 0; i < size; ++i) {
                 if (std::isnan(n[i]) != std::isnan(b[i]) || std::isinf(n[i]) != std::isinf(b[i]))
                     return tensorMetricsError(kNA, "The position of inf or nan in NPU and bench Tensor do not match.");
             }
-            for (std::size_t i = 0; i < n.size(); ++i)
-                if (!std::isfinite(n[i])) {
-                    n[i] = 0;
-                    b[i] = 0;
+            finiteN.assign(n, n + size);
+            finiteB.assign(b, b + size);
+            for (std::size_t i = 0; i < size; ++i)
+                if (!std::isfinite(finiteN[i])) {
+                    finiteN[i] = 0;
+                    finiteB[i] = 0;
                 }
+            n = finiteN.data();
+            b = finiteB.data();
         }
         if (tn != tb)
             m.message = "Dtype of NPU and bench tensor do not match.";
@@ -172,22 +168,22 @@ TensorMetrics compareTensors(const TensorData& npu, const TensorData& bench)
     // Relative error in numpy's result type: float32 when both sides are float16/float32, else float64.
     const bool single = (tn == ElementType::Float16 || tn == ElementType::Float32) && (tb == ElementType::Float16 || tb == ElementType::Float32);
     if (single)
-        relativeMetrics(relativeError<float>(n, b), zeroD, m.cells);
+        relativeMetrics<float>(n, b, size, zeroD, m.cells);
     else
-        relativeMetrics(relativeError<double>(n, b), zeroD, m.cells);
+        relativeMetrics<double>(n, b, size, zeroD, m.cells);
 
     if (zeroD) {
         m.cells[0] = m.cells[1] = PyVal::str(kUnsupported);
         m.cells[2] = zeroDMaxAbsErr(n[0], b[0], tn, tb);
         return m;
     }
-    if (n.size() == 1) {
+    if (size == 1) {
         m.cells[0] = PyVal::str(kUnsupported);
         m.message += "This is a 1-d tensor of length 1.";
     }
     double dot = 0, nn = 0, bb = 0, dd = 0, maxAbs = 0;
     bool nanAbs = false;
-    for (std::size_t i = 0; i < n.size(); ++i) {
+    for (std::size_t i = 0; i < size; ++i) {
         const double x = n[i], y = b[i], d = x - y;
         dot += x * y;
         nn += x * x;
@@ -199,7 +195,7 @@ TensorMetrics compareTensors(const TensorData& npu, const TensorData& bench)
         else if (a > maxAbs)
             maxAbs = a;
     }
-    if (n.size() != 1) {
+    if (size != 1) {
         const double normN = std::sqrt(nn), normB = std::sqrt(bb);
         if (normN <= kFloatEpsilon && normB <= kFloatEpsilon) {
             m.cells[0] = PyVal::real(1.0);
