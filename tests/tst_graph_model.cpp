@@ -332,6 +332,44 @@ private slots:
         QVERIFY(errorOf([&] { readMappingFile(file); }).contains("node 'x'"));
     }
 
+    // Spec §1.11: a pair made by hand pairs input_data keys i <-> i and output_data keys i <-> i; an automatic
+    // pair pairs inside sections (inputs with inputs, parameters with parameters).
+    void manualPairsCompareByPlainPosition()
+    {
+        auto side = [&](const std::string& name, bool withParameter) {
+            const fs::path d = dir();
+            const std::string module = "Module.m." + name + ".Linear.forward.0";
+            OJson construct = OJson::object();
+            construct[module] = nullptr;
+            OJson entry = forwardEntry(tensorJson(1, 0, 0.5, 1), tensorJson(1, 0, 0.5, 1));
+            if (withParameter)
+                entry["parameters"]["weight"] = tensorJson(2, 0, 0.5, 1);
+            else
+                entry["input_args"].push_back(tensorJson(5, 0, 0.5, 1)); // bench: a second input, no parameter
+            OJson data = OJson::object();
+            data[module] = entry;
+            writeRankDir(d, construct, data);
+            return buildGraph(d);
+        };
+        auto maxDiffOfWeight = [](const Graph& npu, const std::string& module) {
+            const auto n = npu.find(module);
+            const auto input = nlohmann::json::parse(npu.rendered[n].input);
+            return input.at(module + ".parameters.weight").at("Max diff").get<std::string>();
+        };
+        // By hand: the weight (input_data key 1) meets the bench's input.1: 2 - 5.
+        Graph npu = side("fc_a", true), bench = side("fc_b", false);
+        MatchOptions options;
+        options.manual = { { "Module.m.fc_a.Linear.forward.0", std::string("Module.m.fc_b.Linear.forward.0"), false } };
+        QCOMPARE(matchGraphs(npu, bench, options).manualApplied, std::size_t(1));
+        compareGraphs(npu, bench, {});
+        QCOMPARE(maxDiffOfWeight(npu, "Module.m.fc_a.Linear.forward.0"), std::string("-3.0"));
+        // Matched by name: the weight is a parameter and the bench has none, so it meets nothing (no diff).
+        Graph autoNpu = side("fc", true), autoBench = side("fc", false);
+        matchGraphs(autoNpu, autoBench, {});
+        compareGraphs(autoNpu, autoBench, {});
+        QCOMPARE(QString::fromStdString(maxDiffOfWeight(autoNpu, "Module.m.fc.Linear.forward.0")), QString("null"));
+    }
+
     void overflowLevelsFollowTheRules()
     {
         const fs::path d = dir();

@@ -14,11 +14,13 @@ namespace msprobe::graph {
 
 namespace {
 
+constexpr int kInputSection = 0, kOutputSection = 2;
+
 int sectionOf(ItemState state)
 {
     switch (state) {
     case ItemState::Parameters: return 1;
-    case ItemState::Output: return 2;
+    case ItemState::Output: return kOutputSection;
     case ItemState::ParametersGrad: return 3;
     default: return 0;
     }
@@ -209,14 +211,24 @@ ItemsCompare compareItems(std::span<const CompareItem> npu, std::span<const Comp
     return result;
 }
 
+void pairByPlainPosition(std::span<CompareItem> items)
+{
+    for (CompareItem& item : items)
+        item.section = item.section == kOutputSection ? kOutputSection : kInputSection;
+}
+
 NodeCompare compareNodePair(const Graph& npu, std::uint32_t n, const Graph& bench, std::uint32_t b, CompareMode mode)
 {
     NodeCompare result;
     result.npuItems = npu.nodeItems(n);
     if (result.npuItems.empty())
         return result;
-    const std::vector<CompareItem> npuItems = compareItemsOf(npu, result.npuItems);
-    const std::vector<CompareItem> benchItems = compareItemsOf(bench, bench.nodeItems(b));
+    std::vector<CompareItem> npuItems = compareItemsOf(npu, result.npuItems);
+    std::vector<CompareItem> benchItems = compareItemsOf(bench, bench.nodeItems(b));
+    if (npu.node(n).modified) {
+        pairByPlainPosition(npuItems);
+        pairByPlainPosition(benchItems);
+    }
     const auto dirOf = [](const Graph& g) { return g.hasDumpDataDir ? std::optional<std::string>(g.dumpDataDir) : std::nullopt; };
     const std::optional<std::string> npuDir = dirOf(npu), benchDir = dirOf(bench);
     ItemsCompare rows = compareItems(npuItems, benchItems, mode,

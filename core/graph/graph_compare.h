@@ -62,7 +62,12 @@ struct NodeCompare {
     std::vector<ResultCell> cells; // resultKeys(mode).size() per NPU item
 };
 
+// A pair made by hand (GraphNode::modified, e.g. from --mapping-file) is compared as the plugin's manual match
+// does (spec §1.11): input_data keys i <-> i and output_data keys i <-> i, with no parameter sections.
 NodeCompare compareNodePair(const Graph& npu, std::uint32_t n, const Graph& bench, std::uint32_t b, CompareMode mode);
+
+// Puts every item into one input group or one output group, so compareItems pairs them by plain position.
+void pairByPlainPosition(std::span<CompareItem> items);
 
 // 0 / 0.5 / 1 for pass / warning / error, with the reference's override for empty-like APIs.
 double precisionIndexOf(std::string_view nodeId, ResultLevel level, CompareMode mode);
