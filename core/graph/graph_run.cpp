@@ -11,6 +11,8 @@
 
 #include <algorithm>
 #include <ctime>
+#include <future>
+#include <mutex>
 
 namespace msprobe::graph {
 
@@ -176,6 +178,7 @@ private:
 
     void warn(const std::string& message)
     {
+        std::lock_guard<std::mutex> lock(m_warnMutex); // the two sides are built on two threads
         if (m_options.warn)
             m_options.warn(message);
     }
@@ -195,6 +198,10 @@ private:
         const int span = std::max(1, static_cast<int>(97 / count));
         const std::string where = "step " + std::to_string(job.step) + " rank " + std::to_string(job.rank);
         report(base, where + ": building");
+        // The two sides are independent until matching: build the bench graph on a second thread.
+        std::future<Graph> benchBuild;
+        if (compare)
+            benchBuild = std::async(std::launch::async, [&] { return build(job.bench); });
         Graph npu = build(job.npu);
         VisConfig config;
         config.compare = compare;
@@ -213,7 +220,7 @@ private:
             ++m_result.graphs;
             return;
         }
-        Graph bench = build(job.bench);
+        Graph bench = benchBuild.get();
         bench.dataSource = "Bench";
         if (npu.framework != bench.framework && !m_options.layerMapping)
             throw Error(job.bench.string(), {}, "the two dumps come from different frameworks (" + npu.framework + " / "
@@ -259,6 +266,7 @@ private:
     const GraphRunOptions& m_options;
     GraphRunResult m_result;
     std::vector<ManualPair> m_manual;
+    std::mutex m_warnMutex;
 };
 
 } // namespace
