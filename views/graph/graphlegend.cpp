@@ -29,7 +29,7 @@ void GraphLegend::setMode(graphstyle::ColourMode mode, bool compare)
     update();
 }
 
-QSize GraphLegend::sizeHint() const { return { 880, kShapeHeight + 8 }; }
+QSize GraphLegend::sizeHint() const { return { 700, kShapeHeight + 8 }; }
 
 void GraphLegend::paintEvent(QPaintEvent*)
 {
@@ -54,7 +54,7 @@ void GraphLegend::paintEvent(QPaintEvent*)
         painter.setBrush(Qt::white);
     };
     entry(tr("Module"), [&](const QRect& r) { outline(Qt::SolidLine, {}); painter.drawRoundedRect(r, 4, 4); });
-    entry(tr("Unexpandable node"), [&](const QRect& r) { outline(Qt::SolidLine, {}); painter.drawEllipse(r); });
+    entry(tr("Leaf"), [&](const QRect& r) { outline(Qt::SolidLine, {}); painter.drawEllipse(r); });
     entry(tr("API list"), [&](const QRect& r) { outline(Qt::CustomDashLine, { 6, 1 }); painter.drawRect(r); });
     entry(tr("Multi collection"), [&](const QRect& r) { outline(Qt::CustomDashLine, { 2, 1 }); painter.drawRect(r); });
     x += kEntryGap;
@@ -75,7 +75,7 @@ void GraphLegend::paintEvent(QPaintEvent*)
         chip(tr("Pass"), graphstyle::precisionColour(PrecisionLevel::Pass));
         chip(tr("Warning"), graphstyle::precisionColour(PrecisionLevel::Warning));
         chip(tr("Error"), graphstyle::precisionColour(PrecisionLevel::Error));
-        chip(tr("Matched bench / no own data"), Qt::white);
+        chip(tr("No grade"), Qt::white);
     }
     chip(tr("Unmatched"), graphstyle::precisionColour(PrecisionLevel::Unmatched));
 }

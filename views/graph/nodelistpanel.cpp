@@ -74,9 +74,11 @@ void NodeListPanel::buildUi()
     m_header = new QLabel(this);
     m_header->setObjectName(QStringLiteral("header"));
     m_previous = new QToolButton(this);
+    m_previous->setObjectName(QStringLiteral("previous"));
     m_previous->setArrowType(Qt::UpArrow);
     m_previous->setToolTip(tr("Previous node"));
     m_next = new QToolButton(this);
+    m_next->setObjectName(QStringLiteral("next"));
     m_next->setArrowType(Qt::DownArrow);
     m_next->setToolTip(tr("Next node"));
     headerRow->addWidget(m_header, 1);
