@@ -2,6 +2,7 @@
 #include "graph/graph_run.h"
 
 #include "compare/compare_engine.h"
+#include "compare/compare_job.h"
 #include "graph/graph_builder.h"
 #include "graph/graph_compare.h"
 #include "graph/graph_passes.h"
@@ -10,7 +11,6 @@
 #include "support/error.h"
 
 #include <algorithm>
-#include <ctime>
 #include <future>
 #include <mutex>
 
@@ -46,16 +46,6 @@ std::vector<std::string> sortedEntries(const fs::path& dir)
     return names;
 }
 
-std::string nowStamp()
-{
-    const std::time_t now = std::time(nullptr);
-    std::tm local {};
-    localtime_r(&now, &local);
-    char buf[32];
-    std::strftime(buf, sizeof buf, "%Y%m%d%H%M%S", &local);
-    return buf;
-}
-
 struct Job {
     fs::path npu, bench; // rank directories
     int step = 0;
@@ -80,7 +70,7 @@ public:
             throw Error(m_options.golden.string(), {}, "the directory structures of -tp and -gp differ (files / rank folders / step folders)");
         std::vector<Job> jobs = plan(layout, compare);
         m_result.database = m_options.output
-            / ((compare ? "compare_" : "build_") + (m_options.timestamp.empty() ? nowStamp() : m_options.timestamp) + ".vis.db");
+            / ((compare ? "compare_" : "build_") + (m_options.timestamp.empty() ? compareTimestamp() : m_options.timestamp) + ".vis.db");
         std::error_code ec;
         fs::create_directories(m_options.output, ec);
         if (!m_options.mappingFile.empty())
