@@ -11,6 +11,7 @@
 #include "graph/graph_recompute.h"
 #include "graph/graph_run.h"
 #include "graph/layer_mapping.h"
+#include "graph/parallel_merge.h"
 #include "support/error.h"
 
 #include <QTemporaryDir>
@@ -368,6 +369,47 @@ private slots:
         matchGraphs(autoNpu, autoBench, {});
         compareGraphs(autoNpu, autoBench, {});
         QCOMPARE(QString::fromStdString(maxDiffOfWeight(autoNpu, "Module.m.fc.Linear.forward.0")), QString("null"));
+    }
+
+    // Spec §1.9 / §4.2: strategy choice, parameter validation and Megatron's default groups, worked out by hand.
+    void parallelMergeParameters()
+    {
+        const RankGroups groups = megatronRankGroups(32, 4, 4, "tp-cp-ep-dp-pp");
+        QCOMPARE(groups.tp.size(), std::size_t(8));
+        QCOMPARE(groups.tp[0], (std::vector<int> { 0, 1, 2, 3 }));
+        QCOMPARE(groups.tp[7], (std::vector<int> { 28, 29, 30, 31 }));
+        QCOMPARE(groups.pp.size(), std::size_t(8));
+        QCOMPARE(groups.pp[0], (std::vector<int> { 0, 8, 16, 24 }));
+        QCOMPARE(groups.pp[4], (std::vector<int> { 4, 12, 20, 28 }));
+        QCOMPARE(groups.pp[7], (std::vector<int> { 7, 15, 23, 31 }));
+        QCOMPARE(groups.dp[0], (std::vector<int> { 0, 4 }));
+        QCOMPARE(groups.dp[4], (std::vector<int> { 8, 12 }));
+        // tp-pp-dp with 16 ranks, tp 2, pp 2: pp groups pair ranks two apart.
+        const RankGroups tppd = megatronRankGroups(16, 2, 2, "tp-pp-dp");
+        QCOMPARE(tppd.pp[0], (std::vector<int> { 0, 2 }));
+        QCOMPARE(tppd.pp[1], (std::vector<int> { 1, 3 }));
+        QCOMPARE(tppd.pp[2], (std::vector<int> { 4, 6 }));
+        QVERIFY(errorOf([] { megatronRankGroups(8, 2, 2, "tp-dp"); }).contains("pp not specified in order"));
+        QVERIFY(errorOf([] { megatronRankGroups(8, 2, 2, "tp-ep-pp-dp"); }).contains("ep and dp must be adjacent"));
+
+        auto strategy = [](int rankSize, int tp, int pp, int vpp = 1) {
+            return int(mergeStrategyOf({ rankSize, tp, pp, vpp, "tp-cp-ep-dp-pp" }));
+        };
+        QCOMPARE(strategy(1, 1, 1), int(MergeStrategy::None));
+        QCOMPARE(strategy(4, 4, 1), int(MergeStrategy::Tp));
+        QCOMPARE(strategy(4, 1, 4), int(MergeStrategy::Pp));
+        QCOMPARE(strategy(4, 1, 4, 2), int(MergeStrategy::Vpp));
+        QCOMPARE(strategy(8, 1, 1), int(MergeStrategy::Tp)); // pp == 1 wins over tp == 1
+        QCOMPARE(strategy(8, 1, 2), int(MergeStrategy::Pp));
+        QCOMPARE(strategy(8, 2, 4), int(MergeStrategy::TpPp));
+        QCOMPARE(strategy(16, 2, 2), int(MergeStrategy::Full));
+
+        QVERIFY(errorOf([] { validateParallelParams({ 8, 2, 2, 1, "tp-cp-ep-dp-pp" }, 4, "dump"); }).contains("4 rank folder"));
+        QVERIFY(errorOf([] { validateParallelParams({ 8, 3, 1, 1, "tp-cp-ep-dp-pp" }, 8, "dump"); }).contains("--tp (3) must divide"));
+        QVERIFY(errorOf([] { validateParallelParams({ 8, 4, 4, 1, "tp-cp-ep-dp-pp" }, 8, "dump"); }).contains("exceeds"));
+        QVERIFY(errorOf([] { validateParallelParams({ 8, 8, 1, 2, "tp-cp-ep-dp-pp" }, 8, "dump"); }).contains("--vpp > 1"));
+        QVERIFY(errorOf([] { validateParallelParams({ 8, 8, 1, 1, "TP-DP" }, 8, "dump"); }).contains("--order"));
+        QVERIFY(errorOf([] { validateParallelParams({ 8, 2, 4, 1, "tp-cp-ep-dp-pp" }, 8, "dump"); }).isEmpty());
     }
 
     void overflowLevelsFollowTheRules()

@@ -251,6 +251,17 @@ private slots:
         QCOMPARE(code, 1);
         QVERIFY2(err.contains("construct.json") && err.contains("L0 or mix"), qPrintable(err));
         QVERIFY(!fs::exists(tmp("l1out")) || onlyVisDb(tmp("l1out")).empty()); // no half-written database left
+        // Parallel merge: --rank_size must equal the number of rank folders (one here).
+        runCli({ "graph_visualize", "-tp", q(tmp("l1").string()), "-o", q(tmp("pm").string()), "--rank_size", "2", "--tp", "2", "--pp",
+                   "1" },
+            &code, &err);
+        QCOMPARE(code, 1);
+        QVERIFY2(err.contains("--rank_size is 2 but the dump has 1 rank folder"), qPrintable(err));
+        runCli({ "graph_visualize", "-tp", q(tmp("l1").string()), "-gp", q(tmp("l1").string()), "-o", q(tmp("pm").string()),
+                   "--rank_size", "1", "--tp", "1", "--pp", "1" },
+            &code, &err);
+        QCOMPARE(code, 2);
+        QVERIFY2(err.contains("two values"), qPrintable(err));
     }
 };
 

@@ -5,7 +5,10 @@
 #include "graph/graph_run.h"
 #include "support/error.h"
 
+#include <charconv>
 #include <cstdio>
+#include <map>
+#include <optional>
 
 namespace msprobe::cli {
 
@@ -34,7 +37,9 @@ const char* kGraphHelp
       "  -tensor_log, --is_print_compare_log\n"
       "                                accepted for compatibility (no per-op log)\n"
       "  -h, --help                    show this help\n\n"
-      "Parallel-merge options (--rank_size, --tp, --pp, --vpp, --order, --file_type json) are not supported.\n";
+      "  --rank_size N [N] --tp N [N] --pp N [N] [--vpp N [N]] [--order ORDER [ORDER]] [--file_type db|json]\n"
+      "                                parallel merge: the values are validated as the reference does;\n"
+      "                                merging the ranks into one graph is not implemented yet\n";
 
 void printProgress(int percent, bool running, const std::vector<std::string>& errors)
 {
@@ -51,6 +56,54 @@ void printProgress(int percent, bool running, const std::vector<std::string>& er
     std::fflush(stdout);
 }
 
+std::optional<std::string_view> parallelFlag(std::string_view arg)
+{
+    for (std::string_view flag : { "--rank_size", "--tp", "--pp", "--vpp", "--order" })
+        if (arg == flag)
+            return flag;
+    return std::nullopt;
+}
+
+int positiveInt(std::string_view flag, const std::string& text)
+{
+    int value = 0;
+    const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+    if (ec != std::errc() || end != text.data() + text.size())
+        throw UsageError { "argument " + std::string(flag) + ": invalid int value '" + text + "'" };
+    return value;
+}
+
+// The reference's rules: with --rank_size, --tp and --pp are required, one value each for a build and two
+// (NPU, bench) for a compare; --vpp/--order apply per side only when given twice, else to both.
+std::vector<graph::ParallelParams> parallelParams(const std::map<std::string_view, std::vector<std::string>>& values, bool compare)
+{
+    auto of = [&](std::string_view flag) {
+        auto it = values.find(flag);
+        return it == values.end() ? std::vector<std::string> {} : it->second;
+    };
+    if (of("--rank_size").empty()) {
+        if (!values.empty())
+            throw UsageError { "--tp/--pp/--vpp/--order need --rank_size (parallel merge)" };
+        return {};
+    }
+    const std::size_t sides = compare ? 2 : 1;
+    for (std::string_view flag : { "--rank_size", "--tp", "--pp" })
+        if (of(flag).size() != sides)
+            throw UsageError { std::string(flag) + " takes " + (compare ? "two values (NPU, bench) in a compare" : "one value in a build") };
+    std::vector<graph::ParallelParams> params(sides);
+    for (std::size_t s = 0; s < sides; ++s) {
+        params[s].rankSize = positiveInt("--rank_size", of("--rank_size")[s]);
+        params[s].tp = positiveInt("--tp", of("--tp")[s]);
+        params[s].pp = positiveInt("--pp", of("--pp")[s]);
+        const auto vpp = of("--vpp"), order = of("--order");
+        if (vpp.size() == sides)
+            params[s].vpp = positiveInt("--vpp", vpp[s]);
+        if (order.size() == sides)
+            params[s].order = order[s];
+    }
+    return params;
+}
+
 } // namespace
 
 int runGraphVisualize(const std::vector<std::string>& args)
@@ -61,6 +114,8 @@ int runGraphVisualize(const std::vector<std::string>& args)
     }
     graph::GraphRunOptions options;
     bool progressLog = false, svg = false;
+    std::map<std::string_view, std::vector<std::string>> parallelValues;
+    std::string fileType = "db";
     ArgScanner scan(args);
     while (!scan.done()) {
         if (auto v = scan.value({ "-tp", "--target_path" }))
@@ -87,16 +142,29 @@ int runGraphVisualize(const std::vector<std::string>& args)
             options.layerMapping = true;
             if (!scan.done() && !scan.peek().starts_with("-"))
                 options.layerMappingFile = scan.next();
-        } else if (scan.peek() == "--rank_size" || scan.peek() == "--tp" || scan.peek() == "--pp" || scan.peek() == "--vpp"
-            || scan.peek() == "--order" || scan.peek() == "--file_type")
-            throw UsageError { "parallel-merge option " + scan.peek() + " is not supported by this version" };
-        else
+        } else if (auto flag = parallelFlag(scan.peek())) {
+            scan.next();
+            std::vector<std::string>& values = parallelValues[*flag];
+            while (!scan.done() && !scan.peek().starts_with("-"))
+                values.push_back(scan.next());
+            if (values.empty())
+                throw UsageError { "argument " + std::string(*flag) + ": expected at least one argument" };
+        } else if (auto type = scan.value({ "--file_type" })) {
+            if (*type != "db" && *type != "json")
+                throw UsageError { "argument --file_type: invalid choice '" + *type + "' (choose from 'db', 'json')" };
+            fileType = *type;
+        } else
             throw UsageError { "unknown argument " + scan.peek() };
     }
     if (options.target.empty())
         throw UsageError { "the following arguments are required: -tp/--target_path" };
     if (options.output.empty())
         throw UsageError { "the following arguments are required: -o/--output_path" };
+    options.parallel = parallelParams(parallelValues, !options.golden.empty());
+    if (fileType == "json" && !options.golden.empty())
+        throw UsageError { "--file_type json is only for a parallel-merge build (no -gp)" };
+    if (fileType == "json" && options.parallel.empty())
+        std::fprintf(stderr, "[WARNING] --file_type json needs parallel merge (--rank_size); writing a vis.db\n");
 
     std::vector<std::string> errors;
     int lastPercent = -1;

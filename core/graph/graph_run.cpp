@@ -68,6 +68,8 @@ public:
         const InputLayout layout = classifyInput(m_options.target);
         if (compare && classifyInput(m_options.golden) != layout)
             throw Error(m_options.golden.string(), {}, "the directory structures of -tp and -gp differ (files / rank folders / step folders)");
+        if (!m_options.parallel.empty())
+            checkParallelMerge(layout, compare);
         std::vector<Job> jobs = plan(layout, compare);
         m_result.database = m_options.output
             / ((compare ? "compare_" : "build_") + (m_options.timestamp.empty() ? compareTimestamp() : m_options.timestamp) + ".vis.db");
@@ -96,6 +98,36 @@ private:
         std::error_code ec;
         if (!fs::is_directory(dir, ec))
             throw Error(dir.string(), {}, std::string(flag) + " must be an existing directory");
+    }
+
+    // Spec §1.9: the parameters are validated per side against its rank folders. Merging the per-rank graphs
+    // into one graph per data-parallel replica is not implemented yet, so a valid request stops with that.
+    void checkParallelMerge(InputLayout layout, bool compare)
+    {
+        const std::size_t sides = compare ? 2 : 1;
+        if (m_options.parallel.size() != sides)
+            throw Error(m_options.target.string(), "parallel merge",
+                compare ? "a compare needs two values for --rank_size, --tp and --pp (NPU and bench)"
+                        : "a build takes one value for --rank_size, --tp and --pp");
+        std::vector<std::string> strategies;
+        for (std::size_t s = 0; s < sides; ++s) {
+            const fs::path& root = s == 0 ? m_options.target : m_options.golden;
+            fs::path rankRoot = root;
+            if (layout == InputLayout::Steps) {
+                const auto steps = stepDirectories(root);
+                if (!steps.empty())
+                    rankRoot = root / steps.front().first;
+            }
+            const std::size_t ranks = layout == InputLayout::Files ? 1 : rankDirectories(rankRoot).size();
+            validateParallelParams(m_options.parallel[s], ranks, root.string());
+            strategies.push_back(toString(mergeStrategyOf(m_options.parallel[s])));
+        }
+        std::string chosen = strategies[0];
+        if (sides == 2)
+            chosen = "NPU " + strategies[0] + ", bench " + strategies[1];
+        throw Error(m_options.target.string(), "parallel merge",
+            "the parameters are valid (strategy: " + chosen
+                + "), but merging ranks into one graph is not implemented in this version; run without --rank_size");
     }
 
     std::vector<Job> plan(InputLayout layout, bool compare)

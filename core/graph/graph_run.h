@@ -3,6 +3,7 @@
 #pragma once
 
 #include "graph/graph_match.h"
+#include "graph/parallel_merge.h"
 
 #include <atomic>
 #include <filesystem>
@@ -33,6 +34,8 @@ struct GraphRunOptions {
     bool layerMapping = false; // -lm
     std::filesystem::path layerMappingFile; // -lm FILE (empty: the default mapping only)
     std::filesystem::path mappingFile; // --mapping-file: manual node pairs
+    // --rank_size/--tp/--pp/--vpp/--order: one entry (build) or two (NPU, bench); empty: no parallel merge.
+    std::vector<ParallelParams> parallel;
     std::string timestamp; // empty: now, "%Y%m%d%H%M%S"
     std::size_t threads = 0;
     const std::atomic<bool>* cancel = nullptr;
