@@ -1,32 +1,58 @@
 // SPDX-License-Identifier: Apache-2.0
 // msprobe-studio: the desktop workstation.
+#include "appearance.h"
 #include "mainwindow.h"
+#include "optionalviews.h"
 
 #include <QApplication>
 #include <QCommandLineParser>
-#include <QLocale>
-#include <QSettings>
+#include <QTimer>
 #include <QTranslator>
+
+namespace {
+
+// Saves the window once it has drawn what was loaded (the graph view lays out in the background), then quits.
+void screenshotWhenIdle(MainWindow& window, const QString& file)
+{
+    QObject::connect(&window, &MainWindow::idle, &window, [&window, file] {
+        auto save = [&window, file] {
+            window.grab().save(file);
+            QApplication::quit();
+        };
+#if MSPROBE_HAVE_GRAPH_VIEW
+        if (window.graphView() && !window.graphView()->isSettled()) {
+            QObject::connect(window.graphView(), &GraphDiffView::settled, &window, [save] { QTimer::singleShot(300, save); });
+            QTimer::singleShot(10000, &window, save); // never wait for ever
+            return;
+        }
+#endif
+        QTimer::singleShot(300, &window, save);
+    });
+}
+
+} // namespace
 
 int main(int argc, char** argv)
 {
+    QApplication::setHighDpiScaleFactorRoundingPolicy(Qt::HighDpiScaleFactorRoundingPolicy::PassThrough);
     QApplication app(argc, argv);
     QApplication::setApplicationName(QStringLiteral("msprobe-studio"));
     QApplication::setOrganizationName(QStringLiteral("msprobe"));
     QApplication::setApplicationVersion(QStringLiteral(MSPROBE_VERSION));
+    QApplication::setWindowIcon(QIcon(QStringLiteral(":/icons/msprobe-studio.svg")));
+    QApplication::setDesktopFileName(QStringLiteral("msprobe-studio"));
 
-    // The language comes from the settings ("language" = "zh_CN", "en") or else the system locale.
     QTranslator translator;
-    const QString language = QSettings().value(QStringLiteral("language")).toString();
-    const QLocale locale = language.isEmpty() ? QLocale() : QLocale(language);
-    if (translator.load(locale, QStringLiteral("msprobe"), QStringLiteral("_"), QStringLiteral(":/i18n")))
-        QApplication::installTranslator(&translator);
+    appearance::installTranslator(app, translator);
+    appearance::applyTheme(appearance::darkTheme());
 
     QCommandLineParser parser;
     parser.setApplicationDescription(QApplication::translate("main", "Numerical-accuracy workstation for msprobe dumps."));
     parser.addHelpOption();
     parser.addVersionOption();
-    parser.addPositionalArgument(QStringLiteral("path"), QApplication::translate("main", "A dump folder or dump.json to open."));
+    parser.addPositionalArgument(QStringLiteral("paths"),
+        QApplication::translate("main", "A dump folder, dump.json, .vis.db or compare CSV; or two dump folders: PROBLEM BENCH."),
+        QStringLiteral("[PATH | PROBLEM BENCH]"));
     QCommandLineOption screenshot(QStringLiteral("screenshot"),
         QApplication::translate("main", "Save a PNG of the window once loading is done, then quit (for docs and checks)."),
         QStringLiteral("file"));
@@ -35,15 +61,13 @@ int main(int argc, char** argv)
 
     MainWindow window;
     window.show();
-    if (parser.isSet(screenshot)) {
-        const QString file = parser.value(screenshot);
-        QObject::connect(&window, &MainWindow::idle, &app, [&window, file] {
-            window.grab().save(file);
-            QApplication::quit();
-        });
-    }
-    if (!parser.positionalArguments().isEmpty())
-        window.openPath(parser.positionalArguments().first());
+    if (parser.isSet(screenshot))
+        screenshotWhenIdle(window, parser.value(screenshot));
+    const QStringList paths = parser.positionalArguments();
+    if (paths.size() > 2)
+        parser.showHelp(2);
+    if (!paths.isEmpty())
+        window.openPaths(paths);
     else if (parser.isSet(screenshot))
         QMetaObject::invokeMethod(&window, &MainWindow::idle, Qt::QueuedConnection);
     return app.exec();

@@ -64,31 +64,6 @@ std::vector<fs::path> writeCsvFiles(const CompareTable& table, const fs::path& d
     return written;
 }
 
-void summarize(const CompareTable& table, PairOutcome& outcome, const JobOptions& options)
-{
-    outcome.mode = std::string(toString(table.mode));
-    outcome.rows = table.rows.size();
-    if (options.compare.firstDiffAnalyze)
-        return;
-    outcome.pass = table.countLevel(ResultLevel::Pass);
-    outcome.warning = table.countLevel(ResultLevel::Warning);
-    outcome.error = table.countLevel(ResultLevel::Error);
-    outcome.firstDivergence = firstDivergence(table, options.tolerance);
-    outcome.firstNanInf = firstNanInf(table);
-    Cell cell;
-    for (std::size_t r = 0; r < table.rows.size() && outcome.failed.size() < kFailedRowsKept; ++r) {
-        if (table.rows[r].level == ResultLevel::Pass)
-            continue;
-        FailedRow failed;
-        table.cell(r, Column::NpuName, cell);
-        failed.npuName = cell.text;
-        failed.result = std::string(toString(table.rows[r].level));
-        table.cell(r, Column::ErrMessage, cell);
-        failed.message = cell.text;
-        outcome.failed.push_back(std::move(failed));
-    }
-}
-
 void logTensorRows(const CompareTable& table, const std::string& label)
 {
     Cell cell;
@@ -114,6 +89,31 @@ void logTensorRows(const CompareTable& table, const std::string& label)
 }
 
 } // namespace
+
+void summarizePair(const CompareTable& table, PairOutcome& outcome, const JobOptions& options)
+{
+    outcome.mode = std::string(toString(table.mode));
+    outcome.rows = table.rows.size();
+    if (options.compare.firstDiffAnalyze)
+        return;
+    outcome.pass = table.countLevel(ResultLevel::Pass);
+    outcome.warning = table.countLevel(ResultLevel::Warning);
+    outcome.error = table.countLevel(ResultLevel::Error);
+    outcome.firstDivergence = firstDivergence(table, options.tolerance);
+    outcome.firstNanInf = firstNanInf(table);
+    Cell cell;
+    for (std::size_t r = 0; r < table.rows.size() && outcome.failed.size() < kFailedRowsKept; ++r) {
+        if (table.rows[r].level == ResultLevel::Pass)
+            continue;
+        FailedRow failed;
+        table.cell(r, Column::NpuName, cell);
+        failed.npuName = cell.text;
+        failed.result = std::string(toString(table.rows[r].level));
+        table.cell(r, Column::ErrMessage, cell);
+        failed.message = cell.text;
+        outcome.failed.push_back(std::move(failed));
+    }
+}
 
 std::string compareTimestamp()
 {
@@ -147,7 +147,7 @@ JobOutcome runCompareJob(const std::vector<ComparePair>& pairs, const JobOptions
         hooks.threads = std::max<std::size_t>(1, threads / std::max<std::size_t>(1, std::min(threads, pairs.size())));
         hooks.rowProgress = [&](std::size_t done, std::size_t total) { progress.rows(pair.label, done, total); };
         auto table = compareDumpFiles(pair.npuJson, pair.benchJson, compareOptions, hooks);
-        summarize(*table, outcome, options);
+        summarizePair(*table, outcome, options);
         if (table->npu.dump.entries.empty() || table->bench.dump.entries.empty()) {
             outcome.note = "No valid data found. No compare result file generated. Please check input json.";
         } else if (table->rows.empty()) {

@@ -53,6 +53,10 @@ struct JobOutcome {
 // Throws msprobe::Error on the first failing pair (files already finished stay; nothing half-written remains).
 JobOutcome runCompareJob(const std::vector<ComparePair>& pairs, const JobOptions& options, const std::atomic<bool>* cancel);
 
+// Fills the outcome's mode, counts, first divergence / NaN-Inf and first failed rows from a finished table (what
+// the HTML report and the verdict JSON read); counts stay zero with -da.
+void summarizePair(const CompareTable& table, PairOutcome& outcome, const JobOptions& options);
+
 // time.strftime("%Y%m%d%H%M%S") of now, local time.
 std::string compareTimestamp();
 

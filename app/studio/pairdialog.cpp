@@ -1,0 +1,77 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "pairdialog.h"
+
+#include <QCheckBox>
+#include <QDialogButtonBox>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QFormLayout>
+#include <QHBoxLayout>
+#include <QLineEdit>
+#include <QPushButton>
+#include <QToolButton>
+
+PairDialog::PairDialog(QWidget* parent)
+    : QDialog(parent)
+{
+    setWindowTitle(tr("Open problem/bench pair"));
+    auto* form = new QFormLayout;
+    m_problem = pathRow(tr("&Problem dump:"), tr("Problem (debug) dump folder"), form);
+    m_bench = pathRow(tr("&Bench dump:"), tr("Benchmark dump folder"), form);
+    m_output = pathRow(tr("&Output folder:"), tr("Folder for the vis.db"), form);
+    m_output->setPlaceholderText(tr("a new folder in the cache"));
+    m_fuzzy = new QCheckBox(tr("&Fuzzy match (-fm): ignore call counters inside matched modules"), this);
+    m_overflow = new QCheckBox(tr("O&verflow check (-oc): grade NaN/Inf anomalies"), this);
+    form->addRow(m_fuzzy);
+    form->addRow(m_overflow);
+    m_buttons = new QDialogButtonBox(QDialogButtonBox::Open | QDialogButtonBox::Cancel, this);
+    connect(m_buttons, &QDialogButtonBox::accepted, this, &QDialog::accept);
+    connect(m_buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
+    form->addRow(m_buttons);
+    setLayout(form);
+    connect(m_problem, &QLineEdit::textChanged, this, &PairDialog::validate);
+    connect(m_bench, &QLineEdit::textChanged, this, &PairDialog::validate);
+    validate();
+    resize(640, sizeHint().height());
+}
+
+QLineEdit* PairDialog::pathRow(const QString& label, const QString& dialogTitle, QFormLayout* form)
+{
+    auto* edit = new QLineEdit(this);
+    auto* browse = new QToolButton(this);
+    browse->setText(tr("Browse…"));
+    connect(browse, &QToolButton::clicked, this, [this, edit, dialogTitle] {
+        const QString dir = QFileDialog::getExistingDirectory(this, dialogTitle, edit->text());
+        if (!dir.isEmpty())
+            edit->setText(dir);
+    });
+    auto* row = new QHBoxLayout;
+    row->addWidget(edit, 1);
+    row->addWidget(browse);
+    form->addRow(label, row);
+    return edit;
+}
+
+void PairDialog::validate()
+{
+    const bool ok = QFileInfo(m_problem->text()).isDir() && QFileInfo(m_bench->text()).isDir();
+    m_buttons->button(QDialogButtonBox::Open)->setEnabled(ok);
+}
+
+void PairDialog::setPaths(const QString& problem, const QString& bench)
+{
+    m_problem->setText(problem);
+    m_bench->setText(bench);
+}
+
+LoadRequest PairDialog::request() const
+{
+    LoadRequest request;
+    request.kind = LoadRequest::Kind::Pair;
+    request.path = m_problem->text();
+    request.bench = m_bench->text();
+    request.fuzzyMatch = m_fuzzy->isChecked();
+    request.overflowCheck = m_overflow->isChecked();
+    request.outputDir = m_output->text();
+    return request;
+}

@@ -1,0 +1,31 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+
+#include "studiosession.h"
+
+#include <QDialog>
+
+class QCheckBox;
+class QDialogButtonBox;
+class QLineEdit;
+
+// "Open problem/bench pair": the two dump paths, -fm / -oc, and where the vis.db goes.
+class PairDialog : public QDialog {
+    Q_OBJECT
+public:
+    explicit PairDialog(QWidget* parent = nullptr);
+
+    LoadRequest request() const;
+    void setPaths(const QString& problem, const QString& bench);
+
+private:
+    QLineEdit* pathRow(const QString& label, const QString& dialogTitle, class QFormLayout* form);
+    void validate();
+
+    QLineEdit* m_problem;
+    QLineEdit* m_bench;
+    QLineEdit* m_output;
+    QCheckBox* m_fuzzy;
+    QCheckBox* m_overflow;
+    QDialogButtonBox* m_buttons;
+};

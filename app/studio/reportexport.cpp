@@ -1,0 +1,78 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "reportexport.h"
+
+#include "compare/atomic_file.h"
+#include "compare/csv_writer.h"
+#include "compare/html_report.h"
+#include "compare/xlsx_writer.h"
+#include "support/error.h"
+
+#include <QObject>
+
+namespace reportexport {
+
+namespace {
+
+std::filesystem::path nativePath(const QString& file) { return std::filesystem::path(file.toStdString()); }
+
+void writeHtml(const StudioSession& session, const QString& file)
+{
+    msprobe::JobOutcome job;
+    msprobe::JobOptions options;
+    for (const auto& [key, rows] : session.compareResults()) {
+        const msprobe::CompareTable* table = rows->table();
+        if (!table)
+            continue;
+        msprobe::PairOutcome outcome;
+        outcome.pair.label = "rank" + std::to_string(key.second);
+        outcome.pair.step = "step" + std::to_string(key.first);
+        msprobe::summarizePair(*table, outcome, options);
+        outcome.htmlSection = msprobe::renderHtmlSection(*table, outcome);
+        if (outcome.error)
+            job.worst = msprobe::ResultLevel::Error;
+        else if (outcome.warning && job.worst == msprobe::ResultLevel::Pass)
+            job.worst = msprobe::ResultLevel::Warning;
+        job.pairs.push_back(std::move(outcome));
+    }
+    msprobe::AtomicFile out(nativePath(file));
+    out.write(msprobe::renderHtmlReport(job));
+    out.commit();
+}
+
+} // namespace
+
+bool canExport(const StudioSession& session)
+{
+    for (const auto& [key, rows] : session.compareResults())
+        if (rows->table())
+            return true;
+    return false;
+}
+
+QString exportComparison(const StudioSession& session, int step, int rank, Format format, const QString& file)
+{
+    try {
+        if (format == Format::Html) {
+            if (!canExport(session))
+                return QObject::tr("There is no comparison to export.");
+            writeHtml(session, file);
+            return QString();
+        }
+        const auto rows = session.compareRows(step, rank);
+        const msprobe::CompareTable* table = rows ? rows->table() : nullptr;
+        if (!table)
+            return QObject::tr("There is no comparison for step %1, rank %2 to export.").arg(step).arg(rank);
+        if (format == Format::Xlsx) {
+            msprobe::writeXlsx(*table, nativePath(file));
+        } else {
+            msprobe::AtomicFile out(nativePath(file));
+            msprobe::streamCsv(*table, 0, table->rows.size(), 1, [&out](std::string_view block) { out.write(block); });
+            out.commit();
+        }
+        return QString();
+    } catch (const std::exception& error) {
+        return QString::fromUtf8(error.what());
+    }
+}
+
+} // namespace reportexport

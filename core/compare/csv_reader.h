@@ -1,0 +1,25 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+
+#include <filesystem>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace msprobe {
+
+// A compare result CSV (ours or the reference's) as text cells: the header and the data rows.
+struct CsvTable {
+    std::vector<std::string> header;
+    std::vector<std::vector<std::string>> rows;
+    // Index of a header cell, or -1.
+    int column(std::string_view title) const;
+};
+
+// Python csv rules (RFC 4180: quoted fields hold commas, doubled quotes and line breaks). Rows shorter than the
+// header are padded with empty cells. Throws msprobe::Error naming the file and line for an unterminated quote,
+// a row longer than the header, or an empty file.
+CsvTable parseCsvText(std::string_view text, const std::string& fileName);
+CsvTable readCsvFile(const std::filesystem::path& file);
+
+} // namespace msprobe

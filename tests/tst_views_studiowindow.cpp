@@ -1,0 +1,242 @@
+// SPDX-License-Identifier: Apache-2.0
+// The studio window on real data: opening the bundled problem/bench pair (the table equals the CSV that
+// `msprobe compare` writes for it), filters, selection sync through StudioFocus, step switching, exports with
+// the CLI writers, opening a compare CSV and the reference's vis.db, drops, and the error shown for a bad folder.
+#include "cli_runner.h"
+#include "test_util.h"
+#include "tst_graph_inputs.h"
+
+#include "comparetableview.h"
+#include "frozencolumntableview.h"
+#include "graphswitcher.h"
+#include "mainwindow.h"
+
+#include <QComboBox>
+#include <QLineEdit>
+#include <QMessageBox>
+#include <QMimeData>
+#include <QSignalSpy>
+#include <QStandardPaths>
+#include <QTemporaryDir>
+
+using namespace msprobe;
+namespace fs = std::filesystem;
+
+namespace {
+
+QString samplePath(const char* side) { return QStringLiteral(MSPROBE_SAMPLES "/") + QLatin1String(side); }
+
+fs::path findCsv(const fs::path& dir)
+{
+    for (const auto& item : fs::recursive_directory_iterator(dir))
+        if (item.path().extension() == ".csv")
+            return item.path();
+    return {};
+}
+
+std::string readText(const fs::path& file)
+{
+    std::ifstream in(file, std::ios::binary);
+    return { std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>() };
+}
+
+bool waitIdle(MainWindow& window)
+{
+    QSignalSpy idle(&window, &MainWindow::idle);
+    return idle.wait(120000);
+}
+
+} // namespace
+
+class TestStudioWindow : public QObject {
+    Q_OBJECT
+
+    QTemporaryDir m_scratch;
+    fs::path m_cliCsv[2]; // msprobe compare of the sample pair: step0, step1
+
+private slots:
+    void initTestCase()
+    {
+        QStandardPaths::setTestModeEnabled(true);
+        QCoreApplication::setOrganizationName(QStringLiteral("msprobe-tests"));
+        QCoreApplication::setApplicationName(QStringLiteral("tst_views_studiowindow"));
+        const QString out = m_scratch.filePath(QStringLiteral("cli"));
+        const auto run = test::runCli({ QStringLiteral("compare"), QStringLiteral("-tp"), samplePath("problem"), QStringLiteral("-gp"),
+            samplePath("bench"), QStringLiteral("-o"), out, QStringLiteral("--no-progress") });
+        QCOMPARE(run.exitCode, 0);
+        m_cliCsv[0] = findCsv(out.toStdString() + "/step0");
+        m_cliCsv[1] = findCsv(out.toStdString() + "/step1");
+        QVERIFY(!m_cliCsv[0].empty() && !m_cliCsv[1].empty());
+    }
+
+    void pairTableMatchesCliCsv()
+    {
+        MainWindow window;
+        window.show();
+        window.openPaths({ samplePath("problem"), samplePath("bench") });
+        QVERIFY(waitIdle(window));
+        StudioSession* session = window.session();
+        QVERIFY2(session->warnings().isEmpty(), qPrintable(session->warnings().join(QLatin1Char('\n'))));
+        QCOMPARE(session->graphs().size(), 2u);
+        QVERIFY(session->graphs(1, 0).problem && session->graphs(1, 0).bench);
+        QVERIFY(session->config().isCompare());
+        QCOMPARE(session->compareResults().size(), 2u);
+        QCOMPARE(window.graphSwitcher()->stepBox()->count(), 2);
+
+        for (int step : { 0, 1 }) {
+            window.studioFocus()->setGraph(step, 0);
+            const CsvTable cli = readCsvFile(m_cliCsv[step]);
+            CompareTableModel* model = window.compareView()->model();
+            QCOMPARE(model->rowCount(), static_cast<int>(cli.rows.size()));
+            QCOMPARE(model->columnCount(), static_cast<int>(cli.header.size()));
+            const int result = cli.column("Result");
+            for (int row = 0; row < model->rowCount(); ++row) {
+                QCOMPARE(model->index(row, 0).data().toString(), test::q(cli.rows[static_cast<std::size_t>(row)][0]));
+                QCOMPARE(rowResultOf(test::q(cli.rows[static_cast<std::size_t>(row)][static_cast<std::size_t>(result)])),
+                    static_cast<RowResult>(model->index(row, 0).data(CompareTableModel::ResultRole).toInt()));
+            }
+        }
+
+        // Filters: text over NPU/bench names, then Result.
+        window.studioFocus()->setGraph(0, 0);
+        CompareTableView* view = window.compareView();
+        const CsvTable cli = readCsvFile(m_cliCsv[0]);
+        int layerNorm = 0, errors = 0;
+        for (const auto& row : cli.rows) {
+            layerNorm += row[0].find("layer_norm") != std::string::npos || row[1].find("layer_norm") != std::string::npos;
+            errors += row[static_cast<std::size_t>(cli.column("Result"))] == "error";
+        }
+        QTest::keyClicks(view->filterEdit(), QStringLiteral("layer_norm"));
+        QCOMPARE(view->proxy()->rowCount(), layerNorm);
+        view->filterEdit()->clear();
+        view->resultBox()->setCurrentIndex(view->resultBox()->findData(CompareFilterProxy::ErrorOnly));
+        QCOMPARE(view->proxy()->rowCount(), errors);
+        view->resultBox()->setCurrentIndex(0);
+        QCOMPARE(view->proxy()->rowCount(), static_cast<int>(cli.rows.size()));
+    }
+
+    void selectionFollowsFocusBothWays()
+    {
+        MainWindow window;
+        window.show();
+        window.openPaths({ samplePath("problem"), samplePath("bench") });
+        QVERIFY(waitIdle(window));
+        CompareTableView* view = window.compareView();
+        StudioFocus* focus = window.studioFocus();
+
+        // Table -> focus: clicking a parameter row focuses the module call that owns it.
+        const QModelIndexList hits = view->proxy()->match(view->proxy()->index(0, 0), Qt::DisplayRole,
+            QStringLiteral("Module.tok_emb.Embedding.forward.0.parameters.weight"), 1, Qt::MatchExactly);
+        QCOMPARE(hits.size(), 1);
+        const QRect cell = view->table()->frozenView()->visualRect(hits.front());
+        QVERIFY(cell.isValid());
+        view->table()->scrollTo(hits.front());
+        QTest::mouseClick(view->table()->viewport(), Qt::LeftButton, {}, view->table()->visualRect(hits.front().siblingAtColumn(2)).center());
+        QCOMPARE(focus->node(), QStringLiteral("Module.tok_emb.Embedding.forward.0"));
+        QCOMPARE(focus->side(), StudioFocus::Side::Problem);
+
+        // Focus -> table: another view focuses a node; the table selects its first row.
+        focus->setNode(QStringLiteral("Module.head.Linear.parameters_grad.0"));
+        const QModelIndex current = view->table()->currentIndex();
+        QVERIFY(current.isValid());
+        QVERIFY(current.siblingAtColumn(0).data().toString().startsWith(QStringLiteral("Module.head.Linear.parameters_grad.0.")));
+        QCOMPARE(focus->node(), QStringLiteral("Module.head.Linear.parameters_grad.0")); // no echo back
+
+        // Switching steps clears the node and shows the other step's rows.
+        focus->setGraph(1, 0);
+        QCOMPARE(view->model()->rowCount(), static_cast<int>(readCsvFile(m_cliCsv[1]).rows.size()));
+    }
+
+    void exportsUseTheCliWriters()
+    {
+        MainWindow window;
+        window.openPaths({ samplePath("problem"), samplePath("bench") });
+        QVERIFY(waitIdle(window));
+        window.studioFocus()->setGraph(0, 0);
+        const QString csv = m_scratch.filePath(QStringLiteral("export.csv"));
+        QCOMPARE(window.exportComparison(reportexport::Format::Csv, csv), QString());
+        QCOMPARE(readText(csv.toStdString()), readText(m_cliCsv[0])); // byte for byte what the CLI wrote
+        const QString xlsx = m_scratch.filePath(QStringLiteral("export.xlsx"));
+        QCOMPARE(window.exportComparison(reportexport::Format::Xlsx, xlsx), QString());
+        QVERIFY(readText(xlsx.toStdString()).starts_with("PK"));
+        const QString html = m_scratch.filePath(QStringLiteral("report.html"));
+        QCOMPARE(window.exportComparison(reportexport::Format::Html, html), QString());
+        const std::string report = readText(html.toStdString());
+        QVERIFY(report.find("<html") != std::string::npos);
+        QVERIFY(report.find("step1") != std::string::npos);
+        // No stray temporary files next to the exports.
+        QCOMPARE(QDir(m_scratch.path()).entryList(QDir::Files).size(), 3);
+        const QString bad = m_scratch.filePath(QStringLiteral("no/such/dir/x.csv"));
+        QVERIFY(window.exportComparison(reportexport::Format::Csv, bad).contains(QStringLiteral("no/such/dir")));
+    }
+
+    void opensCsvAndReferenceVisDb()
+    {
+        MainWindow window;
+        window.openPath(QString::fromStdString(m_cliCsv[1].string()));
+        QVERIFY(waitIdle(window));
+        QCOMPARE(window.studioFocus()->step(), 1); // from the step1/ folder of the path
+        QCOMPARE(window.compareView()->model()->rowCount(), static_cast<int>(readCsvFile(m_cliCsv[1]).rows.size()));
+        QVERIFY(window.session()->graphs().empty());
+
+        const fs::path gz = test::onlyGz(test::dataDir() / "msprobe-ref/outputs/graph_visualize/compare_problem_vs_bench_statistics_step0");
+        const fs::path db = test::gunzipTo(gz, m_scratch.path().toStdString());
+        QVERIFY(!db.empty());
+        window.openPath(QString::fromStdString(db.string()));
+        QVERIFY(waitIdle(window));
+        QVERIFY(window.session()->config().isCompare());
+        const auto pair = window.session()->graphs(0, 0);
+        QVERIFY(pair.problem && pair.bench);
+        QVERIFY(pair.problem->nodes.size() > 100);
+        QCOMPARE(window.compareView()->model()->rowCount(), 0);
+    }
+
+    void badFolderShowsErrorNamingIt()
+    {
+        MainWindow window;
+        window.show();
+        QTemporaryDir empty;
+        window.openPath(empty.path());
+        QVERIFY(waitIdle(window));
+        QMessageBox* box = nullptr;
+        QTRY_VERIFY((box = window.findChild<QMessageBox*>()) != nullptr);
+        QVERIFY2(box->text().contains(empty.path()), qPrintable(box->text()));
+        box->close();
+
+        window.openPaths({ m_scratch.filePath(QStringLiteral("missing")) });
+        QVERIFY(waitIdle(window));
+        QVERIFY(window.session()->graphs().empty());
+    }
+
+    void dropOfTwoFoldersOpensAPair()
+    {
+        MainWindow window;
+        window.show();
+        QMimeData mime;
+        mime.setUrls({ QUrl::fromLocalFile(samplePath("problem")), QUrl::fromLocalFile(samplePath("bench")) });
+        QDragEnterEvent enter(QPoint(50, 50), Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
+        QApplication::sendEvent(&window, &enter);
+        QVERIFY(enter.isAccepted());
+        QDropEvent drop(QPointF(50, 50), Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
+        QApplication::sendEvent(&window, &drop);
+        QCOMPARE(int(window.session()->request().kind), int(LoadRequest::Kind::Pair));
+        QCOMPARE(window.session()->request().bench, samplePath("bench"));
+        QVERIFY(waitIdle(window));
+        QCOMPARE(window.session()->compareResults().size(), 2u);
+    }
+
+    void cancelStopsTheLoad()
+    {
+        MainWindow window;
+        QSignalSpy finished(window.session(), &StudioSession::loadFinished);
+        window.openPaths({ samplePath("problem"), samplePath("bench") });
+        window.session()->cancel();
+        QVERIFY(finished.wait(60000));
+        // Either it was too quick to stop, or it stopped with no message (no error dialog).
+        const bool ok = finished.front().at(0).toBool();
+        QVERIFY(ok || finished.front().at(1).toString().isEmpty());
+    }
+};
+
+QTEST_MAIN(TestStudioWindow)
+#include "tst_views_studiowindow.moc"

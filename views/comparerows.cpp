@@ -1,0 +1,122 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "comparerows.h"
+
+#include "graph/vis_db_reader.h"
+
+#include <QLocale>
+
+namespace {
+
+QString fromUtf8(std::string_view text) { return QString::fromUtf8(text.data(), static_cast<qsizetype>(text.size())); }
+
+class ComparedRows final : public CompareRows {
+public:
+    explicit ComparedRows(std::shared_ptr<const msprobe::CompareTable> table)
+        : m_table(std::move(table))
+        , m_columns(m_table->columns())
+    {
+    }
+    int rowCount() const override { return static_cast<int>(m_table->rows.size()); }
+    int columnCount() const override { return static_cast<int>(m_columns.size()); }
+    QString header(int column) const override { return fromUtf8(msprobe::columnTitle(m_columns[static_cast<std::size_t>(column)])); }
+    QString text(int row, int column) const override
+    {
+        msprobe::Cell cell;
+        m_table->cell(static_cast<std::size_t>(row), m_columns[static_cast<std::size_t>(column)], cell);
+        switch (cell.kind) {
+        case msprobe::Cell::Kind::Str:
+        case msprobe::Cell::Kind::List: return fromUtf8(cell.text);
+        case msprobe::Cell::Kind::Int: return QString::number(cell.i);
+        case msprobe::Cell::Kind::Float: return QString::number(cell.f, 'g', QLocale::FloatingPointShortest);
+        case msprobe::Cell::Kind::Bool: return cell.b ? QStringLiteral("True") : QStringLiteral("False");
+        case msprobe::Cell::Kind::Missing: return QString();
+        }
+        return QString();
+    }
+    RowResult result(int row) const override
+    {
+        switch (m_table->rows[static_cast<std::size_t>(row)].level) {
+        case msprobe::ResultLevel::Pass: return RowResult::Pass;
+        case msprobe::ResultLevel::Warning: return RowResult::Warning;
+        case msprobe::ResultLevel::Error: return RowResult::Error;
+        }
+        return RowResult::None;
+    }
+    QString npuName(int row) const override
+    {
+        msprobe::Cell cell;
+        m_table->cell(static_cast<std::size_t>(row), msprobe::Column::NpuName, cell);
+        return fromUtf8(cell.text);
+    }
+    const msprobe::CompareTable* table() const override { return m_table.get(); }
+
+private:
+    std::shared_ptr<const msprobe::CompareTable> m_table;
+    std::vector<msprobe::Column> m_columns;
+};
+
+class CsvRows final : public CompareRows {
+public:
+    explicit CsvRows(msprobe::CsvTable csv)
+        : m_csv(std::move(csv))
+        , m_result(m_csv.column("Result"))
+        , m_name(std::max(0, m_csv.column("NPU Name")))
+    {
+    }
+    int rowCount() const override { return static_cast<int>(m_csv.rows.size()); }
+    int columnCount() const override { return static_cast<int>(m_csv.header.size()); }
+    QString header(int column) const override { return fromUtf8(m_csv.header[static_cast<std::size_t>(column)]); }
+    QString text(int row, int column) const override
+    {
+        return fromUtf8(m_csv.rows[static_cast<std::size_t>(row)][static_cast<std::size_t>(column)]);
+    }
+    RowResult result(int row) const override { return m_result < 0 ? RowResult::None : rowResultOf(text(row, m_result)); }
+    QString npuName(int row) const override { return text(row, m_name); }
+
+private:
+    msprobe::CsvTable m_csv;
+    int m_result, m_name;
+};
+
+} // namespace
+
+int CompareRows::column(const QString& title) const
+{
+    for (int c = 0; c < columnCount(); ++c)
+        if (header(c) == title)
+            return c;
+    return -1;
+}
+
+std::shared_ptr<const CompareRows> compareRowsOf(std::shared_ptr<const msprobe::CompareTable> table)
+{
+    return std::make_shared<ComparedRows>(std::move(table));
+}
+
+std::shared_ptr<const CompareRows> compareRowsOf(msprobe::CsvTable csv) { return std::make_shared<CsvRows>(std::move(csv)); }
+
+RowResult rowResultOf(const QString& resultCell)
+{
+    const QString level = resultCell.trimmed().toLower();
+    if (level == QLatin1String("pass"))
+        return RowResult::Pass;
+    if (level == QLatin1String("warning"))
+        return RowResult::Warning;
+    if (level == QLatin1String("error"))
+        return RowResult::Error;
+    return RowResult::None;
+}
+
+QString nodeOwningItem(const msprobe::graph::VisGraph& graph, const QString& itemName)
+{
+    std::string name = itemName.toStdString();
+    while (!name.empty()) {
+        if (graph.find(name) != msprobe::graph::kNoVisNode)
+            return QString::fromStdString(name);
+        const auto dot = name.rfind('.');
+        if (dot == std::string::npos)
+            break;
+        name.resize(dot);
+    }
+    return QString();
+}

@@ -1,0 +1,54 @@
+// SPDX-License-Identifier: Apache-2.0
+// The compare table panel: filter box, Result filter, row count and the table (NPU Name frozen). Picking a row
+// focuses the graph node that owns the row's item; a focused node selects its first row.
+#pragma once
+
+#include "comparefilterproxy.h"
+#include "comparetablemodel.h"
+#include "studiofocus.h"
+
+#include <QWidget>
+
+#include <functional>
+
+class FrozenColumnTableView;
+class QComboBox;
+class QLabel;
+class QLineEdit;
+
+class CompareTableView : public QWidget {
+    Q_OBJECT
+public:
+    // NPU item name -> the graph node that owns it ("" when none).
+    using NodeResolver = std::function<QString(const QString& itemName)>;
+
+    explicit CompareTableView(QWidget* parent = nullptr);
+
+    void setRows(std::shared_ptr<const CompareRows> rows);
+    void setStudioFocus(StudioFocus* focus);
+    void setNodeResolver(NodeResolver resolver);
+
+    CompareTableModel* model() const { return m_model; }
+    CompareFilterProxy* proxy() const { return m_proxy; }
+    FrozenColumnTableView* table() const { return m_table; }
+    QLineEdit* filterEdit() const { return m_filter; }
+    QComboBox* resultBox() const { return m_result; }
+    // The graph node of a source row (resolved once per rows/resolver).
+    QString nodeOfRow(int sourceRow) const;
+
+private:
+    void currentRowChanged(const QModelIndex& current);
+    void followFocus(const QString& node);
+    void updateCount();
+
+    CompareTableModel* m_model;
+    CompareFilterProxy* m_proxy;
+    FrozenColumnTableView* m_table;
+    QLineEdit* m_filter;
+    QComboBox* m_result;
+    QLabel* m_count;
+    StudioFocus* m_focus = nullptr;
+    NodeResolver m_resolver;
+    mutable std::vector<QString> m_rowNodes; // lazily resolved
+    bool m_pickingHere = false;
+};

@@ -1,0 +1,124 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "sessionloader.h"
+
+#include "compare/compare_engine.h"
+#include "compare/compare_inputs.h"
+#include "graph/graph_run.h"
+#include "support/error.h"
+
+#include <QDateTime>
+#include <QDir>
+#include <QStandardPaths>
+
+#include <regex>
+
+namespace fs = std::filesystem;
+
+namespace sessionloader {
+
+namespace {
+
+// "rank3" -> 3, "step12" -> 12; anything else -> 0.
+int numberAfter(const std::string& text, const std::string& prefix)
+{
+    if (text.size() <= prefix.size() || text.compare(0, prefix.size(), prefix) != 0)
+        return 0;
+    try {
+        return std::stoi(text.substr(prefix.size()));
+    } catch (...) {
+        return 0;
+    }
+}
+
+void checkCancel(const std::atomic<bool>* cancel)
+{
+    if (cancel && cancel->load())
+        throw msprobe::Error("cancelled");
+}
+
+} // namespace
+
+StudioSession::GraphStage loadVisDb(const fs::path& file)
+{
+    StudioSession::GraphStage stage;
+    stage.visDbPath = QString::fromStdString(file.string());
+    stage.db = std::make_shared<msprobe::graph::VisDb>(file);
+    stage.config = stage.db->config();
+    for (const auto& key : stage.db->graphs()) {
+        auto graph = std::make_shared<msprobe::graph::VisGraph>(stage.db->load(key.step, key.rank, key.dataSource));
+        auto& pair = stage.graphs[{ key.step, key.rank }];
+        (key.dataSource == "Bench" ? pair.bench : pair.problem) = std::move(graph);
+    }
+    for (auto& [key, pair] : stage.graphs)
+        if (!pair.problem) // a bench graph alone is shown as a single graph
+            std::swap(pair.problem, pair.bench);
+    if (stage.graphs.empty())
+        throw msprobe::Error(file.string(), "tb_nodes", "the database holds no graph");
+    return stage;
+}
+
+StudioSession::GraphStage buildGraphs(const fs::path& problem, const fs::path& bench, const fs::path& outputDir,
+    const LoadRequest& request, const std::atomic<bool>* cancel, const Progress& progress)
+{
+    msprobe::graph::GraphRunOptions options;
+    options.target = problem;
+    options.golden = bench;
+    options.output = outputDir;
+    options.fuzzy = request.fuzzyMatch;
+    options.overflowCheck = request.overflowCheck;
+    options.cancel = cancel;
+    options.progress = progress;
+    const auto result = msprobe::graph::runGraphVisualize(options);
+    checkCancel(cancel);
+    return loadVisDb(result.database);
+}
+
+std::map<StudioSession::Key, std::shared_ptr<const CompareRows>> compareDumps(const fs::path& problem, const fs::path& bench,
+    const LoadRequest& request, const std::atomic<bool>* cancel, const Progress& progress)
+{
+    const auto pairs = msprobe::resolveComparePairs(problem, bench, fs::path(), false);
+    std::map<StudioSession::Key, std::shared_ptr<const CompareRows>> results;
+    msprobe::CompareOptions options;
+    options.fuzzyMatch = request.fuzzyMatch;
+    msprobe::CompareHooks hooks;
+    hooks.cancel = cancel;
+    for (std::size_t i = 0; i < pairs.size(); ++i) {
+        checkCancel(cancel);
+        const auto& pair = pairs[i];
+        if (progress)
+            progress(static_cast<int>(100 * i / pairs.size()), pair.step + (pair.step.empty() ? "" : " ") + pair.label);
+        msprobe::CompareOptions pairOptions = options;
+        pairOptions.debugFile = pair.debugFile;
+        std::shared_ptr<const msprobe::CompareTable> table = msprobe::compareDumpFiles(pair.npuJson, pair.benchJson, pairOptions, hooks);
+        results[{ numberAfter(pair.step, "step"), numberAfter(pair.label, "rank") }] = compareRowsOf(std::move(table));
+    }
+    return results;
+}
+
+std::map<StudioSession::Key, std::shared_ptr<const CompareRows>> readCompareCsv(const fs::path& file)
+{
+    static const std::regex rankInName(R"(_rank(\d+)_)");
+    static const std::regex stepInPath(R"(^step(\d+)$)");
+    int step = 0, rank = 0;
+    std::smatch match;
+    const std::string name = file.filename().string();
+    if (std::regex_search(name, match, rankInName))
+        rank = std::stoi(match[1]);
+    const std::string parent = file.parent_path().filename().string();
+    if (std::regex_match(parent, match, stepInPath))
+        step = std::stoi(match[1]);
+    return { { { step, rank }, compareRowsOf(msprobe::readCsvFile(file)) } };
+}
+
+fs::path newOutputDir(const QString& chosen)
+{
+    QString dir = chosen;
+    if (dir.isEmpty())
+        dir = QStandardPaths::writableLocation(QStandardPaths::CacheLocation) + QStringLiteral("/graphs/")
+            + QDateTime::currentDateTime().toString(QStringLiteral("yyyyMMdd-HHmmss-zzz"));
+    if (!QDir().mkpath(dir))
+        throw msprobe::Error(dir.toStdString(), {}, "cannot create the output folder");
+    return fs::path(dir.toStdString());
+}
+
+} // namespace sessionloader

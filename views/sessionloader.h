@@ -1,0 +1,33 @@
+// SPDX-License-Identifier: Apache-2.0
+// The stages of a studio load, run on a worker thread: graphs (graph_visualize into a vis.db, or an existing
+// vis.db) and compare tables (the compare engine per rank pair, or a compare CSV). Throw msprobe::Error.
+#pragma once
+
+#include "studiosession.h"
+
+#include <atomic>
+#include <functional>
+#include <string>
+
+namespace sessionloader {
+
+using Progress = std::function<void(int percent, const std::string& stage)>;
+
+// Every (step, rank) graph of the database, problem and bench side.
+StudioSession::GraphStage loadVisDb(const std::filesystem::path& file);
+
+// msprobe graph_visualize of problem (and bench when not empty) into outputDir, then loadVisDb.
+StudioSession::GraphStage buildGraphs(const std::filesystem::path& problem, const std::filesystem::path& bench,
+    const std::filesystem::path& outputDir, const LoadRequest& request, const std::atomic<bool>* cancel, const Progress& progress);
+
+// The compare engine on every rank pair of the two dumps (paired as msprobe compare pairs them).
+std::map<StudioSession::Key, std::shared_ptr<const CompareRows>> compareDumps(const std::filesystem::path& problem,
+    const std::filesystem::path& bench, const LoadRequest& request, const std::atomic<bool>* cancel, const Progress& progress);
+
+// A compare_result CSV; its step and rank come from the path ("…/step1/compare_result_rank2_….csv"), else 0.
+std::map<StudioSession::Key, std::shared_ptr<const CompareRows>> readCompareCsv(const std::filesystem::path& file);
+
+// A new folder for generated vis.dbs under the cache location.
+std::filesystem::path newOutputDir(const QString& chosen);
+
+} // namespace sessionloader

@@ -1,0 +1,247 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "studiosession.h"
+
+#include "sessionloader.h"
+
+#include "dump/dump_tree.h"
+#include "support/error.h"
+
+#include <QFileInfo>
+#include <QtConcurrent/QtConcurrentRun>
+
+#include <set>
+
+namespace fs = std::filesystem;
+
+namespace {
+
+fs::path nativePath(const QString& path) { return fs::path(path.toStdString()); }
+
+bool isVisDbFile(const QFileInfo& info) { return info.isFile() && info.fileName().endsWith(QLatin1String(".db")); }
+bool isCsvFile(const QFileInfo& info) { return info.isFile() && info.suffix().compare(QLatin1String("csv"), Qt::CaseInsensitive) == 0; }
+
+// Scales a stage's 0..100 into [from, to] of the whole load.
+sessionloader::Progress scaled(const sessionloader::Progress& report, int from, int to)
+{
+    return [report, from, to](int percent, const std::string& stage) { report(from + (to - from) * percent / 100, stage); };
+}
+
+} // namespace
+
+LoadRequest LoadRequest::forPaths(const QStringList& paths, QString* error)
+{
+    LoadRequest request;
+    for (const QString& path : paths) {
+        if (!QFileInfo::exists(path)) {
+            *error = QObject::tr("%1 does not exist.").arg(path);
+            return request;
+        }
+    }
+    if (paths.size() == 2) {
+        request.kind = Kind::Pair;
+        request.path = paths[0];
+        request.bench = paths[1];
+    } else if (paths.size() == 1) {
+        const QFileInfo info(paths[0]);
+        request.path = paths[0];
+        request.kind = isVisDbFile(info) ? Kind::VisDb : isCsvFile(info) ? Kind::CompareCsv : Kind::DumpFolder;
+    } else {
+        *error = QObject::tr("Open one path (a dump folder, a .vis.db or a compare CSV) or two dump folders (problem, bench).");
+    }
+    return request;
+}
+
+StudioSession::StudioSession(QObject* parent)
+    : QObject(parent)
+{
+}
+
+StudioSession::~StudioSession()
+{
+    cancel();
+    waitForIdle();
+}
+
+void StudioSession::cancel()
+{
+    if (m_cancel)
+        m_cancel->store(true);
+}
+
+void StudioSession::waitForIdle() { m_future.waitForFinished(); }
+
+void StudioSession::clear()
+{
+    m_summary.reset();
+    m_visDbPath.clear();
+    m_config = {};
+    m_db.reset();
+    m_graphs.clear();
+    m_compare.clear();
+    m_warnings.clear();
+}
+
+void StudioSession::open(const LoadRequest& request)
+{
+    cancel();
+    waitForIdle();
+    clear();
+    emit summaryChanged();
+    emit graphsChanged();
+    emit compareChanged();
+    m_request = request;
+    const std::uint64_t generation = ++m_generation;
+    m_cancel = std::make_shared<std::atomic<bool>>(false);
+    m_loading = true;
+    emit loadStarted(request.kind == LoadRequest::Kind::Pair ? tr("%1 vs %2").arg(request.path, request.bench) : request.path);
+    m_future = QtConcurrent::run([this, request, generation, cancelFlag = m_cancel] { runLoad(request, generation, cancelFlag); });
+}
+
+template <typename F>
+void StudioSession::publish(std::uint64_t generation, F&& f)
+{
+    QMetaObject::invokeMethod(
+        this,
+        [this, generation, f = std::forward<F>(f)]() mutable {
+            if (generation == m_generation.load())
+                f();
+        },
+        Qt::QueuedConnection);
+}
+
+void StudioSession::applyGraphs(GraphStage stage)
+{
+    m_visDbPath = stage.visDbPath;
+    m_db = std::move(stage.db);
+    m_config = std::move(stage.config);
+    m_graphs = std::move(stage.graphs);
+    emit graphsChanged();
+}
+
+void StudioSession::runLoad(LoadRequest request, std::uint64_t generation, std::shared_ptr<std::atomic<bool>> cancelFlag)
+{
+    const std::atomic<bool>* cancel = cancelFlag.get();
+    auto lastPercent = std::make_shared<int>(-1);
+    const sessionloader::Progress report = [this, generation, lastPercent](int percent, const std::string& stage) {
+        if (percent == *lastPercent)
+            return;
+        *lastPercent = percent;
+        publish(generation, [this, percent, text = QString::fromStdString(stage)] { emit progress(percent, text); });
+    };
+    auto warn = [this, generation](const QString& message) {
+        publish(generation, [this, message] {
+            m_warnings << message;
+            emit warning(message);
+        });
+    };
+    auto finish = [this, generation](bool ok, const QString& message) {
+        publish(generation, [this, ok, message] {
+            m_loading = false;
+            emit loadFinished(ok, message);
+        });
+    };
+    try {
+        switch (request.kind) {
+        case LoadRequest::Kind::DumpFolder: {
+            report(0, "reading the dump folder");
+            auto summary = std::make_shared<const msprobe::TreeSummary>(msprobe::summarizeDumpTree(msprobe::discoverDumpTree(nativePath(request.path))));
+            publish(generation, [this, summary] {
+                m_summary = summary;
+                emit summaryChanged();
+            });
+            try {
+                auto stage = sessionloader::buildGraphs(nativePath(request.path), {}, sessionloader::newOutputDir(request.outputDir),
+                    request, cancel, scaled(report, 30, 100));
+                publish(generation, [this, stage]() mutable { applyGraphs(std::move(stage)); });
+            } catch (const msprobe::Error& error) {
+                if (cancel->load())
+                    throw;
+                warn(tr("No model graph for this dump: %1").arg(QString::fromUtf8(error.what())));
+            }
+            break;
+        }
+        case LoadRequest::Kind::Pair: {
+            QStringList failures;
+            try {
+                auto stage = sessionloader::buildGraphs(nativePath(request.path), nativePath(request.bench),
+                    sessionloader::newOutputDir(request.outputDir), request, cancel, scaled(report, 0, 60));
+                publish(generation, [this, stage]() mutable { applyGraphs(std::move(stage)); });
+            } catch (const msprobe::Error& error) {
+                if (cancel->load())
+                    throw;
+                failures << tr("Graph: %1").arg(QString::fromUtf8(error.what()));
+            }
+            try {
+                auto results = sessionloader::compareDumps(nativePath(request.path), nativePath(request.bench), request, cancel,
+                    scaled(report, 60, 100));
+                publish(generation, [this, results] {
+                    m_compare = results;
+                    emit compareChanged();
+                });
+            } catch (const msprobe::Error& error) {
+                if (cancel->load())
+                    throw;
+                failures << tr("Compare: %1").arg(QString::fromUtf8(error.what()));
+            }
+            if (failures.size() == 2) {
+                finish(false, failures.join(QLatin1Char('\n')));
+                return;
+            }
+            for (const QString& failure : failures)
+                warn(failure);
+            break;
+        }
+        case LoadRequest::Kind::VisDb: {
+            report(0, "reading the vis.db");
+            auto stage = sessionloader::loadVisDb(nativePath(request.path));
+            publish(generation, [this, stage]() mutable { applyGraphs(std::move(stage)); });
+            break;
+        }
+        case LoadRequest::Kind::CompareCsv: {
+            report(0, "reading the CSV");
+            auto results = sessionloader::readCompareCsv(nativePath(request.path));
+            publish(generation, [this, results] {
+                m_compare = results;
+                emit compareChanged();
+            });
+            break;
+        }
+        }
+        report(100, "done");
+        finish(true, QString());
+    } catch (const std::exception& error) {
+        finish(false, cancel->load() ? QString() : QString::fromUtf8(error.what()));
+    }
+}
+
+StudioSession::GraphPair StudioSession::graphs(int step, int rank) const
+{
+    const auto it = m_graphs.find({ step, rank });
+    return it == m_graphs.end() ? GraphPair {} : it->second;
+}
+
+std::shared_ptr<const CompareRows> StudioSession::compareRows(int step, int rank) const
+{
+    const auto it = m_compare.find({ step, rank });
+    return it == m_compare.end() ? nullptr : it->second;
+}
+
+std::vector<int> StudioSession::steps() const
+{
+    std::set<int> found;
+    for (const auto& [key, pair] : m_graphs)
+        found.insert(key.first);
+    for (const auto& [key, rows] : m_compare)
+        found.insert(key.first);
+    return { found.begin(), found.end() };
+}
+
+std::vector<int> StudioSession::ranks() const
+{
+    std::set<int> found;
+    for (const auto& [key, pair] : m_graphs)
+        found.insert(key.second);
+    for (const auto& [key, rows] : m_compare)
+        found.insert(key.second);
+    return { found.begin(), found.end() };
+}

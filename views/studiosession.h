@@ -1,0 +1,106 @@
+// SPDX-License-Identifier: Apache-2.0
+// What the studio has open: the dump summary, the vis.db with its graphs per (step, rank), and the compare
+// results per (step, rank). Loads run on a worker thread in stages (graphs first, then the compare table);
+// each stage is published on the GUI thread as soon as it is ready, progress comes as signals, and a load can
+// be cancelled. A newer load makes the results of an older one be dropped.
+#pragma once
+
+#include "comparerows.h"
+
+#include "dump/dump_summary.h"
+#include "graph/vis_db_reader.h"
+
+#include <QFuture>
+#include <QObject>
+#include <QStringList>
+
+#include <atomic>
+#include <map>
+#include <memory>
+
+struct LoadRequest {
+    enum class Kind { DumpFolder, Pair, VisDb, CompareCsv };
+    Kind kind = Kind::DumpFolder;
+    QString path; // DumpFolder, VisDb, CompareCsv; Pair: the problem side
+    QString bench; // Pair
+    bool fuzzyMatch = false; // -fm
+    bool overflowCheck = false; // -oc
+    QString outputDir; // Pair and DumpFolder graphs: where the vis.db goes (empty: a new folder under the cache)
+
+    // What to load for paths given on the command line or dropped: one .vis.db / .db, one .csv, one dump folder
+    // or dump.json, or two folders (problem, bench). Empty kind list -> invalid (see error).
+    static LoadRequest forPaths(const QStringList& paths, QString* error);
+};
+
+class StudioSession : public QObject {
+    Q_OBJECT
+public:
+    struct GraphPair {
+        std::shared_ptr<msprobe::graph::VisGraph> problem, bench; // bench null for build dbs
+    };
+    using Key = std::pair<int, int>; // (step, rank)
+
+    explicit StudioSession(QObject* parent = nullptr);
+    ~StudioSession() override;
+
+    void open(const LoadRequest& request);
+    void cancel();
+    bool isLoading() const { return m_loading; }
+    // Blocks until the worker has stopped (shutdown, tests).
+    void waitForIdle();
+
+    const LoadRequest& request() const { return m_request; }
+    std::shared_ptr<const msprobe::TreeSummary> summary() const { return m_summary; }
+    QString visDbPath() const { return m_visDbPath; }
+    const msprobe::graph::VisDbConfig& config() const { return m_config; }
+    std::shared_ptr<msprobe::graph::VisDb> visDb() const { return m_db; }
+    const std::map<Key, GraphPair>& graphs() const { return m_graphs; }
+    GraphPair graphs(int step, int rank) const;
+    std::shared_ptr<const CompareRows> compareRows(int step, int rank) const;
+    const std::map<Key, std::shared_ptr<const CompareRows>>& compareResults() const { return m_compare; }
+    // Steps and ranks present in the graphs or the compare results, sorted.
+    std::vector<int> steps() const;
+    std::vector<int> ranks() const;
+    QStringList warnings() const { return m_warnings; }
+
+    // Stage payloads built on the worker (public for the loader).
+    struct GraphStage {
+        QString visDbPath;
+        std::shared_ptr<msprobe::graph::VisDb> db;
+        msprobe::graph::VisDbConfig config;
+        std::map<Key, GraphPair> graphs;
+    };
+
+signals:
+    void loadStarted(const QString& description);
+    void progress(int percent, const QString& stage);
+    void summaryChanged();
+    void graphsChanged();
+    void compareChanged();
+    // A part failed but the rest loaded (e.g. the dumps have no construct.json for a graph).
+    void warning(const QString& message);
+    // ok false: nothing could be opened (message names the file) or the load was cancelled (message empty).
+    void loadFinished(bool ok, const QString& message);
+
+private:
+    void clear();
+    void runLoad(LoadRequest request, std::uint64_t generation, std::shared_ptr<std::atomic<bool>> cancel);
+    // Runs f on the GUI thread if generation is still the current one.
+    template <typename F>
+    void publish(std::uint64_t generation, F&& f);
+    void applyGraphs(GraphStage stage);
+
+    LoadRequest m_request;
+    std::shared_ptr<const msprobe::TreeSummary> m_summary;
+    QString m_visDbPath;
+    msprobe::graph::VisDbConfig m_config;
+    std::shared_ptr<msprobe::graph::VisDb> m_db;
+    std::map<Key, GraphPair> m_graphs;
+    std::map<Key, std::shared_ptr<const CompareRows>> m_compare;
+    QStringList m_warnings;
+
+    std::atomic<std::uint64_t> m_generation { 0 };
+    std::shared_ptr<std::atomic<bool>> m_cancel;
+    bool m_loading = false;
+    QFuture<void> m_future;
+};
