@@ -28,6 +28,13 @@ struct Mode {
     bool extraInfo = true;
 };
 
+double threadCpuSeconds()
+{
+    timespec ts {};
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+    return static_cast<double>(ts.tv_sec) + static_cast<double>(ts.tv_nsec) * 1e-9;
+}
+
 double median(std::vector<double> v)
 {
     std::sort(v.begin(), v.end());
@@ -104,6 +111,9 @@ int main(int argc, char** argv)
 
     // Rounds interleave the modes so that machine noise hits all of them alike.
     std::vector<std::vector<double>> times(modes.size()), flushTimes(modes.size());
+    // CPU time is far less sensitive to a loaded machine than wall time: the main thread's (the training
+    // thread's own overhead) and the process's (also the writer thread's work), both per step.
+    std::vector<std::vector<double>> mainCpu(modes.size()), processCpu(modes.size());
     std::vector<std::unique_ptr<msprobe::PrecisionDebugger>> debuggers(modes.size());
     for (std::size_t m = 1; m < modes.size(); ++m) {
         std::string json = std::string("{\"task\": \"") + modes[m].task + "\", \"level\": \"" + modes[m].level
@@ -117,6 +127,8 @@ int main(int argc, char** argv)
         for (std::size_t m = 0; m < modes.size(); ++m) {
             for (int s = 0; s < 5; ++s) {
                 msprobe::bench::WallTimer timer;
+                msprobe::bench::CpuTimer cpu;
+                const double thread0 = threadCpuSeconds();
                 if (debuggers[m])
                     debuggers[m]->start(*model);
                 tiny::trainStep(model, optimizer, options, input, target);
@@ -127,7 +139,12 @@ int main(int argc, char** argv)
                 }
                 times[m].push_back(timer.seconds());
                 flushTimes[m].push_back(timer.seconds() - computed);
+                mainCpu[m].push_back(threadCpuSeconds() - thread0);
+                processCpu[m].push_back(cpu.seconds());
             }
+            // The writer thread must not spill its work into the next mode's steps.
+            if (debuggers[m])
+                debuggers[m]->flush();
         }
     }
     for (auto& d : debuggers)
@@ -138,11 +155,15 @@ int main(int argc, char** argv)
                 "Adam), %d steps per mode, 1 thread\n",
         static_cast<long long>(options.dModel), static_cast<long long>(options.seq),
         static_cast<long long>(options.batch), static_cast<long long>(options.layers), rounds * 5);
-    std::printf("%-24s %12s %8s %16s\n", "mode", "median ms", "ratio", "of which files ms");
+    const double plainMain = median(mainCpu[0]), plainProcess = median(processCpu[0]);
+    std::printf("%-24s %10s %6s %12s %14s %6s %14s %6s\n", "mode", "wall ms", "ratio", "of which", "main CPU ms",
+        "ratio", "process CPU ms", "ratio");
     double mixRatio = 0;
     for (std::size_t m = 0; m < modes.size(); ++m) {
         const double t = median(times[m]);
-        std::printf("%-24s %12.3f %8.2f %16.3f\n", modes[m].label, t * 1e3, t / plain, median(flushTimes[m]) * 1e3);
+        const double main = median(mainCpu[m]), process = median(processCpu[m]);
+        std::printf("%-24s %10.3f %6.2f %12.3f %14.3f %6.2f %14.3f %6.2f\n", modes[m].label, t * 1e3, t / plain,
+            median(flushTimes[m]) * 1e3, main * 1e3, main / plainMain, process * 1e3, process / plainProcess);
         if (m == 1)
             mixRatio = t / plain;
     }

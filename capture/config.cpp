@@ -112,6 +112,89 @@ private:
     std::string m_file;
 };
 
+// The reference's risk classification of bare API names (pytorch/dump/api_dump/api_risk_level.py). Its
+// support_wrap_ops.yaml adds torch_npu/distributed/mindspeed names to CORE, which libtorch ops never carry.
+// "chain_matmul" and "linear" are missing on purpose: a missing comma fuses them into one string there.
+const std::set<std::string, std::less<>>& coreApis()
+{
+    static const std::set<std::string, std::less<>> names = { "_fused_adamw_", "_fused_adam_", "matmul", "__matmul__",
+        "bmm", "addmm", "addmm_", "addbmm", "addbmm_", "baddbmm", "baddbmm_", "mm", "mv", "addmv", "addmv_", "addr",
+        "addr_", "conv1d", "conv2d", "conv3d", "conv_transpose1d", "conv_transpose2d", "conv_transpose3d", "conv_tbc",
+        "convolution", "_convolution", "chain_matmullinear", "bilinear", "linalg.matmul", "linalg.multi_dot",
+        "linalg.vecdot", "batch_norm", "instance_norm", "layer_norm", "group_norm", "local_response_norm",
+        "_batch_norm_impl_index", "batch_norm_elemt", "batch_norm_stats", "batch_norm_update_stats",
+        "batch_norm_gather_stats", "batch_norm_gather_stats_with_counts", "batch_norm_backward_elemt",
+        "batch_norm_backward_reduce", "embedding", "embedding_bag", "multi_head_attention_forward",
+        "scaled_dot_product_attention" };
+    return names;
+}
+
+const std::set<std::string, std::less<>>& lowRiskApis()
+{
+    static const std::set<std::string, std::less<>> names = { "squeeze", "unsqueeze", "reshape", "reshape_as", "view",
+        "view_as", "flatten", "unflatten", "expand", "expand_as", "repeat", "repeat_interleave", "tile", "transpose",
+        "permute", "moveaxis", "movedim", "swapaxes", "swapdims", "chunk", "unsafe_chunk", "split", "split_with_sizes",
+        "unsafe_split", "unsafe_split_with_sizes", "tensor_split", "hsplit", "vsplit", "dsplit", "unbind", "stack", "cat",
+        "concat", "concatenate", "hstack", "vstack", "dstack", "column_stack", "row_stack", "align_as", "align_to",
+        "atleast_1d", "atleast_2d", "atleast_3d", "ravel", "clamp", "unfold", "type_as", "to", "float", "double", "int",
+        "long", "half", "bfloat16", "byte", "char", "bool", "cfloat", "numpy", "empty", "empty_like", "zeros",
+        "zeros_like", "ones", "ones_like", "full", "full_like", "arange", "linspace", "logspace", "eye", "identity", "diag",
+        "diagflat", "diag_embed", "triu", "tril", "triu_indices", "tril_indices", "clone", "__bool__", "stride" };
+    return names;
+}
+
+// Keys of the reference's config that the C++ capture cannot honour: rejected, never silently ignored.
+void rejectUnsupported(const Checker& check, const Json& obj, const std::string& prefix)
+{
+    static const std::pair<const char*, const char*> keys[] = {
+        { "request_id", "it slices by the token ranges of a serving scheduler (start(scheduled_tokens=...)), which "
+                        "a libtorch program does not pass" },
+        { "bench_path", "the real-time md5 diff against an earlier dump (tensor task) is not implemented" },
+        { "diff_nums", "it belongs to bench_path (real-time md5 diff), which is not implemented" },
+        { "dump_enable", "dynamic on/off by re-reading the config at run time is not implemented; use start()/stop()" },
+        { "custom_op_namespaces", "every operator namespace except prim:: is captured at L1" },
+    };
+    for (const auto& [key, why] : keys)
+        if (obj.contains(key) && !obj[key].is_null())
+            check.fail(prefix + key, std::string("not supported by the C++ capture: ") + why + "; remove the key");
+}
+
+std::vector<SliceRule> sliceRules(const Checker& check, const Json& sec, const std::string& path)
+{
+    std::vector<SliceRule> rules;
+    auto it = sec.find("slice");
+    if (it == sec.end() || it->is_null())
+        return rules;
+    if (!it->is_array())
+        check.fail(path, "must be a list of objects {\"dim\", \"begin\", \"end\", \"size\"} with integer values");
+    for (const auto& item : *it) {
+        if (!item.is_object())
+            check.fail(path, "must be a list of objects {\"dim\", \"begin\", \"end\", \"size\"} with integer values");
+        SliceRule rule;
+        for (const auto& [key, value] : item.items()) {
+            if (!value.is_number_integer())
+                check.fail(path, "field \"" + key + "\" must be an integer");
+            const auto number = value.get<std::int64_t>();
+            if (key == "dim") {
+                if (number < 0)
+                    check.fail(path, "field \"dim\" cannot be negative");
+                rule.dim = number;
+            } else if (key == "begin")
+                rule.begin = number;
+            else if (key == "end")
+                rule.end = number;
+            else if (key == "size") {
+                if (number < 0)
+                    check.fail(path, "field \"size\" cannot be negative");
+                rule.size = number;
+            } else
+                check.fail(path, "unknown field \"" + key + "\"; allowed: \"dim\", \"begin\", \"end\", \"size\"");
+        }
+        rules.push_back(rule);
+    }
+    return rules;
+}
+
 bool isApiName(const std::string& name)
 {
     static const std::regex re(R"(^(Distributed|Functional|Torch|Tensor|Mint|MintFunctional|Primitive|Aten|VF|NPU|Jit)\..*\.\d+\.(forward|backward)$)");
@@ -137,6 +220,23 @@ bool DumpConfig::wantsRank(std::int64_t rank) const
 }
 
 bool DumpConfig::pastLastStep(std::int64_t step) const { return !steps.empty() && step > steps.back(); }
+
+bool DumpConfig::riskAllows(std::string_view name) const
+{
+    if (riskLevel == RiskLevel::All || !scope.empty() || !list.empty() || level == Level::L0)
+        return true;
+    // "Aten.view.0.forward" -> "view": drop the prefix and the ".{N}.forward|backward" suffix.
+    const auto first = name.find('.');
+    if (first == std::string_view::npos)
+        return true;
+    std::string_view api = name.substr(first + 1);
+    for (int k = 0; k < 2; ++k)
+        if (const auto dot = api.rfind('.'); dot != std::string_view::npos)
+            api = api.substr(0, dot);
+    if (riskLevel == RiskLevel::Core)
+        return coreApis().count(api) > 0;
+    return lowRiskApis().count(api) == 0;
+}
 
 DumpConfig parseDumpConfig(const std::string& jsonText, const std::string& displayName)
 {
@@ -186,7 +286,9 @@ DumpConfig parseDumpConfig(const std::string& jsonText, const std::string& displ
     cfg.asyncDump = check.boolean(root, "async_dump", "async_dump", false);
     cfg.extraInfo = check.boolean(root, "extra_info", "extra_info", true);
     cfg.precisionHigh = check.choice(root, "precision", "precision", { "low", "high" }, "low") == "high";
-    check.choice(root, "risk_level", "risk_level", { "FOCUS", "CORE", "ALL" }, "FOCUS");
+    const std::string risk = check.choice(root, "risk_level", "risk_level", { "FOCUS", "CORE", "ALL" }, "FOCUS");
+    cfg.riskLevel = risk == "CORE" ? RiskLevel::Core : risk == "ALL" ? RiskLevel::All : RiskLevel::Focus;
+    rejectUnsupported(check, root, "");
 
     if (cfg.task != Task::Structure) {
         const std::string section = task;
@@ -198,6 +300,8 @@ DumpConfig parseDumpConfig(const std::string& jsonText, const std::string& displ
             sec = &*it;
         }
         const std::string p = section + ".";
+        rejectUnsupported(check, *sec, p);
+        cfg.slices = sliceRules(check, *sec, p + "slice");
         cfg.scope = check.strings(*sec, "scope", p + "scope");
         cfg.list = check.strings(*sec, "list", p + "list");
         if (cfg.task == Task::Statistics)
@@ -243,9 +347,11 @@ DumpConfig parseDumpConfig(const std::string& jsonText, const std::string& displ
                 cfg.dataMode = { fw, bw, in, out };
             }
         }
-        const std::string summary = check.choice(*sec, "summary_mode", p + "summary_mode", { "statistics", "md5" },
-            "statistics");
-        cfg.summaryMode = summary == "md5" ? SummaryMode::Md5 : SummaryMode::Statistics;
+        const std::string summary = check.choice(*sec, "summary_mode", p + "summary_mode",
+            { "statistics", "md5", "xor" }, "statistics");
+        cfg.summaryMode = summary == "md5" ? SummaryMode::Md5
+            : summary == "xor"             ? SummaryMode::Xor
+                                           : SummaryMode::Statistics;
         const std::string format = check.choice(*sec, "file_format", p + "file_format", { "npy", "pt" }, "npy");
         cfg.fileFormat = format == "pt" ? FileFormat::Pt : FileFormat::Npy;
         if (cfg.summaryMode == SummaryMode::Md5 && cfg.asyncDump)

@@ -3,19 +3,29 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace msprobe::capture {
 
 enum class Task { Statistics, Tensor, Structure };
 enum class Level { L0, L1, Mix };
-enum class SummaryMode { Statistics, Md5 };
+enum class SummaryMode { Statistics, Md5, Xor };
+// risk_level: which APIs are dumped when neither scope nor list is set (modules always are).
+enum class RiskLevel { Focus, Core, All };
 enum class FileFormat { Npy, Pt };
 
 // data_mode: which directions and which sides of an entry are written.
 struct DataMode {
     bool forward = true, backward = true, input = true, output = true;
+};
+
+// One "slice" item: tensor[begin:end] on dim, only where size is absent or equals that dimension's length.
+struct SliceRule {
+    std::int64_t dim = 0, begin = 0;
+    std::optional<std::int64_t> end, size;
 };
 
 // config.json as the reference reads it (spec 1.13), restricted to what a libtorch capture can honour.
@@ -34,11 +44,16 @@ struct DumpConfig {
     std::vector<std::string> tensorList; // statistics task: also save tensors of matching entries
     DataMode dataMode;
     SummaryMode summaryMode = SummaryMode::Statistics;
+    RiskLevel riskLevel = RiskLevel::Focus;
     FileFormat fileFormat = FileFormat::Npy;
+    std::vector<SliceRule> slices; // statistics, shape and tensor files describe the sliced tensor
 
     bool dumpsModules() const { return level != Level::L1; }
     bool dumpsApis() const { return level != Level::L0; }
     bool wantsStep(std::int64_t step) const;
+    // The risk-level filter for an API entry name ("Aten.view.0.forward"); true when no scope/list is set
+    // and the API's risk passes the configured level, or when scope/list decide instead.
+    bool riskAllows(std::string_view apiEntryName) const;
     bool wantsRank(std::int64_t rank) const;
     // Steps past the last configured one are never dumped again.
     bool pastLastStep(std::int64_t step) const;

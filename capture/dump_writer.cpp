@@ -16,6 +16,21 @@ namespace msprobe::capture {
 
 namespace fs = std::filesystem;
 
+namespace {
+
+// Orders stacks by content (return addresses, then extra frames) through pointers into the stored stacks.
+struct StackKeyLess {
+    using Key = std::pair<const std::vector<std::uintptr_t>*, const std::vector<std::string>*>;
+    bool operator()(const Key& a, const Key& b) const
+    {
+        if (*a.first != *b.first)
+            return *a.first < *b.first;
+        return *a.second < *b.second;
+    }
+};
+
+} // namespace
+
 DumpWriter::DumpWriter(const DumpConfig& config)
     : m_config(config)
 {
@@ -192,17 +207,25 @@ void DumpWriter::writeState(DirState& snap)
             }
             construct += "}";
 
-            // Group identical stacks, in first-appearance order.
+            // Group identical stacks, in first-appearance order. Most entries share a call site: symbolize each
+            // distinct return-address list once, then merge lists that symbolize alike.
+            std::map<std::pair<const std::vector<std::uintptr_t>*, const std::vector<std::string>*>, std::size_t,
+                StackKeyLess>
+                groupOfRaw;
             std::map<std::vector<std::string>, std::size_t> groupOf;
             std::vector<std::pair<std::vector<std::string>, std::vector<std::string>>> groups; // names, frames
             for (const auto& [name, s] : m_stacks) {
-                std::vector<std::string> frames = s.extra;
-                for (auto& f : symbolizeStack(s.pcs))
-                    frames.push_back(std::move(f));
-                auto [it, inserted] = groupOf.emplace(frames, groups.size());
-                if (inserted)
-                    groups.push_back({ {}, std::move(frames) });
-                groups[it->second].first.push_back(name);
+                auto raw = groupOfRaw.find({ &s.pcs, &s.extra });
+                if (raw == groupOfRaw.end()) {
+                    std::vector<std::string> frames = s.extra;
+                    for (auto& f : symbolizeStack(s.pcs))
+                        frames.push_back(std::move(f));
+                    auto [it, inserted] = groupOf.emplace(frames, groups.size());
+                    if (inserted)
+                        groups.push_back({ {}, std::move(frames) });
+                    raw = groupOfRaw.emplace(std::make_pair(&s.pcs, &s.extra), it->second).first;
+                }
+                groups[raw->second].first.push_back(name);
             }
             stack = "{";
             for (std::size_t g = 0; g < groups.size(); ++g) {

@@ -7,6 +7,8 @@
 #include <ATen/ATen.h>
 #include <ATen/record_function.h>
 
+#include <cstdint>
+
 namespace msprobe::capture {
 
 namespace {
@@ -14,15 +16,21 @@ namespace {
 void fillLeaf(TensorLeaf& leaf, const at::Tensor& t, const DumpConfig& config, DumpWriter& writer, bool saveFiles,
     const std::string& fileStem)
 {
-    const RawStats raw = computeRawStats(t);
-    const TensorStats s = toDumpStats(raw, t.scalar_type(), t.dim(),
-        config.precisionHigh ? StatPrecision::High : StatPrecision::Low);
-    leaf.max = s.max;
-    leaf.min = s.min;
-    leaf.mean = s.mean;
-    leaf.norm = s.norm;
-    if (config.summaryMode == SummaryMode::Md5)
-        leaf.md5 = crc32Hex(t);
+    if (config.summaryMode == SummaryMode::Xor) {
+        // The reference writes the checksum alone: no Max/Min/Mean/Norm keys.
+        leaf.md5 = xorChecksumJson(t);
+        leaf.md5IsJson = true;
+    } else {
+        const RawStats raw = computeRawStats(t);
+        const TensorStats s = toDumpStats(raw, t.scalar_type(), t.dim(),
+            config.precisionHigh ? StatPrecision::High : StatPrecision::Low);
+        leaf.max = s.max;
+        leaf.min = s.min;
+        leaf.mean = s.mean;
+        leaf.norm = s.norm;
+        if (config.summaryMode == SummaryMode::Md5)
+            leaf.md5 = crc32Hex(t);
+    }
     if (saveFiles) {
         const std::string ext = config.fileFormat == FileFormat::Pt ? ".pt" : ".npy";
         const std::string name = fileStem + ext;
@@ -38,29 +46,57 @@ void fillLeaf(TensorLeaf& leaf, const at::Tensor& t, const DumpConfig& config, D
     }
 }
 
+// The reference's slice_by_config: per rule tensor[begin:end] on dim (a later rule for the same dim wins),
+// skipped where dim is out of range or size differs from the dimension's length.
+at::Tensor applySlices(const at::Tensor& t, const std::vector<SliceRule>& rules)
+{
+    std::vector<const SliceRule*> perDim(static_cast<std::size_t>(t.dim()), nullptr);
+    bool any = false;
+    for (const auto& rule : rules) {
+        if (rule.dim >= t.dim() || (rule.size && *rule.size != t.size(rule.dim)))
+            continue;
+        perDim[static_cast<std::size_t>(rule.dim)] = &rule;
+        any = true;
+    }
+    if (!any)
+        return t;
+    at::NoGradGuard noGrad;
+    at::DisableRecordFunctionGuard noRecord;
+    at::Tensor view = t.detach();
+    for (std::size_t d = 0; d < perDim.size(); ++d)
+        if (perDim[d]) {
+            const SliceRule& rule = *perDim[d];
+            view = view.slice(static_cast<std::int64_t>(d), rule.begin, rule.end.value_or(INT64_MAX));
+        }
+    return view;
+}
+
 } // namespace
 
-Value LeafBuilder::tensor(const at::Tensor& t, const std::string& fileStem, bool saveFiles, bool copyForAsync)
+Value LeafBuilder::tensor(const at::Tensor& original, const std::string& fileStem, bool saveFiles, bool copyForAsync)
 {
-    if (!t.defined())
+    if (!original.defined())
         return Value::null();
+    // Statistics are cached under the original tensor; everything written describes the sliced one.
+    const at::Tensor t = m_config.slices.empty() ? original : applySlices(original, m_config.slices);
     auto leaf = std::make_shared<TensorLeaf>();
     leaf->dtype = torchDtypeName(t.scalar_type());
     leaf->shape.assign(t.sizes().begin(), t.sizes().end());
-    leaf->requiresGrad = t.requires_grad() ? 1 : 0;
+    leaf->requiresGrad = original.requires_grad() ? 1 : 0;
     if (m_config.task == Task::Structure)
         return Value::ofTensor(std::move(leaf));
     if (!m_config.asyncDump) {
-        if (const TensorLeaf* hit = saveFiles ? nullptr : cached(t)) {
+        if (const TensorLeaf* hit = saveFiles ? nullptr : cached(original)) {
             leaf->max = hit->max;
             leaf->min = hit->min;
             leaf->mean = hit->mean;
             leaf->norm = hit->norm;
             leaf->md5 = hit->md5;
+            leaf->md5IsJson = hit->md5IsJson;
             return Value::ofTensor(std::move(leaf));
         }
         fillLeaf(*leaf, t, m_config, m_writer, saveFiles, fileStem);
-        remember(t, leaf);
+        remember(original, leaf);
         return Value::ofTensor(std::move(leaf));
     }
     at::Tensor copy;
@@ -131,7 +167,7 @@ Value LeafBuilder::build(const c10::IValue& v, const std::string& filePrefix, bo
         Value list = Value::list();
         std::size_t k = 0;
         auto add = [&](const c10::IValue& item) {
-            list.add(build(item, filePrefix + "." + std::to_string(k), saveFiles, copyForAsync));
+            list.add(build(item, saveFiles ? filePrefix + "." + std::to_string(k) : std::string(), saveFiles, copyForAsync));
             ++k;
         };
         if (v.isTuple()) {
@@ -147,7 +183,7 @@ Value LeafBuilder::build(const c10::IValue& v, const std::string& filePrefix, bo
         Value dict = Value::dict();
         for (const auto& item : v.toGenericDict()) {
             const std::string key = item.key().isString() ? item.key().toStringRef() : item.key().tagKind();
-            dict.add(key, build(item.value(), filePrefix + "." + key, saveFiles, copyForAsync));
+            dict.add(key, build(item.value(), saveFiles ? filePrefix + "." + key : std::string(), saveFiles, copyForAsync));
         }
         return dict;
     }

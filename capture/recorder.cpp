@@ -55,6 +55,13 @@ std::vector<at::Tensor> flattenTensors(c10::ArrayRef<c10::IValue> values)
     return out;
 }
 
+// "{entry}.{category}.{index}", the stem of a tensor file name; empty when no file is written (the common
+// case: building it for every tensor would be wasted work).
+std::string fileStem(bool save, const std::string& entry, const char* category, std::size_t index)
+{
+    return save ? entry + "." + category + "." + std::to_string(index) : std::string();
+}
+
 std::string backwardOfModule(const std::string& forwardName)
 {
     // "Module.x.C.forward.3" -> "Module.x.C.backward.3"
@@ -213,7 +220,7 @@ struct Recorder::Impl {
     bool passes(const std::string& name, bool isModule)
     {
         if (cfg->list.empty() && cfg->scope.empty())
-            return true;
+            return isModule || cfg->riskAllows(name);
         if (mixListDepth > 0 || listMatch(name))
             return true;
         if (cfg->scope.empty())
@@ -283,7 +290,7 @@ struct Recorder::Impl {
     bool trackParameterOwner(c10::ArrayRef<const c10::IValue> inputs);
 
     // --- ops -----------------------------------------------------------------------------------------------
-    std::unique_ptr<at::ObserverContext> opStart(const at::RecordFunction& fn);
+    std::unique_ptr<at::ObserverContext> opStart(const at::RecordFunction& fn, const c10::OperatorName& op);
     void opEnd(const at::RecordFunction& fn, OpCtx& ctx);
     void onParamGrad(ModuleInfo* module, const std::string& param, const at::Tensor& grad, std::uint64_t gen);
 
@@ -405,7 +412,7 @@ void Recorder::Impl::emitBackward(BackwardCall& call)
     auto list = [&](const std::vector<at::Tensor>& grads, const char* category) {
         Value v = Value::list();
         for (std::size_t k = 0; k < grads.size(); ++k)
-            v.add(leaves->tensor(grads[k], call.name + "." + category + "." + std::to_string(k), call.saveFiles, false));
+            v.add(leaves->tensor(grads[k], fileStem(call.saveFiles, call.name, category, k), call.saveFiles, false));
         return v;
     };
     if (cfg->dataMode.input)
@@ -461,7 +468,7 @@ bool Recorder::Impl::enterModule(ModuleInfo* info, const void* key, c10::ArrayRe
             Value args = Value::list();
             const bool save = saveFilesFor(open.forwardName);
             for (std::size_t k = 0; k < inputs.size(); ++k)
-                args.add(leaves->build(inputs[k], open.forwardName + ".input." + std::to_string(k), save));
+                args.add(leaves->build(inputs[k], fileStem(save, open.forwardName, "input", k), save));
             open.inputValue = std::move(args);
         }
         if (open.dump && cfg->extraInfo) {
@@ -493,7 +500,7 @@ void Recorder::Impl::finishModule(OpenModule& open, const std::vector<c10::IValu
             if (open.synthetic) {
                 Value args = Value::list();
                 for (std::size_t k = 0; k < open.inputs.size(); ++k)
-                    args.add(leaves->build(open.inputs[k], open.forwardName + ".input." + std::to_string(k), save));
+                    args.add(leaves->build(open.inputs[k], fileStem(save, open.forwardName, "input", k), save));
                 open.inputValue = std::move(args);
             }
             body.add("input_args", open.inputValue.kind == Value::Kind::Null ? Value::list() : std::move(open.inputValue));
@@ -507,11 +514,11 @@ void Recorder::Impl::finishModule(OpenModule& open, const std::vector<c10::IValu
                 if (outputs.size() == 1 && v.isTuple()) {
                     std::size_t j = 0;
                     for (const auto& item : v.toTupleRef().elements()) {
-                        out.add(leaves->build(item, open.forwardName + ".output." + std::to_string(j), save));
+                        out.add(leaves->build(item, fileStem(save, open.forwardName, "output", j), save));
                         ++j;
                     }
                 } else {
-                    out.add(leaves->build(v, open.forwardName + ".output." + std::to_string(k), save));
+                    out.add(leaves->build(v, fileStem(save, open.forwardName, "output", k), save));
                 }
             }
             body.add("output", std::move(out));
@@ -555,6 +562,13 @@ bool Recorder::Impl::trackParameterOwner(c10::ArrayRef<const c10::IValue> inputs
 {
     if (paramOwner.empty())
         return false;
+    // The optimizer's in-place updates (no grad, outside every module scope) touch parameters too, but they are
+    // no module calls: the reference's module hooks never see them.
+    const bool insideScope = std::any_of(tl_modules.begin(), tl_modules.end(), [](const OpenModule& m) { return !m.synthetic; });
+    if (!insideScope && !c10::GradMode::is_enabled()) {
+        closeSynthetic();
+        return false;
+    }
     ModuleInfo* owner = nullptr;
     std::vector<at::Tensor> tensors;
     for (const auto& v : inputs)
@@ -601,13 +615,11 @@ bool Recorder::Impl::trackParameterOwner(c10::ArrayRef<const c10::IValue> inputs
     return paramOnly;
 }
 
-std::unique_ptr<at::ObserverContext> Recorder::Impl::opStart(const at::RecordFunction& fn)
+std::unique_ptr<at::ObserverContext> Recorder::Impl::opStart(const at::RecordFunction& fn, const c10::OperatorName& op)
 {
-    const auto op = fn.operator_name();
-    const std::string& full = op->name;
+    const std::string& full = op.name;
     const auto sep = full.find("::");
-    const std::string ns = sep == std::string::npos ? "" : full.substr(0, sep);
-    if (ns == "prim")
+    if (full.compare(0, 6, "prim::") == 0)
         return nullptr;
     std::lock_guard lock(mutex);
     auto ctx = std::make_unique<OpCtx>();
@@ -629,7 +641,7 @@ std::unique_ptr<at::ObserverContext> Recorder::Impl::opStart(const at::RecordFun
     const bool pass = cfg->dataMode.forward && passes(ctx->name, false);
     ctx->dumpIn = pass && cfg->dataMode.input;
     if (ctx->dumpIn) {
-        const SchemaInfo& schema = schemaOf(*op);
+        const SchemaInfo& schema = schemaOf(op);
         const bool save = saveFilesFor(ctx->name);
         ctx->inputArgs = Value::list();
         ctx->inputKwargs = Value::dict();
@@ -640,7 +652,7 @@ std::unique_ptr<at::ObserverContext> Recorder::Impl::opStart(const at::RecordFun
                 const std::string& key = schema.args[k].second;
                 ctx->inputKwargs.add(key, leaves->build(inputs[k], ctx->name + ".kwargs." + key, save));
             } else {
-                ctx->inputArgs.add(leaves->build(inputs[k], ctx->name + ".input." + std::to_string(positional), save));
+                ctx->inputArgs.add(leaves->build(inputs[k], fileStem(save, ctx->name, "input", positional), save));
                 ++positional;
             }
         }
@@ -650,7 +662,9 @@ std::unique_ptr<at::ObserverContext> Recorder::Impl::opStart(const at::RecordFun
         if (scriptStacks)
             ctx->scriptFrames = scriptStacks();
     }
-    ctx->wantBackward = wantsBackwardDump() && c10::GradMode::is_enabled();
+    // An API the risk level filters out needs its backward hooks only for construct.json (mix).
+    ctx->wantBackward = wantsBackwardDump() && c10::GradMode::is_enabled()
+        && (cfg->riskAllows(ctx->name) || (cfg->extraInfo && cfg->level == Level::Mix));
     if (ctx->wantBackward) {
         for (const auto& t : flattenTensors(c10::ArrayRef<c10::IValue>(inputs.data(), inputs.size())))
             ctx->inEdges.push_back(t.defined() && t.requires_grad() ? torch::autograd::impl::gradient_edge(t) : Edge());
@@ -691,7 +705,7 @@ void Recorder::Impl::opEnd(const at::RecordFunction& fn, OpCtx& ctx)
             const bool save = saveFilesFor(ctx.name);
             Value out = Value::list();
             for (std::size_t k = 0; k < outputs.size(); ++k)
-                out.add(leaves->build(outputs[k], ctx.name + ".output." + std::to_string(k), save));
+                out.add(leaves->build(outputs[k], fileStem(save, ctx.name, "output", k), save));
             body.add("output", std::move(out));
         }
         writer->addEntry(ctx.name, std::move(body));
@@ -797,7 +811,7 @@ std::unique_ptr<at::ObserverContext> Recorder::Impl::onStart(const at::RecordFun
             }
             return nullptr;
         }
-        return self->opStart(fn);
+        return self->opStart(fn, *op);
     } catch (const std::exception& error) {
         if (self->writer)
             self->writer->recordError(std::string("callback:") + error.what(), std::string("capture failed: ") + error.what());

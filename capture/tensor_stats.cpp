@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "capture/tensor_stats.h"
 
+#include "capture/value.h"
+
 #include <ATen/ATen.h>
 #include <ATen/record_function.h>
 #include <c10/core/GradMode.h>
@@ -10,6 +12,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <cstring>
 #include <limits>
 #include <type_traits>
 
@@ -319,6 +322,39 @@ std::string crc32Hex(const at::Tensor& input)
     }
     char buf[16];
     std::snprintf(buf, sizeof buf, "%08lx", static_cast<unsigned long>(crc & 0xffffffffUL));
+    return buf;
+}
+
+std::string xorChecksumJson(const at::Tensor& input)
+{
+    if (!input.defined() || !input.has_storage() || input.numel() == 0)
+        return "null";
+    at::NoGradGuard noGrad;
+    at::DisableRecordFunctionGuard noRecord;
+    const at::Tensor t = input.cpu().contiguous();
+    char buf[32];
+    if (t.dim() == 0 && at::isFloatingType(t.scalar_type())) {
+        std::string out;
+        appendJsonNumber(out, t.item<double>());
+        return out;
+    }
+    std::uint64_t checksum = 0;
+    if (t.dim() == 0 && (at::isIntegralType(t.scalar_type(), true))) {
+        checksum = static_cast<std::uint64_t>(t.item<std::int64_t>());
+    } else {
+        const auto* bytes = static_cast<const unsigned char*>(t.data_ptr());
+        const std::size_t size = static_cast<std::size_t>(t.numel()) * t.element_size();
+        std::size_t k = 0;
+        for (; k + 8 <= size; k += 8) {
+            std::uint64_t word;
+            std::memcpy(&word, bytes + k, 8);
+            checksum ^= word;
+        }
+        std::uint64_t tail = 0;
+        std::memcpy(&tail, bytes + k, size - k);
+        checksum ^= tail;
+    }
+    std::snprintf(buf, sizeof buf, "\"0x%016llx\"", static_cast<unsigned long long>(checksum));
     return buf;
 }
 

@@ -43,6 +43,11 @@ TensorStats computeTensorStats(const at::Tensor& tensor, StatPrecision precision
 // CRC-32 (zlib polynomial) of the tensor's raw bytes in its native dtype, contiguous, as "%08x".
 std::string crc32Hex(const at::Tensor& tensor);
 
+// summary_mode "xor" (the reference's xor_checksum): the XOR of the raw bytes, contiguous, read as little-endian
+// 64-bit words (the tail zero-padded), as JSON text: "0x%016x" in quotes; for a 0-d tensor its value (a number,
+// an integer or bool in hex like the words); null for an empty tensor.
+std::string xorChecksumJson(const at::Tensor& tensor);
+
 // "torch.float32" etc.
 std::string torchDtypeName(at::ScalarType type);
 

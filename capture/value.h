@@ -19,6 +19,7 @@ struct TensorLeaf {
     std::int8_t requiresGrad = -1; // -1 absent
     std::string dataName; // empty = absent
     std::string md5; // empty = absent
+    bool md5IsJson = false; // md5 holds JSON text (summary_mode xor), written as is
 };
 
 // One value of an entry body: a leaf (tensor or {"type", "value"} scalar), null, a list or a dict.

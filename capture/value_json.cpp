@@ -76,7 +76,10 @@ void appendTensor(std::string& out, const TensorLeaf& t, int indent)
     if (!t.md5.empty()) {
         out += ',';
         appendKey(out, "md5", in);
-        appendJsonString(out, t.md5);
+        if (t.md5IsJson)
+            out += t.md5;
+        else
+            appendJsonString(out, t.md5);
     }
     newline(out, indent);
     out += '}';

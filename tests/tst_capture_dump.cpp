@@ -8,6 +8,7 @@
 #include "capture/seed.h"
 #include "capture/tensor_stats.h"
 
+#include <caffe2/serialize/inline_container.h>
 #include <torch/torch.h>
 #include <zlib.h>
 
@@ -19,7 +20,9 @@
 #include <QTemporaryDir>
 
 #include <cmath>
+#include <cstring>
 #include <fstream>
+#include <set>
 
 using namespace msprobe;
 using namespace msprobe::test;
@@ -57,6 +60,30 @@ std::string checkLeaf(const DumpFile& dump, std::int64_t node, const torch::Tens
             return "norm " + std::to_string(T.norm[row].asDouble()) + " vs " + std::to_string(d.norm().item<double>());
     }
     return {};
+}
+
+// "" when a .pt file has the layout Python's torch.load reads (python3-torch is not installed on the build
+// machines, so the structure is checked instead): a zip archive whose records are {prefix}/data.pkl,
+// {prefix}/version and one {prefix}/data/{key} storage, and a protocol-2 pickle that rebuilds the tensor with
+// torch._utils._rebuild_tensor_v2 from a persistent ('storage', torch.BFloat16Storage, key, 'cpu', numel) id.
+std::string torchLoadLayout(const fs::path& file)
+{
+    caffe2::serialize::PyTorchStreamReader reader(file.string());
+    std::set<std::string> records;
+    for (const auto& name : reader.getAllRecords())
+        records.insert(name);
+    if (!records.count("data.pkl") || !records.count("version") || !records.count("data/0"))
+        return "records: missing data.pkl, version or data/0";
+    auto [pickle, size] = reader.getRecord("data.pkl");
+    const std::string text(static_cast<const char*>(pickle.get()), size);
+    if (size < 2 || static_cast<unsigned char>(text[0]) != 0x80 || text[1] != 2)
+        return "data.pkl is not a protocol-2 pickle";
+    for (const char* marker : { "torch._utils\n_rebuild_tensor_v2\n", "torch\nBFloat16Storage\n", "storage", "cpu" })
+        if (text.find(marker) == std::string::npos)
+            return std::string("data.pkl lacks ") + marker;
+    auto [storage, storageSize] = reader.getRecord("data/0");
+    (void)storage;
+    return storageSize == 15 * 2 ? std::string() : "storage of " + std::to_string(storageSize) + " bytes, expected 30";
 }
 
 struct SmallNetImpl : torch::nn::Module {
@@ -138,6 +165,25 @@ private slots:
         QVERIFY(expectError(kBadSummaryConfig, "tensor.summary_mode", "\"statistics\", \"md5\""));
         QVERIFY(expectError(kBadScopeConfig, "statistics.scope", "API names"));
         QVERIFY(expectError(kBadFormatConfig, "tensor.file_format", "\"npy\", \"pt\""));
+        QVERIFY(expectError(kBadSummaryConfig, "tensor.summary_mode", "\"xor\""));
+        QVERIFY(expectError(kRequestIdConfig, "statistics.request_id", "not supported by the C++ capture"));
+        QVERIFY(expectError(kBenchPathConfig, "tensor.bench_path", "not supported by the C++ capture"));
+        QVERIFY(expectError(kBadSliceConfig, "statistics.slice", "\"dim\" cannot be negative"));
+        QVERIFY(expectError(kBadRiskConfig, "risk_level", "\"FOCUS\", \"CORE\", \"ALL\""));
+        const auto xorSlice = capture::parseDumpConfig(kXorSliceConfig, "xor.json");
+        QVERIFY(xorSlice.summaryMode == capture::SummaryMode::Xor);
+        QVERIFY(xorSlice.riskLevel == capture::RiskLevel::Core);
+        QCOMPARE(xorSlice.slices.size(), std::size_t(2));
+        QCOMPARE(xorSlice.slices[0].dim, std::int64_t(1));
+        QCOMPARE(*xorSlice.slices[0].end, std::int64_t(4));
+        QCOMPARE(*xorSlice.slices[0].size, std::int64_t(8));
+        QVERIFY(!xorSlice.slices[1].end && !xorSlice.slices[1].size && xorSlice.slices[1].begin == -1);
+        // Risk classification by bare API name; CORE keeps only the core set, FOCUS drops the low-risk set.
+        QVERIFY(xorSlice.riskAllows("Aten.addmm.3.forward") && !xorSlice.riskAllows("Aten.gelu.0.backward"));
+        const auto focus = captureConfig("/tmp/x", "statistics", "mix");
+        QVERIFY(focus.riskLevel == capture::RiskLevel::Focus);
+        QVERIFY(!focus.riskAllows("Aten.view.0.forward") && focus.riskAllows("Aten.gelu.0.forward"));
+        QVERIFY(focus.riskAllows("Aten.linear.0.forward")); // the reference's missing comma leaves linear FOCUS
         const auto cfg = capture::parseDumpConfig(kRangesConfig, "ok.json");
         QCOMPARE(cfg.ranks, (std::vector<std::int64_t> { 0, 4, 5, 6 }));
         QCOMPARE(cfg.steps, (std::vector<std::int64_t> { 1, 2 }));
@@ -332,6 +378,8 @@ private slots:
             const auto expect = y.to(torch::kDouble).contiguous();
             for (std::int64_t k = 0; k < expect.numel(); ++k)
                 QCOMPARE(data.values[static_cast<std::size_t>(k)], expect.data_ptr<double>()[k]);
+            if (std::string(format) == "pt")
+                QCOMPARE(torchLoadLayout(dir / "dump_tensor_data" / dataName), std::string());
             const auto intNode = nodeAt(dump, "Aten.cumsum.0.forward", { "input_args", "0" });
             const std::string intName(dump.text(dump.tensors.dataName[dump.nodes[intNode].payload]));
             const TensorData ints = readTensorFile(dir / "dump_tensor_data" / intName);
@@ -360,6 +408,71 @@ private slots:
             crc32(crc32(0L, Z_NULL, 0), static_cast<const Bytef*>(y.data_ptr()), static_cast<uInt>(y.nbytes())));
         QCOMPARE(std::string(dump.text(dump.tensors.md5[row])), std::string(expect));
         QVERIFY(dump.tensors.max[row].kind == StatKind::Float); // statistics are still written
+    }
+
+    // summary_mode xor: the XOR of the little-endian 64-bit words of the raw bytes (tail zero-padded), as
+    // "0x%016x", with no statistics keys; slice narrows what is described; risk_level CORE keeps core APIs.
+    void xorSliceAndRiskLevel()
+    {
+        QTemporaryDir tmp;
+        auto cfg = capture::parseDumpConfig(kXorSliceConfig, "xor.json");
+        cfg.dumpPath = tmp.path().toStdString();
+        torch::manual_seed(5);
+        const auto a = torch::randn({ 3, 8 }), b = torch::randn({ 8, 5 });
+        torch::Tensor y;
+        {
+            PrecisionDebugger debugger(cfg);
+            debugger.start();
+            y = torch::mm(a, b);
+            (void)torch::exp(y); // FOCUS, filtered out by CORE
+            debugger.stop();
+        }
+        const DumpFile dump = readDumpJson(rankDir(tmp.path().toStdString()) / "dump.json");
+        QVERIFY2(dump.entries.size() == 1, entryNames(dump).c_str());
+        // Input 0 [3, 8]: dim 1 has size 8 -> columns 2..3, then the dim-0 rule -> the last row.
+        const auto in = nodeAt(dump, "Aten.mm.0.forward", { "input_args", "0" });
+        const auto row = dump.nodes[in].payload;
+        const auto shape = dump.tensors.shape(row);
+        QCOMPARE(std::vector<std::int64_t>(shape.begin(), shape.end()), (std::vector<std::int64_t> { 1, 2 }));
+        const auto sliced = a.slice(0, -1).slice(1, 2, 4).contiguous();
+        std::uint64_t words[1] = { 0 };
+        std::memcpy(words, sliced.data_ptr(), 8); // 2 floats = one 64-bit word
+        char expect[24];
+        std::snprintf(expect, sizeof expect, "0x%016llx", static_cast<unsigned long long>(words[0]));
+        QCOMPARE(std::string(dump.text(dump.tensors.md5[row])), std::string(expect));
+        QVERIFY(dump.tensors.max[row].kind == StatKind::Missing);
+        QVERIFY(dump.tensors.norm[row].kind == StatKind::Missing);
+        // The output [3, 5] has no dimension of size 8: only the last row; 5 floats = 2.5 words, zero-padded.
+        const auto out = dump.nodes[nodeAt(dump, "Aten.mm.0.forward", { "output", "0" })].payload;
+        const auto lastRow = y.slice(0, -1).contiguous();
+        std::uint64_t padded[3] = { 0, 0, 0 };
+        std::memcpy(padded, lastRow.data_ptr(), 20);
+        std::snprintf(expect, sizeof expect, "0x%016llx", static_cast<unsigned long long>(padded[0] ^ padded[1] ^ padded[2]));
+        QCOMPARE(std::string(dump.text(dump.tensors.md5[out])), std::string(expect));
+    }
+
+    // Default risk_level FOCUS: low-risk APIs (view, transpose, ...) are not dumped, but keep their call
+    // numbers and construct.json nodes; risk_level ALL dumps them.
+    void riskLevelFocusByDefault()
+    {
+        QTemporaryDir focusDir, allDir;
+        const auto focus = captureConfig(focusDir.path().toStdString(), "statistics", "mix");
+        const auto all = captureConfig(allDir.path().toStdString(), "statistics", "mix", "", "\"risk_level\": \"ALL\"");
+        trainTiny(1, &focus);
+        trainTiny(1, &all);
+        const DumpFile df = readDumpJson(rankDir(focusDir.path().toStdString()) / "dump.json");
+        const DumpFile da = readDumpJson(rankDir(allDir.path().toStdString()) / "dump.json");
+        QVERIFY(findEntry(da, "Aten.view.0.forward") >= 0);
+        QVERIFY(findEntry(da, "Aten.transpose.0.backward") >= 0);
+        QVERIFY(findEntry(df, "Aten.view.0.forward") < 0);
+        QVERIFY(findEntry(df, "Aten.transpose.0.backward") < 0);
+        QVERIFY(findEntry(df, "Aten.gelu.0.forward") >= 0);
+        QVERIFY(df.entries.size() < da.entries.size());
+        for (std::size_t k = 0; k < df.entries.size(); ++k)
+            QVERIFY2(findEntry(da, df.entryName(k)) >= 0, std::string(df.entryName(k)).c_str());
+        const auto construct = readConstructJson(rankDir(focusDir.path().toStdString()) / "construct.json");
+        QVERIFY(construct.find("Aten.view.0.forward") != nullptr);
+        QVERIFY(construct.find("Aten.transpose.0.backward") != nullptr);
     }
 
     void filters()

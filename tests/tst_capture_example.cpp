@@ -4,11 +4,14 @@
 #include "compare/compare_engine.h"
 #include "compare/divergence.h"
 #include "dump/construct_stack.h"
+#include "graph/sqlite_util.h"
+#include "trend/monitor_import.h"
 #include "tst_capture_util.h"
 
 #include <QProcess>
 #include <QTemporaryDir>
 
+#include <algorithm>
 #include <fstream>
 #include <regex>
 
@@ -134,6 +137,40 @@ private slots:
         QVERIFY(param.rfind("vpp_stage,name,step,min,max,norm,zeros,nans,mean,shape,dtype\n0,tok_emb.weight,0,", 0) == 0);
         // LayerNorm weights start at exactly 1.
         QVERIFY(param.find("\n0,blocks.0.ln1.weight,0,1.0,1.0,8.0,0.0,0,1.0,[64],torch.float32\n") != std::string::npos);
+
+        // msprobe data2db reads them: one trend row per CSV row (two steps without micro-step columns beyond 0),
+        // the values as written.
+        const fs::path db = root / "trend" / "monitor_data.trend.db";
+        fs::create_directories(db.parent_path());
+        const auto summary = trend::importMonitorData(root / "monitor", db, trend::ImportOptions {});
+        QCOMPARE(summary.files, std::size_t(14)); // 8 metrics at step 0 except the moments, all 8 at step 1
+        QCOMPARE(summary.maxStep, std::int64_t(1));
+        graph::SqliteDb file(db, true);
+        graph::SqliteStatement metrics(file, "SELECT group_concat(metric_name) FROM monitoring_metrics ORDER BY metric_id");
+        QVERIFY(metrics.step());
+        QCOMPARE(std::string(metrics.columnText(0)),
+            std::string("actv,actv_grad,exp_avg,exp_avg_sq,grad_unreduced,grad_reduced,param_origin,param_updated"));
+        graph::SqliteStatement ln(file,
+            "SELECT t.step, t.norm, t.min, t.max, t.zeros, t.nans, t.mean FROM trend_data t"
+            " JOIN monitoring_targets m ON t.target_id = m.target_id JOIN monitoring_metrics k ON t.metric_id = k.metric_id"
+            " WHERE m.target_name = 'blocks.0.ln1.weight' AND k.metric_name = 'param_origin' ORDER BY t.step");
+        QVERIFY(ln.step());
+        QCOMPARE(ln.columnInt(0), std::int64_t(0));
+        for (int c : { 2, 3, 6 })
+            QCOMPARE(ln.columnDouble(c), 1.0);
+        QCOMPARE(ln.columnDouble(1), 8.0);
+        QCOMPARE(ln.columnDouble(4), 0.0);
+        QVERIFY(ln.step());
+        QCOMPARE(ln.columnInt(0), std::int64_t(1));
+        graph::SqliteStatement rows(file, "SELECT count(*) FROM trend_data");
+        QVERIFY(rows.step());
+        std::size_t csvRows = 0;
+        for (const auto& item : fs::recursive_directory_iterator(root / "monitor"))
+            if (item.path().extension() == ".csv") {
+                const std::string text = readText(item.path());
+                csvRows += static_cast<std::size_t>(std::count(text.begin(), text.end(), '\n')) - 1;
+            }
+        QCOMPARE(static_cast<std::size_t>(rows.columnInt(0)), csvRows);
     }
 };
 

@@ -82,6 +82,15 @@ inline const char* kBadScopeConfig
     = "{\"task\": \"statistics\", \"level\": \"L1\", \"statistics\": {\"scope\": [\"Module.a.A.forward.0\", \"Module.b.B.forward.0\"]}}";
 inline const char* kBadFormatConfig
     = "{\"task\": \"tensor\", \"level\": \"L1\", \"tensor\": {\"file_format\": \"bin\"}}";
+inline const char* kRequestIdConfig
+    = "{\"task\": \"statistics\", \"level\": \"L1\", \"statistics\": {\"request_id\": \"r1\"}}";
+inline const char* kBenchPathConfig = "{\"task\": \"tensor\", \"level\": \"L1\", \"tensor\": {\"bench_path\": \"/b\"}}";
+inline const char* kBadSliceConfig
+    = "{\"task\": \"statistics\", \"level\": \"L1\", \"statistics\": {\"slice\": [{\"dim\": -1}]}}";
+inline const char* kBadRiskConfig = "{\"task\": \"statistics\", \"level\": \"L1\", \"risk_level\": \"LOW\"}";
+inline const char* kXorSliceConfig = "{\"task\": \"statistics\", \"level\": \"L1\", \"risk_level\": \"CORE\","
+                                     " \"statistics\": {\"summary_mode\": \"xor\", \"slice\": [{\"dim\": 1, \"begin\": 2,"
+                                     " \"end\": 4, \"size\": 8}, {\"begin\": -1}]}}";
 inline const char* kRangesConfig
     = "{\"task\": \"statistics\", \"level\": \"mix\", \"rank\": [0, \"4-6\"], \"step\": [\"2\", 1, 1],"
       " \"statistics\": {\"data_mode\": [\"forward\"], \"list\": [\"relu\"], \"summary_mode\": \"md5\"}}";

@@ -1,15 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "cli.h"
 
-#ifdef MSPROBE_HAVE_CAPTURE
-#include "capture/debugger.h"
+#include "dump_module/dump_module_api.h"
 #include "support/error.h"
-#include "support/json_file.h"
-
-#include <torch/csrc/jit/serialization/import.h>
-#include <torch/csrc/jit/serialization/pickle.h>
-#include <torch/script.h>
-#endif
+#include "support/module_loader.h"
 
 #include <cstdio>
 #include <cstdlib>
@@ -34,52 +28,6 @@ const char* kDumpHelp = "usage: msprobe dump [-h] --model MODEL.pt --input INPUT
                         "  -h, --help          show this help\n";
 
 } // namespace
-
-#ifdef MSPROBE_HAVE_CAPTURE
-namespace {
-
-std::vector<c10::IValue> loadInputs(const std::string& path, const c10::Device& device)
-{
-    const std::string bytes = readWholeFile(path);
-    c10::IValue value;
-    try {
-        value = torch::jit::pickle_load(std::vector<char>(bytes.begin(), bytes.end()));
-    } catch (const std::exception& error) {
-        throw Error(path, "", std::string("cannot read inputs (expected torch.save of a tensor, tuple or list): ")
-                + error.what());
-    }
-    std::vector<c10::IValue> args;
-    if (value.isTuple()) {
-        for (const auto& item : value.toTupleRef().elements())
-            args.push_back(item);
-    } else if (value.isList()) {
-        for (const auto& item : value.toListRef())
-            args.push_back(item);
-    } else if (value.isTensor()) {
-        args.push_back(value);
-    } else {
-        throw Error(path, "", "inputs must be a tensor, a tuple or a list, not " + value.tagKind());
-    }
-    for (auto& arg : args)
-        if (arg.isTensor())
-            arg = arg.toTensor().to(device);
-    return args;
-}
-
-void collectFloat(const c10::IValue& v, std::vector<at::Tensor>& out)
-{
-    if (v.isTensor() && v.toTensor().is_floating_point() && v.toTensor().requires_grad())
-        out.push_back(v.toTensor());
-    else if (v.isTuple())
-        for (const auto& item : v.toTupleRef().elements())
-            collectFloat(item, out);
-    else if (v.isList())
-        for (const auto& item : v.toListRef())
-            collectFloat(item, out);
-}
-
-} // namespace
-#endif
 
 int runDump(const std::vector<std::string>& args)
 {
@@ -118,40 +66,20 @@ int runDump(const std::vector<std::string>& args)
     std::fprintf(stderr, "msprobe dump: this msprobe was built without the libtorch capture library\n");
     return kExitFailure;
 #else
-    c10::Device dev(c10::DeviceType::CPU);
-    try {
-        dev = c10::Device(device);
-    } catch (const std::exception&) {
-        throw UsageError { "invalid --device '" + device + "'" };
-    }
-    torch::jit::Module module;
-    try {
-        module = torch::jit::load(model, dev);
-    } catch (const std::exception& error) {
-        throw Error(model, "", std::string("cannot load TorchScript model: ") + error.what());
-    }
-    const auto inputs = loadInputs(input, dev);
-    PrecisionDebugger debugger(config, dumpPath.empty() ? std::nullopt : std::optional<std::string>(dumpPath));
-    for (long step = 0; step < steps; ++step) {
-        debugger.start(module);
-        c10::IValue out = module.forward(inputs);
-        if (backward) {
-            std::vector<at::Tensor> outs;
-            collectFloat(out, outs);
-            if (outs.empty())
-                throw Error(model, "", "--backward: the model returned no floating-point tensor that requires grad");
-            at::Tensor total = outs[0].sum();
-            for (std::size_t k = 1; k < outs.size(); ++k)
-                total = total + outs[k].sum();
-            total.backward();
-        }
-        debugger.stop();
-        const auto dir = debugger.currentDumpDir();
-        debugger.step();
-        if (!dir.empty())
-            std::printf("step %ld: %s\n", step, dir.string().c_str());
-    }
-    debugger.flush();
+    // libtorch is loaded only now, with the module: every other verb starts without it.
+    const LoadedModule found = loadModule({ "libmsprobe_dump.so", "MSPROBE_DUMP_MODULE", MSPROBE_DUMP_MODULE_INSTALL_DIR,
+        MSPROBE_DUMP_MODULE_BUILD_PATH, kMsprobeDumpEntry });
+    if (!found.entry)
+        throw Error(found.failure);
+    using Entry = int (*)(const MsprobeDumpRequest*, char*, std::size_t);
+    const MsprobeDumpRequest request { model.c_str(), input.c_str(), config.c_str(), device.c_str(), dumpPath.c_str(),
+        steps, backward ? 1 : 0 };
+    char error[4096] = {};
+    const int rc = reinterpret_cast<Entry>(found.entry)(&request, error, sizeof error);
+    if (rc == kExitUsage)
+        throw UsageError { error };
+    if (rc != kExitOk)
+        throw Error(error);
     return kExitOk;
 #endif
 }

@@ -3,73 +3,39 @@
 
 #include "dump/pt_zip_api.h"
 #include "support/error.h"
-
-#include <dlfcn.h>
-
-#include <cstdlib>
-#include <filesystem>
-#include <mutex>
-#include <vector>
+#include "support/module_loader.h"
 
 #ifndef MSPROBE_PT_ZIP_INSTALL_DIR
 #define MSPROBE_PT_ZIP_INSTALL_DIR "lib/msprobe"
 #endif
 
-namespace fs = std::filesystem;
-
 namespace msprobe {
 
 namespace {
-
-constexpr const char* kModuleFile = "libmsprobe_pt_zip.so";
 
 struct Loaded {
     const MsprobePtZipApi* api = nullptr;
     std::string failure;
 };
 
-std::vector<fs::path> candidates()
-{
-    std::vector<fs::path> paths;
-    if (const char* env = std::getenv("MSPROBE_PT_ZIP_MODULE"); env && *env)
-        paths.emplace_back(env);
-    std::error_code ec;
-    const fs::path exe = fs::read_symlink("/proc/self/exe", ec);
-    if (!ec) {
-        paths.push_back(exe.parent_path() / kModuleFile);
-        paths.push_back(exe.parent_path().parent_path() / MSPROBE_PT_ZIP_INSTALL_DIR / kModuleFile);
-    }
-#ifdef MSPROBE_PT_ZIP_BUILD_PATH
-    paths.emplace_back(MSPROBE_PT_ZIP_BUILD_PATH);
-#endif
-    return paths;
-}
-
 const Loaded& module()
 {
     static const Loaded loaded = [] {
+#ifdef MSPROBE_PT_ZIP_BUILD_PATH
+        const char* buildPath = MSPROBE_PT_ZIP_BUILD_PATH;
+#else
+        const char* buildPath = nullptr;
+#endif
+        const LoadedModule found = loadModule({ "libmsprobe_pt_zip.so", "MSPROBE_PT_ZIP_MODULE",
+            MSPROBE_PT_ZIP_INSTALL_DIR, buildPath, kMsprobePtZipEntry });
         Loaded result;
-        std::string tried;
-        for (const fs::path& path : candidates()) {
-            std::error_code ec;
-            if (!fs::is_regular_file(path, ec))
-                continue;
-            void* handle = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
-            if (!handle) {
-                tried += std::string(tried.empty() ? "" : "; ") + dlerror();
-                continue;
-            }
-            using Entry = const MsprobePtZipApi* (*)();
-            auto entry = reinterpret_cast<Entry>(dlsym(handle, kMsprobePtZipEntry));
-            const MsprobePtZipApi* api = entry ? entry() : nullptr;
-            if (api && api->version == kMsprobePtZipApiVersion) {
-                result.api = api;
-                return result;
-            }
-            tried += std::string(tried.empty() ? "" : "; ") + path.string() + ": not a matching msprobe_pt_zip module";
-        }
-        result.failure = std::string("cannot load the .pt reader module ") + kModuleFile
-            + (tried.empty() ? " (not found; set MSPROBE_PT_ZIP_MODULE)" : " (" + tried + ")");
+        using Entry = const MsprobePtZipApi* (*)();
+        const MsprobePtZipApi* api = found.entry ? reinterpret_cast<Entry>(found.entry)() : nullptr;
+        if (api && api->version == kMsprobePtZipApiVersion)
+            result.api = api;
+        else
+            result.failure = found.entry ? "the .pt reader module libmsprobe_pt_zip.so has another API version"
+                                         : "cannot read .pt files: " + found.failure;
         return result;
     }();
     return loaded;

@@ -1,0 +1,132 @@
+// SPDX-License-Identifier: Apache-2.0
+// msprobe_dump module: the libtorch half of `msprobe dump` (see dump_module_api.h).
+#include "dump_module/dump_module_api.h"
+
+#include "capture/debugger.h"
+#include "support/error.h"
+#include "support/json_file.h"
+
+#include <torch/csrc/jit/serialization/import.h>
+#include <torch/csrc/jit/serialization/pickle.h>
+#include <torch/script.h>
+
+#include <cstdio>
+#include <cstring>
+#include <stdexcept>
+
+using namespace msprobe;
+
+namespace {
+
+struct UsageFailure : std::runtime_error {
+    using std::runtime_error::runtime_error;
+};
+
+std::vector<c10::IValue> loadInputs(const std::string& path, const c10::Device& device)
+{
+    const std::string bytes = readWholeFile(path);
+    c10::IValue value;
+    try {
+        value = torch::jit::pickle_load(std::vector<char>(bytes.begin(), bytes.end()));
+    } catch (const std::exception& error) {
+        throw Error(path, "", std::string("cannot read inputs (expected torch.save of a tensor, tuple or list): ")
+                + error.what());
+    }
+    std::vector<c10::IValue> args;
+    if (value.isTuple()) {
+        for (const auto& item : value.toTupleRef().elements())
+            args.push_back(item);
+    } else if (value.isList()) {
+        for (const auto& item : value.toListRef())
+            args.push_back(item);
+    } else if (value.isTensor()) {
+        args.push_back(value);
+    } else {
+        throw Error(path, "", "inputs must be a tensor, a tuple or a list, not " + value.tagKind());
+    }
+    for (auto& arg : args)
+        if (arg.isTensor())
+            arg = arg.toTensor().to(device);
+    return args;
+}
+
+void collectFloat(const c10::IValue& v, std::vector<at::Tensor>& out)
+{
+    if (v.isTensor() && v.toTensor().is_floating_point() && v.toTensor().requires_grad())
+        out.push_back(v.toTensor());
+    else if (v.isTuple())
+        for (const auto& item : v.toTupleRef().elements())
+            collectFloat(item, out);
+    else if (v.isList())
+        for (const auto& item : v.toListRef())
+            collectFloat(item, out);
+}
+
+} // namespace
+
+namespace {
+
+int run(const std::string& model, const std::string& input, const std::string& config, const std::string& device,
+    const std::string& dumpPath, long steps, bool backward)
+{
+    c10::Device dev(c10::DeviceType::CPU);
+    try {
+        dev = c10::Device(device);
+    } catch (const std::exception&) {
+        throw UsageFailure("invalid --device '" + device + "'");
+    }
+    torch::jit::Module module;
+    try {
+        module = torch::jit::load(model, dev);
+    } catch (const std::exception& error) {
+        throw Error(model, "", std::string("cannot load TorchScript model: ") + error.what());
+    }
+    const auto inputs = loadInputs(input, dev);
+    PrecisionDebugger debugger(config, dumpPath.empty() ? std::nullopt : std::optional<std::string>(dumpPath));
+    for (long step = 0; step < steps; ++step) {
+        debugger.start(module);
+        c10::IValue out = module.forward(inputs);
+        if (backward) {
+            std::vector<at::Tensor> outs;
+            collectFloat(out, outs);
+            if (outs.empty())
+                throw Error(model, "", "--backward: the model returned no floating-point tensor that requires grad");
+            at::Tensor total = outs[0].sum();
+            for (std::size_t k = 1; k < outs.size(); ++k)
+                total = total + outs[k].sum();
+            total.backward();
+        }
+        debugger.stop();
+        const auto dir = debugger.currentDumpDir();
+        debugger.step();
+        if (!dir.empty())
+            std::printf("step %ld: %s\n", step, dir.string().c_str());
+    }
+    debugger.flush();
+    return 0;
+}
+
+void copyMessage(const char* text, char* error, std::size_t errorSize)
+{
+    if (errorSize == 0)
+        return;
+    std::strncpy(error, text, errorSize - 1);
+    error[errorSize - 1] = '\0';
+}
+
+} // namespace
+
+extern "C" __attribute__((visibility("default"))) int msprobe_dump_run(
+    const MsprobeDumpRequest* request, char* error, std::size_t errorSize)
+{
+    try {
+        return run(request->model, request->input, request->config, request->device, request->dumpPath,
+            request->steps, request->backward != 0);
+    } catch (const UsageFailure& failure) {
+        copyMessage(failure.what(), error, errorSize);
+        return 2;
+    } catch (const std::exception& failure) {
+        copyMessage(failure.what(), error, errorSize);
+        return 1;
+    }
+}
