@@ -190,26 +190,35 @@ std::string descendantKey(std::string_view id, int nodeType)
     return std::string(shortName) + "." + std::to_string(nodeType);
 }
 
-std::size_t matchDescendants(Graph& npu, std::uint32_t n, Graph& bench, std::uint32_t b)
+std::vector<std::pair<std::uint32_t, std::uint32_t>> pairByDescendantKey(const std::vector<KeyedChild>& npu, const std::vector<KeyedChild>& bench)
 {
-    std::unordered_map<std::string, std::vector<std::uint32_t>> benchByKey;
-    for (auto child : bench.node(b).children)
-        if (bench.node(child).partner == kNoNode)
-            benchByKey[descendantKey(bench.node(child))].push_back(child);
-    std::unordered_map<std::string, std::size_t> used;
-    std::size_t made = 0;
-    const auto children = npu.node(n).children;
-    for (auto child : children) {
-        if (npu.node(child).partner != kNoNode)
-            continue;
-        const std::string key = descendantKey(npu.node(child));
+    std::unordered_map<std::string_view, std::vector<std::uint32_t>> benchByKey;
+    for (const auto& [child, key] : bench)
+        benchByKey[key].push_back(child);
+    std::unordered_map<std::string_view, std::size_t> used;
+    std::vector<std::pair<std::uint32_t, std::uint32_t>> pairs;
+    for (const auto& [child, key] : npu) {
         auto it = benchByKey.find(key);
         if (it == benchByKey.end())
             continue;
         std::size_t& next = used[key];
-        if (next >= it->second.size())
-            continue;
-        const std::uint32_t partner = it->second[next++];
+        if (next < it->second.size())
+            pairs.emplace_back(child, it->second[next++]);
+    }
+    return pairs;
+}
+
+std::size_t matchDescendants(Graph& npu, std::uint32_t n, Graph& bench, std::uint32_t b)
+{
+    auto freeChildren = [](const Graph& graph, std::uint32_t parent) {
+        std::vector<KeyedChild> out;
+        for (auto child : graph.node(parent).children)
+            if (graph.node(child).partner == kNoNode)
+                out.emplace_back(child, descendantKey(graph.node(child)));
+        return out;
+    };
+    std::size_t made = 0;
+    for (const auto& [child, partner] : pairByDescendantKey(freeChildren(npu, n), freeChildren(bench, b))) {
         if (!matchPair(npu, child, bench, partner).empty())
             continue;
         ++made;

@@ -48,6 +48,9 @@ void unmatchNode(Graph& npu, std::uint32_t n, Graph& bench);
 // Pairs the still unmatched children of a matched pair by short name and node type, the k-th NPU child with
 // a key taking the k-th bench child with that key, and recurses into the new pairs. Returns pairs made.
 std::size_t matchDescendants(Graph& npu, std::uint32_t n, Graph& bench, std::uint32_t b);
+// The pairing behind matchDescendants on (child, descendant key) lists of still unmatched children.
+using KeyedChild = std::pair<std::uint32_t, std::string>;
+std::vector<std::pair<std::uint32_t, std::uint32_t>> pairByDescendantKey(const std::vector<KeyedChild>& npu, const std::vector<KeyedChild>& bench);
 // Unmatches every matched descendant of n (with its current partner).
 void unmatchDescendants(Graph& npu, std::uint32_t n, Graph& bench);
 // "{short name}.{node type}": layer4 for Module.layer4.0.BasicBlock.forward.0 ... (the UI's descendant key).

@@ -112,25 +112,16 @@ public:
     // The still unmatched children of a pair, paired by descendant key in order; recurses into new pairs.
     void matchDescendants(std::uint32_t n, std::uint32_t b)
     {
-        std::unordered_map<std::string, std::vector<std::uint32_t>> benchByKey;
-        for (auto child : m_bench.nodes[b].children)
-            if (benchPartner(child) == kNoVisNode)
-                benchByKey[descendantKey(m_bench.nodes[child].name, m_bench.nodes[child].type)].push_back(child);
-        std::unordered_map<std::string, std::size_t> used;
-        for (auto child : m_npu.nodes[n].children) {
-            if (npuPartner(child) != kNoVisNode)
-                continue;
-            const std::string key = descendantKey(m_npu.nodes[child].name, m_npu.nodes[child].type);
-            auto it = benchByKey.find(key);
-            if (it == benchByKey.end())
-                continue;
-            std::size_t& next = used[key];
-            if (next >= it->second.size())
-                continue;
-            const std::uint32_t partner = it->second[next++];
+        auto freeChildren = [this](const VisGraph& graph, std::uint32_t parent, bool npu) {
+            std::vector<KeyedChild> out;
+            for (auto child : graph.nodes[parent].children)
+                if ((npu ? npuPartner(child) : benchPartner(child)) == kNoVisNode)
+                    out.emplace_back(child, descendantKey(graph.nodes[child].name, graph.nodes[child].type));
+            return out;
+        };
+        for (const auto& [child, partner] : pairByDescendantKey(freeChildren(m_npu, n, true), freeChildren(m_bench, b, false)))
             if (matchPair(child, partner).empty())
                 matchDescendants(child, partner);
-        }
     }
 
     void unmatchDescendants(std::uint32_t n)
