@@ -173,7 +173,7 @@ ItemsCompare compareItems(std::span<const CompareItem> npu, std::span<const Comp
             if (bf)
                 summaryCells(nf.stats, bf->stats, cells, rule.normRelativeErr);
             else
-                rule.normRelativeErr = " ";
+                rule.normRelativeErr.assign(1, ' '); // not = " ": GCC 12 reports a false -Wrestrict there
             cells[8] = plainCell(consistent ? "True" : "False");
         } else if (mode == CompareMode::Md5) {
             cells[1] = plainCell(consistent ? "True" : "False");
