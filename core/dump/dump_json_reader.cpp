@@ -455,7 +455,9 @@ private:
         m_shape.clear();
         const auto extrasBegin = static_cast<std::uint32_t>(m_out.extras.size());
         readLeafFields(object, leaf, depth, /*insideP2P=*/false);
-        const ExtrasRange extras { extrasBegin, static_cast<std::uint32_t>(m_out.extras.size() - extrasBegin) };
+        // An empty range is always {0, 0}, so a whole read and a read in pieces give identical models.
+        const auto extrasCount = static_cast<std::uint32_t>(m_out.extras.size() - extrasBegin);
+        const ExtrasRange extras = extrasCount == 0 ? ExtrasRange {} : ExtrasRange { extrasBegin, extrasCount };
 
         if (leaf.hasDtype || leaf.isP2P) {
             auto& t = m_out.tensors;
@@ -913,7 +915,7 @@ void appendPiece(DumpFile& out, const DumpFile& piece, std::vector<std::int64_t>
     }
     for (LeafExtra extra : piece.extras)
         out.extras.push_back({ map(extra.key), map(extra.text) });
-    const auto shiftExtras = [extrasBase](ExtrasRange range) { return ExtrasRange { range.begin + extrasBase, range.count }; };
+    const auto shiftExtras = [extrasBase](ExtrasRange range) { return range.count == 0 ? ExtrasRange {} : ExtrasRange { range.begin + extrasBase, range.count }; };
 
     const TensorTable& t = piece.tensors;
     TensorTable& ot = out.tensors;
