@@ -4,6 +4,7 @@
 // file, a non-zero exit status and no output file left behind.
 #include "test_util.h"
 #include "cli_runner.h"
+#include "tst_compare_consistent_inputs.h"
 
 #include <algorithm>
 #include <nlohmann/json.hpp>
@@ -65,6 +66,45 @@ private slots:
                               "--no-progress" })
                      .exitCode,
             0);
+    }
+
+    // --consistent_check end to end: the backend is required, the CSV has the statistics header and one row per
+    // aggregated pair (10 for the FSDP sample worked out in tst_compare_consistent).
+    void consistentCheck()
+    {
+        QTemporaryDir tmp;
+        const fs::path root = tmp.path().toStdString();
+        auto dumpJson = [](const std::string& entries) {
+            return R"({"task": "statistics", "level": "L0", "framework": "pytorch", "dump_data_dir": null, "data": {)" + entries + "}}";
+        };
+        writeFile(root / "train" / "dump.json", dumpJson(fsdpTraining()));
+        writeFile(root / "infer" / "dump.json", dumpJson(fsdpInference()));
+        const fs::path out = root / "out";
+        const Run noBackend = runCli({ "compare", "-tp", qp(root / "train" / "dump.json"), "-gp", qp(root / "infer" / "dump.json"),
+            "-o", qp(out), "--consistent_check" });
+        QCOMPARE(noBackend.exitCode, 2);
+        QVERIFY(noBackend.err.contains("--backend"));
+        const Run run = runCli({ "compare", "-tp", qp(root / "train" / "dump.json"), "-gp", qp(root / "infer" / "dump.json"),
+            "-o", qp(out), "--consistent_check", "--backend", "fsdp", "--no-progress" });
+        QVERIFY2(run.exitCode == 0, qPrintable(run.err + run.out));
+        const auto files = filesIn(out);
+        QCOMPARE(files.size(), std::size_t(1));
+        std::ifstream in(out / files.front());
+        std::string header, line;
+        std::getline(in, header);
+        QVERIFY(header.rfind("NPU Name,Bench Name,NPU Dtype,Bench Dtype,NPU Tensor Shape,Bench Tensor Shape", 0) == 0);
+        std::size_t rows = 0;
+        bool downProjChecked = false;
+        while (std::getline(in, line)) {
+            rows += line.rfind("Module.", 0) == 0 || line.rfind("N/A,", 0) == 0 || line.rfind('"', 0) == 0;
+            // down_proj's output: Norm 10 against 5 -> L2norm diff 5.0 and NormRelativeErr 100.0%.
+            if (line.find("down_proj.Linear.forward.0.output.0") != std::string::npos) {
+                QVERIFY2(line.find(",0,0,0,5.0,0,0,0,100.0%,5.0,-5.0,0.0,10.0,5.0,-5.0,0.0,5.0,True,error,") != std::string::npos, line.c_str());
+                downProjChecked = true;
+            }
+        }
+        QCOMPARE(rows, std::size_t(10));
+        QVERIFY(downProjChecked);
     }
 
     void xlsxOutput()

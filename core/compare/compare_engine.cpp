@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "compare/compare_engine.h"
 
+#include "compare/consistent_table.h"
 #include "compare/legacy_result.h"
 #include "compare/stats_diff.h"
 #include "compare/thread_pool.h"
@@ -307,6 +308,10 @@ std::unique_ptr<CompareTable> compareDumps(DumpFile npu, DumpFile bench, StackIn
     runBothSides([&] { table->npu.items = std::make_unique<ItemTable>(table->npu.dump, npuFlatten); },
         [&] { table->bench.items = std::make_unique<ItemTable>(table->bench.dump, benchFlatten); });
     checkCancel(hooks);
+    if (table->consistent()) {
+        buildConsistentTable(*table, hooks);
+        return table;
+    }
 
     const auto matched = matchItems(*table->npu.items, *table->bench.items, options);
     table->rows.reserve(matched.size());

@@ -99,8 +99,11 @@ void summarizePair(const CompareTable& table, PairOutcome& outcome, const JobOpt
     outcome.pass = table.countLevel(ResultLevel::Pass);
     outcome.warning = table.countLevel(ResultLevel::Warning);
     outcome.error = table.countLevel(ResultLevel::Error);
-    outcome.firstDivergence = firstDivergence(table, options.tolerance);
-    outcome.firstNanInf = firstNanInf(table);
+    // A consistent check's rows are aggregated across entries: the per-entry divergence search does not apply.
+    if (!table.consistent()) {
+        outcome.firstDivergence = firstDivergence(table, options.tolerance);
+        outcome.firstNanInf = firstNanInf(table);
+    }
     Cell cell;
     for (std::size_t r = 0; r < table.rows.size() && outcome.failed.size() < kFailedRowsKept; ++r) {
         if (table.rows[r].level == ResultLevel::Pass)

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "compare/compare_table.h"
 
+#include "compare/consistent_table.h"
 #include "compare/stats_diff.h"
 #include "support/pyformat.h"
 
@@ -102,6 +103,10 @@ std::vector<std::string> CompareTable::header() const
 
 PyVal CompareTable::statistic(const CompareRow& row, bool npuSide, int k) const
 {
+    if (consistent()) {
+        const ConsistentRow& aggregated = consistentRows[row.npu];
+        return (npuSide ? aggregated.npu : aggregated.bench).stats[k].view();
+    }
     const Item* item = npuSide ? &npuItem(row) : benchItem(row);
     if (!item)
         return PyVal::str(kNA);
@@ -189,6 +194,10 @@ int statIndex(Column c, bool& npuSide)
 
 void CompareTable::cell(std::size_t index, Column column, Cell& out) const
 {
+    if (consistent()) {
+        consistentCell(*this, index, column, out);
+        return;
+    }
     const CompareRow& row = rows[index];
     const ItemTable& npuTable = *npu.items;
     const ItemTable& benchTable = *bench.items;

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "compare/compare_options.h"
+#include "compare/consistent_match.h"
 #include "compare/items.h"
 #include "compare/matching.h"
 #include "compare/result_rules.h"
@@ -66,6 +67,9 @@ public:
     std::vector<TensorMetrics> tensorMetrics;
     std::vector<std::string> legacyAccuracy; // legacy tensor mode: "Yes"/"No"/...
     std::vector<std::string> legacyMessages; // legacy modes: accumulated Err_message
+    // --consistent_check: rows[i] shows consistentRows[i] (aggregated items; either side may be absent).
+    std::vector<ConsistentRow> consistentRows;
+    bool consistent() const { return !options.consistentBackend.empty(); }
 
     // Column facts that pandas derives from the whole table.
     bool npuStatsAsFloat = false, benchStatsAsFloat = false; // all four columns numeric with a float -> float64

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "compare/result_rules.h"
 
+#include "compare/consistent_match.h"
+
 #include <algorithm>
 #include <cmath>
 #include <functional>
@@ -84,6 +86,40 @@ bool isInfOrNan(const PyVal& v)
 
 enum class Ignore { None, All, Input };
 
+std::vector<std::string_view> commaParts(std::string_view shape)
+{
+    while (!shape.empty() && (shape.front() == '[' || shape.front() == ']'))
+        shape.remove_prefix(1);
+    while (!shape.empty() && (shape.back() == '[' || shape.back() == ']'))
+        shape.remove_suffix(1);
+    std::vector<std::string_view> parts;
+    std::size_t start = 0;
+    while (true) {
+        const std::size_t comma = shape.find(',', start);
+        parts.push_back(shape.substr(start, comma == std::string_view::npos ? shape.npos : comma - start));
+        if (comma == std::string_view::npos)
+            return parts;
+        start = comma + 1;
+    }
+}
+
+// Megatron training activations are [s, b, h] where inference has [s*b... , h]: a 3-d training shape facing a
+// shape of another rank is compared as [d0, d1*d2].
+std::string foldTrailingDims(const std::string& npuShape, const std::string& benchShape)
+{
+    const auto npuParts = commaParts(npuShape);
+    if (npuParts.size() != 3 || npuParts.size() == commaParts(benchShape).size())
+        return npuShape;
+    long long dims[3];
+    for (int k = 0; k < 3; ++k) {
+        double value = 0;
+        if (!parsePythonFloat(npuParts[static_cast<std::size_t>(k)], value) || value != std::floor(value))
+            return npuShape;
+        dims[k] = static_cast<long long>(value);
+    }
+    return "[" + std::to_string(dims[0]) + "," + std::to_string(dims[1] * dims[2]) + "]";
+}
+
 // ApiData.get_min_or_max_value: skip None/Nan/N/A, "x%" strings as fractions, other strings skipped.
 double groupExtreme(std::span<const RuleRow> rows, const std::vector<std::size_t>& which, bool isMin,
     const std::function<PyVal(const RuleRow&)>& cell)
@@ -109,8 +145,9 @@ double groupExtreme(std::span<const RuleRow> rows, const std::vector<std::size_t
 
 } // namespace
 
-void applyResultRules(CompareMode mode, std::span<const RuleRow> rows, std::span<RuleOutcome> out)
+void applyResultRules(CompareMode mode, std::span<const RuleRow> rows, std::span<RuleOutcome> out, RuleSet ruleSet)
 {
+    const bool verlTensor = mode == CompareMode::Tensor && ruleSet != RuleSet::Standard;
     std::vector<std::size_t> inputs, outputs;
     for (std::size_t i = 0; i < rows.size(); ++i) {
         out[i] = {};
@@ -180,8 +217,8 @@ void applyResultRules(CompareMode mode, std::span<const RuleRow> rows, std::span
         if (minIn > 0.9 && minOut < 0.1)
             raise(outputs.front(), ResultLevel::Error, kMsgOneThousandth);
     }
-    // RequiresGrad
-    for (std::size_t i : checked) {
+    // RequiresGrad (not in the consistent check's tensor list)
+    for (std::size_t i : verlTensor ? std::vector<std::size_t> {} : checked) {
         const RuleRow& r = rows[i];
         if (!r.matched || r.npuReqGrad.empty() || r.benchReqGrad.empty())
             continue;
@@ -204,7 +241,7 @@ void applyResultRules(CompareMode mode, std::span<const RuleRow> rows, std::span
     // DType
     for (std::size_t i : checked) {
         const RuleRow& r = rows[i];
-        if (!r.matched || r.benchFused || r.npuDtype.empty() || r.benchDtype.empty())
+        if (!r.matched || r.npuMissing || r.benchFused || r.npuDtype.empty() || r.benchDtype.empty())
             continue;
         if (r.npuDtype != r.benchDtype)
             raise(i, ResultLevel::Error, kMsgDtype);
@@ -212,7 +249,18 @@ void applyResultRules(CompareMode mode, std::span<const RuleRow> rows, std::span
     // Shape
     for (std::size_t i : checked) {
         const RuleRow& r = rows[i];
-        if (r.matched && r.npuShape != r.benchShape)
+        if (!verlTensor) {
+            if (r.matched && r.npuShape != r.benchShape)
+                raise(i, ResultLevel::Error, kMsgShape);
+            continue;
+        }
+        if (!r.matched || r.npuMissing || (ruleSet == RuleSet::ConsistentFsdp && r.benchFused))
+            continue;
+        std::string npuShape = squeezeShapeText(r.npuShape);
+        const std::string benchShape = squeezeShapeText(r.benchShape);
+        if (ruleSet == RuleSet::ConsistentMegatron)
+            npuShape = foldTrailingDims(npuShape, benchShape);
+        if (npuShape != benchShape)
             raise(i, ResultLevel::Error, kMsgShape);
     }
     if (mode == CompareMode::Statistics && groupRules && !outputs.empty()) {

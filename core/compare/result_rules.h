@@ -35,6 +35,7 @@ struct RuleRow {
     bool isOutput = false; // ".output." in the NPU name
     bool matched = false; // Bench Name is not N/A
     bool benchFused = false; // Bench Name contains "qkv" or "gate_up"
+    bool npuMissing = false; // NPU Name is N/A (consistent check: an inference item no training item matched)
     std::string_view apiSegment; // second dot segment of the NPU name
     PyVal npuMax, npuMin, benchMax, benchMin;
     std::string_view npuReqGrad, benchReqGrad, npuDtype, benchDtype;
@@ -49,8 +50,14 @@ struct RuleOutcome {
     std::uint16_t messages = 0;
 };
 
+// Which checker list runs: the standard one, or the consistent check's tensor-mode list (no RequiresGrad check,
+// shapes compared without size-1 dimensions; fused qkv/gate_up rows skipped for fsdp, 3-d training shapes
+// folded to 2-d for megatron).
+enum class RuleSet : std::uint8_t { Standard, ConsistentFsdp, ConsistentMegatron };
+
 // Runs the mode's checkers over the rows of one dump.json entry (spec 2.10).
-void applyResultRules(CompareMode mode, std::span<const RuleRow> rows, std::span<RuleOutcome> out);
+void applyResultRules(CompareMode mode, std::span<const RuleRow> rows, std::span<RuleOutcome> out,
+    RuleSet ruleSet = RuleSet::Standard);
 
 // The Err_message cell: a JSON array of the messages ("[]" when none).
 std::string errMessageText(std::uint16_t messages);
