@@ -109,12 +109,9 @@ TensorMetrics compareRowTensors(const CompareTable& table, const CompareRow& row
         return tensorMetricsError("unsupported", "Bench api/module unmatched.");
     const fs::path npuFile = resolveDataFile(table.npu.dataDir, npuName);
     const fs::path benchFile = resolveDataFile(table.bench.dataDir, benchName);
-    for (const fs::path* file : { &npuFile, &benchFile }) {
-        std::error_code ec;
-        // The reference reads only .pt files and reports a missing one in the row, not as a failure.
-        if (file->extension() != ".pt" || !fs::is_regular_file(*file, ec))
-            return tensorMetricsError("unsupported", "Dump file: " + file->string() + " not found or read failed.");
-    }
+    for (const fs::path* file : { &npuFile, &benchFile })
+        if (std::string message = unreadableTensorFileMessage(*file); !message.empty())
+            return tensorMetricsError("unsupported", std::move(message));
     const TensorData npuData = readTensorFile(npuFile);
     const TensorData benchData = readTensorFile(benchFile);
     return compareTensors(npuData, benchData);

@@ -142,7 +142,22 @@ std::size_t CompareTable::countLevel(ResultLevel level) const
 
 namespace {
 
-void setPy(Cell& out, const PyVal& v)
+void setStr(Cell& out, std::string_view text)
+{
+    out.kind = Cell::Kind::Str;
+    out.text.assign(text);
+}
+
+int statIndex(Column c, bool& npuSide)
+{
+    const int base = static_cast<int>(c) - static_cast<int>(Column::NpuMax);
+    npuSide = base < 4;
+    return base % 4;
+}
+
+} // namespace
+
+void setPyCell(Cell& out, const PyVal& v)
 {
     switch (v.kind) {
     case PyKind::Str:
@@ -164,13 +179,7 @@ void setPy(Cell& out, const PyVal& v)
     }
 }
 
-void setStr(Cell& out, std::string_view text)
-{
-    out.kind = Cell::Kind::Str;
-    out.text.assign(text);
-}
-
-void setList(Cell& out, const std::vector<std::string>& items)
+void setListCell(Cell& out, const std::vector<std::string>& items)
 {
     out.kind = Cell::Kind::List;
     out.list = &items;
@@ -183,14 +192,13 @@ void setList(Cell& out, const std::vector<std::string>& items)
     out.text += ']';
 }
 
-int statIndex(Column c, bool& npuSide)
+std::string unreadableTensorFileMessage(const std::filesystem::path& file)
 {
-    const int base = static_cast<int>(c) - static_cast<int>(Column::NpuMax);
-    npuSide = base < 4;
-    return base % 4;
+    std::error_code ec;
+    if (file.extension() != ".pt" || !std::filesystem::is_regular_file(file, ec))
+        return "Dump file: " + file.string() + " not found or read failed.";
+    return {};
 }
-
-} // namespace
 
 void CompareTable::cell(std::size_t index, Column column, Cell& out) const
 {
@@ -230,7 +238,7 @@ void CompareTable::cell(std::size_t index, Column column, Cell& out) const
     case Column::TensorMaxRelativeErr:
     case Column::OneThousandthErrRatio:
     case Column::FiveThousandthsErrRatio:
-        setPy(out, tensorMetrics[row.metrics].cells[static_cast<std::size_t>(static_cast<int>(column) - static_cast<int>(Column::Cosine))]);
+        setPyCell(out, tensorMetrics[row.metrics].cells[static_cast<std::size_t>(static_cast<int>(column) - static_cast<int>(Column::Cosine))]);
         return;
     case Column::MaxDiff:
     case Column::MinDiff:
@@ -257,7 +265,7 @@ void CompareTable::cell(std::size_t index, Column column, Cell& out) const
     case Column::BenchNorm: {
         bool npuSide = false;
         const int k = statIndex(column, npuSide);
-        setPy(out, statistic(row, npuSide, k));
+        setPyCell(out, statistic(row, npuSide, k));
         return;
     }
     case Column::NpuMd5: setStr(out, npuTable.fields(ni).md5); return;
@@ -314,14 +322,14 @@ void CompareTable::cell(std::size_t index, Column column, Cell& out) const
     case Column::Stack: {
         const std::vector<std::string>* frames = stackFrames(row);
         if (frames)
-            setList(out, *frames);
+            setListCell(out, *frames);
         else
             setStr(out, kNA);
         return;
     }
     case Column::DataName: {
         out.ownedList.assign({ std::string(npuTable.dataName(ni)), std::string(bi ? benchTable.dataName(*bi) : kNA) });
-        setList(out, out.ownedList);
+        setListCell(out, out.ownedList);
         return;
     }
     case Column::State: setStr(out, toString(ni.state)); return;
@@ -338,7 +346,7 @@ void CompareTable::cell(std::size_t index, Column column, Cell& out) const
             return;
         }
         const ItemFields f = table.fields(table.items()[index]);
-        setPy(out, column == Column::NpuP2POp || column == Column::BenchP2POp ? f.p2pOp : f.p2pPeer);
+        setPyCell(out, column == Column::NpuP2POp || column == Column::BenchP2POp ? f.p2pOp : f.p2pPeer);
         return;
     }
     }

@@ -40,6 +40,14 @@ struct Cell {
     std::vector<std::string> ownedList; // List when the elements are built for the row
 };
 
+// A cell holding the value as pandas would; a cell holding the Python list repr of the strings (kept by pointer).
+void setPyCell(Cell& out, const PyVal& value);
+void setListCell(Cell& out, const std::vector<std::string>& items);
+
+// The reference reads only .pt files and reports a missing one in the row, not as a failure: that message for
+// the file, or empty when it can be read.
+std::string unreadableTensorFileMessage(const std::filesystem::path& file);
+
 // One side of a compare: the dump and its flattened items.
 struct CompareSide {
     DumpFile dump;

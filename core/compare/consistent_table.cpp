@@ -5,7 +5,6 @@
 #include "compare/thread_pool.h"
 #include "dump/tensor_file.h"
 #include "support/error.h"
-#include "support/pyformat.h"
 
 #include <atomic>
 #include <numeric>
@@ -45,9 +44,8 @@ TensorData readSide(const fs::path& dataDir, const std::string& dataName, bool j
 {
     auto readOne = [&](const std::string& name) {
         const fs::path file = resolveDataFile(dataDir, name);
-        std::error_code ec;
-        if (file.extension() != ".pt" || !fs::is_regular_file(file, ec))
-            throw UnreadableDumpFile("Dump file: " + file.string() + " not found or read failed.");
+        if (std::string message = unreadableTensorFileMessage(file); !message.empty())
+            throw UnreadableDumpFile(message);
         return readTensorFile(file);
     };
     if (!joinable)
@@ -183,16 +181,6 @@ void setText(Cell& out, std::string_view text)
     out.text.assign(text);
 }
 
-void setStat(Cell& out, const OwnedPy& v)
-{
-    if (v.kind == PyKind::Float) {
-        out.kind = Cell::Kind::Float;
-        out.f = v.f;
-    } else {
-        setText(out, v.s);
-    }
-}
-
 } // namespace
 
 TensorData concatenateTensors(std::vector<TensorData> parts, std::size_t axis, const std::string& what)
@@ -269,20 +257,8 @@ void consistentCell(const CompareTable& table, std::size_t index, Column column,
     case Column::TensorMaxRelativeErr:
     case Column::OneThousandthErrRatio:
     case Column::FiveThousandthsErrRatio: {
-        const PyVal& v = table.tensorMetrics[table.rows[index].metrics]
-                             .cells[static_cast<std::size_t>(static_cast<int>(column) - static_cast<int>(Column::Cosine))];
-        if (v.kind == PyKind::Str)
-            setText(out, v.s);
-        else if (v.kind == PyKind::Float) {
-            out.kind = Cell::Kind::Float;
-            out.f = v.f;
-        } else if (v.kind == PyKind::Int) {
-            out.kind = Cell::Kind::Int;
-            out.i = v.i;
-        } else {
-            out.kind = Cell::Kind::Bool;
-            out.b = v.b;
-        }
+        setPyCell(out, table.tensorMetrics[table.rows[index].metrics]
+                           .cells[static_cast<std::size_t>(static_cast<int>(column) - static_cast<int>(Column::Cosine))]);
         return;
     }
     case Column::MaxDiff:
@@ -302,11 +278,11 @@ void consistentCell(const CompareTable& table, std::size_t index, Column column,
     case Column::NpuMax:
     case Column::NpuMin:
     case Column::NpuMean:
-    case Column::NpuNorm: setStat(out, row.npu.stats[static_cast<int>(column) - static_cast<int>(Column::NpuMax)]); return;
+    case Column::NpuNorm: setPyCell(out, row.npu.stats[static_cast<int>(column) - static_cast<int>(Column::NpuMax)].view()); return;
     case Column::BenchMax:
     case Column::BenchMin:
     case Column::BenchMean:
-    case Column::BenchNorm: setStat(out, row.bench.stats[static_cast<int>(column) - static_cast<int>(Column::BenchMax)]); return;
+    case Column::BenchNorm: setPyCell(out, row.bench.stats[static_cast<int>(column) - static_cast<int>(Column::BenchMax)].view()); return;
     case Column::RequiresGradConsistent:
         out.kind = Cell::Kind::Bool;
         out.b = row.npu.requiresGrad == row.bench.requiresGrad;
@@ -317,26 +293,15 @@ void consistentCell(const CompareTable& table, std::size_t index, Column column,
         const std::vector<std::string>* frames = row.stackItem < 0
             ? nullptr
             : table.stack.framesOf(std::string(table.npu.items->entryName(table.npu.items->items()[static_cast<std::size_t>(row.stackItem)])));
-        if (!frames) {
+        if (frames)
+            setListCell(out, *frames);
+        else
             setText(out, kNA);
-            return;
-        }
-        out.kind = Cell::Kind::List;
-        out.list = frames;
-        out.text = "[";
-        for (std::size_t i = 0; i < frames->size(); ++i) {
-            if (i)
-                out.text += ", ";
-            out.text += pythonStringRepr((*frames)[i]);
-        }
-        out.text += ']';
         return;
     }
     case Column::DataName:
         out.ownedList.assign({ row.npu.dataName, row.bench.dataName });
-        out.kind = Cell::Kind::List;
-        out.list = &out.ownedList;
-        out.text = "[" + pythonStringRepr(row.npu.dataName) + ", " + pythonStringRepr(row.bench.dataName) + "]";
+        setListCell(out, out.ownedList);
         return;
     case Column::Accuracy:
     case Column::State:
