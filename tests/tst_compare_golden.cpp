@@ -6,6 +6,7 @@
 
 #include "compare/compare_inputs.h"
 #include "compare/compare_job.h"
+#include "support/csv_text.h"
 
 #include <QTemporaryDir>
 
@@ -42,50 +43,6 @@ std::string gunzip(const fs::path& file)
     return out;
 }
 
-// RFC 4180 / Python csv reader: rows of fields, quoted fields may hold commas, quotes and newlines.
-std::vector<std::vector<std::string>> parseCsv(const std::string& text)
-{
-    std::vector<std::vector<std::string>> rows;
-    std::vector<std::string> row;
-    std::string field;
-    bool quoted = false, any = false;
-    for (std::size_t i = 0; i < text.size(); ++i) {
-        const char c = text[i];
-        if (quoted) {
-            if (c == '"' && i + 1 < text.size() && text[i + 1] == '"') {
-                field += '"';
-                ++i;
-            } else if (c == '"') {
-                quoted = false;
-            } else {
-                field += c;
-            }
-            continue;
-        }
-        if (c == '"') {
-            quoted = true;
-            any = true;
-        } else if (c == ',') {
-            row.push_back(std::move(field));
-            field.clear();
-        } else if (c == '\n') {
-            row.push_back(std::move(field));
-            field.clear();
-            rows.push_back(std::move(row));
-            row.clear();
-            any = false;
-        } else {
-            field += c;
-            any = true;
-        }
-    }
-    if (any || !row.empty()) {
-        row.push_back(field);
-        rows.push_back(row);
-    }
-    return rows;
-}
-
 bool numeric(std::string text, double& value)
 {
     while (!text.empty() && text.front() == ' ')
@@ -102,7 +59,13 @@ bool numeric(std::string text, double& value)
 // Empty when equal under the golden rule, else the first differences.
 std::string compareCsv(const std::string& ours, const std::string& reference)
 {
-    const auto a = parseCsv(ours), b = parseCsv(reference);
+    // Header first, then the data rows (padded to the header's width, as Python's csv + pandas read them).
+    auto allRows = [](const std::string& text, const char* what) {
+        CsvTable table = parseCsvText(text, what);
+        table.rows.insert(table.rows.begin(), std::move(table.header));
+        return table.rows;
+    };
+    const auto a = allRows(ours, "ours"), b = allRows(reference, "reference");
     std::ostringstream problems;
     if (a.size() != b.size())
         problems << "row count " << a.size() << " vs reference " << b.size() << "; ";

@@ -4,7 +4,7 @@
 #pragma once
 
 #include "compare/compare_table.h"
-#include "compare/csv_reader.h"
+#include "support/csv_text.h"
 
 #include <QString>
 

@@ -2,7 +2,7 @@
 #include "trend/monitor_import.h"
 
 #include "support/error.h"
-#include "trend/monitor_csv.h"
+#include "support/csv_text.h"
 #include "trend/trend_db.h"
 #include "trend/trend_tags.h"
 
@@ -92,7 +92,7 @@ struct Row {
 struct ParsedFile {
     std::int64_t rank = 0;
     std::size_t metric = 0;
-    MonitorCsv table;
+    CsvTable table;
     std::vector<int> statColumn; // per monitorStatOrder() entry: CSV column or -1
 };
 
@@ -132,7 +132,7 @@ ImportSummary importMonitorData(const fs::path& dataDir, const fs::path& dbFile,
     for (auto& dir : findRankDirs(dataDir)) {
         summary.maxRank = std::max(summary.maxRank, dir.rank);
         for (const auto& file : dir.files) {
-            ParsedFile parsed { dir.rank, file.metric, readMonitorCsv(file.path), {} };
+            ParsedFile parsed { dir.rank, file.metric, readCsvFile(file.path), {} };
             for (const char* required : { "vpp_stage", "name", "step" })
                 if (parsed.table.column(required) < 0)
                     throw Error(file.path.string(), "header", std::string("missing the column \"") + required + "\"");
@@ -167,7 +167,7 @@ ImportSummary importMonitorData(const fs::path& dataDir, const fs::path& dbFile,
     std::vector<FileRows> all;
     std::map<std::int64_t, std::int64_t> microCount;
     for (const auto& file : files) {
-        const MonitorCsv& t = file.table;
+        const CsvTable& t = file.table;
         const int vppCol = t.column("vpp_stage"), nameCol = t.column("name"), stepCol = t.column("step");
         const int microCol = t.column("micro_step");
         FileRows out { &file, {} };

@@ -8,7 +8,7 @@
 
 namespace msprobe {
 
-// A compare result CSV (ours or the reference's) as text cells: the header and the data rows.
+// A CSV file (a compare result, ours or the reference's; a monitor CSV) as text cells: the header and the data rows.
 struct CsvTable {
     std::vector<std::string> header;
     std::vector<std::vector<std::string>> rows;

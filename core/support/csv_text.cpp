@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "compare/csv_reader.h"
+#include "support/csv_text.h"
 
 #include "support/error.h"
 
