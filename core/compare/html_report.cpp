@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "compare/html_report.h"
 
+#include "support/markup_escape.h"
+
 namespace msprobe {
 
 namespace {
@@ -26,7 +28,7 @@ void cellText(std::string& out, const Cell& cell)
 {
     switch (cell.kind) {
     case Cell::Kind::Str:
-    case Cell::Kind::List: appendHtmlEscaped(out, cell.text); return;
+    case Cell::Kind::List: appendMarkupEscaped(out, cell.text); return;
     case Cell::Kind::Int: out += std::to_string(cell.i); return;
     case Cell::Kind::Float: appendFloatRepr(out, cell.f); return;
     case Cell::Kind::Bool: out += cell.b ? "True" : "False"; return;
@@ -48,9 +50,9 @@ void point(std::string& out, const char* what, const std::optional<DivergencePoi
     out += ":</b> ";
     if (p) {
         out += "<code>";
-        appendHtmlEscaped(out, p->entry);
+        appendMarkupEscaped(out, p->entry);
         out += "</code> (row " + std::to_string(p->row + 2) + ") &mdash; ";
-        appendHtmlEscaped(out, p->reason);
+        appendMarkupEscaped(out, p->reason);
     } else {
         out += "<span class=note>none</span>";
     }
@@ -59,26 +61,13 @@ void point(std::string& out, const char* what, const std::optional<DivergencePoi
 
 } // namespace
 
-void appendHtmlEscaped(std::string& out, std::string_view text)
-{
-    for (char c : text) {
-        switch (c) {
-        case '&': out += "&amp;"; break;
-        case '<': out += "&lt;"; break;
-        case '>': out += "&gt;"; break;
-        case '"': out += "&quot;"; break;
-        case '\'': out += "&#39;"; break;
-        default: out += c;
-        }
-    }
-}
 
 std::string renderHtmlSection(const CompareTable& table, const PairOutcome& outcome)
 {
     std::string out = "<h2>";
-    appendHtmlEscaped(out, pairTitle(outcome));
+    appendMarkupEscaped(out, pairTitle(outcome));
     out += "</h2>\n<p class=note>";
-    appendHtmlEscaped(out, outcome.pair.npuJson.string() + "  vs  " + outcome.pair.benchJson.string());
+    appendMarkupEscaped(out, outcome.pair.npuJson.string() + "  vs  " + outcome.pair.benchJson.string());
     out += " &mdash; mode " + outcome.mode + ", " + std::to_string(outcome.rows) + " rows</p>\n";
     point(out, "First divergence", outcome.firstDivergence);
     point(out, "NaN/Inf origin", outcome.firstNanInf);
@@ -99,7 +88,7 @@ std::string renderHtmlSection(const CompareTable& table, const PairOutcome& outc
         if (c == Column::Stack)
             continue;
         out += "<th>";
-        appendHtmlEscaped(out, columnTitle(c));
+        appendMarkupEscaped(out, columnTitle(c));
         out += "</th>";
     }
     out += "</tr></thead><tbody>\n";
@@ -141,19 +130,19 @@ std::string renderHtmlReport(const JobOutcome& job)
            "<th>error</th><th>first divergence</th><th>NaN/Inf origin</th><th>output</th></tr></thead><tbody>\n";
     for (const auto& p : job.pairs) {
         out += "<tr><td>";
-        appendHtmlEscaped(out, pairTitle(p));
+        appendMarkupEscaped(out, pairTitle(p));
         out += "</td><td>" + p.mode + "</td><td>" + std::to_string(p.rows) + "</td><td>" + std::to_string(p.pass) + "</td><td>"
             + std::to_string(p.warning) + "</td><td>" + std::to_string(p.error) + "</td><td>";
         if (p.firstDivergence)
-            appendHtmlEscaped(out, p.firstDivergence->entry);
+            appendMarkupEscaped(out, p.firstDivergence->entry);
         out += "</td><td>";
         if (p.firstNanInf)
-            appendHtmlEscaped(out, p.firstNanInf->entry);
+            appendMarkupEscaped(out, p.firstNanInf->entry);
         out += "</td><td>";
         if (!p.outputs.empty())
-            appendHtmlEscaped(out, p.outputs.front().filename().string());
+            appendMarkupEscaped(out, p.outputs.front().filename().string());
         else
-            appendHtmlEscaped(out, p.note);
+            appendMarkupEscaped(out, p.note);
         out += "</td></tr>\n";
     }
     out += "</tbody></table>\n<h2>First divergent entries</h2>\n<ul>\n";
@@ -163,11 +152,11 @@ std::string renderHtmlReport(const JobOutcome& job)
             continue;
         any = true;
         out += "<li>";
-        appendHtmlEscaped(out, pairTitle(p));
+        appendMarkupEscaped(out, pairTitle(p));
         out += ": <code>";
-        appendHtmlEscaped(out, p.firstDivergence->entry);
+        appendMarkupEscaped(out, p.firstDivergence->entry);
         out += "</code> &mdash; ";
-        appendHtmlEscaped(out, p.firstDivergence->reason);
+        appendMarkupEscaped(out, p.firstDivergence->reason);
         out += "</li>\n";
     }
     if (!any)

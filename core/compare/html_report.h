@@ -16,6 +16,5 @@ std::string renderHtmlSection(const CompareTable& table, const PairOutcome& outc
 // entries, then each pair's section. No external resources.
 std::string renderHtmlReport(const JobOutcome& job);
 
-void appendHtmlEscaped(std::string& out, std::string_view text);
 
 } // namespace msprobe

@@ -5,6 +5,7 @@
 #include "graph/precision_explain.h"
 #include "graph/vis_db_reader.h"
 #include "support/error.h"
+#include "support/markup_escape.h"
 
 #include <graphviz/cgraph.h>
 #include <graphviz/gvc.h>
@@ -136,20 +137,6 @@ std::unordered_set<std::uint32_t> chooseExpanded(const VisGraph& graph, const Pi
     return expanded;
 }
 
-std::string escapeXml(std::string_view text)
-{
-    std::string out;
-    for (char c : text) {
-        switch (c) {
-        case '&': out += "&amp;"; break;
-        case '<': out += "&lt;"; break;
-        case '>': out += "&gt;"; break;
-        case '"': out += "&quot;"; break;
-        default: out += c;
-        }
-    }
-    return out;
-}
 
 std::string fillOf(const VisGraph& graph, const VisNode& node, bool compare, bool expanded)
 {
@@ -173,12 +160,12 @@ void appendSvg(std::string& out, const VisGraph& graph, const Picture& picture, 
         std::snprintf(buf, sizeof buf, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" rx=\"5\" fill=\"%s\" stroke=\"#666666\"%s>",
             b.x + dx, b.y, b.w, b.h, fill.c_str(), dash);
         out += buf;
-        out += "<title>" + escapeXml(node.name) + "</title></rect>\n";
+        out += "<title>" + markupEscaped(node.name) + "</title></rect>\n";
         const double ty = b.expanded ? b.y + 13 : b.y + b.h / 2 + 4;
         std::snprintf(buf, sizeof buf, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"10\" font-family=\"sans-serif\" text-anchor=\"middle\">",
             b.x + dx + b.w / 2, ty);
         out += buf;
-        out += escapeXml(displayLabel(graph, b.node)) + "</text>\n";
+        out += markupEscaped(displayLabel(graph, b.node)) + "</text>\n";
         // A collapsed module tells what it hides: the worst level below and how many nodes are bad.
         const SubtreeSummary& hidden = summary[b.node];
         if (!b.expanded && !node.children.empty() && compare && hidden.bad() > 0) {

@@ -1,0 +1,28 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "support/markup_escape.h"
+
+namespace msprobe {
+
+void appendMarkupEscaped(std::string& out, std::string_view text)
+{
+    for (char c : text) {
+        switch (c) {
+        case '&': out += "&amp;"; break;
+        case '<': out += "&lt;"; break;
+        case '>': out += "&gt;"; break;
+        case '"': out += "&quot;"; break;
+        case '\'': out += "&#39;"; break;
+        default: out += c;
+        }
+    }
+}
+
+std::string markupEscaped(std::string_view text)
+{
+    std::string out;
+    out.reserve(text.size());
+    appendMarkupEscaped(out, text);
+    return out;
+}
+
+} // namespace msprobe

@@ -1,0 +1,13 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+
+#include <string>
+#include <string_view>
+
+namespace msprobe {
+
+// Text made safe inside HTML or XML (SVG) elements and quoted attributes: & < > " ' escaped.
+void appendMarkupEscaped(std::string& out, std::string_view text);
+std::string markupEscaped(std::string_view text);
+
+} // namespace msprobe
