@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "compare/anomaly_check.h"
 
+#include "compare/comm_graph.h"
+
 #include "compare/json_reformat.h"
 #include "compare/py_value.h"
 #include "dump/construct_stack.h"
@@ -89,7 +91,6 @@ struct Op {
     bool isAnomaly() const { return !isIgnored(name()) && !inputAnomalous() && outputAnomalous(); }
 };
 
-enum class Kind { Src, Dst, Link };
 
 // The int value of a scalar leaf, if it is one.
 std::optional<long long> intValue(const DumpFile& dump, std::int64_t node)
@@ -107,76 +108,27 @@ bool truthyDict(const DumpFile& dump, std::int64_t node)
     return node >= 0 && dump.nodes[static_cast<std::size_t>(node)].kind != NodeKind::Null;
 }
 
-struct Comm {
-    std::string id;
-    Op data;
-    std::string api, callCount;
-    Kind kind = Kind::Link;
-    int layer = 0;
-    Comm* pre = nullptr;
-    std::map<std::string, Comm*> links, dsts, srcs, nexts;
-    std::vector<Op> computeOps;
-    bool connected = false;
-
-    void setLayer(int value)
-    {
-        layer = value;
-        data.layer = value;
-    }
-    void addNext(Comm* n)
-    {
-        nexts[n->id] = n;
-        n->pre = this;
-        n->setLayer(layer + 1);
-    }
-    void addLink(Comm* n)
-    {
-        links[n->id] = n;
-        n->links[id] = this;
-        n->setLayer(layer);
-        connected = n->connected = true;
-    }
-    void addDst(Comm* n)
-    {
-        dsts[n->id] = n;
-        n->srcs[id] = this;
-        n->setLayer(layer);
-        connected = n->connected = true;
-    }
-    void remove()
-    {
-        for (auto& [_, n] : nexts)
-            n->pre = nullptr;
-        for (auto& [_, n] : dsts)
-            n->srcs.erase(id);
-        for (auto& [_, n] : srcs)
-            n->dsts.erase(id);
-        for (auto& [_, n] : links)
-            n->links.erase(id);
-        if (pre)
-            pre->nexts.erase(id);
-    }
-};
+using Comm = CommNode<Op>;
 
 const std::map<std::string_view, std::string_view> kP2P = { { "send", "recv" }, { "recv", "send" }, { "isend", "irecv" },
     { "irecv", "isend" }, { "send_object_list", "recv_object_list" }, { "recv_object_list", "send_object_list" } };
-const std::map<std::string_view, Kind> kDirected = { { "send", Kind::Dst }, { "recv", Kind::Src }, { "isend", Kind::Dst },
-    { "irecv", Kind::Src }, { "broadcast", Kind::Src }, { "scatter", Kind::Src }, { "gather", Kind::Dst },
-    { "send_object_list", Kind::Dst }, { "recv_object_list", Kind::Src } };
+const std::map<std::string_view, CommKind> kDirected = { { "send", CommKind::Dst }, { "recv", CommKind::Src }, { "isend", CommKind::Dst },
+    { "irecv", CommKind::Src }, { "broadcast", CommKind::Src }, { "scatter", CommKind::Src }, { "gather", CommKind::Dst },
+    { "send_object_list", CommKind::Dst }, { "recv_object_list", CommKind::Src } };
 
-Kind opposite(Kind k) { return k == Kind::Src ? Kind::Dst : k == Kind::Dst ? Kind::Src : Kind::Link; }
+CommKind opposite(CommKind k) { return k == CommKind::Src ? CommKind::Dst : k == CommKind::Dst ? CommKind::Src : CommKind::Link; }
 
-Kind resolveKind(const Comm& c)
+CommKind resolveKind(const Comm& c)
 {
     const DumpFile& d = c.data.rank->dump;
     const std::int64_t kwargs = field(d, c.data.entry, "input_kwargs");
     auto kwarg = [&](std::string_view key) { return kwargs >= 0 ? d.childByKey(static_cast<std::uint32_t>(kwargs), key) : -1; };
     for (std::string_view key : { "src", "src_group" })
         if (truthyDict(d, kwarg(key)))
-            return intValue(d, kwarg(key)) == c.data.rank->rank ? Kind::Src : Kind::Dst;
+            return intValue(d, kwarg(key)) == c.data.rank->rank ? CommKind::Src : CommKind::Dst;
     for (std::string_view key : { "dst", "dst_group" })
         if (truthyDict(d, kwarg(key)))
-            return intValue(d, kwarg(key)) == c.data.rank->rank ? Kind::Dst : Kind::Src;
+            return intValue(d, kwarg(key)) == c.data.rank->rank ? CommKind::Dst : CommKind::Src;
     auto directed = kDirected.find(c.api);
     if (directed != kDirected.end()) {
         const std::int64_t args = field(d, c.data.entry, "input_args");
@@ -187,13 +139,13 @@ Kind resolveKind(const Comm& c)
                     return intValue(d, child) == c.data.rank->rank ? directed->second : opposite(directed->second);
             }
     }
-    return Kind::Link;
+    return CommKind::Link;
 }
 
 struct ConnInfo {
     std::vector<int> ranks;
     std::string api;
-    Kind kind;
+    CommKind kind;
 };
 
 ConnInfo connectedInfo(const Comm& c)
@@ -273,7 +225,7 @@ public:
         if (!m_found.empty())
             return m_found;
         for (auto& rank : m_ranks)
-            m_comm[rank->rank] = commNodes(*rank);
+            m_comm.ranks[rank->rank] = commNodes(*rank);
         connect();
         prune();
         search();
@@ -333,41 +285,32 @@ private:
         return nodes;
     }
 
-    std::vector<Comm*> live(int rank)
-    {
-        std::vector<Comm*> out;
-        for (auto& n : m_comm[rank])
-            if (n)
-                out.push_back(n.get());
-        return out;
-    }
-
     void connect()
     {
         std::vector<int> order;
-        for (auto& [rank, _] : m_comm)
+        for (auto& [rank, _] : m_comm.ranks)
             order.push_back(rank);
         std::set<int> searched;
         for (std::size_t i = 0; i + 1 < order.size(); ++i) {
             searched.insert(order[i]);
             std::set<std::string> seen;
-            for (Comm* cur : live(order[i])) {
+            for (Comm* cur : m_comm.live(order[i])) {
                 ConnInfo info = connectedInfo(*cur);
                 if (info.ranks.empty())
                     info.ranks = order;
                 for (int other : info.ranks) {
-                    if (searched.count(other) || !m_comm.count(other))
+                    if (searched.count(other) || !m_comm.ranks.count(other))
                         continue;
-                    for (Comm* search : live(other)) {
+                    for (Comm* search : m_comm.live(other)) {
                         if (search->api != info.api || seen.count(search->id) || search->kind != info.kind)
                             continue;
                         const ConnInfo back = connectedInfo(*search);
                         if ((back.ranks.empty() && !kDirected.count(search->api))
                             || std::find(back.ranks.begin(), back.ranks.end(), cur->data.rank->rank) != back.ranks.end()) {
                             seen.insert(search->id);
-                            if (search->kind == Kind::Dst) {
+                            if (search->kind == CommKind::Dst) {
                                 cur->addDst(search);
-                            } else if (search->kind == Kind::Src) {
+                            } else if (search->kind == CommKind::Src) {
                                 search->setLayer(cur->layer);
                                 search->addDst(cur);
                             } else {
@@ -383,89 +326,27 @@ private:
 
     void prune()
     {
-        for (auto& [rank, nodes] : m_comm)
-            for (auto& n : nodes)
-                if (n && !(n->data.commInputAnomalous() || n->data.outputAnomalous()) && n->computeOps.empty()) {
-                    n->remove();
-                    n.reset();
-                }
-    }
-
-    Comm* byId(const std::string& id)
-    {
-        const int rank = std::stoi(id.substr(0, id.find('.')));
-        for (auto& n : m_comm[rank])
-            if (n && n->id == id)
-                return n.get();
-        return nullptr;
-    }
-
-    std::set<std::string> relatives(Comm* n)
-    {
-        std::set<std::string> ids;
-        if (!n)
-            return ids;
-        ids.insert(n->id);
-        for (const auto* list : { &n->links, &n->srcs, &n->dsts })
-            for (const auto& [id, _] : *list)
-                ids.insert(id);
-        return ids;
+        m_comm.prune([](const Comm& n) { return n.data.commInputAnomalous() || n.data.outputAnomalous() || !n.computeOps.empty(); });
     }
 
     void search()
     {
-        std::vector<std::vector<Comm*>> queues;
-        for (auto& [rank, _] : m_comm) {
-            auto nodes = live(rank);
-            std::stable_sort(nodes.begin(), nodes.end(), [](Comm* a, Comm* b) { return a->layer < b->layer; });
-            queues.push_back(nodes);
-        }
+        auto queues = m_comm.layerQueues();
         std::set<std::string> seen;
-        while (std::any_of(queues.begin(), queues.end(), [](const auto& q) { return !q.empty(); })) {
-            std::vector<std::set<std::string>> groups;
-            std::set<std::string> inGroups;
-            for (auto& queue : queues) {
-                Comm* node = nullptr;
-                while (!queue.empty()) {
-                    Comm* next = queue.front();
-                    queue.erase(queue.begin());
-                    if (!seen.count(next->id)) {
-                        node = next;
-                        break;
-                    }
-                }
-                // The reference groups only the first node of a round, or a node already in a group.
-                if (!node || !(groups.empty() || inGroups.count(node->id)))
-                    continue;
-                std::set<std::string> ids = relatives(node);
-                std::vector<std::string> pending;
-                for (const auto& id : ids)
-                    for (const auto& rel : relatives(byId(id)))
-                        if (!ids.count(rel))
-                            pending.push_back(rel);
-                while (!pending.empty()) {
-                    const std::string id = pending.front();
-                    pending.erase(pending.begin());
-                    ids.insert(id);
-                    for (const auto& rel : relatives(byId(id)))
-                        if (!ids.count(rel))
-                            pending.push_back(rel);
-                }
-                inGroups.insert(ids.begin(), ids.end());
-                groups.push_back(std::move(ids));
-            }
+        while (CommGraph<Op>::anyLeft(queues)) {
+            const auto groups = m_comm.nextGroups(queues, seen, GroupStart::FirstOrGrouped);
             for (const auto& group : groups) {
                 seen.insert(group.begin(), group.end());
                 for (const auto& id : group) {
-                    Comm* n = byId(id);
-                    if (n && n->kind != Kind::Dst && n->data.commInputAnomalous())
+                    Comm* n = m_comm.byId(id);
+                    if (n && n->kind != CommKind::Dst && n->data.commInputAnomalous())
                         for (Op op : n->computeOps) {
                             op.layer = n->layer;
                             m_found.push_back(op);
                         }
                 }
                 for (const auto& id : group) {
-                    Comm* n = byId(id);
+                    Comm* n = m_comm.byId(id);
                     if (n && n->data.isAnomaly()) {
                         Op op = n->data;
                         op.layer = n->layer;
@@ -486,7 +367,7 @@ private:
     std::vector<std::unique_ptr<Rank>>& m_ranks;
     std::vector<Op> m_found;
     std::map<int, std::size_t> m_firstComm;
-    std::map<int, std::vector<std::unique_ptr<Comm>>> m_comm;
+    CommGraph<Op> m_comm;
     std::vector<std::pair<int, std::vector<Op>>> m_after;
 };
 

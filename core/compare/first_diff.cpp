@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "compare/first_diff.h"
 
+#include "compare/comm_graph.h"
+
 #include <algorithm>
 #include <charconv>
 #include <cmath>
@@ -196,58 +198,7 @@ std::string nodeInfoJson(const DataNode& node)
 
 // ---- communication analysis (spec 2.14 step b) ----
 
-enum class CommType { Src, Dst, Link };
-
-struct CommNode {
-    std::string id; // "{rank}.{op_name}"
-    int rank = 0;
-    DataNode data;
-    bool isDiff = false;
-    int layer = 0;
-    std::string api, callCount;
-    CommNode* pre = nullptr;
-    std::map<std::string, CommNode*> linkNodes, dstNodes, srcNodes, nextNodes;
-    std::vector<DataNode> computeOps;
-    CommType type = CommType::Link;
-    bool connected = false;
-
-    void addNext(CommNode* node)
-    {
-        nextNodes[node->id] = node;
-        node->pre = this;
-        node->layer = layer + 1;
-        node->data.layer = node->layer;
-    }
-    void addLink(CommNode* node)
-    {
-        linkNodes[node->id] = node;
-        node->linkNodes[id] = this;
-        node->layer = layer;
-        node->data.layer = node->layer;
-        connected = node->connected = true;
-    }
-    void addDst(CommNode* node)
-    {
-        dstNodes[node->id] = node;
-        node->srcNodes[id] = this;
-        node->layer = layer;
-        node->data.layer = node->layer;
-        connected = node->connected = true;
-    }
-    void remove()
-    {
-        for (auto& [_, n] : nextNodes)
-            n->pre = nullptr;
-        for (auto& [_, n] : dstNodes)
-            n->srcNodes.erase(id);
-        for (auto& [_, n] : srcNodes)
-            n->dstNodes.erase(id);
-        for (auto& [_, n] : linkNodes)
-            n->linkNodes.erase(id);
-        if (pre)
-            pre->nextNodes.erase(id);
-    }
-};
+using Comm = CommNode<DataNode>;
 
 const std::map<std::string_view, std::string_view> kP2PMapping = { { "send", "recv" }, { "recv", "send" },
     { "isend", "irecv" }, { "irecv", "isend" }, { "send_object_list", "recv_object_list" },
@@ -255,25 +206,25 @@ const std::map<std::string_view, std::string_view> kP2PMapping = { { "send", "re
 const std::set<std::string_view> kDirectedApi = { "send", "recv", "isend", "irecv", "broadcast", "scatter", "gather",
     "send_object_list", "recv_object_list" };
 
-CommType resolveType(const DataNode& data, int rank)
+CommKind resolveType(const DataNode& data, int rank)
 {
-    for (auto [prefix, type] : { std::pair<std::string_view, CommType> { "src", CommType::Src }, { "dst", CommType::Dst } }) {
+    for (auto [prefix, type] : { std::pair<std::string_view, CommKind> { "src", CommKind::Src }, { "dst", CommKind::Dst } }) {
         for (const auto& in : data.inputFacts) {
             if (in.name.find(prefix) != std::string::npos || in.name.find(std::string(prefix) + "_GROUP") != std::string::npos) {
                 // The reference compares the cell (a string) with the int rank, which never holds.
                 const bool equal = false;
                 (void)rank;
-                return equal ? type : (type == CommType::Src ? CommType::Dst : CommType::Src);
+                return equal ? type : (type == CommKind::Src ? CommKind::Dst : CommKind::Src);
             }
         }
     }
-    return CommType::Link;
+    return CommKind::Link;
 }
 
 struct ConnInfo {
     std::vector<int> ranks;
     std::string api;
-    CommType type;
+    CommKind kind;
 };
 
 bool parseInt(std::string_view text, long long& out)
@@ -286,12 +237,12 @@ bool parseInt(std::string_view text, long long& out)
     return r.ec == std::errc() && r.ptr == text.data() + text.size();
 }
 
-ConnInfo findConnected(const CommNode& node)
+ConnInfo findConnected(const Comm& node)
 {
     ConnInfo info;
     auto mapped = kP2PMapping.find(node.api);
     info.api = "Distributed." + std::string(mapped == kP2PMapping.end() ? std::string_view(node.api) : mapped->second);
-    info.type = node.type == CommType::Src ? CommType::Dst : node.type == CommType::Dst ? CommType::Src : CommType::Link;
+    info.kind = node.kind == CommKind::Src ? CommKind::Dst : node.kind == CommKind::Dst ? CommKind::Src : CommKind::Link;
     std::set<int> ranks;
     for (const auto& in : node.data.inputFacts) {
         const bool peerKey = in.name.find("dst") != std::string::npos || in.name.find("src") != std::string::npos;
@@ -392,15 +343,15 @@ private:
     void analyze()
     {
         for (const RankChecks& rank : m_ranks)
-            m_comm[rank.rank] = commNodes(rank);
+            m_comm.ranks[rank.rank] = commNodes(rank);
         connect();
         prune();
         searchFirstDiff();
     }
 
-    std::vector<std::unique_ptr<CommNode>> commNodes(const RankChecks& rank)
+    std::vector<std::unique_ptr<Comm>> commNodes(const RankChecks& rank)
     {
-        std::vector<std::unique_ptr<CommNode>> nodes;
+        std::vector<std::unique_ptr<Comm>> nodes;
         auto first = m_firstComm.find(rank.rank);
         if (first == m_firstComm.end())
             return nodes;
@@ -412,16 +363,14 @@ private:
                 continue;
             started = true;
             if (isCommunicationOp(check.name)) {
-                auto node = std::make_unique<CommNode>();
+                auto node = std::make_unique<Comm>();
                 node->id = std::to_string(rank.rank) + "." + check.name;
-                node->rank = rank.rank;
                 node->data = makeDataNode(*rank.table, check, rank.rank, subLayer);
-                node->isDiff = node->data.isDiff;
                 const auto parts = splitDots(check.name);
                 node->api = parts.size() > 1 ? std::string(parts[1]) : std::string();
                 node->callCount = parts.size() > 2 ? std::string(parts[2]) : std::string();
                 node->computeOps = std::move(computeOps);
-                node->type = resolveType(node->data, rank.rank);
+                node->kind = resolveType(node->data, rank.rank);
                 computeOps.clear();
                 if (!nodes.empty())
                     nodes.back()->addNext(node.get());
@@ -438,27 +387,18 @@ private:
         return nodes;
     }
 
-    std::vector<CommNode*> live(int rank)
-    {
-        std::vector<CommNode*> out;
-        for (auto& node : m_comm[rank])
-            if (node)
-                out.push_back(node.get());
-        return out;
-    }
-
     void connect()
     {
         std::set<int> searched;
         std::vector<int> rankOrder;
-        for (const auto& [rank, _] : m_comm)
+        for (const auto& [rank, _] : m_comm.ranks)
             rankOrder.push_back(rank);
         for (std::size_t ri = 0; ri + 1 < rankOrder.size(); ++ri) {
             const int rank = rankOrder[ri];
             searched.insert(rank);
             std::set<std::string> seen;
-            CommNode* last = nullptr;
-            for (CommNode* cur : live(rank)) {
+            Comm* last = nullptr;
+            for (Comm* cur : m_comm.live(rank)) {
                 if (last && last->layer >= cur->layer)
                     cur->layer = last->layer + 1;
                 ConnInfo info = findConnected(*cur);
@@ -466,22 +406,22 @@ private:
                     info.ranks = rankOrder;
                 last = cur;
                 for (int other : info.ranks) {
-                    if (searched.count(other) || !m_comm.count(other))
+                    if (searched.count(other) || !m_comm.ranks.count(other))
                         continue;
                     const std::string prefix = std::to_string(other) + "." + info.api;
                     bool linked = false;
-                    for (CommNode* search : live(other)) {
+                    for (Comm* search : m_comm.live(other)) {
                         if (seen.count(search->id))
                             continue;
-                        if (!(search->id.starts_with(prefix) && search->type == info.type))
+                        if (!(search->id.starts_with(prefix) && search->kind == info.kind))
                             continue;
                         const ConnInfo back = findConnected(*search);
                         const bool undirected = back.ranks.empty() && !kDirectedApi.count(search->api);
-                        if (undirected || std::find(back.ranks.begin(), back.ranks.end(), cur->rank) != back.ranks.end()) {
+                        if (undirected || std::find(back.ranks.begin(), back.ranks.end(), cur->data.rank) != back.ranks.end()) {
                             seen.insert(search->id);
-                            if (search->type == CommType::Dst) {
+                            if (search->kind == CommKind::Dst) {
                                 cur->addDst(search);
-                            } else if (search->type == CommType::Src) {
+                            } else if (search->kind == CommKind::Src) {
                                 search->layer = cur->layer;
                                 search->addDst(cur);
                             } else {
@@ -499,88 +439,19 @@ private:
 
     void prune()
     {
-        for (auto& [rank, nodes] : m_comm)
-            for (auto& node : nodes)
-                if (node && !node->isDiff && node->computeOps.empty()) {
-                    node->remove();
-                    node.reset();
-                }
-    }
-
-    CommNode* byId(const std::string& id)
-    {
-        const std::size_t dot = id.find('.');
-        if (dot == std::string::npos)
-            return nullptr;
-        const int rank = std::stoi(id.substr(0, dot));
-        for (auto& node : m_comm[rank])
-            if (node && node->id == id)
-                return node.get();
-        return nullptr;
-    }
-
-    std::set<std::string> relatives(CommNode* node)
-    {
-        std::set<std::string> ids;
-        if (!node)
-            return ids;
-        ids.insert(node->id);
-        for (const auto* list : { &node->linkNodes, &node->srcNodes, &node->dstNodes })
-            for (const auto& [id, _] : *list)
-                ids.insert(id);
-        return ids;
+        m_comm.prune([](const Comm& n) { return n.data.isDiff || !n.computeOps.empty(); });
     }
 
     void searchFirstDiff()
     {
-        std::vector<std::vector<CommNode*>> queues;
-        for (auto& [rank, _] : m_comm) {
-            auto nodes = live(rank);
-            std::stable_sort(nodes.begin(), nodes.end(), [](CommNode* a, CommNode* b) { return a->layer < b->layer; });
-            queues.push_back(nodes);
-        }
+        auto queues = m_comm.layerQueues();
         std::set<std::string> seenIds;
-        auto anyLeft = [&] {
-            return std::any_of(queues.begin(), queues.end(), [](const auto& q) { return !q.empty(); });
-        };
-        while (anyLeft()) {
-            std::vector<std::set<std::string>> groups;
-            std::set<std::string> inGroups;
-            for (auto& queue : queues) {
-                CommNode* node = nullptr;
-                while (!queue.empty()) {
-                    CommNode* next = queue.front();
-                    queue.erase(queue.begin());
-                    if (!seenIds.count(next->id)) {
-                        node = next;
-                        break;
-                    }
-                }
-                if (!node)
-                    continue;
-                if (groups.empty() || !inGroups.count(node->id)) {
-                    std::set<std::string> ids = relatives(node);
-                    std::vector<std::string> pending;
-                    for (const auto& id : ids)
-                        for (const auto& rel : relatives(byId(id)))
-                            if (!ids.count(rel))
-                                pending.push_back(rel);
-                    while (!pending.empty()) {
-                        const std::string id = pending.front();
-                        pending.erase(pending.begin());
-                        ids.insert(id);
-                        for (const auto& rel : relatives(byId(id)))
-                            if (!ids.count(rel))
-                                pending.push_back(rel);
-                    }
-                    inGroups.insert(ids.begin(), ids.end());
-                    groups.push_back(std::move(ids));
-                }
-            }
+        while (CommGraph<DataNode>::anyLeft(queues)) {
+            const auto groups = m_comm.nextGroups(queues, seenIds, GroupStart::FirstOrUngrouped);
             for (const auto& group : groups) {
                 seenIds.insert(group.begin(), group.end());
                 for (const auto& id : group) {
-                    CommNode* node = byId(id);
+                    Comm* node = m_comm.byId(id);
                     if (!node)
                         continue;
                     for (DataNode op : node->computeOps) {
@@ -589,7 +460,7 @@ private:
                     }
                 }
                 for (const auto& id : group) {
-                    CommNode* node = byId(id);
+                    Comm* node = m_comm.byId(id);
                     if (node && node->data.isDiff) {
                         DataNode data = node->data;
                         data.layer = node->layer;
@@ -614,7 +485,7 @@ private:
     const std::vector<RankChecks>& m_ranks;
     std::vector<DataNode> m_diffNodes;
     std::map<int, std::string> m_firstComm;
-    std::map<int, std::vector<std::unique_ptr<CommNode>>> m_comm;
+    CommGraph<DataNode> m_comm;
     std::vector<std::pair<int, std::vector<DataNode>>> m_afterCommDiffs;
 };
 
