@@ -101,12 +101,8 @@ TensorMetrics compareRowTensors(const CompareTable& table, const CompareRow& row
     const std::string npuName(npuTable.dataName(table.npuItem(row)));
     const Item* bi = table.benchItem(row);
     const std::string benchName(bi ? table.bench.items->dataName(*bi) : kNA);
-    if (npuName == "-1")
-        return tensorMetricsError("unsupported", "NPU does not have data file.");
-    if (benchName == "-1")
-        return tensorMetricsError("unsupported", "Bench does not have data file.");
-    if ((npuName == kNA) != (benchName == kNA))
-        return tensorMetricsError("unsupported", "Bench api/module unmatched.");
+    if (auto problem = dataNameProblem(npuName, benchName))
+        return *problem;
     const fs::path npuFile = resolveDataFile(table.npu.dataDir, npuName);
     const fs::path benchFile = resolveDataFile(table.bench.dataDir, benchName);
     for (const fs::path* file : { &npuFile, &benchFile })

@@ -192,6 +192,17 @@ void setListCell(Cell& out, const std::vector<std::string>& items)
     out.text += ']';
 }
 
+std::optional<TensorMetrics> dataNameProblem(std::string_view npuName, std::string_view benchName)
+{
+    if (npuName == "-1")
+        return tensorMetricsError("unsupported", "NPU does not have data file.");
+    if (benchName == "-1")
+        return tensorMetricsError("unsupported", "Bench does not have data file.");
+    if ((npuName == kNA) != (benchName == kNA))
+        return tensorMetricsError("unsupported", "Bench api/module unmatched.");
+    return std::nullopt;
+}
+
 std::string unreadableTensorFileMessage(const std::filesystem::path& file)
 {
     std::error_code ec;
@@ -200,8 +211,43 @@ std::string unreadableTensorFileMessage(const std::filesystem::path& file)
     return {};
 }
 
+// The columns computed from the row's metrics and statistics alone, the same for exact and consistent tables.
+bool CompareTable::derivedCell(std::size_t index, Column column, Cell& out) const
+{
+    const CompareRow& row = rows[index];
+    switch (column) {
+    case Column::Cosine:
+    case Column::EucDist:
+    case Column::MaxAbsErr:
+    case Column::TensorMaxRelativeErr:
+    case Column::OneThousandthErrRatio:
+    case Column::FiveThousandthsErrRatio:
+        setPyCell(out, tensorMetrics[row.metrics].cells[static_cast<std::size_t>(static_cast<int>(column) - static_cast<int>(Column::Cosine))]);
+        return true;
+    case Column::MaxDiff:
+    case Column::MinDiff:
+    case Column::MeanDiff:
+    case Column::NormDiff:
+    case Column::MaxRelativeErr:
+    case Column::MinRelativeErr:
+    case Column::MeanRelativeErr:
+    case Column::NormRelativeErr: {
+        const int offset = static_cast<int>(column) - static_cast<int>(Column::MaxDiff);
+        std::string diff, rel;
+        statisticDiffCells(row, offset % 4, diff, rel);
+        out.kind = Cell::Kind::Str;
+        out.text = offset < 4 ? std::move(diff) : std::move(rel);
+        return true;
+    }
+    default: return false;
+    }
+}
+
 void CompareTable::cell(std::size_t index, Column column, Cell& out) const
 {
+    out.list = nullptr;
+    if (derivedCell(index, column, out))
+        return;
     if (consistent()) {
         consistentCell(*this, index, column, out);
         return;
@@ -238,8 +284,6 @@ void CompareTable::cell(std::size_t index, Column column, Cell& out) const
     case Column::TensorMaxRelativeErr:
     case Column::OneThousandthErrRatio:
     case Column::FiveThousandthsErrRatio:
-        setPyCell(out, tensorMetrics[row.metrics].cells[static_cast<std::size_t>(static_cast<int>(column) - static_cast<int>(Column::Cosine))]);
-        return;
     case Column::MaxDiff:
     case Column::MinDiff:
     case Column::MeanDiff:
@@ -247,14 +291,7 @@ void CompareTable::cell(std::size_t index, Column column, Cell& out) const
     case Column::MaxRelativeErr:
     case Column::MinRelativeErr:
     case Column::MeanRelativeErr:
-    case Column::NormRelativeErr: {
-        const int offset = static_cast<int>(column) - static_cast<int>(Column::MaxDiff);
-        std::string diff, rel;
-        statisticDiffCells(row, offset % 4, diff, rel);
-        out.kind = Cell::Kind::Str;
-        out.text = offset < 4 ? std::move(diff) : std::move(rel);
-        return;
-    }
+    case Column::NormRelativeErr: return; // derivedCell
     case Column::NpuMax:
     case Column::NpuMin:
     case Column::NpuMean:

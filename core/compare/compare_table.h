@@ -13,6 +13,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -43,6 +44,9 @@ struct Cell {
 // A cell holding the value as pandas would; a cell holding the Python list repr of the strings (kept by pointer).
 void setPyCell(Cell& out, const PyVal& value);
 void setListCell(Cell& out, const std::vector<std::string>& items);
+
+// The tensor-mode row a data_name pair gets before any file is read ("-1": no data file; one side N/A), if any.
+std::optional<TensorMetrics> dataNameProblem(std::string_view npuName, std::string_view benchName);
 
 // The reference reads only .pt files and reports a missing one in the row, not as a failure: that message for
 // the file, or empty when it can be read.
@@ -86,6 +90,8 @@ public:
     std::vector<Column> columns() const;
     std::vector<std::string> header() const;
     void cell(std::size_t row, Column column, Cell& out) const;
+    // Tensor metric and statistic difference cells (false for other columns).
+    bool derivedCell(std::size_t row, Column column, Cell& out) const;
 
     const Item& npuItem(const CompareRow& row) const { return npu.items->items()[row.npu]; }
     const Item* benchItem(const CompareRow& row) const

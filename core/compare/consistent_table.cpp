@@ -63,12 +63,8 @@ TensorMetrics compareConsistentTensors(const CompareTable& table, const Consiste
 {
     const std::string& npuName = row.npu.dataName;
     const std::string& benchName = row.bench.dataName;
-    if (npuName == "-1")
-        return tensorMetricsError("unsupported", "NPU does not have data file.");
-    if (benchName == "-1")
-        return tensorMetricsError("unsupported", "Bench does not have data file.");
-    if ((npuName == kNA) != (benchName == kNA))
-        return tensorMetricsError("unsupported", "Bench api/module unmatched.");
+    if (auto problem = dataNameProblem(npuName, benchName))
+        return *problem;
     const bool fsdp = table.options.consistentBackend == "fsdp";
     const bool npuJoinable = fsdp && (contains(npuName, ".q_proj.") || contains(npuName, ".gate_proj."));
     const bool benchJoinable = !fsdp && contains(benchName, ".gate_up_proj.");
@@ -251,30 +247,6 @@ void consistentCell(const CompareTable& table, std::size_t index, Column column,
     case Column::BenchRequiresGrad: setText(out, side.requiresGrad); return;
     case Column::NpuMd5:
     case Column::BenchMd5: setText(out, side.md5); return;
-    case Column::Cosine:
-    case Column::EucDist:
-    case Column::MaxAbsErr:
-    case Column::TensorMaxRelativeErr:
-    case Column::OneThousandthErrRatio:
-    case Column::FiveThousandthsErrRatio: {
-        setPyCell(out, table.tensorMetrics[table.rows[index].metrics]
-                           .cells[static_cast<std::size_t>(static_cast<int>(column) - static_cast<int>(Column::Cosine))]);
-        return;
-    }
-    case Column::MaxDiff:
-    case Column::MinDiff:
-    case Column::MeanDiff:
-    case Column::NormDiff:
-    case Column::MaxRelativeErr:
-    case Column::MinRelativeErr:
-    case Column::MeanRelativeErr:
-    case Column::NormRelativeErr: {
-        const int offset = static_cast<int>(column) - static_cast<int>(Column::MaxDiff);
-        std::string diff, rel;
-        table.statisticDiffCells(table.rows[index], offset % 4, diff, rel);
-        setText(out, offset < 4 ? diff : rel);
-        return;
-    }
     case Column::NpuMax:
     case Column::NpuMin:
     case Column::NpuMean:
@@ -303,13 +275,9 @@ void consistentCell(const CompareTable& table, std::size_t index, Column column,
         out.ownedList.assign({ row.npu.dataName, row.bench.dataName });
         setListCell(out, out.ownedList);
         return;
-    case Column::Accuracy:
-    case Column::State:
-    case Column::ApiOriginName:
-    case Column::NpuP2POp:
-    case Column::BenchP2POp:
-    case Column::NpuP2PPeer:
-    case Column::BenchP2PPeer: out.kind = Cell::Kind::Missing; return;
+    default: // metric and difference cells come from CompareTable::derivedCell; the others are not columns here
+        out.kind = Cell::Kind::Missing;
+        return;
     }
 }
 
