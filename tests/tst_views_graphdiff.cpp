@@ -9,11 +9,13 @@
 #include "graph/nodetooltip.h"
 
 #include "graph/graph_run.h"
+#include "graph/node_details.h"
 
 #include <QCheckBox>
 #include <QComboBox>
 #include <QLabel>
 #include <QLineEdit>
+#include <QMenu>
 #include <QSvgRenderer>
 #include <QTemporaryDir>
 #include <QToolButton>
@@ -286,6 +288,39 @@ private slots:
         // Released over empty space: nothing proposed, and a short press is a click, not a drag.
         drag(problem, mulAt, bench, QPoint(2, 2));
         QCOMPARE(dropped.size(), 2);
+    }
+
+    // A communication node's context menu lists its peers per rank; choosing one switches the rank and selects the peer.
+    void peerMenuSwitchesRank()
+    {
+        StudioFocus focus;
+        auto view = showView(m_synthetic, &focus);
+        const graph::VisNode* comm = nullptr;
+        for (const auto& node : m_synthetic.npu->nodes)
+            if (!graph::distributedInfo(node.matchedDistributed).peers.empty()) {
+                comm = &node;
+                break;
+            }
+        QVERIFY(comm);
+        const auto info = graph::distributedInfo(comm->matchedDistributed);
+        QMenu menu;
+        view->addPeerMenu(menu, *comm);
+        QCOMPARE(menu.actions().size(), qsizetype(1));
+        QMenu* peers = menu.actions().front()->menu();
+        QVERIFY(peers);
+        const QString expectedTitle = QString::fromLatin1(info.type == "send" ? "Data send" : info.type == "receive" ? "Data receive" : "Data send-receive");
+        QCOMPARE(peers->title(), expectedTitle);
+        QCOMPARE(peers->actions().size(), qsizetype(info.peers.size()));
+        QAction* first = peers->actions().front();
+        QCOMPARE(first->text(), QStringLiteral("rank%1").arg(info.peers.front().rank));
+        QVERIFY(!first->icon().isNull());
+        first->trigger();
+        QCOMPARE(focus.rank(), info.peers.front().rank);
+        QCOMPARE(focus.node(), QString::fromStdString(info.peers.front().node));
+
+        QMenu plain;
+        view->addPeerMenu(plain, m_synthetic.npu->nodes[m_synthetic.npu->root()]);
+        QVERIFY(plain.actions().isEmpty());
     }
 
     void hoverExplainsTheColour()

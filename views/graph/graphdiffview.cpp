@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "graphdiffview.h"
 
+#include "graph/node_details.h"
+
 #include "graphlegend.h"
 #include "graphsideview.h"
 #include "nodelistfilter.h"
@@ -14,6 +16,7 @@
 #include <QImage>
 #include <QLabel>
 #include <QMenu>
+#include <QPixmap>
 #include <QPainter>
 #include <QSplitter>
 #include <QSvgGenerator>
@@ -300,6 +303,7 @@ void GraphDiffView::showMenu(Side side, std::uint32_t node, const QPoint& global
     if (state.isExpandable(node))
         menu.addAction(state.isExpanded(node) ? tr("Collapse") : tr("Expand"), this, [this, side, node] { toggle(side, node); });
     menu.addAction(tr("Show details"), this, [this, name, side] { emit nodeActivated(name, side); });
+    addPeerMenu(menu, n);
     if (m_bench && n.matched()) {
         const QString problemNode = side == Side::Problem ? name : QString::fromStdString(n.link.back());
         menu.addSeparator();
@@ -308,6 +312,41 @@ void GraphDiffView::showMenu(Side side, std::uint32_t node, const QPoint& global
     menu.addSeparator();
     menu.addAction(tr("Copy name"), this, [name] { QApplication::clipboard()->setText(name); });
     menu.exec(globalPos);
+}
+
+QColor GraphDiffView::peerColour(const std::string& index) const
+{
+    if (m_mode->currentIndex() == 1)
+        return graphstyle::overflowColour(index);
+    char* end = nullptr;
+    double value = std::strtod(index.c_str(), &end);
+    if (index.empty() || !end || *end != '\0')
+        value = 0; // the plugin's colour lookup falls back to index 0
+    return graphstyle::precisionColour(msprobe::graph::levelOfIndex(value));
+}
+
+void GraphDiffView::addPeerMenu(QMenu& menu, const VisNode& node)
+{
+    const auto info = msprobe::graph::distributedInfo(node.matchedDistributed);
+    if (info.peers.empty())
+        return;
+    const QString title = info.type == "send" ? tr("Data send") : info.type == "receive" ? tr("Data receive") : tr("Data send-receive");
+    QMenu* peers = menu.addMenu(title);
+    for (const auto& peer : info.peers) {
+        QPixmap chip(12, 12);
+        chip.fill(peerColour(peer.index));
+        const QString peerNode = QString::fromStdString(peer.node);
+        QAction* action = peers->addAction(QIcon(chip), QStringLiteral("rank%1").arg(peer.rank));
+        action->setToolTip(peerNode);
+        action->setData(peer.rank);
+        connect(action, &QAction::triggered, this, [this, rank = peer.rank, peerNode] { goToPeer(rank, peerNode); });
+    }
+}
+
+void GraphDiffView::goToPeer(int rank, const QString& node)
+{
+    m_focus->setGraph(m_focus->step(), rank);
+    m_focus->setNode(node, StudioFocus::Side::Problem);
 }
 
 void GraphDiffView::refreshNodes(const QStringList&)

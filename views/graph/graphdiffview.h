@@ -19,6 +19,7 @@ class GraphSideView;
 class QCheckBox;
 class QComboBox;
 class QLabel;
+class QMenu;
 
 class GraphDiffView : public QWidget {
     Q_OBJECT
@@ -67,6 +68,16 @@ private:
     void dragMoved(StudioFocus::Side from, const QPoint& globalPos, std::uint32_t* target);
     void dropped(StudioFocus::Side from, std::uint32_t node, const QPoint& globalPos);
     void showMenu(StudioFocus::Side side, std::uint32_t node, const QPoint& globalPos);
+    QColor peerColour(const std::string& index) const;
+
+public:
+    // "Data send / receive / send-receive" with one rank{N} per peer of a communication node (spec §2.3): part of
+    // the node's context menu.
+    void addPeerMenu(QMenu& menu, const msprobe::graph::VisNode& node);
+    // Switches the shared focus to the peer's rank and selects the peer there (what a peer menu entry does).
+    void goToPeer(int rank, const QString& node);
+
+private:
     // The node on the other side matched to node, or to its nearest matched ancestor when ancestors is set.
     std::uint32_t partnerOf(StudioFocus::Side side, std::uint32_t node, bool ancestors) const;
     const msprobe::graph::VisGraph* graphOf(StudioFocus::Side side) const;
