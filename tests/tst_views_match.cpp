@@ -148,6 +148,22 @@ private slots:
         QCOMPARE(std::size_t(panel.problemUnmatched()->count()), countRows(db, "data_source = 'NPU' AND matched_node_link = '[]'"));
         QCOMPARE(std::size_t(panel.benchUnmatched()->count()), countRows(db, "data_source = 'Bench' AND matched_node_link = '[]'"));
         QCOMPARE(std::size_t(panel.problemMatched()->count()), countRows(db, "data_source = 'NPU' AND matched_node_link != '[]'"));
+        // The lists follow the micro-step filter ((? = -1 OR micro_step_id = ?), as the plugin queries).
+        {
+            // The reference dumps have one micro step: give every third row micro step 1 to see the filter work.
+            graph::SqliteDb writable(db, false);
+            graph::SqliteStatement(writable, "UPDATE tb_nodes SET micro_step_id = 1 WHERE node_order % 3 = 0").step();
+        }
+        QVERIFY(controller.open(q(db.string()), 0, 0));
+        QVERIFY(countRows(db, "micro_step_id = 1") > 0);
+        for (int micro : { 0, 1, 7 }) {
+            focus.setMicroStep(micro);
+            const std::string where = " AND micro_step_id = " + std::to_string(micro);
+            QCOMPARE(std::size_t(panel.problemUnmatched()->count()), countRows(db, "data_source = 'NPU' AND matched_node_link = '[]'" + where));
+            QCOMPARE(std::size_t(panel.benchMatched()->count()), countRows(db, "data_source = 'Bench' AND matched_node_link != '[]'" + where));
+        }
+        focus.setMicroStep(-1);
+        QCOMPARE(std::size_t(panel.problemMatched()->count()), countRows(db, "data_source = 'NPU' AND matched_node_link != '[]'"));
 
         // A node picked in the graph is pre-selected with its partner.
         focus.setNode(QStringLiteral("Functional.linear.0.forward"), StudioFocus::Side::Problem);

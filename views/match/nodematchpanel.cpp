@@ -99,19 +99,26 @@ void NodeMatchPanel::setStudioFocus(StudioFocus* focus)
     if (m_focus)
         disconnect(m_focus, nullptr, this, nullptr);
     m_focus = focus;
-    if (focus)
+    if (focus) {
         connect(focus, &StudioFocus::nodeChanged, this, &NodeMatchPanel::followFocus);
+        connect(focus, &StudioFocus::microStepChanged, this, &NodeMatchPanel::refresh);
+    }
 }
 
 void NodeMatchPanel::refresh()
 {
     const auto* matcher = m_controller->matcher();
     QStringList lists[4]; // debug unmatched, bench unmatched, debug matched, bench matched
+    // The lists follow the micro-step filter as the plugin's queries do: (? = -1 OR micro_step_id = ?).
+    const int microStep = m_focus ? m_focus->microStep() : -1;
+    const auto shown = [microStep](const msprobe::graph::VisNode& node) { return microStep == -1 || node.microStep == microStep; };
     if (matcher) {
         for (const auto& node : matcher->npu().nodes)
-            lists[node.matched() ? 2 : 0] << text(node.name);
+            if (shown(node))
+                lists[node.matched() ? 2 : 0] << text(node.name);
         for (const auto& node : matcher->bench().nodes)
-            lists[node.matched() ? 3 : 1] << text(node.name);
+            if (shown(node))
+                lists[node.matched() ? 3 : 1] << text(node.name);
     }
     m_problemUnmatched->setNames(lists[0]);
     m_benchUnmatched->setNames(lists[1]);
