@@ -5,6 +5,8 @@
 
 #include "graph/graphdiffview.h"
 #include "graph/graphsideview.h"
+#include "graph/matchhighlightdelegate.h"
+#include "graph/nodelistmodel.h"
 #include "graph/nodelistpanel.h"
 #include "graph/nodetooltip.h"
 
@@ -15,6 +17,7 @@
 #include <QComboBox>
 #include <QLabel>
 #include <QLineEdit>
+#include <QListView>
 #include <QMenu>
 #include <QSvgRenderer>
 #include <QTemporaryDir>
@@ -247,10 +250,27 @@ private slots:
         QTest::keyClicks(panel.findChild<QLineEdit*>(QStringLiteral("search")), QStringLiteral("LINEAR"));
         QCOMPARE(panel.count(), int(linear));
         QVERIFY(linear > 0);
+        // Each listed name marks where the search text matched (drawn by the list's highlight delegate).
+        auto* list = panel.findChild<QListView*>(QStringLiteral("nodeList"));
+        QVERIFY(qobject_cast<MatchHighlightDelegate*>(list->itemDelegate()));
+        for (int row = 0; row < panel.count(); ++row) {
+            const QModelIndex index = list->model()->index(row, 0);
+            const QPoint span = index.data(NodeListModel::MatchSpanRole).toPoint();
+            QCOMPARE(span.y(), 6);
+            QCOMPARE(index.data().toString().mid(span.x(), span.y()).toLower(), QStringLiteral("linear"));
+        }
+        const QPixmap marked = list->grab(); // paints with the marks
+        QVERIFY(!marked.isNull());
+        if (qEnvironmentVariableIsSet("MSPROBE_SHOTS")) // for a look by eye
+            marked.save(qEnvironmentVariable("MSPROBE_SHOTS") + QStringLiteral("/node_list_highlight.png"));
         panel.findChild<QLineEdit*>(QStringLiteral("search"))->setText(QStringLiteral("^Module\\..*\\.backward\\."));
         box("regex")->setChecked(true);
         QCOMPARE(panel.count(), int(backwardModules));
         QVERIFY(backwardModules > 0);
+        const QModelIndex firstRegexRow = list->model()->index(0, 0);
+        const QPoint regexSpan = firstRegexRow.data(NodeListModel::MatchSpanRole).toPoint();
+        QCOMPARE(regexSpan.x(), 0);
+        QVERIFY(firstRegexRow.data().toString().mid(0, regexSpan.y()).endsWith(QStringLiteral(".backward.")));
         QCOMPARE(int(panel.side()), int(Side::Bench));
     }
 

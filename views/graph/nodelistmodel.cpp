@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "nodelistmodel.h"
 
+#include <QPoint>
+#include <QRegularExpression>
+
 #include <algorithm>
 
 using namespace msprobe::graph;
@@ -18,6 +21,14 @@ void NodeListModel::setNodes(std::shared_ptr<const VisGraph> graph, std::vector<
     m_benchSide = benchSide;
     m_chips = chips;
     endResetModel();
+}
+
+void NodeListModel::setHighlight(const QString& text, bool regex)
+{
+    m_highlight = text;
+    m_highlightRegex = regex;
+    if (!m_nodes.empty())
+        emit dataChanged(index(0), index(int(m_nodes.size()) - 1), { MatchSpanRole });
 }
 
 int NodeListModel::rowOf(std::uint32_t node) const
@@ -43,6 +54,17 @@ QVariant NodeListModel::data(const QModelIndex& index, int role) const
             return graphstyle::listChipOf(node.matched() ? PrecisionLevel::Pass : PrecisionLevel::Unmatched);
         return graphstyle::listChipOf(levelOf(node));
     case NodeIndexRole: return QVariant::fromValue(m_nodes[std::size_t(index.row())]);
+    case MatchSpanRole: {
+        if (m_highlight.isEmpty())
+            return QPoint(0, 0);
+        const QString name = QString::fromStdString(node.name);
+        if (m_highlightRegex) {
+            const auto match = QRegularExpression(m_highlight, QRegularExpression::CaseInsensitiveOption).match(name);
+            return match.hasMatch() ? QPoint(int(match.capturedStart()), int(match.capturedLength())) : QPoint(0, 0);
+        }
+        const qsizetype at = name.indexOf(m_highlight, 0, Qt::CaseInsensitive);
+        return at < 0 ? QPoint(0, 0) : QPoint(int(at), int(m_highlight.size()));
+    }
     default: return {};
     }
 }

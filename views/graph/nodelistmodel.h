@@ -11,12 +11,15 @@
 class NodeListModel : public QAbstractListModel {
     Q_OBJECT
 public:
-    enum Roles { NodeIndexRole = Qt::UserRole };
+    // MatchSpanRole: QPoint(start, length) of the search text in the name (length 0 when nothing to show).
+    enum Roles { NodeIndexRole = Qt::UserRole, MatchSpanRole };
 
     explicit NodeListModel(QObject* parent = nullptr);
 
     void setNodes(std::shared_ptr<const msprobe::graph::VisGraph> graph, std::vector<std::uint32_t> nodes, bool benchSide,
         graphstyle::ColourMode chips);
+    // The search text the list was filtered with (a case-insensitive substring or a regular expression).
+    void setHighlight(const QString& text, bool regex);
     std::uint32_t nodeAt(int row) const { return m_nodes.at(std::size_t(row)); }
     int rowOf(std::uint32_t node) const;
 
@@ -28,4 +31,6 @@ private:
     std::vector<std::uint32_t> m_nodes;
     bool m_benchSide = false;
     graphstyle::ColourMode m_chips = graphstyle::ColourMode::Precision;
+    QString m_highlight;
+    bool m_highlightRegex = false;
 };

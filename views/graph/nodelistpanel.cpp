@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "nodelistpanel.h"
 
+#include "matchhighlightdelegate.h"
+
 #include "nodelistmodel.h"
 
 #include <QCheckBox>
@@ -92,6 +94,7 @@ void NodeListPanel::buildUi()
     m_list = new QListView(this);
     m_list->setObjectName(QStringLiteral("nodeList"));
     m_list->setModel(m_model);
+    m_list->setItemDelegate(new MatchHighlightDelegate(NodeListModel::MatchSpanRole, m_list));
     m_list->setUniformItemSizes(true);
     m_list->setEditTriggers(QAbstractItemView::NoEditTriggers);
     layout->addWidget(m_list, 1);
@@ -175,6 +178,7 @@ void NodeListPanel::apply()
     const bool overflowChips = filter.levels.empty() && !filter.overflow.empty();
     m_model->setNodes(graph, std::move(nodes), side() == StudioFocus::Side::Bench,
         overflowChips ? graphstyle::ColourMode::Overflow : graphstyle::ColourMode::Precision);
+    m_model->setHighlight(filter.text, filter.regex);
     m_header->setText(tr("Node list (%1)").arg(count()));
     m_message->setText(filter.regex && !QRegularExpression(filter.text).isValid() ? tr("Invalid regular expression") : QString());
 }
