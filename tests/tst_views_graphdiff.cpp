@@ -5,6 +5,7 @@
 
 #include "graph/graphdiffview.h"
 #include "graph/graphsideview.h"
+#include "graph/graphlegend.h"
 #include "graph/matchhighlightdelegate.h"
 #include "graph/nodelistmodel.h"
 #include "graph/nodelistpanel.h"
@@ -341,6 +342,22 @@ private slots:
         QMenu plain;
         view->addPeerMenu(plain, m_synthetic.npu->nodes[m_synthetic.npu->root()]);
         QVERIFY(plain.actions().isEmpty());
+    }
+
+    // The legend wraps onto more rows in a narrow window instead of cutting entries off.
+    void legendWrapsWhenNarrow()
+    {
+        StudioFocus focus;
+        auto view = showView(m_sample, &focus);
+        auto* legend = view->findChild<GraphLegend*>(QStringLiteral("legend"));
+        QVERIFY(legend);
+        QCOMPARE(legend->heightForWidth(4000), legend->sizeHint().height());
+        QVERIFY(legend->heightForWidth(300) > 2 * legend->heightForWidth(4000) - 4);
+        view->resize(1000, 700);
+        QVERIFY(QTest::qWaitFor([&] { return legend->rowCount() >= 2; }, 5000));
+        QVERIFY(legend->height() >= legend->heightForWidth(legend->width()));
+        view->resize(2600, 900);
+        QVERIFY(QTest::qWaitFor([&] { return legend->rowCount() == 1; }, 5000));
     }
 
     void hoverExplainsTheColour()

@@ -3,6 +3,8 @@
 
 #include <QPainter>
 
+#include <algorithm>
+
 using msprobe::graph::PrecisionLevel;
 
 namespace {
@@ -18,7 +20,9 @@ GraphLegend::GraphLegend(QWidget* parent)
     setToolTip(tr("Rounded box: module (double-click to expand). Ellipse: node without children. Dashed box: "
                   "API list (standalone APIs between modules). Dotted box: multi collection (fused operators). "
                   "A badge on a collapsed module counts the warnings and errors inside it, in the worst colour."));
-    setMinimumHeight(kShapeHeight + 8);
+    QSizePolicy policy(QSizePolicy::Preferred, QSizePolicy::Preferred);
+    policy.setHeightForWidth(true);
+    setSizePolicy(policy);
 }
 
 void GraphLegend::setMode(graphstyle::ColourMode mode, bool compare)
@@ -29,23 +33,90 @@ void GraphLegend::setMode(graphstyle::ColourMode mode, bool compare)
     update();
 }
 
-QSize GraphLegend::sizeHint() const { return { 700, kShapeHeight + 8 }; }
+// Every entry of the current mode: its label and how its sample is drawn.
+std::vector<GraphLegend::Entry> GraphLegend::entries() const
+{
+    std::vector<Entry> out;
+    out.push_back({ tr("Module"), Shape::Module, {} });
+    out.push_back({ tr("Leaf"), Shape::Leaf, {} });
+    out.push_back({ tr("API list"), Shape::ApiList, {} });
+    out.push_back({ tr("Multi collection"), Shape::MultiCollection, {} });
+    if (m_mode == graphstyle::ColourMode::Overflow) {
+        out.push_back({ tr("Medium"), Shape::Chip, graphstyle::overflowColour("medium") });
+        out.push_back({ tr("High"), Shape::Chip, graphstyle::overflowColour("high") });
+        out.push_back({ tr("Critical"), Shape::Chip, graphstyle::overflowColour("critical") });
+        return out;
+    }
+    if (m_compare) {
+        out.push_back({ tr("Pass"), Shape::Chip, graphstyle::precisionColour(PrecisionLevel::Pass) });
+        out.push_back({ tr("Warning"), Shape::Chip, graphstyle::precisionColour(PrecisionLevel::Warning) });
+        out.push_back({ tr("Error"), Shape::Chip, graphstyle::precisionColour(PrecisionLevel::Error) });
+        out.push_back({ tr("No grade"), Shape::Chip, Qt::white });
+    }
+    out.push_back({ tr("Unmatched"), Shape::Chip, graphstyle::precisionColour(PrecisionLevel::Unmatched) });
+    return out;
+}
+
+// Where each entry goes when the legend is `width` wide: left to right, wrapping onto further rows.
+std::vector<QRect> GraphLegend::placeEntries(int width) const
+{
+    std::vector<QRect> boxes;
+    const QFontMetrics metrics = fontMetrics();
+    const int rowHeight = std::max(kShapeHeight, metrics.height()) + 4;
+    int x = 2, y = 2;
+    for (const Entry& e : entries()) {
+        const int w = kShapeWidth + kGap + metrics.horizontalAdvance(e.text) + 2;
+        if (x > 2 && x + w > width) {
+            x = 2;
+            y += rowHeight;
+        }
+        boxes.emplace_back(x, y, w, rowHeight);
+        x += w + kEntryGap;
+    }
+    return boxes;
+}
+
+bool GraphLegend::hasHeightForWidth() const { return true; }
+
+int GraphLegend::heightForWidth(int width) const
+{
+    const auto boxes = placeEntries(width);
+    return boxes.empty() ? 0 : boxes.back().bottom() + 3;
+}
+
+QSize GraphLegend::sizeHint() const
+{
+    const auto boxes = placeEntries(QWIDGETSIZE_MAX);
+    return { boxes.empty() ? 0 : boxes.back().right() + 2, heightForWidth(QWIDGETSIZE_MAX) };
+}
+
+QSize GraphLegend::minimumSizeHint() const { return { 160, heightForWidth(160) }; }
+
+int GraphLegend::rowCount() const
+{
+    int rows = 0, lastTop = -1;
+    for (const QRect& box : placeEntries(width()))
+        if (box.top() != lastTop) {
+            ++rows;
+            lastTop = box.top();
+        }
+    return rows;
+}
+
+void GraphLegend::resizeEvent(QResizeEvent* event)
+{
+    QWidget::resizeEvent(event);
+    const int wanted = heightForWidth(width());
+    if (minimumHeight() != wanted)
+        setMinimumHeight(wanted); // the header row grows when the entries wrap
+}
 
 void GraphLegend::paintEvent(QPaintEvent*)
 {
     QPainter painter(this);
     painter.setRenderHint(QPainter::Antialiasing);
-    int x = 2;
-    const int y = (height() - kShapeHeight) / 2;
-    auto entry = [&](const QString& text, auto&& drawShape) {
-        const QRect shape(x, y, kShapeWidth, kShapeHeight);
-        drawShape(shape);
-        x += kShapeWidth + kGap;
-        painter.setPen(palette().color(QPalette::WindowText));
-        const int width = painter.fontMetrics().horizontalAdvance(text);
-        painter.drawText(QRect(x, 0, width + 2, height()), Qt::AlignVCenter, text);
-        x += width + kEntryGap;
-    };
+    const auto all = entries();
+    const auto boxes = placeEntries(width());
     auto outline = [&](Qt::PenStyle style, const QList<qreal>& dashes) {
         QPen pen(QColor(100, 100, 100), 1, style);
         if (!dashes.isEmpty())
@@ -53,29 +124,22 @@ void GraphLegend::paintEvent(QPaintEvent*)
         painter.setPen(pen);
         painter.setBrush(Qt::white);
     };
-    entry(tr("Module"), [&](const QRect& r) { outline(Qt::SolidLine, {}); painter.drawRoundedRect(r, 4, 4); });
-    entry(tr("Leaf"), [&](const QRect& r) { outline(Qt::SolidLine, {}); painter.drawEllipse(r); });
-    entry(tr("API list"), [&](const QRect& r) { outline(Qt::CustomDashLine, { 6, 1 }); painter.drawRect(r); });
-    entry(tr("Multi collection"), [&](const QRect& r) { outline(Qt::CustomDashLine, { 2, 1 }); painter.drawRect(r); });
-    x += kEntryGap;
-    auto chip = [&](const QString& text, const QColor& colour) {
-        entry(text, [&](const QRect& r) {
-            painter.setPen(graphstyle::borderOf(colour));
-            painter.setBrush(colour);
-            painter.drawRoundedRect(r, 4, 4);
-        });
-    };
-    if (m_mode == graphstyle::ColourMode::Overflow) {
-        chip(tr("Medium"), graphstyle::overflowColour("medium"));
-        chip(tr("High"), graphstyle::overflowColour("high"));
-        chip(tr("Critical"), graphstyle::overflowColour("critical"));
-        return;
+    for (std::size_t i = 0; i < all.size(); ++i) {
+        const Entry& e = all[i];
+        const QRect box = boxes[i];
+        const QRect shape(box.left(), box.top() + (box.height() - kShapeHeight) / 2, kShapeWidth, kShapeHeight);
+        switch (e.shape) {
+        case Shape::Module: outline(Qt::SolidLine, {}); painter.drawRoundedRect(shape, 4, 4); break;
+        case Shape::Leaf: outline(Qt::SolidLine, {}); painter.drawEllipse(shape); break;
+        case Shape::ApiList: outline(Qt::CustomDashLine, { 6, 1 }); painter.drawRect(shape); break;
+        case Shape::MultiCollection: outline(Qt::CustomDashLine, { 2, 1 }); painter.drawRect(shape); break;
+        case Shape::Chip:
+            painter.setPen(graphstyle::borderOf(e.colour));
+            painter.setBrush(e.colour);
+            painter.drawRoundedRect(shape, 4, 4);
+            break;
+        }
+        painter.setPen(palette().color(QPalette::WindowText));
+        painter.drawText(QRect(shape.right() + kGap, box.top(), box.width() - kShapeWidth - kGap, box.height()), Qt::AlignVCenter, e.text);
     }
-    if (m_compare) {
-        chip(tr("Pass"), graphstyle::precisionColour(PrecisionLevel::Pass));
-        chip(tr("Warning"), graphstyle::precisionColour(PrecisionLevel::Warning));
-        chip(tr("Error"), graphstyle::precisionColour(PrecisionLevel::Error));
-        chip(tr("No grade"), Qt::white);
-    }
-    chip(tr("Unmatched"), graphstyle::precisionColour(PrecisionLevel::Unmatched));
 }

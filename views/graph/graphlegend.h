@@ -6,17 +6,34 @@
 
 #include <QWidget>
 
+#include <vector>
+
 class GraphLegend : public QWidget {
     Q_OBJECT
 public:
     explicit GraphLegend(QWidget* parent = nullptr);
     void setMode(graphstyle::ColourMode mode, bool compare);
     QSize sizeHint() const override;
+    QSize minimumSizeHint() const override;
+    bool hasHeightForWidth() const override;
+    int heightForWidth(int width) const override;
+    // How many rows the entries take at the current width (they wrap instead of being cut off).
+    int rowCount() const;
 
 protected:
     void paintEvent(QPaintEvent* event) override;
+    void resizeEvent(QResizeEvent* event) override;
 
 private:
+    enum class Shape { Module, Leaf, ApiList, MultiCollection, Chip };
+    struct Entry {
+        QString text;
+        Shape shape;
+        QColor colour;
+    };
+    std::vector<Entry> entries() const;
+    std::vector<QRect> placeEntries(int width) const;
+
     graphstyle::ColourMode m_mode = graphstyle::ColourMode::Precision;
     bool m_compare = true;
 };
