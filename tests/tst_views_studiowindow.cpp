@@ -17,6 +17,7 @@
 #include <QMimeData>
 #include <QSignalSpy>
 #include <QStandardPaths>
+#include <QCheckBox>
 #include <QTemporaryDir>
 
 using namespace msprobe;
@@ -145,6 +146,46 @@ private slots:
         // Switching steps clears the node and shows the other step's rows.
         focus->setGraph(1, 0);
         QCOMPARE(view->model()->rowCount(), static_cast<int>(readCsvFile(m_cliCsv[1]).rows.size()));
+    }
+
+    // "All steps and ranks": both steps' rows with Step/Rank columns; a row of the other step switches the graphs.
+    void allStepsAndRanksTable()
+    {
+        MainWindow window;
+        window.show();
+        window.openPaths({ samplePath("problem"), samplePath("bench") });
+        QVERIFY(waitIdle(window));
+        CompareTableView* view = window.compareView();
+        StudioFocus* focus = window.studioFocus();
+        auto* all = view->findChild<QCheckBox*>(QStringLiteral("allRanks"));
+        QVERIFY(all && !all->isHidden());
+        const int step0 = static_cast<int>(readCsvFile(m_cliCsv[0]).rows.size());
+        const int step1 = static_cast<int>(readCsvFile(m_cliCsv[1]).rows.size());
+        QCOMPARE(view->model()->rowCount(), step0);
+        all->setChecked(true);
+        QVERIFY(view->showingAll());
+        QCOMPARE(view->model()->rowCount(), step0 + step1);
+        QCOMPARE(view->model()->headerData(0, Qt::Horizontal).toString(), QStringLiteral("Step"));
+        QCOMPARE(view->model()->headerData(1, Qt::Horizontal).toString(), QStringLiteral("Rank"));
+        QCOMPARE(view->model()->index(step0, 0).data().toString(), QStringLiteral("1"));
+        QCOMPARE(view->model()->index(step0, 2).data().toString(), test::q(readCsvFile(m_cliCsv[1]).rows[0][0]));
+
+        // Picking a step-1 row switches the focus to step 1 and its node.
+        const QModelIndex row = view->proxy()->mapFromSource(view->model()->index(step0 + 8, 3));
+        view->table()->setCurrentIndex(row);
+        QCOMPARE(focus->step(), 1);
+        QVERIFY(!focus->node().isEmpty());
+        QVERIFY(view->model()->index(step0 + 8, 2).data().toString().startsWith(focus->node()));
+        QVERIFY(view->showingAll()); // the graph switch kept the whole table
+        QCOMPARE(view->model()->rowCount(), step0 + step1);
+
+        // Focus -> table picks the row of the shown step.
+        focus->setNode(QStringLiteral("Module.head.Linear.parameters_grad.0"));
+        const QModelIndex current = view->proxy()->mapToSource(view->table()->currentIndex());
+        QVERIFY(current.isValid());
+        QVERIFY(current.row() >= step0);
+        all->setChecked(false);
+        QCOMPARE(view->model()->rowCount(), step1);
     }
 
     void exportsUseTheCliWriters()

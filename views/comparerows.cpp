@@ -4,6 +4,9 @@
 #include "graph/vis_db_reader.h"
 
 #include <QLocale>
+#include <QStringList>
+
+#include <algorithm>
 
 namespace {
 
@@ -78,7 +81,78 @@ private:
     int m_result, m_name;
 };
 
+class CombinedRows final : public CompareRows {
+public:
+    explicit CombinedRows(std::vector<CompareRowsPart> parts)
+        : m_parts(std::move(parts))
+    {
+        const CompareRows& first = *m_parts.front().rows;
+        for (int c = 0; c < first.columnCount(); ++c)
+            m_headers << first.header(c);
+        for (const auto& part : m_parts) {
+            m_starts.push_back(m_total);
+            m_total += part.rows->rowCount();
+            std::vector<int> map;
+            for (const QString& title : m_headers)
+                map.push_back(part.rows->column(title));
+            m_columnMaps.push_back(std::move(map));
+        }
+    }
+    int rowCount() const override { return m_total; }
+    int columnCount() const override { return static_cast<int>(m_headers.size()) + 2; }
+    QString header(int column) const override
+    {
+        return column == 0 ? QStringLiteral("Step") : column == 1 ? QStringLiteral("Rank") : m_headers[column - 2];
+    }
+    QString text(int row, int column) const override
+    {
+        const auto [part, local] = locate(row);
+        if (column < 2)
+            return QString::number(column == 0 ? m_parts[part].step : m_parts[part].rank);
+        const int mapped = m_columnMaps[part][static_cast<std::size_t>(column - 2)];
+        return mapped < 0 ? QString() : m_parts[part].rows->text(local, mapped);
+    }
+    RowResult result(int row) const override
+    {
+        const auto [part, local] = locate(row);
+        return m_parts[part].rows->result(local);
+    }
+    QString npuName(int row) const override
+    {
+        const auto [part, local] = locate(row);
+        return m_parts[part].rows->npuName(local);
+    }
+    std::pair<int, int> origin(int row) const override
+    {
+        const auto [part, local] = locate(row);
+        return { m_parts[part].step, m_parts[part].rank };
+    }
+
+private:
+    std::pair<std::size_t, int> locate(int row) const
+    {
+        const auto it = std::upper_bound(m_starts.begin(), m_starts.end(), row);
+        const std::size_t part = static_cast<std::size_t>(it - m_starts.begin()) - 1;
+        return { part, row - m_starts[part] };
+    }
+
+    std::vector<CompareRowsPart> m_parts;
+    QStringList m_headers;
+    std::vector<int> m_starts;
+    std::vector<std::vector<int>> m_columnMaps;
+    int m_total = 0;
+};
+
 } // namespace
+
+std::shared_ptr<const CompareRows> combinedCompareRows(std::vector<CompareRowsPart> parts)
+{
+    std::erase_if(parts, [](const CompareRowsPart& p) { return !p.rows; });
+    if (parts.empty())
+        return nullptr;
+    std::stable_sort(parts.begin(), parts.end(), [](const auto& a, const auto& b) { return std::pair(a.step, a.rank) < std::pair(b.step, b.rank); });
+    return std::make_shared<CombinedRows>(std::move(parts));
+}
 
 int CompareRows::column(const QString& title) const
 {

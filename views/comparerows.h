@@ -9,6 +9,8 @@
 #include <QString>
 
 #include <memory>
+#include <utility>
+#include <vector>
 
 namespace msprobe::graph {
 class VisGraph;
@@ -28,6 +30,8 @@ public:
     virtual QString npuName(int row) const = 0;
     // The core table when compared here (exports need it); null for a CSV.
     virtual const msprobe::CompareTable* table() const { return nullptr; }
+    // The step and rank the row was compared for; {-1, -1} when the rows belong to one graph pair.
+    virtual std::pair<int, int> origin(int) const { return { -1, -1 }; }
 
     // Column index by header title, or -1.
     int column(const QString& title) const;
@@ -35,6 +39,14 @@ public:
 
 std::shared_ptr<const CompareRows> compareRowsOf(std::shared_ptr<const msprobe::CompareTable> table);
 std::shared_ptr<const CompareRows> compareRowsOf(msprobe::CsvTable csv);
+
+// Several steps' and ranks' results in one table, in (step, rank) order, with "Step" and "Rank" columns first.
+// Columns are taken from the first part and matched by title in the others (empty when a part lacks one).
+struct CompareRowsPart {
+    int step = 0, rank = 0;
+    std::shared_ptr<const CompareRows> rows;
+};
+std::shared_ptr<const CompareRows> combinedCompareRows(std::vector<CompareRowsPart> parts);
 
 RowResult rowResultOf(const QString& resultCell);
 

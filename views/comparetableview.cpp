@@ -3,6 +3,7 @@
 
 #include "frozencolumntableview.h"
 
+#include <QCheckBox>
 #include <QComboBox>
 #include <QFontMetrics>
 #include <QHBoxLayout>
@@ -19,7 +20,11 @@ CompareTableView::CompareTableView(QWidget* parent)
     , m_filter(new QLineEdit(this))
     , m_result(new QComboBox(this))
     , m_count(new QLabel(this))
+    , m_all(new QCheckBox(tr("All steps and ranks"), this))
 {
+    m_all->setObjectName(QStringLiteral("allRanks"));
+    m_all->setToolTip(tr("Show the rows of every compared step and rank, with Step and Rank columns"));
+    m_all->setVisible(false);
     m_proxy->setSourceModel(m_model);
     m_table->setModel(m_proxy);
     m_table->setSortingEnabled(true);
@@ -42,12 +47,14 @@ CompareTableView::CompareTableView(QWidget* parent)
     auto* bar = new QHBoxLayout;
     bar->addWidget(m_filter, 1);
     bar->addWidget(m_result);
+    bar->addWidget(m_all);
     bar->addWidget(m_count);
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(2, 2, 2, 2);
     layout->addLayout(bar);
     layout->addWidget(m_table, 1);
 
+    connect(m_all, &QCheckBox::toggled, this, [this](bool all) { showRows(all ? m_allRows : m_current); });
     connect(m_filter, &QLineEdit::textChanged, m_proxy, &CompareFilterProxy::setText);
     connect(m_result, &QComboBox::currentIndexChanged, this,
         [this] { m_proxy->setResultFilter(static_cast<CompareFilterProxy::ResultFilter>(m_result->currentData().toInt())); });
@@ -61,6 +68,31 @@ CompareTableView::CompareTableView(QWidget* parent)
 }
 
 void CompareTableView::setRows(std::shared_ptr<const CompareRows> rows)
+{
+    m_current = std::move(rows);
+    if (showingAll()) {
+        if (m_focus)
+            followFocus(m_focus->node());
+        return;
+    }
+    showRows(m_current);
+}
+
+void CompareTableView::setAllRows(std::shared_ptr<const CompareRows> rows)
+{
+    if (rows == m_allRows)
+        return;
+    m_allRows = std::move(rows);
+    m_all->setVisible(m_allRows != nullptr);
+    if (!m_allRows && m_all->isChecked())
+        m_all->setChecked(false); // shows the current rows again
+    else if (showingAll())
+        showRows(m_allRows);
+}
+
+bool CompareTableView::showingAll() const { return m_all->isChecked() && m_allRows; }
+
+void CompareTableView::showRows(std::shared_ptr<const CompareRows> rows)
 {
     m_rowNodes.clear();
     m_model->setRows(std::move(rows));
@@ -97,7 +129,8 @@ QString CompareTableView::nodeOfRow(int sourceRow) const
     if (m_rowNodes.empty()) {
         m_rowNodes.resize(static_cast<std::size_t>(m_model->rowCount()));
         for (int row = 0; row < m_model->rowCount(); ++row) {
-            m_rowNodes[static_cast<std::size_t>(row)] = m_resolver(m_model->rows()->npuName(row));
+            const auto [step, rank] = m_model->rows()->origin(row);
+            m_rowNodes[static_cast<std::size_t>(row)] = m_resolver(step, rank, m_model->rows()->npuName(row));
         }
     }
     return m_rowNodes[static_cast<std::size_t>(sourceRow)];
@@ -107,10 +140,15 @@ void CompareTableView::currentRowChanged(const QModelIndex& current)
 {
     if (!m_focus || !current.isValid())
         return;
-    const QString node = nodeOfRow(m_proxy->mapToSource(current).row());
+    const int row = m_proxy->mapToSource(current).row();
+    const QString node = nodeOfRow(row);
     if (node.isEmpty())
         return;
     m_pickingHere = true;
+    // A row of another step or rank switches the graphs first.
+    const auto [step, rank] = m_model->rows()->origin(row);
+    if (step >= 0 && (step != m_focus->step() || rank != m_focus->rank()))
+        m_focus->setGraph(step, rank);
     m_focus->setNode(node, StudioFocus::Side::Problem);
     m_pickingHere = false;
 }
@@ -119,11 +157,15 @@ void CompareTableView::followFocus(const QString& node)
 {
     if (m_pickingHere || node.isEmpty())
         return;
+    auto inShownGraph = [this](int row) {
+        const auto [step, rank] = m_model->rows()->origin(row);
+        return step < 0 || (step == m_focus->step() && rank == m_focus->rank());
+    };
     const QModelIndex current = m_proxy->mapToSource(m_table->currentIndex());
-    if (current.isValid() && nodeOfRow(current.row()) == node)
+    if (current.isValid() && inShownGraph(current.row()) && nodeOfRow(current.row()) == node)
         return;
     for (int row = 0; row < m_model->rowCount(); ++row) {
-        if (nodeOfRow(row) != node)
+        if (!inShownGraph(row) || nodeOfRow(row) != node)
             continue;
         const QModelIndex index = m_proxy->mapFromSource(m_model->index(row, 0));
         if (!index.isValid())

@@ -12,6 +12,7 @@
 #include <functional>
 
 class FrozenColumnTableView;
+class QCheckBox;
 class QComboBox;
 class QLabel;
 class QLineEdit;
@@ -19,12 +20,17 @@ class QLineEdit;
 class CompareTableView : public QWidget {
     Q_OBJECT
 public:
-    // NPU item name -> the graph node that owns it ("" when none).
-    using NodeResolver = std::function<QString(const QString& itemName)>;
+    // NPU item name -> the graph node that owns it ("" when none), in the graph of the given step and rank
+    // (-1, -1: the graph shown now).
+    using NodeResolver = std::function<QString(int step, int rank, const QString& itemName)>;
 
     explicit CompareTableView(QWidget* parent = nullptr);
 
+    // The rows of the graph pair shown now.
     void setRows(std::shared_ptr<const CompareRows> rows);
+    // Every step's and rank's rows (null: one pair only); the "All steps and ranks" box shows them instead.
+    void setAllRows(std::shared_ptr<const CompareRows> rows);
+    bool showingAll() const;
     void setStudioFocus(StudioFocus* focus);
     void setNodeResolver(NodeResolver resolver);
 
@@ -40,6 +46,7 @@ private:
     void currentRowChanged(const QModelIndex& current);
     void followFocus(const QString& node);
     void updateCount();
+    void showRows(std::shared_ptr<const CompareRows> rows);
 
     CompareTableModel* m_model;
     CompareFilterProxy* m_proxy;
@@ -47,6 +54,8 @@ private:
     QLineEdit* m_filter;
     QComboBox* m_result;
     QLabel* m_count;
+    QCheckBox* m_all;
+    std::shared_ptr<const CompareRows> m_current, m_allRows;
     StudioFocus* m_focus = nullptr;
     NodeResolver m_resolver;
     mutable std::vector<QString> m_rowNodes; // lazily resolved

@@ -78,6 +78,7 @@ void StudioSession::clear()
     m_db.reset();
     m_graphs.clear();
     m_compare.clear();
+    m_allCompare.reset();
     m_warnings.clear();
 }
 
@@ -176,6 +177,7 @@ void StudioSession::runLoad(LoadRequest request, std::uint64_t generation, std::
                     scaled(report, 60, 100));
                 publish(generation, [this, results] {
                     m_compare = results;
+                    m_allCompare.reset();
                     emit compareChanged();
                 });
             } catch (const msprobe::Error& error) {
@@ -202,6 +204,7 @@ void StudioSession::runLoad(LoadRequest request, std::uint64_t generation, std::
             auto results = sessionloader::readCompareCsv(nativePath(request.path));
             publish(generation, [this, results] {
                 m_compare = results;
+                m_allCompare.reset();
                 emit compareChanged();
             });
             break;
@@ -224,6 +227,19 @@ std::shared_ptr<const CompareRows> StudioSession::compareRows(int step, int rank
 {
     const auto it = m_compare.find({ step, rank });
     return it == m_compare.end() ? nullptr : it->second;
+}
+
+std::shared_ptr<const CompareRows> StudioSession::allCompareRows() const
+{
+    if (m_compare.size() < 2)
+        return nullptr;
+    if (!m_allCompare) {
+        std::vector<CompareRowsPart> parts;
+        for (const auto& [key, rows] : m_compare)
+            parts.push_back({ key.first, key.second, rows });
+        m_allCompare = combinedCompareRows(std::move(parts));
+    }
+    return m_allCompare;
 }
 
 std::vector<int> StudioSession::steps() const

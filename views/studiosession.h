@@ -57,6 +57,9 @@ public:
     const std::map<Key, GraphPair>& graphs() const { return m_graphs; }
     GraphPair graphs(int step, int rank) const;
     std::shared_ptr<const CompareRows> compareRows(int step, int rank) const;
+    // Every step's and rank's compare rows in one table (Step and Rank columns first); null unless there are two
+    // or more compared pairs.
+    std::shared_ptr<const CompareRows> allCompareRows() const;
     const std::map<Key, std::shared_ptr<const CompareRows>>& compareResults() const { return m_compare; }
     // Steps and ranks present in the graphs or the compare results, sorted.
     std::vector<int> steps() const;
@@ -97,6 +100,7 @@ private:
     std::shared_ptr<msprobe::graph::VisDb> m_db;
     std::map<Key, GraphPair> m_graphs;
     std::map<Key, std::shared_ptr<const CompareRows>> m_compare;
+    mutable std::shared_ptr<const CompareRows> m_allCompare; // built on first use
     QStringList m_warnings;
 
     std::atomic<std::uint64_t> m_generation { 0 };

@@ -316,10 +316,11 @@ void MainWindow::showFocusedGraph()
 {
     const int step = m_focus->step(), rank = m_focus->rank();
     const StudioSession::GraphPair pair = m_session->graphs(step, rank);
-    m_compareView->setNodeResolver(pair.problem ? CompareTableView::NodeResolver([graph = pair.problem](const QString& item) {
-        return nodeOwningItem(*graph, item);
-    })
-                                                : CompareTableView::NodeResolver());
+    m_compareView->setNodeResolver([session = m_session, shown = pair.problem](int rowStep, int rowRank, const QString& item) {
+        const auto graph = rowStep < 0 ? shown : session->graphs(rowStep, rowRank).problem;
+        return graph ? nodeOwningItem(*graph, item) : QString();
+    });
+    m_compareView->setAllRows(m_session->allCompareRows());
     m_compareView->setRows(m_session->compareRows(step, rank));
 #if MSPROBE_HAVE_MATCHING
     m_matcher->close();
