@@ -1,4 +1,5 @@
-<?xml version='1.0' encoding='utf-8'?>
+<?xml version="1.0" encoding="utf-8"?>
+<!DOCTYPE TS>
 <TS version="2.1" language="en_US">
 <context>
     <name>CompareTableView</name>
@@ -29,6 +30,14 @@
     <message>
         <source>%1 of %2 rows</source>
         <translation>%1 of %2 rows</translation>
+    </message>
+    <message>
+        <source>All steps and ranks</source>
+        <translation>All steps and ranks</translation>
+    </message>
+    <message>
+        <source>Show the rows of every compared step and rank, with Step and Rank columns</source>
+        <translation>Show the rows of every compared step and rank, with Step and Rank columns</translation>
     </message>
 </context>
 <context>
@@ -179,6 +188,18 @@ Wheel: scroll; A / D: left / right</translation>
     <message>
         <source>The picture is too large to render (%1 x %2)</source>
         <translation>The picture is too large to render (%1 x %2)</translation>
+    </message>
+    <message>
+        <source>Data send</source>
+        <translation>Data send</translation>
+    </message>
+    <message>
+        <source>Data receive</source>
+        <translation>Data receive</translation>
+    </message>
+    <message>
+        <source>Data send-receive</source>
+        <translation>Data send-receive</translation>
     </message>
 </context>
 <context>
@@ -666,8 +687,8 @@ Wheel: scroll; A / D: left / right</translation>
         <translation>Bench</translation>
     </message>
     <message>
-        <source>&lt;span style="color:#808080"&gt;grey&lt;/span&gt;: no item at the same position on the other side</source>
-        <translation>&lt;span style="color:#808080"&gt;grey&lt;/span&gt;: no item at the same position on the other side</translation>
+        <source>&lt;span style=&quot;color:#808080&quot;&gt;grey&lt;/span&gt;: no item at the same position on the other side</source>
+        <translation>&lt;span style=&quot;color:#808080&quot;&gt;grey&lt;/span&gt;: no item at the same position on the other side</translation>
     </message>
     <message>
         <source>Comparison details</source>

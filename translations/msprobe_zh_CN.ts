@@ -1,4 +1,5 @@
-<?xml version='1.0' encoding='utf-8'?>
+<?xml version="1.0" encoding="utf-8"?>
+<!DOCTYPE TS>
 <TS version="2.1" language="zh_CN">
 <context>
     <name>CompareTableView</name>
@@ -29,6 +30,14 @@
     <message>
         <source>%1 of %2 rows</source>
         <translation>%1 / %2 行</translation>
+    </message>
+    <message>
+        <source>All steps and ranks</source>
+        <translation>所有步骤和卡</translation>
+    </message>
+    <message>
+        <source>Show the rows of every compared step and rank, with Step and Rank columns</source>
+        <translation>显示所有已比对的步骤和卡的行，并带有 Step 和 Rank 列</translation>
     </message>
 </context>
 <context>
@@ -179,6 +188,18 @@ Ctrl+滚轮、W / S：缩放
     <message>
         <source>The picture is too large to render (%1 x %2)</source>
         <translation>图片过大，无法渲染（%1 x %2）</translation>
+    </message>
+    <message>
+        <source>Data send</source>
+        <translation>数据发送</translation>
+    </message>
+    <message>
+        <source>Data receive</source>
+        <translation>数据接收</translation>
+    </message>
+    <message>
+        <source>Data send-receive</source>
+        <translation>数据发送-接收</translation>
     </message>
 </context>
 <context>
@@ -666,8 +687,8 @@ Ctrl+滚轮、W / S：缩放
         <translation>标杆侧</translation>
     </message>
     <message>
-        <source>&lt;span style="color:#808080"&gt;grey&lt;/span&gt;: no item at the same position on the other side</source>
-        <translation>&lt;span style="color:#808080"&gt;灰色&lt;/span&gt;：另一侧相同位置没有对应项</translation>
+        <source>&lt;span style=&quot;color:#808080&quot;&gt;grey&lt;/span&gt;: no item at the same position on the other side</source>
+        <translation>&lt;span style=&quot;color:#808080&quot;&gt;灰色&lt;/span&gt;：另一侧相同位置没有对应项</translation>
     </message>
     <message>
         <source>Comparison details</source>
