@@ -10,6 +10,7 @@
 #include "frozencolumntableview.h"
 #include "graphswitcher.h"
 #include "mainwindow.h"
+#include "pairdialog.h"
 
 #include <QComboBox>
 #include <QLineEdit>
@@ -264,6 +265,44 @@ private slots:
         QCOMPARE(window.session()->request().bench, samplePath("bench"));
         QVERIFY(waitIdle(window));
         QCOMPARE(window.session()->compareResults().size(), 2u);
+    }
+
+    // The pair dialog's layer-mapping YAML (-lm): a missing file disables Open; a malformed one leaves a warning
+    // naming it; a valid one builds the graphs with it.
+    void pairDialogLayerMapping()
+    {
+        PairDialog dialog;
+        dialog.setPaths(samplePath("problem"), samplePath("bench"));
+        QVERIFY(dialog.canOpen());
+        QVERIFY(dialog.request().layerMappingFile.isEmpty());
+        dialog.layerMappingEdit()->setText(m_scratch.filePath(QStringLiteral("nope.yaml")));
+        QVERIFY(!dialog.canOpen());
+
+        const QString bad = m_scratch.filePath(QStringLiteral("bad_mapping.yaml"));
+        test::writeFile(bad.toStdString(), "  orphan: entry\n");
+        dialog.layerMappingEdit()->setText(bad);
+        QVERIFY(dialog.canOpen());
+        LoadRequest request = dialog.request();
+        QCOMPARE(request.layerMappingFile, bad);
+        StudioSession session;
+        QSignalSpy finished(&session, &StudioSession::loadFinished);
+        session.open(request);
+        QVERIFY(finished.wait(120000));
+        // As graph_visualize does: the graphs are matched without the mapping, and a warning names the file and line.
+        QVERIFY(finished.front().at(0).toBool());
+        const QString warnings = session.warnings().join(QLatin1Char('\n'));
+        QVERIFY2(warnings.contains(QStringLiteral("bad_mapping.yaml")) && warnings.contains(QStringLiteral("line 1")), qPrintable(warnings));
+
+        const QString good = m_scratch.filePath(QStringLiteral("good_mapping.yaml"));
+        test::writeFile(good.toStdString(), "GPTModel:\n  decoder: encoder\n");
+        dialog.layerMappingEdit()->setText(good);
+        request = dialog.request();
+        finished.clear();
+        session.open(request);
+        QVERIFY(finished.wait(120000));
+        QVERIFY2(finished.front().at(0).toBool(), qPrintable(finished.front().at(1).toString()));
+        QVERIFY(session.graphs(0, 0).problem && session.graphs(0, 0).bench);
+        QVERIFY(!session.warnings().join(QLatin1Char('\n')).contains(QStringLiteral("layer mapping")));
     }
 
     void cancelStopsTheLoad()

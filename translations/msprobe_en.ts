@@ -942,6 +942,22 @@ Wheel: scroll; A / D: left / right</translation>
         <source>Browse…</source>
         <translation>Browse…</translation>
     </message>
+    <message>
+        <source>&amp;Layer mapping:</source>
+        <translation>&amp;Layer mapping:</translation>
+    </message>
+    <message>
+        <source>Layer mapping YAML (-lm)</source>
+        <translation>Layer mapping YAML (-lm)</translation>
+    </message>
+    <message>
+        <source>YAML files (*.yaml *.yml)</source>
+        <translation>YAML files (*.yaml *.yml)</translation>
+    </message>
+    <message>
+        <source>optional: a YAML file mapping renamed layers (-lm)</source>
+        <translation>optional: a YAML file mapping renamed layers (-lm)</translation>
+    </message>
 </context>
 <context>
     <name>QObject</name>

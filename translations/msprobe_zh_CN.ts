@@ -942,6 +942,22 @@ Ctrl+滚轮、W / S：缩放
         <source>Browse…</source>
         <translation>浏览…</translation>
     </message>
+    <message>
+        <source>&amp;Layer mapping:</source>
+        <translation>层映射(&amp;L)：</translation>
+    </message>
+    <message>
+        <source>Layer mapping YAML (-lm)</source>
+        <translation>层映射 YAML（-lm）</translation>
+    </message>
+    <message>
+        <source>YAML files (*.yaml *.yml)</source>
+        <translation>YAML 文件 (*.yaml *.yml)</translation>
+    </message>
+    <message>
+        <source>optional: a YAML file mapping renamed layers (-lm)</source>
+        <translation>可选：映射重命名层的 YAML 文件（-lm）</translation>
+    </message>
 </context>
 <context>
     <name>QObject</name>

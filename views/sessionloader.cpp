@@ -58,14 +58,20 @@ StudioSession::GraphStage loadVisDb(const fs::path& file)
 }
 
 StudioSession::GraphStage buildGraphs(const fs::path& problem, const fs::path& bench, const fs::path& outputDir,
-    const LoadRequest& request, const std::atomic<bool>* cancel, const Progress& progress)
+    const LoadRequest& request, const std::atomic<bool>* cancel, const Progress& progress,
+    const std::function<void(const std::string& message)>& warn)
 {
     msprobe::graph::GraphRunOptions options;
+    options.warn = warn;
     options.target = problem;
     options.golden = bench;
     options.output = outputDir;
     options.fuzzy = request.fuzzyMatch;
     options.overflowCheck = request.overflowCheck;
+    if (!request.layerMappingFile.isEmpty()) {
+        options.layerMapping = true;
+        options.layerMappingFile = request.layerMappingFile.toStdString();
+    }
     options.cancel = cancel;
     options.progress = progress;
     const auto result = msprobe::graph::runGraphVisualize(options);

@@ -16,9 +16,11 @@ using Progress = std::function<void(int percent, const std::string& stage)>;
 // Every (step, rank) graph of the database, problem and bench side.
 StudioSession::GraphStage loadVisDb(const std::filesystem::path& file);
 
-// msprobe graph_visualize of problem (and bench when not empty) into outputDir, then loadVisDb.
+// msprobe graph_visualize of problem (and bench when not empty) into outputDir, then loadVisDb. warn receives
+// what graph_visualize would log as warnings (e.g. a layer mapping it could not read).
 StudioSession::GraphStage buildGraphs(const std::filesystem::path& problem, const std::filesystem::path& bench,
-    const std::filesystem::path& outputDir, const LoadRequest& request, const std::atomic<bool>* cancel, const Progress& progress);
+    const std::filesystem::path& outputDir, const LoadRequest& request, const std::atomic<bool>* cancel, const Progress& progress,
+    const std::function<void(const std::string& message)>& warn = {});
 
 // The compare engine on every rank pair of the two dumps (paired as msprobe compare pairs them).
 std::map<StudioSession::Key, std::shared_ptr<const CompareRows>> compareDumps(const std::filesystem::path& problem,

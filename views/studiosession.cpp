@@ -135,6 +135,7 @@ void StudioSession::runLoad(LoadRequest request, std::uint64_t generation, std::
             emit warning(message);
         });
     };
+    const auto graphWarning = [warn](const std::string& message) { warn(QString::fromStdString(message)); };
     auto finish = [this, generation](bool ok, const QString& message) {
         publish(generation, [this, ok, message] {
             m_loading = false;
@@ -152,7 +153,7 @@ void StudioSession::runLoad(LoadRequest request, std::uint64_t generation, std::
             });
             try {
                 auto stage = sessionloader::buildGraphs(nativePath(request.path), {}, sessionloader::newOutputDir(request.outputDir),
-                    request, cancel, scaled(report, 30, 100));
+                    request, cancel, scaled(report, 30, 100), graphWarning);
                 publish(generation, [this, stage]() mutable { applyGraphs(std::move(stage)); });
             } catch (const msprobe::Error& error) {
                 if (cancel->load())
@@ -165,7 +166,7 @@ void StudioSession::runLoad(LoadRequest request, std::uint64_t generation, std::
             QStringList failures;
             try {
                 auto stage = sessionloader::buildGraphs(nativePath(request.path), nativePath(request.bench),
-                    sessionloader::newOutputDir(request.outputDir), request, cancel, scaled(report, 0, 60));
+                    sessionloader::newOutputDir(request.outputDir), request, cancel, scaled(report, 0, 60), graphWarning);
                 publish(generation, [this, stage]() mutable { applyGraphs(std::move(stage)); });
             } catch (const msprobe::Error& error) {
                 if (cancel->load())

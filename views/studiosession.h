@@ -25,6 +25,7 @@ struct LoadRequest {
     QString bench; // Pair
     bool fuzzyMatch = false; // -fm
     bool overflowCheck = false; // -oc
+    QString layerMappingFile; // -lm FILE for the graphs of a pair (empty: no layer mapping)
     QString outputDir; // Pair and DumpFolder graphs: where the vis.db goes (empty: a new folder under the cache)
 
     // What to load for paths given on the command line or dropped: one .vis.db / .db, one .csv, one dump folder

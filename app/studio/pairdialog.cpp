@@ -20,6 +20,8 @@ PairDialog::PairDialog(QWidget* parent)
     m_bench = pathRow(tr("&Bench dump:"), tr("Benchmark dump folder"), form);
     m_output = pathRow(tr("&Output folder:"), tr("Folder for the vis.db"), form);
     m_output->setPlaceholderText(tr("a new folder in the cache"));
+    m_layerMapping = pathRow(tr("&Layer mapping:"), tr("Layer mapping YAML (-lm)"), form, tr("YAML files (*.yaml *.yml)"));
+    m_layerMapping->setPlaceholderText(tr("optional: a YAML file mapping renamed layers (-lm)"));
     m_fuzzy = new QCheckBox(tr("&Fuzzy match (-fm): ignore call counters inside matched modules"), this);
     m_overflow = new QCheckBox(tr("O&verflow check (-oc): grade NaN/Inf anomalies"), this);
     form->addRow(m_fuzzy);
@@ -31,19 +33,21 @@ PairDialog::PairDialog(QWidget* parent)
     setLayout(form);
     connect(m_problem, &QLineEdit::textChanged, this, &PairDialog::validate);
     connect(m_bench, &QLineEdit::textChanged, this, &PairDialog::validate);
+    connect(m_layerMapping, &QLineEdit::textChanged, this, &PairDialog::validate);
     validate();
     resize(640, sizeHint().height());
 }
 
-QLineEdit* PairDialog::pathRow(const QString& label, const QString& dialogTitle, QFormLayout* form)
+QLineEdit* PairDialog::pathRow(const QString& label, const QString& dialogTitle, QFormLayout* form, const QString& fileFilter)
 {
     auto* edit = new QLineEdit(this);
     auto* browse = new QToolButton(this);
     browse->setText(tr("Browse…"));
-    connect(browse, &QToolButton::clicked, this, [this, edit, dialogTitle] {
-        const QString dir = QFileDialog::getExistingDirectory(this, dialogTitle, edit->text());
-        if (!dir.isEmpty())
-            edit->setText(dir);
+    connect(browse, &QToolButton::clicked, this, [this, edit, dialogTitle, fileFilter] {
+        const QString picked = fileFilter.isEmpty() ? QFileDialog::getExistingDirectory(this, dialogTitle, edit->text())
+                                                    : QFileDialog::getOpenFileName(this, dialogTitle, edit->text(), fileFilter);
+        if (!picked.isEmpty())
+            edit->setText(picked);
     });
     auto* row = new QHBoxLayout;
     row->addWidget(edit, 1);
@@ -52,11 +56,13 @@ QLineEdit* PairDialog::pathRow(const QString& label, const QString& dialogTitle,
     return edit;
 }
 
-void PairDialog::validate()
+bool PairDialog::canOpen() const
 {
-    const bool ok = QFileInfo(m_problem->text()).isDir() && QFileInfo(m_bench->text()).isDir();
-    m_buttons->button(QDialogButtonBox::Open)->setEnabled(ok);
+    const QString mapping = m_layerMapping->text().trimmed();
+    return QFileInfo(m_problem->text()).isDir() && QFileInfo(m_bench->text()).isDir() && (mapping.isEmpty() || QFileInfo(mapping).isFile());
 }
+
+void PairDialog::validate() { m_buttons->button(QDialogButtonBox::Open)->setEnabled(canOpen()); }
 
 void PairDialog::setPaths(const QString& problem, const QString& bench)
 {
@@ -73,5 +79,6 @@ LoadRequest PairDialog::request() const
     request.fuzzyMatch = m_fuzzy->isChecked();
     request.overflowCheck = m_overflow->isChecked();
     request.outputDir = m_output->text();
+    request.layerMappingFile = m_layerMapping->text().trimmed();
     return request;
 }

@@ -16,15 +16,19 @@ public:
     explicit PairDialog(QWidget* parent = nullptr);
 
     LoadRequest request() const;
+    QLineEdit* layerMappingEdit() const { return m_layerMapping; }
+    bool canOpen() const;
     void setPaths(const QString& problem, const QString& bench);
 
 private:
-    QLineEdit* pathRow(const QString& label, const QString& dialogTitle, class QFormLayout* form);
+    // A path box with "Browse…": a folder, or a file matching fileFilter when one is given.
+    QLineEdit* pathRow(const QString& label, const QString& dialogTitle, class QFormLayout* form, const QString& fileFilter = {});
     void validate();
 
     QLineEdit* m_problem;
     QLineEdit* m_bench;
     QLineEdit* m_output;
+    QLineEdit* m_layerMapping;
     QCheckBox* m_fuzzy;
     QCheckBox* m_overflow;
     QDialogButtonBox* m_buttons;
