@@ -53,6 +53,7 @@ std::vector<fs::path> writeCsvFiles(const CompareTable& table, const fs::path& d
         const std::string name = parts == 1 ? base + ".csv" : base + "_part_" + std::to_string(p + 1) + ".csv";
         files.push_back(std::make_unique<AtomicFile>(dir / name));
         AtomicFile& file = *files.back();
+        file.useDirectWrites();
         streamCsv(table, p * kMaxCsvRows, std::min(rows, (p + 1) * kMaxCsvRows), threads,
             [&](std::string_view block) { file.write(block); }, cancel);
     }
