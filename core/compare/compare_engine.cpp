@@ -64,34 +64,48 @@ bool itemNameContains(const ItemTable& table, const Item& item, std::string_view
     return containsAcross(table.entryName(item), table.suffix(item), needle);
 }
 
-// pandas: the four statistic columns of a side become float64 when every cell is a number and one is a float.
-void columnFacts(CompareTable& table)
+// pandas: the four statistic columns of a side become float64 when every cell is a number and one is a float; a
+// column whose cells all read as integers stays int64. One pass over the rows, split across threads.
+void columnFacts(CompareTable& table, std::size_t threads)
 {
+    struct Facts {
+        bool allNumeric[2] = { true, true }, anyFloat[2] = { false, false };
+        bool allInt[2][4] = { { true, true, true, true }, { true, true, true, true } };
+    };
+    table.npuStatsAsFloat = table.benchStatsAsFloat = false; // statistic() must hand out the raw cells here
+    const std::size_t n = table.rows.size();
+    threads = std::max<std::size_t>(1, std::min(threads, n / 65536 + 1));
+    std::vector<Facts> partial(threads);
+    const std::size_t chunk = (n + threads - 1) / threads;
+    parallelFor(threads, threads, [&](std::size_t begin, std::size_t end) {
+        for (std::size_t t = begin; t < end; ++t) {
+            Facts& f = partial[t];
+            for (std::size_t r = t * chunk; r < std::min(n, (t + 1) * chunk); ++r)
+                for (int side = 0; side < 2; ++side)
+                    for (int k = 0; k < 4; ++k) {
+                        const PyVal v = table.statistic(table.rows[r], side == 0, k);
+                        if (v.kind == PyKind::Float)
+                            f.anyFloat[side] = true;
+                        else if (v.kind != PyKind::Int)
+                            f.allNumeric[side] = false;
+                        if (f.allInt[side][k] && !isIntegerCell(v))
+                            f.allInt[side][k] = false;
+                    }
+        }
+    });
     for (int side = 0; side < 2; ++side) {
-        const bool npuSide = side == 0;
-        bool allNumeric = true, anyFloat = false;
-        for (const CompareRow& row : table.rows) {
-            for (int k = 0; k < 4 && allNumeric; ++k) {
-                PyVal v = table.statistic(row, npuSide, k);
-                if (v.kind == PyKind::Float)
-                    anyFloat = true;
-                else if (v.kind != PyKind::Int)
-                    allNumeric = false;
-            }
-            if (!allNumeric)
-                break;
+        bool allNumeric = true, anyFloat = false, allInt[4] = { n > 0, n > 0, n > 0, n > 0 };
+        for (const Facts& f : partial) {
+            allNumeric &= f.allNumeric[side];
+            anyFloat |= f.anyFloat[side];
+            for (int k = 0; k < 4; ++k)
+                allInt[k] &= f.allInt[side][k];
         }
-        (npuSide ? table.npuStatsAsFloat : table.benchStatsAsFloat) = allNumeric && anyFloat;
-        bool* intColumn = npuSide ? table.npuIntColumn : table.benchIntColumn;
-        for (int k = 0; k < 4; ++k) {
-            bool allInt = !table.rows.empty();
-            for (const CompareRow& row : table.rows)
-                if (!isIntegerCell(table.statistic(row, npuSide, k))) {
-                    allInt = false;
-                    break;
-                }
-            intColumn[k] = allInt;
-        }
+        const bool asFloat = allNumeric && anyFloat; // then every int cell reads as a float: no int column
+        (side == 0 ? table.npuStatsAsFloat : table.benchStatsAsFloat) = asFloat;
+        bool* intColumn = side == 0 ? table.npuIntColumn : table.benchIntColumn;
+        for (int k = 0; k < 4; ++k)
+            intColumn[k] = !asFloat && allInt[k];
     }
 }
 
@@ -316,7 +330,7 @@ std::unique_ptr<CompareTable> compareDumps(DumpFile npu, DumpFile bench, StackIn
     }
     checkCancel(hooks);
     if (table->mode != CompareMode::Md5)
-        columnFacts(*table);
+        columnFacts(*table, hooks.threads ? hooks.threads : defaultThreadCount());
     if (table->mode == CompareMode::Tensor)
         computeTensorMetrics(*table, hooks);
     checkCancel(hooks);
