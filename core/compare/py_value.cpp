@@ -323,7 +323,11 @@ double pandasReparse(double value)
 {
     if (!std::isfinite(value))
         return value;
-    std::string text;
+    // Integral values print as "123.0" and read back exactly; the rest go through the text (no allocation).
+    if (value == std::trunc(value) && std::fabs(value) < 9007199254740992.0)
+        return value;
+    thread_local std::string text;
+    text.clear();
     appendFloatRepr(text, value);
     return pandasStrtod(text);
 }
