@@ -48,6 +48,14 @@ bool waitIdle(MainWindow& window)
     return idle.wait(120000);
 }
 
+// Shows the window with the bundled problem/bench pair loaded.
+bool openSamplePair(MainWindow& window)
+{
+    window.show();
+    window.openPaths({ samplePath("problem"), samplePath("bench") });
+    return waitIdle(window);
+}
+
 } // namespace
 
 class TestStudioWindow : public QObject {
@@ -74,9 +82,7 @@ private slots:
     void pairTableMatchesCliCsv()
     {
         MainWindow window;
-        window.show();
-        window.openPaths({ samplePath("problem"), samplePath("bench") });
-        QVERIFY(waitIdle(window));
+        QVERIFY(openSamplePair(window));
         StudioSession* session = window.session();
         QVERIFY2(session->warnings().isEmpty(), qPrintable(session->warnings().join(QLatin1Char('\n'))));
         QCOMPARE(session->graphs().size(), 2u);
@@ -120,9 +126,7 @@ private slots:
     void selectionFollowsFocusBothWays()
     {
         MainWindow window;
-        window.show();
-        window.openPaths({ samplePath("problem"), samplePath("bench") });
-        QVERIFY(waitIdle(window));
+        QVERIFY(openSamplePair(window));
         CompareTableView* view = window.compareView();
         StudioFocus* focus = window.studioFocus();
 
@@ -153,9 +157,7 @@ private slots:
     void allStepsAndRanksTable()
     {
         MainWindow window;
-        window.show();
-        window.openPaths({ samplePath("problem"), samplePath("bench") });
-        QVERIFY(waitIdle(window));
+        QVERIFY(openSamplePair(window));
         CompareTableView* view = window.compareView();
         StudioFocus* focus = window.studioFocus();
         auto* all = view->findChild<QCheckBox*>(QStringLiteral("allRanks"));

@@ -278,20 +278,6 @@ void CompareTable::cell(std::size_t index, Column column, Cell& out) const
     case Column::BenchShape: setStr(out, bi ? benchTable.shape(*bi) : std::string(kNA)); return;
     case Column::NpuRequiresGrad: setStr(out, npuTable.requiresGrad(ni)); return;
     case Column::BenchRequiresGrad: setStr(out, bi ? benchTable.requiresGrad(*bi) : kNA); return;
-    case Column::Cosine:
-    case Column::EucDist:
-    case Column::MaxAbsErr:
-    case Column::TensorMaxRelativeErr:
-    case Column::OneThousandthErrRatio:
-    case Column::FiveThousandthsErrRatio:
-    case Column::MaxDiff:
-    case Column::MinDiff:
-    case Column::MeanDiff:
-    case Column::NormDiff:
-    case Column::MaxRelativeErr:
-    case Column::MinRelativeErr:
-    case Column::MeanRelativeErr:
-    case Column::NormRelativeErr: return; // derivedCell
     case Column::NpuMax:
     case Column::NpuMin:
     case Column::NpuMean:
@@ -386,6 +372,7 @@ void CompareTable::cell(std::size_t index, Column column, Cell& out) const
         setPyCell(out, column == Column::NpuP2POp || column == Column::BenchP2POp ? f.p2pOp : f.p2pPeer);
         return;
     }
+    default: return; // tensor metrics and statistic differences: derivedCell
     }
 }
 
