@@ -6,6 +6,7 @@
 #include "graph/graphdiffview.h"
 #include "graph/graphsideview.h"
 #include "graph/graphlegend.h"
+#include "graph/graphminimap.h"
 #include "graph/matchhighlightdelegate.h"
 #include "graph/nodelistmodel.h"
 #include "graph/nodelistpanel.h"
@@ -358,6 +359,25 @@ private slots:
         QVERIFY(legend->height() >= legend->heightForWidth(legend->width()));
         view->resize(2600, 900);
         QVERIFY(QTest::qWaitFor([&] { return legend->rowCount() == 1; }, 5000));
+    }
+
+    // Each side has its own mini-map toggle; a single graph has no bench toggle.
+    void minimapTogglesPerSide()
+    {
+        StudioFocus focus;
+        auto view = showView(m_sample, &focus);
+        auto minimapOf = [&](Side side) { return view->sideView(side)->findChild<GraphMinimap*>(); };
+        auto* problemBox = view->findChild<QCheckBox*>(QStringLiteral("problemMinimap"));
+        auto* benchBox = view->findChild<QCheckBox*>(QStringLiteral("benchMinimap"));
+        QVERIFY(problemBox && benchBox && minimapOf(Side::Problem) && minimapOf(Side::Bench));
+        QVERIFY(!minimapOf(Side::Problem)->isHidden() && !minimapOf(Side::Bench)->isHidden());
+        benchBox->setChecked(false);
+        QVERIFY(minimapOf(Side::Bench)->isHidden());
+        QVERIFY(!minimapOf(Side::Problem)->isHidden());
+        problemBox->setChecked(false);
+        QVERIFY(minimapOf(Side::Problem)->isHidden());
+        view->setGraphs(m_sample.npu, nullptr, m_sample.db->config());
+        QVERIFY(benchBox->isHidden());
     }
 
     void hoverExplainsTheColour()

@@ -106,10 +106,6 @@
         <translation>Expanding a node also expands its match on the other side</translation>
     </message>
     <message>
-        <source>Mini-maps</source>
-        <translation>Mini-maps</translation>
-    </message>
-    <message>
         <source>Fit</source>
         <translation>Fit</translation>
     </message>
@@ -200,6 +196,14 @@ Wheel: scroll; A / D: left / right</translation>
     <message>
         <source>Data send-receive</source>
         <translation>Data send-receive</translation>
+    </message>
+    <message>
+        <source>Debug mini-map</source>
+        <translation>Debug mini-map</translation>
+    </message>
+    <message>
+        <source>Bench mini-map</source>
+        <translation>Bench mini-map</translation>
     </message>
 </context>
 <context>

@@ -106,10 +106,6 @@
         <translation>展开节点时同时展开另一侧的匹配节点</translation>
     </message>
     <message>
-        <source>Mini-maps</source>
-        <translation>缩略图</translation>
-    </message>
-    <message>
         <source>Fit</source>
         <translation>适应窗口</translation>
     </message>
@@ -200,6 +196,14 @@ Ctrl+滚轮、W / S：缩放
     <message>
         <source>Data send-receive</source>
         <translation>数据发送-接收</translation>
+    </message>
+    <message>
+        <source>Debug mini-map</source>
+        <translation>调试侧缩略图</translation>
+    </message>
+    <message>
+        <source>Bench mini-map</source>
+        <translation>标杆侧缩略图</translation>
     </message>
 </context>
 <context>

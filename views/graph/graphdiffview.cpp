@@ -80,8 +80,13 @@ void GraphDiffView::buildUi()
     m_syncExpand = new QCheckBox(tr("Sync expand"), this);
     m_syncExpand->setObjectName(QStringLiteral("syncExpand"));
     m_syncExpand->setToolTip(tr("Expanding a node also expands its match on the other side"));
-    m_minimaps = new QCheckBox(tr("Mini-maps"), this);
-    m_minimaps->setChecked(true);
+    // One mini-map toggle per side, as the plugin's header has.
+    m_problemMinimap = new QCheckBox(tr("Debug mini-map"), this);
+    m_problemMinimap->setObjectName(QStringLiteral("problemMinimap"));
+    m_benchMinimap = new QCheckBox(tr("Bench mini-map"), this);
+    m_benchMinimap->setObjectName(QStringLiteral("benchMinimap"));
+    for (QCheckBox* box : { m_problemMinimap, m_benchMinimap })
+        box->setChecked(true);
     auto* fit = toolButton(tr("Fit"), tr("Fit both graphs to the window"), this);
     auto* divergence = toolButton(tr("First divergence"), tr("Go to the first error-level node in execution order"), this);
     auto* help = toolButton(QStringLiteral("?"), tr("Click: select (the match is selected on the other side)\n"
@@ -94,7 +99,8 @@ void GraphDiffView::buildUi()
     header->addWidget(m_status);
     header->addWidget(m_mode);
     header->addWidget(m_syncExpand);
-    header->addWidget(m_minimaps);
+    header->addWidget(m_problemMinimap);
+    header->addWidget(m_benchMinimap);
     header->addWidget(fit);
     header->addWidget(divergence);
     header->addWidget(help);
@@ -108,10 +114,8 @@ void GraphDiffView::buildUi()
 
     connect(m_mode, &QComboBox::currentIndexChanged, this,
         [this](int index) { setColourMode(index == 1 ? graphstyle::ColourMode::Overflow : graphstyle::ColourMode::Precision); });
-    connect(m_minimaps, &QCheckBox::toggled, this, [this](bool on) {
-        m_problemView->setMinimapVisible(on);
-        m_benchView->setMinimapVisible(on);
-    });
+    connect(m_problemMinimap, &QCheckBox::toggled, m_problemView, &GraphSideView::setMinimapVisible);
+    connect(m_benchMinimap, &QCheckBox::toggled, m_benchView, &GraphSideView::setMinimapVisible);
     connect(fit, &QToolButton::clicked, this, [this] {
         m_problemView->fitToScreen();
         m_benchView->fitToScreen();
@@ -146,6 +150,7 @@ void GraphDiffView::setGraphs(std::shared_ptr<VisGraph> problem, std::shared_ptr
     m_benchView->setColourMode(graphstyle::ColourMode::Precision);
     m_legend->setMode(graphstyle::ColourMode::Precision, m_bench != nullptr);
     m_benchPane->setVisible(m_bench != nullptr);
+    m_benchMinimap->setVisible(m_bench != nullptr);
     m_syncExpand->setEnabled(m_bench != nullptr);
     m_status->setText(tr("Laying out…"));
     for (GraphSideView* view : { m_problemView, m_benchView })

@@ -94,7 +94,8 @@ private:
     GraphLegend* m_legend;
     QComboBox* m_mode;
     QCheckBox* m_syncExpand;
-    QCheckBox* m_minimaps;
+    QCheckBox* m_problemMinimap;
+    QCheckBox* m_benchMinimap;
     QLabel* m_status;
     QString m_error;
 };
