@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
-// Graph benchmark: build + compare + vis.db write of a synthetic transformer/MoE model of about 240k
-// nodes per side, and Graphviz layouts of a 500- and a 1,000-node group.
-//   bench_graph [layers=560] [experts=32] [--keep DIR]
+// Graph benchmark: build + compare + vis.db write of the anchor workload (a 100k-entry dump pair from the
+// compare bench's generator, about 240k nodes in all) and of a synthetic transformer/MoE model of about
+// 240k nodes per side, and Graphviz layouts of a 500- and a 1,000-node group.
 #include "bench_support.h"
 
 #include "compare/compare_engine.h"
@@ -11,6 +11,7 @@
 #include "graph/graph_passes.h"
 #include "graph/layout/graph_layout.h"
 #include "graph/vis_db_writer.h"
+#include "dump_generator.h"
 
 #include <cstdio>
 #include <filesystem>
@@ -181,34 +182,12 @@ layout::LayoutRequest chainWithBranches(std::size_t n)
     return request;
 }
 
-} // namespace
-
-int main(int argc, char** argv)
+// As graph_visualize does: each side read and built on its own thread, then match + compare, then the
+// vis.db. Prints the phases with wall and CPU time.
+void buildCompareWrite(const fs::path& dir, const char* label)
 {
-    int layers = 560, experts = 32;
-    fs::path keep;
-    std::vector<std::string> positional;
-    for (int i = 1; i < argc; ++i) {
-        std::string arg = argv[i];
-        if (arg == "--keep" && i + 1 < argc)
-            keep = argv[++i];
-        else
-            positional.push_back(arg);
-    }
-    if (positional.size() > 0)
-        layers = std::stoi(positional[0]);
-    if (positional.size() > 1)
-        experts = std::stoi(positional[1]);
-    const fs::path dir = keep.empty() ? fs::temp_directory_path() / ("bench_graph_" + std::to_string(::getpid())) : keep;
     bench::WallTimer timer;
-    ModelWriter npuWriter(layers, experts, true), benchWriter(layers, experts, false);
-    npuWriter.write(dir / "npu");
-    benchWriter.write(dir / "bench");
-    std::printf("generated %zu dump entries per side in %.2f s (%s)\n", npuWriter.nodes(), timer.seconds(), dir.string().c_str());
-
-    // As graph_visualize does: each side read and built on its own thread, up to matching.
     bench::CpuTimer cpu, phaseCpu;
-    timer.restart();
     auto buildSide = [](const fs::path& side) { return graph::buildGraph(side); };
     auto benchFuture = std::async(std::launch::async, buildSide, dir / "bench");
     graph::Graph npu = buildSide(dir / "npu");
@@ -246,13 +225,70 @@ int main(int argc, char** argv)
     std::size_t bad = 0;
     for (const auto& node : npu.nodes)
         bad += node.hasPrecision() && node.precision > 0;
-    std::printf("nodes per side: %zu (NPU), %zu (bench); nodes graded > 0: %zu\n", npu.size(), benchGraph.size(), bad);
-    std::printf("read + build both graphs (2 threads): %.2f s wall, %.2f s CPU\n", build, buildCpu);
-    std::printf("match + compare:      %.2f s wall, %.2f s CPU\n", compare, compareCpu);
-    std::printf("vis.db write:         %.2f s wall, %.2f s CPU (%s)\n", write, writeCpu,
-        bench::formatBytes(fs::file_size(dir / "compare_bench.vis.db")).c_str());
-    std::printf("build+compare+write:  %.2f s (target 3.5 s); CPU %.2f s; peak RSS %s\n", build + compare + write, cpu.seconds(),
-        bench::formatBytes(bench::peakRssBytes()).c_str());
+    const std::size_t rows = npu.size() + benchGraph.size();
+    const double total = build + compare + write;
+    std::printf("[%s] nodes: %zu (NPU) + %zu (bench) = %zu rows; nodes graded > 0: %zu\n", label, npu.size(), benchGraph.size(), rows, bad);
+    std::printf("  read + build both graphs (2 threads): %.2f s wall, %.2f s CPU\n", build, buildCpu);
+    std::printf("  match + compare:      %.2f s wall, %.2f s CPU\n", compare, compareCpu);
+    std::printf("  vis.db write:         %.2f s wall, %.2f s CPU (%s, %.0f rows/s)\n", write, writeCpu,
+        bench::formatBytes(fs::file_size(dir / "compare_bench.vis.db")).c_str(), rows / write);
+    std::printf("  build+compare+write:  %.2f s wall (target 3.5 s), %.2f s CPU, %.0f rows/s; peak RSS so far %s\n", total,
+        cpu.seconds(), rows / total, bench::formatBytes(bench::peakRssBytes()).c_str());
+}
+
+} // namespace
+
+int main(int argc, char** argv)
+{
+    // bench_graph [--anchor ENTRIES] [--model LAYERS EXPERTS] [--keep DIR]
+    // Default: the anchor (a 100k-entry pair from the compare bench's generator, as the reference's anchor
+    // measurement) and then the 560 x 32 MoE model (about 240k nodes per side). 0 skips either.
+    std::uint64_t anchorEntries = 100000;
+    int layers = 560, experts = 32;
+    fs::path keep;
+    for (int i = 1; i < argc; ++i) {
+        std::string arg = argv[i];
+        if (arg == "--keep" && i + 1 < argc)
+            keep = argv[++i];
+        else if (arg == "--anchor" && i + 1 < argc)
+            anchorEntries = std::stoull(argv[++i]);
+        else if (arg == "--model" && i + 2 < argc) {
+            layers = std::stoi(argv[++i]);
+            experts = std::stoi(argv[++i]);
+        } else {
+            std::fprintf(stderr, "usage: bench_graph [--anchor ENTRIES] [--model LAYERS EXPERTS] [--keep DIR]\n");
+            return 2;
+        }
+    }
+    const fs::path root = keep.empty() ? fs::temp_directory_path() / ("bench_graph_" + std::to_string(::getpid())) : keep;
+    bench::WallTimer timer;
+    if (anchorEntries > 0) {
+        const fs::path dir = root / "anchor";
+        bench::GeneratorOptions problem;
+        problem.targetEntries = anchorEntries;
+        problem.layers = 32;
+        problem.seed = 7;
+        problem.perturb = 1e-4;
+        problem.divergeAt = static_cast<std::int64_t>(anchorEntries / 2);
+        const auto stats = bench::writeDumpFolder(dir / "npu", problem);
+        bench::writeDumpFolder(dir / "bench", bench::withoutFaults(problem));
+        std::printf("anchor: generated 2 x %llu entries (%s dump.json each) in %.2f s\n",
+            static_cast<unsigned long long>(stats.entries), bench::formatBytes(stats.bytes).c_str(), timer.seconds());
+        buildCompareWrite(dir, "anchor");
+        if (keep.empty())
+            fs::remove_all(dir);
+    }
+    if (layers > 0 && experts > 0) {
+        const fs::path dir = root / "moe";
+        timer.restart();
+        ModelWriter npuWriter(layers, experts, true), benchWriter(layers, experts, false);
+        npuWriter.write(dir / "npu");
+        benchWriter.write(dir / "bench");
+        std::printf("MoE model: generated %zu dump entries per side in %.2f s\n", npuWriter.nodes(), timer.seconds());
+        buildCompareWrite(dir, "MoE per side");
+        if (keep.empty())
+            fs::remove_all(dir);
+    }
 
     for (std::size_t n : { 500u, 1000u }) {
         const auto request = chainWithBranches(n);
@@ -265,6 +301,6 @@ int main(int argc, char** argv)
             result.width, result.height, n == 500 ? " (target 0.3 s)" : "");
     }
     if (keep.empty())
-        fs::remove_all(dir);
+        fs::remove_all(root);
     return 0;
 }
