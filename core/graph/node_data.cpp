@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "graph/node_data.h"
+#include "graph/json_text.h"
 
 #include "compare/items.h"
 
@@ -63,7 +64,7 @@ public:
     void plain(std::string_view key, std::string_view text)
     {
         sep(key);
-        appendJsonString(m_out, text);
+        appendJsonText(m_out, text);
     }
     void null(std::string_view key) { plain(key, "null"); }
     void stat(std::string_view key, const StatValue& value)
@@ -86,7 +87,7 @@ private:
         if (!m_first)
             m_out += ", ";
         m_first = false;
-        appendJsonString(m_out, key);
+        appendJsonText(m_out, key);
         m_out += ": ";
     }
     std::string& m_out;
@@ -305,7 +306,7 @@ void appendFormattedString(std::string& out, std::string_view text)
 {
     // Most texts need none of the rules: no quote, no "None", no decimal point.
     if (text.find_first_of("'.N") == std::string_view::npos) {
-        appendJsonString(out, text);
+        appendJsonText(out, text);
         return;
     }
     std::string value;
@@ -330,15 +331,15 @@ void appendFormattedString(std::string& out, std::string_view text)
         if (percent)
             value += '%';
     }
-    appendJsonString(out, value);
+    appendJsonText(out, value);
 }
 
 void appendResultCell(std::string& out, const ResultCell& cell)
 {
     switch (cell.kind) {
     case ResultCell::Kind::Str: appendFormattedString(out, cell.text); return;
-    case ResultCell::Kind::Plain: appendJsonString(out, cell.text); return;
-    case ResultCell::Kind::Null: appendJsonString(out, "null"); return;
+    case ResultCell::Kind::Plain: appendJsonText(out, cell.text); return;
+    case ResultCell::Kind::Null: appendJsonText(out, "null"); return;
     }
 }
 
@@ -380,7 +381,7 @@ void appendNodeData(std::string& out, const Graph& graph, std::uint32_t node, co
         if (!first)
             out += ", ";
         first = false;
-        appendJsonString(out, name);
+        appendJsonText(out, name);
         out += ": ";
         const ResultCell* cells = results && results->size() >= (i + 1) * stride ? results->data() + i * stride : nullptr;
         if (item.node == kNullNode) {

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "graph/stored_items.h"
+#include "graph/json_text.h"
 
 #include "support/error.h"
 
@@ -57,7 +58,7 @@ PyVal statOf(const std::string* text, bool keepString)
 void appendValue(std::string& out, const Json& value)
 {
     if (value.is_string())
-        appendJsonString(out, value.get_ref<const std::string&>());
+        appendJsonText(out, value.get_ref<const std::string&>());
     else
         out += value.dump();
 }
@@ -190,7 +191,7 @@ std::string StoredItems::render(bool output, CompareMode mode, const std::vector
         if (!first)
             out += ", ";
         first = false;
-        appendJsonString(out, name(i));
+        appendJsonText(out, name(i));
         out += ": ";
         const Json& item = *m_data->entries[i].item;
         if (!item.is_object()) {
@@ -203,7 +204,7 @@ std::string StoredItems::render(bool output, CompareMode mode, const std::vector
             if (!firstField)
                 out += ", ";
             firstField = false;
-            appendJsonString(out, k);
+            appendJsonText(out, k);
             out += ": ";
         };
         for (auto it = item.begin(); it != item.end(); ++it) {

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "graph/vis_db_writer.h"
+#include "graph/json_text.h"
 
 #include "compare/py_value.h"
 #include "graph/distributed.h"
@@ -56,7 +57,7 @@ std::string stackJson(const std::vector<std::string>& frames)
     for (std::size_t i = 0; i < frames.size(); ++i) {
         if (i)
             out += ", ";
-        appendJsonString(out, frames[i]);
+        appendJsonText(out, frames[i]);
     }
     out += ']';
     return out;
@@ -70,7 +71,7 @@ void appendJsonIdList(std::string& out, const std::vector<std::string_view>& ids
     for (std::size_t i = 0; i < ids.size(); ++i) {
         if (i)
             out += ", ";
-        appendJsonString(out, ids[i]);
+        appendJsonText(out, ids[i]);
     }
     out += ']';
 }
