@@ -361,6 +361,27 @@ private slots:
         QVERIFY(QTest::qWaitFor([&] { return legend->rowCount() == 1; }, 5000));
     }
 
+    // Shape entries explain themselves (the plugin's header tooltips); colour chips and empty space fall
+    // back to the legend's general tooltip.
+    void legendEntriesHaveTooltips()
+    {
+        GraphLegend legend;
+        legend.resize(2000, legend.heightForWidth(2000));
+        const int y = legend.height() / 2;
+        QCOMPARE(legend.toolTipAt(QPoint(10, y)), GraphLegend::tr("A module or operator; double-click a module to expand it"));
+        const QString general = legend.toolTip();
+        QVERIFY(!general.isEmpty());
+        QCOMPARE(legend.toolTipAt(QPoint(1990, y)), general);
+        QStringList tips;
+        for (int x = 2; x < legend.sizeHint().width(); x += 4)
+            if (const QString tip = legend.toolTipAt(QPoint(x, y)); tip != general && !tips.contains(tip))
+                tips << tip;
+        QCOMPARE(tips, QStringList({ GraphLegend::tr("A module or operator; double-click a module to expand it"),
+                           GraphLegend::tr("An unexpanded node: it has no children, so it cannot be expanded"),
+                           GraphLegend::tr("A collection of standalone APIs between modules"),
+                           GraphLegend::tr("A collection of fused operators") }));
+    }
+
     // Each side has its own mini-map toggle; a single graph has no bench toggle.
     void minimapTogglesPerSide()
     {

@@ -260,6 +260,22 @@ Wheel: scroll; A / D: left / right</translation>
         <source>Unmatched</source>
         <translation>Unmatched</translation>
     </message>
+    <message>
+        <source>A module or operator; double-click a module to expand it</source>
+        <translation>A module or operator; double-click a module to expand it</translation>
+    </message>
+    <message>
+        <source>An unexpanded node: it has no children, so it cannot be expanded</source>
+        <translation>An unexpanded node: it has no children, so it cannot be expanded</translation>
+    </message>
+    <message>
+        <source>A collection of standalone APIs between modules</source>
+        <translation>A collection of standalone APIs between modules</translation>
+    </message>
+    <message>
+        <source>A collection of fused operators</source>
+        <translation>A collection of fused operators</translation>
+    </message>
 </context>
 <context>
     <name>GraphMinimap</name>

@@ -260,6 +260,22 @@ Ctrl+滚轮、W / S：缩放
         <source>Unmatched</source>
         <translation>未匹配</translation>
     </message>
+    <message>
+        <source>A module or operator; double-click a module to expand it</source>
+        <translation>模块或算子；双击模块可展开</translation>
+    </message>
+    <message>
+        <source>An unexpanded node: it has no children, so it cannot be expanded</source>
+        <translation>未展开节点：没有子节点，因此无法展开</translation>
+    </message>
+    <message>
+        <source>A collection of standalone APIs between modules</source>
+        <translation>模块之间独立 API 的集合</translation>
+    </message>
+    <message>
+        <source>A collection of fused operators</source>
+        <translation>融合算子的集合</translation>
+    </message>
 </context>
 <context>
     <name>GraphMinimap</name>

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "graphlegend.h"
 
+#include <QHelpEvent>
 #include <QPainter>
+#include <QToolTip>
 
 #include <algorithm>
 
@@ -37,10 +39,10 @@ void GraphLegend::setMode(graphstyle::ColourMode mode, bool compare)
 std::vector<GraphLegend::Entry> GraphLegend::entries() const
 {
     std::vector<Entry> out;
-    out.push_back({ tr("Module"), Shape::Module, {} });
-    out.push_back({ tr("Leaf"), Shape::Leaf, {} });
-    out.push_back({ tr("API list"), Shape::ApiList, {} });
-    out.push_back({ tr("Multi collection"), Shape::MultiCollection, {} });
+    out.push_back({ tr("Module"), Shape::Module, {}, tr("A module or operator; double-click a module to expand it") });
+    out.push_back({ tr("Leaf"), Shape::Leaf, {}, tr("An unexpanded node: it has no children, so it cannot be expanded") });
+    out.push_back({ tr("API list"), Shape::ApiList, {}, tr("A collection of standalone APIs between modules") });
+    out.push_back({ tr("Multi collection"), Shape::MultiCollection, {}, tr("A collection of fused operators") });
     if (m_mode == graphstyle::ColourMode::Overflow) {
         out.push_back({ tr("Medium"), Shape::Chip, graphstyle::overflowColour("medium") });
         out.push_back({ tr("High"), Shape::Chip, graphstyle::overflowColour("high") });
@@ -101,6 +103,26 @@ int GraphLegend::rowCount() const
             lastTop = box.top();
         }
     return rows;
+}
+
+QString GraphLegend::toolTipAt(const QPoint& pos) const
+{
+    const auto all = entries();
+    const auto boxes = placeEntries(width());
+    for (std::size_t i = 0; i < all.size(); ++i)
+        if (boxes[i].contains(pos) && !all[i].tip.isEmpty())
+            return all[i].tip;
+    return toolTip();
+}
+
+bool GraphLegend::event(QEvent* event)
+{
+    if (event->type() == QEvent::ToolTip) {
+        auto* help = static_cast<QHelpEvent*>(event);
+        QToolTip::showText(help->globalPos(), toolTipAt(help->pos()), this);
+        return true;
+    }
+    return QWidget::event(event);
 }
 
 void GraphLegend::resizeEvent(QResizeEvent* event)

@@ -19,10 +19,14 @@ public:
     int heightForWidth(int width) const override;
     // How many rows the entries take at the current width (they wrap instead of being cut off).
     int rowCount() const;
+    // The explanation of the entry under `pos` (the plugin's per-entry header tooltips); the
+    // widget's general tooltip when no entry has one.
+    QString toolTipAt(const QPoint& pos) const;
 
 protected:
     void paintEvent(QPaintEvent* event) override;
     void resizeEvent(QResizeEvent* event) override;
+    bool event(QEvent* event) override;
 
 private:
     enum class Shape { Module, Leaf, ApiList, MultiCollection, Chip };
@@ -30,6 +34,7 @@ private:
         QString text;
         Shape shape;
         QColor colour;
+        QString tip;
     };
     std::vector<Entry> entries() const;
     std::vector<QRect> placeEntries(int width) const;
