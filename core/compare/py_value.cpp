@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "compare/py_value.h"
 
+#include "support/pyformat.h"
+
 #include <array>
 #include <charconv>
 #include <cmath>
@@ -22,68 +24,7 @@ PyVal PyVal::real(double x)
 
 void appendFloatRepr(std::string& out, double value)
 {
-    if (std::isnan(value)) {
-        out += "nan";
-        return;
-    }
-    if (std::isinf(value)) {
-        out += value > 0 ? "inf" : "-inf";
-        return;
-    }
-    if (value == 0.0) {
-        out += std::signbit(value) ? "-0.0" : "0.0";
-        return;
-    }
-    char buf[40];
-    auto res = std::to_chars(buf, buf + sizeof buf, value, std::chars_format::scientific);
-    const char* p = buf;
-    const char* end = res.ptr;
-    if (*p == '-') {
-        out += '-';
-        ++p;
-    }
-    char digits[32];
-    int nDigits = 0;
-    const char* e = p;
-    while (e < end && *e != 'e') {
-        if (*e != '.')
-            digits[nDigits++] = *e;
-        ++e;
-    }
-    int exponent = 0;
-    std::from_chars(e + 1 + (e[1] == '+' ? 1 : 0), end, exponent);
-    if (exponent < -4 || exponent >= 16) {
-        out += digits[0];
-        if (nDigits > 1) {
-            out += '.';
-            out.append(digits + 1, static_cast<std::size_t>(nDigits - 1));
-        }
-        out += 'e';
-        out += exponent < 0 ? '-' : '+';
-        const int magnitude = std::abs(exponent);
-        if (magnitude < 10)
-            out += '0';
-        char exp[8];
-        auto r = std::to_chars(exp, exp + sizeof exp, magnitude);
-        out.append(exp, r.ptr);
-        return;
-    }
-    if (exponent < 0) {
-        out += "0.";
-        out.append(static_cast<std::size_t>(-exponent - 1), '0');
-        out.append(digits, static_cast<std::size_t>(nDigits));
-        return;
-    }
-    const int intDigits = exponent + 1;
-    if (nDigits <= intDigits) {
-        out.append(digits, static_cast<std::size_t>(nDigits));
-        out.append(static_cast<std::size_t>(intDigits - nDigits), '0');
-        out += ".0";
-    } else {
-        out.append(digits, static_cast<std::size_t>(intDigits));
-        out += '.';
-        out.append(digits + intDigits, static_cast<std::size_t>(nDigits - intDigits));
-    }
+    appendPythonFloatRepr(out, value);
 }
 
 void appendPyText(std::string& out, const PyVal& value)

@@ -3,63 +3,81 @@
 
 #include <charconv>
 #include <cmath>
+#include <cstdio>
 #include <cstdlib>
 
 namespace msprobe {
 
-std::string pythonFloatRepr(double value)
+void appendPythonFloatRepr(std::string& out, double value)
 {
-    if (std::isnan(value))
-        return "nan";
-    if (std::isinf(value))
-        return value > 0 ? "inf" : "-inf";
-    if (value == 0.0)
-        return std::signbit(value) ? "-0.0" : "0.0";
-
-    char buf[64];
+    if (std::isnan(value)) {
+        out += "nan";
+        return;
+    }
+    if (std::isinf(value)) {
+        out += value > 0 ? "inf" : "-inf";
+        return;
+    }
+    if (value == 0.0) {
+        out += std::signbit(value) ? "-0.0" : "0.0";
+        return;
+    }
+    char buf[40];
     auto res = std::to_chars(buf, buf + sizeof buf, value, std::chars_format::scientific);
-    std::string_view sci(buf, static_cast<std::size_t>(res.ptr - buf)); // [-]d[.ddd]e[+-]XX
-    const bool negative = sci.front() == '-';
-    if (negative)
-        sci.remove_prefix(1);
-    const auto ePos = sci.find('e');
-    std::string digits;
-    for (char c : sci.substr(0, ePos))
-        if (c != '.')
-            digits += c;
-    const int exponent = std::atoi(std::string(sci.substr(ePos + 1)).c_str());
-
-    std::string out = negative ? "-" : "";
+    const char* p = buf;
+    const char* end = res.ptr;
+    if (*p == '-') {
+        out += '-';
+        ++p;
+    }
+    char digits[32];
+    int nDigits = 0;
+    const char* e = p;
+    while (e < end && *e != 'e') {
+        if (*e != '.')
+            digits[nDigits++] = *e;
+        ++e;
+    }
+    int exponent = 0;
+    std::from_chars(e + 1 + (e[1] == '+' ? 1 : 0), end, exponent);
     if (exponent < -4 || exponent >= 16) {
         out += digits[0];
-        if (digits.size() > 1) {
+        if (nDigits > 1) {
             out += '.';
-            out.append(digits, 1);
+            out.append(digits + 1, static_cast<std::size_t>(nDigits - 1));
         }
         out += 'e';
         out += exponent < 0 ? '-' : '+';
         const int magnitude = std::abs(exponent);
         if (magnitude < 10)
             out += '0';
-        out += std::to_string(magnitude);
-        return out;
+        char exp[8];
+        auto r = std::to_chars(exp, exp + sizeof exp, magnitude);
+        out.append(exp, r.ptr);
+        return;
     }
     if (exponent < 0) {
         out += "0.";
         out.append(static_cast<std::size_t>(-exponent - 1), '0');
-        out += digits;
-        return out;
+        out.append(digits, static_cast<std::size_t>(nDigits));
+        return;
     }
-    const auto intDigits = static_cast<std::size_t>(exponent + 1);
-    if (digits.size() <= intDigits) {
-        out += digits;
-        out.append(intDigits - digits.size(), '0');
+    const int intDigits = exponent + 1;
+    if (nDigits <= intDigits) {
+        out.append(digits, static_cast<std::size_t>(nDigits));
+        out.append(static_cast<std::size_t>(intDigits - nDigits), '0');
         out += ".0";
     } else {
-        out.append(digits, 0, intDigits);
+        out.append(digits, static_cast<std::size_t>(intDigits));
         out += '.';
-        out.append(digits, intDigits);
+        out.append(digits + intDigits, static_cast<std::size_t>(nDigits - intDigits));
     }
+}
+
+std::string pythonFloatRepr(double value)
+{
+    std::string out;
+    appendPythonFloatRepr(out, value);
     return out;
 }
 
