@@ -8,6 +8,7 @@
 #include "dump/dump_json_reader.h"
 #include "dump/tensor_file.h"
 #include "support/error.h"
+#include "support/phase_times.h"
 
 #include <thread>
 
@@ -300,6 +301,7 @@ CompareMode detectCompareMode(const DumpFile& npu, const DumpFile& bench)
 std::unique_ptr<CompareTable> compareDumps(DumpFile npu, DumpFile bench, StackInfo stack, bool stackMode,
     const CompareOptions& options, const CompareHooks& hooks)
 {
+    PhaseTimes phases;
     auto table = std::make_unique<CompareTable>();
     const CompareMode dumpMode = detectCompareMode(npu, bench);
     table->mode = dumpMode == CompareMode::Tensor && options.firstDiffAnalyze ? CompareMode::Statistics : dumpMode;
@@ -314,6 +316,7 @@ std::unique_ptr<CompareTable> compareDumps(DumpFile npu, DumpFile bench, StackIn
     FlattenOptions benchFlatten { options.debugFile, {} };
     runBothSides([&] { table->npu.items = std::make_unique<ItemTable>(table->npu.dump, npuFlatten); },
         [&] { table->bench.items = std::make_unique<ItemTable>(table->bench.dump, benchFlatten); });
+    phases.mark("flatten");
     checkCancel(hooks);
     if (table->consistent()) {
         buildConsistentTable(*table, hooks);
@@ -328,9 +331,11 @@ std::unique_ptr<CompareTable> compareDumps(DumpFile npu, DumpFile bench, StackIn
         row.bench = m.bench;
         table->rows.push_back(row);
     }
+    phases.mark("match");
     checkCancel(hooks);
     if (table->mode != CompareMode::Md5)
         columnFacts(*table, hooks.threads ? hooks.threads : defaultThreadCount());
+    phases.mark("facts");
     if (table->mode == CompareMode::Tensor)
         computeTensorMetrics(*table, hooks);
     checkCancel(hooks);
@@ -340,14 +345,17 @@ std::unique_ptr<CompareTable> compareDumps(DumpFile npu, DumpFile bench, StackIn
         else
             applyRules(*table, hooks.threads ? hooks.threads : defaultThreadCount());
     }
+    phases.mark("rules");
     return table;
 }
 
 std::unique_ptr<CompareTable> compareDumpFiles(const fs::path& npuJson, const fs::path& benchJson, const CompareOptions& options,
     const CompareHooks& hooks)
 {
+    PhaseTimes phases;
     DumpFile npu, bench;
     runBothSides([&] { npu = readDumpJson(npuJson); }, [&] { bench = readDumpJson(benchJson); });
+    phases.mark("read");
     checkCancel(hooks);
 
     StackInfo stack;

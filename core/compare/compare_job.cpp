@@ -10,7 +10,9 @@
 #include "compare/thread_pool.h"
 #include "compare/verdict_json.h"
 #include "compare/xlsx_writer.h"
+#include "support/phase_times.h"
 #include "support/error.h"
+#include "support/phase_times.h"
 
 #include <algorithm>
 #include <chrono>
@@ -151,7 +153,9 @@ JobOutcome runCompareJob(const std::vector<ComparePair>& pairs, const JobOptions
         hooks.threads = std::max<std::size_t>(1, threads / std::max<std::size_t>(1, std::min(threads, pairs.size())));
         hooks.rowProgress = [&](std::size_t done, std::size_t total) { progress.rows(pair.label, done, total); };
         auto table = compareDumpFiles(pair.npuJson, pair.benchJson, compareOptions, hooks);
+        PhaseTimes phases;
         summarizePair(*table, outcome, options);
+        phases.mark("summary");
         if (table->npu.dump.entries.empty() || table->bench.dump.entries.empty()) {
             outcome.note = "No valid data found. No compare result file generated. Please check input json.";
         } else if (table->rows.empty()) {
@@ -174,6 +178,7 @@ JobOutcome runCompareJob(const std::vector<ComparePair>& pairs, const JobOptions
                 outcome.outputs.push_back(path);
             } else {
                 outcome.outputs = writeCsvFiles(*table, pair.outputDir, baseName(pair, "compare_result"), hooks.threads, cancel);
+                phases.mark("csv");
             }
             if (options.html && !compareOptions.firstDiffAnalyze)
                 outcome.htmlSection = renderHtmlSection(*table, outcome);

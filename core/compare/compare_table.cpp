@@ -116,20 +116,45 @@ PyVal CompareTable::statistic(const CompareRow& row, bool npuSide, int k) const
     return v;
 }
 
+void CompareTable::statistics(const CompareRow& row, bool npuSide, PyVal out[4]) const
+{
+    if (consistent()) {
+        for (int k = 0; k < 4; ++k)
+            out[k] = statistic(row, npuSide, k);
+        return;
+    }
+    const Item* item = npuSide ? &npuItem(row) : benchItem(row);
+    if (!item) {
+        for (int k = 0; k < 4; ++k)
+            out[k] = PyVal::str(kNA);
+        return;
+    }
+    (npuSide ? npu : bench).items->stats(*item, out);
+    if (npuSide ? npuStatsAsFloat : benchStatsAsFloat)
+        for (int k = 0; k < 4; ++k)
+            if (out[k].kind == PyKind::Int)
+                out[k] = PyVal::real(static_cast<double>(out[k].i));
+}
+
 void CompareTable::statisticDiffCells(const CompareRow& row, int k, std::string& diff, std::string& rel) const
+{
+    statisticDiffCells(k, statistic(row, true, k), statistic(row, false, k), diff, rel);
+}
+
+void CompareTable::statisticDiffCells(int k, const PyVal& npuValue, const PyVal& benchValue, std::string& diff, std::string& rel) const
 {
     if (options.legacyResult) {
         bool warn = false;
-        legacyStatisticDiff(statistic(row, true, k), statistic(row, false, k), diff, rel, warn);
+        legacyStatisticDiff(npuValue, benchValue, diff, rel, warn);
     } else {
-        statisticDiff(statistic(row, true, k), statistic(row, false, k), npuIntColumn[k], benchIntColumn[k], diff, rel);
+        statisticDiff(npuValue, benchValue, npuIntColumn[k], benchIntColumn[k], diff, rel);
     }
 }
 
 const std::vector<std::string>* CompareTable::stackFrames(const CompareRow& row) const
 {
     const Item& ni = npuItem(row);
-    return ni.firstOfEntry ? stack.framesOf(std::string(npu.items->entryName(ni))) : nullptr;
+    return ni.firstOfEntry ? stack.framesOf(npu.items->entryName(ni)) : nullptr;
 }
 
 std::size_t CompareTable::countLevel(ResultLevel level) const

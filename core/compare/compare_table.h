@@ -100,8 +100,12 @@ public:
     }
     // Statistic k (0 max .. 3 norm) of a side as the table holds it (N/A when unmatched).
     PyVal statistic(const CompareRow& row, bool npuSide, int k) const;
+    // All four statistics of a side at once (one look-up of the item).
+    void statistics(const CompareRow& row, bool npuSide, PyVal out[4]) const;
     // Statistic k's "{S} diff" and "{S}RelativeErr" cells (statistics mode, or legacy rules) as text.
     void statisticDiffCells(const CompareRow& row, int k, std::string& diff, std::string& rel) const;
+    // The same from statistics already fetched.
+    void statisticDiffCells(int k, const PyVal& npuValue, const PyVal& benchValue, std::string& diff, std::string& rel) const;
     // The NPU_Stack_Info frames of the row: only the first row of an entry that stack.json lists has them.
     const std::vector<std::string>* stackFrames(const CompareRow& row) const;
     std::string_view apiOriginName(const CompareRow& row) const { return npu.items->entryName(npuItem(row)); }

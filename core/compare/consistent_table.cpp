@@ -264,7 +264,7 @@ void consistentCell(const CompareTable& table, std::size_t index, Column column,
     case Column::Stack: {
         const std::vector<std::string>* frames = row.stackItem < 0
             ? nullptr
-            : table.stack.framesOf(std::string(table.npu.items->entryName(table.npu.items->items()[static_cast<std::size_t>(row.stackItem)])));
+            : table.stack.framesOf(table.npu.items->entryName(table.npu.items->items()[static_cast<std::size_t>(row.stackItem)]));
         if (frames)
             setListCell(out, *frames);
         else

@@ -9,14 +9,30 @@
 #include <thread>
 #include <unordered_map>
 
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
+
 namespace msprobe {
 
 namespace {
 
 bool needsQuotes(std::string_view text)
 {
-    for (char c : text)
-        if (c == ',' || c == '"' || c == '\r' || c == '\n')
+    const char* p = text.data();
+    const char* end = p + text.size();
+#ifdef __SSE2__
+    const __m128i comma = _mm_set1_epi8(','), quote = _mm_set1_epi8('"'), cr = _mm_set1_epi8('\r'), lf = _mm_set1_epi8('\n');
+    for (; end - p >= 16; p += 16) {
+        const __m128i chunk = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
+        const __m128i hits = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(chunk, comma), _mm_cmpeq_epi8(chunk, quote)),
+            _mm_or_si128(_mm_cmpeq_epi8(chunk, cr), _mm_cmpeq_epi8(chunk, lf)));
+        if (_mm_movemask_epi8(hits))
+            return true;
+    }
+#endif
+    for (; p < end; ++p)
+        if (*p == ',' || *p == '"' || *p == '\r' || *p == '\n')
             return true;
     return false;
 }
@@ -46,29 +62,71 @@ bool isStatDiffColumn(Column c)
     return c >= Column::MaxDiff && c <= Column::NormRelativeErr;
 }
 
-// Renders rows of one table, reusing per-row and per-table work across cells: the four statistic diffs
-// (each feeds two columns) and the quoted stack lists (one list is shared by many entries).
+bool isStatValueColumn(Column c)
+{
+    return c >= Column::NpuMax && c <= Column::BenchNorm;
+}
+
+// A statistic cell as pandas writes it (the value setPyCell would hold, through appendCsvField).
+void appendStatistic(std::string& out, const PyVal& value)
+{
+    switch (value.kind) {
+    case PyKind::Str: appendQuoted(out, value.s); return;
+    case PyKind::Int: {
+        char buf[24];
+        auto r = std::to_chars(buf, buf + sizeof buf, value.i);
+        out.append(buf, r.ptr);
+        return;
+    }
+    case PyKind::Float:
+        if (std::isinf(value.f))
+            out += value.f > 0 ? " inf" : " -inf";
+        else
+            appendFloatRepr(out, value.f);
+        return;
+    case PyKind::Bool: out += value.b ? "True" : "False"; return;
+    }
+}
+
+// Renders rows of one table, reusing per-row and per-table work across cells: the eight statistics (fetched
+// once per row; each feeds a value column and a diff), the four statistic diffs (each feeds two columns), and
+// the quoted stack lists (one list is shared by many entries).
 class RowRenderer {
 public:
     RowRenderer(const CompareTable& table, const std::vector<Column>& columns) : m_table(table), m_columns(columns) { }
 
     void append(std::string& out, std::size_t r)
     {
-        bool diffsReady = false;
+        const CompareRow& row = m_table.rows[r];
+        bool statsReady = false, diffsReady = false;
+        auto needStats = [&] {
+            if (statsReady)
+                return;
+            m_table.statistics(row, true, m_stat[0]);
+            m_table.statistics(row, false, m_stat[1]);
+            statsReady = true;
+        };
         for (std::size_t c = 0; c < m_columns.size(); ++c) {
             if (c)
                 out += ',';
             const Column column = m_columns[c];
             if (isStatDiffColumn(column)) {
                 if (!diffsReady) {
+                    needStats();
                     for (int k = 0; k < 4; ++k)
-                        m_table.statisticDiffCells(m_table.rows[r], k, m_diff[k], m_rel[k]);
+                        m_table.statisticDiffCells(k, m_stat[0][k], m_stat[1][k], m_diff[k], m_rel[k]);
                     diffsReady = true;
                 }
                 const int offset = static_cast<int>(column) - static_cast<int>(Column::MaxDiff);
                 appendQuoted(out, offset < 4 ? m_diff[offset] : m_rel[offset - 4]);
+            } else if (isStatValueColumn(column)) {
+                needStats();
+                const int offset = static_cast<int>(column) - static_cast<int>(Column::NpuMax);
+                appendStatistic(out, m_stat[offset / 4][offset % 4]);
             } else if (column == Column::Stack) {
                 appendStack(out, r);
+            } else if ((column == Column::NpuName || column == Column::BenchName) && !m_table.consistent()) {
+                appendName(out, row, column == Column::NpuName);
             } else {
                 m_table.cell(r, column, m_cell);
                 appendCsvField(out, m_cell);
@@ -78,6 +136,23 @@ public:
     }
 
 private:
+    // The item name written straight into out; quoted afterwards in the rare case it needs it.
+    void appendName(std::string& out, const CompareRow& row, bool npuSide)
+    {
+        const Item* item = npuSide ? &m_table.npuItem(row) : m_table.benchItem(row);
+        if (!item) {
+            out += kNA;
+            return;
+        }
+        const std::size_t start = out.size();
+        (npuSide ? m_table.npu : m_table.bench).items->appendName(out, *item);
+        if (needsQuotes(std::string_view(out).substr(start))) {
+            const std::string name = out.substr(start);
+            out.resize(start);
+            appendQuoted(out, name);
+        }
+    }
+
     void appendStack(std::string& out, std::size_t r)
     {
         const std::vector<std::string>* frames = m_table.stackFrames(m_table.rows[r]);
@@ -97,6 +172,7 @@ private:
     const CompareTable& m_table;
     const std::vector<Column>& m_columns;
     Cell m_cell;
+    PyVal m_stat[2][4];
     std::string m_diff[4], m_rel[4];
     std::unordered_map<const std::vector<std::string>*, std::string> m_stackFields;
 };

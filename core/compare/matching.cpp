@@ -5,7 +5,10 @@
 
 #include <algorithm>
 #include <bit>
+#include <cstring>
+#include <thread>
 #include <deque>
+#include <optional>
 #include <unordered_map>
 
 namespace msprobe {
@@ -27,13 +30,23 @@ bool isDigits(std::string_view text)
     return !text.empty() && std::all_of(text.begin(), text.end(), [](char c) { return c >= '0' && c <= '9'; });
 }
 
-std::uint64_t fnv(std::string_view text, std::uint64_t hash = 1469598103934665603ull)
+// Hash of the concatenation a + b (any split of the same text hashes alike).
+std::uint64_t concatenationHash(std::string_view a, std::string_view b)
 {
-    for (unsigned char c : text) {
-        hash ^= c;
-        hash *= 1099511628211ull;
+    if (b.empty())
+        return std::hash<std::string_view> {}(a);
+    if (a.empty())
+        return std::hash<std::string_view> {}(b);
+    char stackBuffer[512];
+    std::string heap;
+    char* joined = stackBuffer;
+    if (a.size() + b.size() > sizeof stackBuffer) {
+        heap.resize(a.size() + b.size());
+        joined = heap.data();
     }
-    return hash;
+    std::memcpy(joined, a.data(), a.size());
+    std::memcpy(joined + a.size(), b.data(), b.size());
+    return std::hash<std::string_view> {}(std::string_view(joined, a.size() + b.size()));
 }
 
 // Open-addressing map from key hash to the first Bench item with that hash; items chain in Bench order.
@@ -90,7 +103,7 @@ private:
 // A key as two pieces whose concatenation is the text; avoids building a string per item.
 struct KeyText {
     std::string_view a, b;
-    std::uint64_t hash() const { return fnv(b, fnv(a)); }
+    std::uint64_t hash() const { return concatenationHash(a, b); }
     bool operator==(const KeyText& o) const
     {
         if (a.size() + b.size() != o.a.size() + o.b.size())
@@ -147,11 +160,22 @@ public:
         m_store.push_back(std::move(key));
         m_keys[item] = { m_store.back(), {} };
     }
+    // Every key's hash, computed on `threads` threads; call after the last replace().
+    void computeHashes(std::size_t threads)
+    {
+        m_hashes.resize(m_keys.size());
+        parallelFor(m_keys.size(), m_keys.size() < 65536 ? 1 : threads, [&](std::size_t begin, std::size_t end) {
+            for (std::size_t i = begin; i < end; ++i)
+                m_hashes[i] = m_keys[i].hash();
+        });
+    }
+    std::uint64_t hash(std::size_t item) const { return m_hashes[item]; }
 
 private:
     std::vector<std::string_view> m_entryKey;
     std::deque<std::string> m_store;
     std::vector<KeyText> m_keys;
+    std::vector<std::uint64_t> m_hashes;
 };
 
 bool inHalfGroup(std::string_view dtype)
@@ -306,8 +330,26 @@ bool dtypesMatch(std::string_view npu, std::string_view bench)
 std::vector<MatchedRow> matchItems(const ItemTable& npu, const ItemTable& bench, const CompareOptions& options)
 {
     const bool renumber = !options.fuzzyMatch && !options.debugFile;
-    SideKeys npuKeys(npu, renumber);
-    SideKeys benchKeys(bench, renumber);
+    std::optional<SideKeys> benchSlot, npuSlot;
+    std::exception_ptr benchFailure;
+    std::thread benchKeysThread([&] {
+        try {
+            benchSlot.emplace(bench, renumber);
+        } catch (...) {
+            benchFailure = std::current_exception();
+        }
+    });
+    try {
+        npuSlot.emplace(npu, renumber);
+    } catch (...) {
+        benchKeysThread.join();
+        throw;
+    }
+    benchKeysThread.join();
+    if (benchFailure)
+        std::rethrow_exception(benchFailure);
+    SideKeys& npuKeys = *npuSlot;
+    SideKeys& benchKeys = *benchSlot;
     const auto& npuItems = npu.items();
     const auto& benchItems = bench.items();
 
@@ -331,11 +373,13 @@ std::vector<MatchedRow> matchItems(const ItemTable& npu, const ItemTable& bench,
     if (options.fuzzyMatch && !options.useDataMapping) {
         rows = fuzzyMatch(npu, bench, npuKeys, benchKeys);
     } else {
+        const std::size_t threads = npuItems.size() < 65536 ? 1 : defaultThreadCount();
+        npuKeys.computeHashes(threads);
+        benchKeys.computeHashes(threads);
         KeyIndex index(benchItems.size());
         for (std::size_t j = 0; j < benchItems.size(); ++j)
-            index.add(benchKeys[j].hash(), static_cast<std::int32_t>(j));
+            index.add(benchKeys.hash(j), static_cast<std::int32_t>(j));
         // The look-ups run on contiguous NPU ranges in parallel; the ranges' rows are joined in NPU order.
-        const std::size_t threads = npuItems.size() < 65536 ? 1 : defaultThreadCount();
         const std::size_t chunk = (npuItems.size() + threads - 1) / threads; // parallelFor's split
         std::vector<std::vector<MatchedRow>> parts(threads);
         parallelFor(npuItems.size(), threads, [&](std::size_t begin, std::size_t end) {
@@ -344,7 +388,7 @@ std::vector<MatchedRow> matchItems(const ItemTable& npu, const ItemTable& bench,
             for (std::size_t i = begin; i < end; ++i) {
                 const KeyText& key = npuKeys[i];
                 bool any = false;
-                for (std::int32_t j = index.find(key.hash()); j >= 0; j = index.next(j)) {
+                for (std::int32_t j = index.find(npuKeys.hash(i)); j >= 0; j = index.next(j)) {
                     if (!(benchKeys[static_cast<std::size_t>(j)] == key))
                         continue;
                     part.push_back({ static_cast<std::uint32_t>(i), j });
@@ -359,10 +403,14 @@ std::vector<MatchedRow> matchItems(const ItemTable& npu, const ItemTable& bench,
             rows.insert(rows.end(), parts[t].begin(), parts[t].end());
     }
     if (!options.useDataMapping)
-        for (MatchedRow& row : rows)
-            if (row.bench != kUnmatched
-                && !dtypesMatch(npu.dtype(npuItems[row.npu]), bench.dtype(benchItems[static_cast<std::size_t>(row.bench)])))
-                row.bench = kUnmatched;
+        parallelFor(rows.size(), rows.size() < 65536 ? 1 : defaultThreadCount(), [&](std::size_t begin, std::size_t end) {
+            for (std::size_t r = begin; r < end; ++r) {
+                MatchedRow& row = rows[r];
+                if (row.bench != kUnmatched
+                    && !dtypesMatch(npu.dtype(npuItems[row.npu]), bench.dtype(benchItems[static_cast<std::size_t>(row.bench)])))
+                    row.bench = kUnmatched;
+            }
+        });
     return rows;
 }
 

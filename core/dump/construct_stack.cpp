@@ -16,7 +16,7 @@ const ConstructInfo::Node* ConstructInfo::find(const std::string& name) const
     return it == indexOf.end() ? nullptr : &nodes[it->second];
 }
 
-const std::vector<std::string>* StackInfo::framesOf(const std::string& name) const
+const std::vector<std::string>* StackInfo::framesOf(std::string_view name) const
 {
     auto it = groupOf.find(name);
     return it == groupOf.end() ? nullptr : &frames[it->second];

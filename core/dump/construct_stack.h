@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <unordered_map>
 #include <vector>
 
@@ -24,14 +25,20 @@ struct ConstructInfo {
     const Node* find(const std::string& name) const;
 };
 
+// Hashes std::string keys so that a string_view finds them without building a string.
+struct TransparentStringHash {
+    using is_transparent = void;
+    std::size_t operator()(std::string_view text) const noexcept { return std::hash<std::string_view> {}(text); }
+};
+
 // stack.json in either format, normalised to groups of names sharing one list of frames.
 struct StackInfo {
     bool legacyFormat = false; // {name: [frames]} instead of {"0": [[names], [frames]]}
     std::vector<std::vector<std::string>> frames; // per group
-    std::unordered_map<std::string, std::uint32_t> groupOf; // name -> group
+    std::unordered_map<std::string, std::uint32_t, TransparentStringHash, std::equal_to<>> groupOf; // name -> group
 
     // Frames of a node, or nullptr when it has none.
-    const std::vector<std::string>* framesOf(const std::string& name) const;
+    const std::vector<std::string>* framesOf(std::string_view name) const;
 };
 
 // Both throw msprobe::Error naming the file and byte offset for malformed input.
