@@ -81,10 +81,12 @@ void columnFacts(CompareTable& table, std::size_t threads)
     parallelFor(threads, threads, [&](std::size_t begin, std::size_t end) {
         for (std::size_t t = begin; t < end; ++t) {
             Facts& f = partial[t];
+            PyVal values[4];
             for (std::size_t r = t * chunk; r < std::min(n, (t + 1) * chunk); ++r)
-                for (int side = 0; side < 2; ++side)
+                for (int side = 0; side < 2; ++side) {
+                    table.statistics(table.rows[r], side == 0, values);
                     for (int k = 0; k < 4; ++k) {
-                        const PyVal v = table.statistic(table.rows[r], side == 0, k);
+                        const PyVal& v = values[k];
                         if (v.kind == PyKind::Float)
                             f.anyFloat[side] = true;
                         else if (v.kind != PyKind::Int)
@@ -92,6 +94,7 @@ void columnFacts(CompareTable& table, std::size_t threads)
                         if (f.allInt[side][k] && !isIntegerCell(v))
                             f.allInt[side][k] = false;
                     }
+                }
         }
     });
     for (int side = 0; side < 2; ++side) {
@@ -158,6 +161,21 @@ std::size_t entryGroupStart(const CompareTable& table, std::size_t r)
     return r;
 }
 
+// A RuleRow as default-constructed, its strings emptied but keeping their buffers.
+void resetKeepingCapacity(RuleRow& rr)
+{
+    std::string shapes[2] = { std::move(rr.npuShape), std::move(rr.benchShape) };
+    std::string normRelativeErr = std::move(rr.normRelativeErr), md5s[2] = { std::move(rr.npuMd5), std::move(rr.benchMd5) };
+    rr = RuleRow {};
+    for (std::string* text : { &shapes[0], &shapes[1], &normRelativeErr, &md5s[0], &md5s[1] })
+        text->clear();
+    rr.npuShape = std::move(shapes[0]);
+    rr.benchShape = std::move(shapes[1]);
+    rr.normRelativeErr = std::move(normRelativeErr);
+    rr.npuMd5 = std::move(md5s[0]);
+    rr.benchMd5 = std::move(md5s[1]);
+}
+
 // The Result rules over the entry groups that start in [begin, end).
 void applyRulesToRows(CompareTable& table, std::size_t begin, std::size_t end)
 {
@@ -165,7 +183,8 @@ void applyRulesToRows(CompareTable& table, std::size_t begin, std::size_t end)
     const ItemTable& benchTable = *table.bench.items;
     std::vector<RuleRow> group;
     std::vector<RuleOutcome> outcomes;
-    std::string scratch;
+    std::string scratch, normDiff;
+    PyVal npuStats[4], benchStats[4];
     std::size_t start = begin;
     if (entryGroupStart(table, begin) < begin) { // that group belongs to the previous range
         const std::uint32_t entry = table.npuItem(table.rows[begin]).entry;
@@ -177,12 +196,14 @@ void applyRulesToRows(CompareTable& table, std::size_t begin, std::size_t end)
         std::size_t groupEnd = start;
         while (groupEnd < table.rows.size() && table.npuItem(table.rows[groupEnd]).entry == entry)
             ++groupEnd;
-        group.assign(groupEnd - start, RuleRow {});
+        if (group.size() < groupEnd - start)
+            group.resize(groupEnd - start);
         outcomes.assign(groupEnd - start, RuleOutcome {});
         std::string firstInputName;
         for (std::size_t r = start; r < groupEnd; ++r) {
             const CompareRow& row = table.rows[r];
             RuleRow& rr = group[r - start];
+            resetKeepingCapacity(rr);
             const Item& ni = table.npuItem(row);
             const Item* bi = table.benchItem(row);
             rr.isOutput = itemNameContains(npuTable, ni, ".output.");
@@ -191,13 +212,13 @@ void applyRulesToRows(CompareTable& table, std::size_t begin, std::size_t end)
                 firstInputName = npuTable.name(ni);
             const bool md5 = table.mode == CompareMode::Md5;
             rr.npuDtype = npuTable.dtype(ni);
-            rr.npuShape = npuTable.shape(ni);
+            npuTable.appendShape(rr.npuShape, ni);
             rr.npuReqGrad = npuTable.requiresGrad(ni);
             if (md5)
                 rr.npuMd5 = npuTable.fields(ni).md5;
             if (bi) {
                 rr.benchDtype = benchTable.dtype(*bi);
-                rr.benchShape = benchTable.shape(*bi);
+                benchTable.appendShape(rr.benchShape, *bi);
                 rr.benchReqGrad = benchTable.requiresGrad(*bi);
                 if (md5)
                     rr.benchMd5 = benchTable.fields(*bi).md5;
@@ -207,15 +228,16 @@ void applyRulesToRows(CompareTable& table, std::size_t begin, std::size_t end)
                 rr.benchShape = rr.benchMd5 = kNA;
             }
             if (table.mode != CompareMode::Md5) {
-                rr.npuMax = table.statistic(row, true, 0);
-                rr.npuMin = table.statistic(row, true, 1);
-                rr.benchMax = table.statistic(row, false, 0);
-                rr.benchMin = table.statistic(row, false, 1);
+                table.statistics(row, true, npuStats);
+                table.statistics(row, false, benchStats);
+                rr.npuMax = npuStats[0];
+                rr.npuMin = npuStats[1];
+                rr.benchMax = benchStats[0];
+                rr.benchMin = benchStats[1];
             }
             if (table.mode == CompareMode::Statistics) {
-                std::string diff;
-                statisticDiff(table.statistic(row, true, 3), table.statistic(row, false, 3), table.npuIntColumn[3],
-                    table.benchIntColumn[3], diff, rr.normRelativeErr);
+                statisticDiff(npuStats[3], benchStats[3], table.npuIntColumn[3], table.benchIntColumn[3], normDiff,
+                    rr.normRelativeErr);
             } else if (table.mode == CompareMode::Tensor) {
                 rr.cosine = table.tensorMetrics[row.metrics].cells[0];
                 rr.oneThousandth = table.tensorMetrics[row.metrics].cells[4];
@@ -233,7 +255,7 @@ void applyRulesToRows(CompareTable& table, std::size_t begin, std::size_t end)
                     }
             }
         }
-        applyResultRules(table.mode, group, outcomes);
+        applyResultRules(table.mode, std::span<const RuleRow>(group.data(), groupEnd - start), outcomes);
         for (std::size_t r = start; r < groupEnd; ++r) {
             table.rows[r].level = outcomes[r - start].level;
             table.rows[r].messages = outcomes[r - start].messages;

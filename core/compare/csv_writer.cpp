@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "compare/csv_writer.h"
 
+#include "compare/stats_diff.h"
 #include "support/error.h"
 
 #include <algorithm>
@@ -62,6 +63,16 @@ bool isStatDiffColumn(Column c)
     return c >= Column::MaxDiff && c <= Column::NormRelativeErr;
 }
 
+// Quotes out[start..] in place when it needs it (text appended without a temporary, quoted in the rare case).
+void quoteAppended(std::string& out, std::size_t start)
+{
+    if (!needsQuotes(std::string_view(out).substr(start)))
+        return;
+    const std::string text = out.substr(start);
+    out.resize(start);
+    appendQuoted(out, text);
+}
+
 bool isStatValueColumn(Column c)
 {
     return c >= Column::NpuMax && c <= Column::BenchNorm;
@@ -88,46 +99,42 @@ void appendStatistic(std::string& out, const PyVal& value)
     }
 }
 
-// Renders rows of one table, reusing per-row and per-table work across cells: the eight statistics (fetched
-// once per row; each feeds a value column and a diff), the four statistic diffs (each feeds two columns), and
-// the quoted stack lists (one list is shared by many entries).
+// Renders rows of one table, reusing per-row and per-table work across cells: the eight statistics (fetched and
+// printed once per row; each feeds a value column and a diff), the four statistic diffs (each feeds two columns),
+// the Err_message texts and the quoted stack lists (one list is shared by many entries). The exact-match table's
+// common columns are appended directly; other tables go through CompareTable::cell.
 class RowRenderer {
 public:
-    RowRenderer(const CompareTable& table, const std::vector<Column>& columns) : m_table(table), m_columns(columns) { }
+    RowRenderer(const CompareTable& table, const std::vector<Column>& columns)
+        : m_table(table)
+        , m_columns(columns)
+        , m_direct(!table.consistent() && !table.options.firstDiffAnalyze && !table.options.legacyResult)
+    {
+    }
 
     void append(std::string& out, std::size_t r)
     {
         const CompareRow& row = m_table.rows[r];
-        bool statsReady = false, diffsReady = false;
-        auto needStats = [&] {
-            if (statsReady)
-                return;
-            m_table.statistics(row, true, m_stat[0]);
-            m_table.statistics(row, false, m_stat[1]);
-            statsReady = true;
-        };
+        m_statsReady = m_diffsReady = false;
         for (std::size_t c = 0; c < m_columns.size(); ++c) {
             if (c)
                 out += ',';
             const Column column = m_columns[c];
             if (isStatDiffColumn(column)) {
-                if (!diffsReady) {
-                    needStats();
-                    for (int k = 0; k < 4; ++k)
-                        m_table.statisticDiffCells(k, m_stat[0][k], m_stat[1][k], m_diff[k], m_rel[k]);
-                    diffsReady = true;
-                }
+                computeDiffs(row);
                 const int offset = static_cast<int>(column) - static_cast<int>(Column::MaxDiff);
                 appendQuoted(out, offset < 4 ? m_diff[offset] : m_rel[offset - 4]);
             } else if (isStatValueColumn(column)) {
-                needStats();
+                fetchStats(row);
                 const int offset = static_cast<int>(column) - static_cast<int>(Column::NpuMax);
-                appendStatistic(out, m_stat[offset / 4][offset % 4]);
+                const int side = offset / 4, k = offset % 4;
+                if (m_printed[side][k])
+                    out += m_statText[side][k];
+                else
+                    appendStatistic(out, m_stat[side][k]);
             } else if (column == Column::Stack) {
                 appendStack(out, r);
-            } else if ((column == Column::NpuName || column == Column::BenchName) && !m_table.consistent()) {
-                appendName(out, row, column == Column::NpuName);
-            } else {
+            } else if (!m_direct || !appendDirect(out, row, column)) {
                 m_table.cell(r, column, m_cell);
                 appendCsvField(out, m_cell);
             }
@@ -136,21 +143,83 @@ public:
     }
 
 private:
-    // The item name written straight into out; quoted afterwards in the rare case it needs it.
-    void appendName(std::string& out, const CompareRow& row, bool npuSide)
+    void fetchStats(const CompareRow& row)
     {
-        const Item* item = npuSide ? &m_table.npuItem(row) : m_table.benchItem(row);
-        if (!item) {
-            out += kNA;
+        if (m_statsReady)
             return;
+        m_table.statistics(row, true, m_stat[0]);
+        m_table.statistics(row, false, m_stat[1]);
+        for (int side = 0; side < 2; ++side)
+            for (int k = 0; k < 4; ++k) {
+                const PyVal& v = m_stat[side][k];
+                m_printed[side][k] = v.kind == PyKind::Float && !std::isinf(v.f);
+                if (!m_printed[side][k])
+                    continue;
+                std::string& text = m_statText[side][k];
+                text.clear();
+                appendFloatRepr(text, v.f);
+                // pandasReparse without printing the value a second time.
+                m_reparsed[side][k] = std::isfinite(v.f) && !(v.f == std::trunc(v.f) && std::fabs(v.f) < 9007199254740992.0)
+                    ? pandasStrtod(text)
+                    : v.f;
+            }
+        m_statsReady = true;
+    }
+
+    void computeDiffs(const CompareRow& row)
+    {
+        if (m_diffsReady)
+            return;
+        fetchStats(row);
+        for (int k = 0; k < 4; ++k) {
+            if (m_direct)
+                statisticDiff(m_stat[0][k], m_stat[1][k], m_table.npuIntColumn[k], m_table.benchIntColumn[k],
+                    m_reparsed[0][k], m_reparsed[1][k], m_diff[k], m_rel[k]);
+            else
+                m_table.statisticDiffCells(k, m_stat[0][k], m_stat[1][k], m_diff[k], m_rel[k]);
         }
+        m_diffsReady = true;
+    }
+
+    // The exact table's plain columns without a Cell; false for the columns left to CompareTable::cell.
+    bool appendDirect(std::string& out, const CompareRow& row, Column column)
+    {
+        const bool npuSide = column == Column::NpuName || column == Column::NpuDtype || column == Column::NpuShape
+            || column == Column::NpuRequiresGrad;
+        const ItemTable& items = npuSide ? *m_table.npu.items : *m_table.bench.items;
+        const Item* item = npuSide ? &m_table.npuItem(row) : m_table.benchItem(row);
         const std::size_t start = out.size();
-        (npuSide ? m_table.npu : m_table.bench).items->appendName(out, *item);
-        if (needsQuotes(std::string_view(out).substr(start))) {
-            const std::string name = out.substr(start);
-            out.resize(start);
-            appendQuoted(out, name);
+        switch (column) {
+        case Column::NpuName:
+        case Column::BenchName:
+            if (item)
+                items.appendName(out, *item);
+            else
+                out += kNA;
+            break;
+        case Column::NpuDtype:
+        case Column::BenchDtype: appendQuoted(out, item ? items.dtype(*item) : kNA); return true;
+        case Column::NpuShape:
+        case Column::BenchShape:
+            if (item)
+                items.appendShape(out, *item);
+            else
+                out += kNA;
+            break;
+        case Column::NpuRequiresGrad:
+        case Column::BenchRequiresGrad: appendQuoted(out, item ? items.requiresGrad(*item) : kNA); return true;
+        case Column::Result: out += toString(row.level); return true;
+        case Column::ErrMessage: {
+            auto [it, fresh] = m_errText.try_emplace(row.messages);
+            if (fresh)
+                appendQuoted(it->second, errMessageText(row.messages));
+            out += it->second;
+            return true;
         }
+        default: return false;
+        }
+        quoteAppended(out, start);
+        return true;
     }
 
     void appendStack(std::string& out, std::size_t r)
@@ -171,9 +240,15 @@ private:
 
     const CompareTable& m_table;
     const std::vector<Column>& m_columns;
+    const bool m_direct;
     Cell m_cell;
+    bool m_statsReady = false, m_diffsReady = false;
     PyVal m_stat[2][4];
+    bool m_printed[2][4] = {};
+    std::string m_statText[2][4];
+    double m_reparsed[2][4] = {};
     std::string m_diff[4], m_rel[4];
+    std::unordered_map<std::uint16_t, std::string> m_errText;
     std::unordered_map<const std::vector<std::string>*, std::string> m_stackFields;
 };
 

@@ -504,6 +504,27 @@ std::string ItemTable::shape(const Item& item) const
     return fields(item).shape;
 }
 
+void ItemTable::appendShape(std::string& out, const Item& item) const
+{
+    if (item.node != kNullNode) {
+        const ValueNode& v = m_dump->nodes[item.node];
+        if (v.kind == NodeKind::Tensor && !m_dump->text(m_dump->tensors.dtype[v.payload]).empty()) {
+            const auto dims = m_dump->tensors.shape(v.payload);
+            out += '[';
+            char buf[24];
+            for (std::size_t i = 0; i < dims.size(); ++i) {
+                if (i)
+                    out += ", ";
+                auto r = std::to_chars(buf, buf + sizeof buf, dims[i]);
+                out.append(buf, r.ptr);
+            }
+            out += ']';
+            return;
+        }
+    }
+    out += fields(item).shape;
+}
+
 std::string_view ItemTable::requiresGrad(const Item& item) const
 {
     if (item.node != kNullNode) {

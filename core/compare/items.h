@@ -84,6 +84,7 @@ public:
     void stats(const Item& item, PyVal out[4]) const;
     PyVal stat(const Item& item, int k) const;
     std::string shape(const Item& item) const;
+    void appendShape(std::string& out, const Item& item) const; // shape(item) appended without a temporary
     std::string_view requiresGrad(const Item& item) const;
     std::string_view dtype(const Item& item) const;
     std::string_view dataName(const Item& item) const;

@@ -108,13 +108,22 @@ struct KeyText {
     {
         if (a.size() + b.size() != o.a.size() + o.b.size())
             return false;
-        // Compare the concatenations piecewise.
-        std::size_t i = 0;
-        auto at = [](const KeyText& k, std::size_t pos) { return pos < k.a.size() ? k.a[pos] : k.b[pos - k.a.size()]; };
-        for (const std::size_t n = a.size() + b.size(); i < n; ++i)
-            if (at(*this, i) != at(o, i))
+        // Compare the concatenations run by run: each run lies inside one piece of each key.
+        std::string_view mine[2] = { a, b }, theirs[2] = { o.a, o.b };
+        int p = 0, q = 0;
+        while (true) {
+            while (p < 2 && mine[p].empty())
+                ++p;
+            while (q < 2 && theirs[q].empty())
+                ++q;
+            if (p == 2 || q == 2)
+                return p == q;
+            const std::size_t run = std::min(mine[p].size(), theirs[q].size());
+            if (std::memcmp(mine[p].data(), theirs[q].data(), run) != 0)
                 return false;
-        return true;
+            mine[p].remove_prefix(run);
+            theirs[q].remove_prefix(run);
+        }
     }
 };
 

@@ -117,7 +117,11 @@ bool isIntegerCell(const PyVal& value)
     return parsePandasNumber(value.s, d, isInt, i) && isInt;
 }
 
-void statisticDiff(const PyVal& npu, const PyVal& bench, bool npuIntColumn, bool benchIntColumn, std::string& diff, std::string& rel)
+namespace {
+
+// reparsed: pandasReparse of the two values when the caller has them (Float values), or nullptr.
+void statisticDiffImpl(const PyVal& npu, const PyVal& bench, bool npuIntColumn, bool benchIntColumn, const double* reparsed,
+    std::string& diff, std::string& rel)
 {
     diff.clear();
     rel.clear();
@@ -147,8 +151,10 @@ void statisticDiff(const PyVal& npu, const PyVal& bench, bool npuIntColumn, bool
                 percentOf(rel, static_cast<double>(d) / static_cast<double>(y) * 100);
             return;
         }
-        const double x = npuIntColumn ? static_cast<double>(integerOf(npu)) : numberOf(npu);
-        const double y = benchIntColumn ? static_cast<double>(integerOf(bench)) : numberOf(bench);
+        const double x = npuIntColumn ? static_cast<double>(integerOf(npu))
+            : reparsed && npu.kind == PyKind::Float ? reparsed[0] : numberOf(npu);
+        const double y = benchIntColumn ? static_cast<double>(integerOf(bench))
+            : reparsed && bench.kind == PyKind::Float ? reparsed[1] : numberOf(bench);
         const double d = x - y;
         appendFloatRepr(diff, d);
         if (y == 0)
@@ -174,6 +180,20 @@ void statisticDiff(const PyVal& npu, const PyVal& bench, bool npuIntColumn, bool
     if (a == StatClass::Device || a == StatClass::Other || b == StatClass::Device || b == StatClass::Other)
         return both("Diff");
     both(kNA); // INF vs INF etc. never reach here (equal texts); anything else is the default rule
+}
+
+} // namespace
+
+void statisticDiff(const PyVal& npu, const PyVal& bench, bool npuIntColumn, bool benchIntColumn, std::string& diff, std::string& rel)
+{
+    statisticDiffImpl(npu, bench, npuIntColumn, benchIntColumn, nullptr, diff, rel);
+}
+
+void statisticDiff(const PyVal& npu, const PyVal& bench, bool npuIntColumn, bool benchIntColumn, double npuReparsed,
+    double benchReparsed, std::string& diff, std::string& rel)
+{
+    const double reparsed[2] = { npuReparsed, benchReparsed };
+    statisticDiffImpl(npu, bench, npuIntColumn, benchIntColumn, reparsed, diff, rel);
 }
 
 void legacyStatisticDiff(const PyVal& npu, const PyVal& bench, std::string& diff, std::string& rel, bool& warn)

@@ -14,6 +14,9 @@ StatClass classifyStat(const PyVal& value);
 // One statistic's "{S} diff" and "{S}RelativeErr" cells (statistics mode), both as text.
 // intColumn: pandas' to_numeric read the whole column as int64 (every cell an integer literal).
 void statisticDiff(const PyVal& npu, const PyVal& bench, bool npuIntColumn, bool benchIntColumn, std::string& diff, std::string& rel);
+// The same with pandasReparse of each side's value already known (used for Float values only).
+void statisticDiff(const PyVal& npu, const PyVal& bench, bool npuIntColumn, bool benchIntColumn, double npuReparsed,
+    double benchReparsed, std::string& diff, std::string& rel);
 
 // Whether pandas' to_numeric(str(cell)) reads the cell as an integer (decides the int64 column case).
 bool isIntegerCell(const PyVal& value);
