@@ -375,23 +375,40 @@ std::unique_ptr<CompareTable> compareDumpFiles(const fs::path& npuJson, const fs
     const CompareHooks& hooks)
 {
     PhaseTimes phases;
-    DumpFile npu, bench;
-    runBothSides([&] { npu = readDumpJson(npuJson); }, [&] { bench = readDumpJson(benchJson); });
-    phases.mark("read");
-    checkCancel(hooks);
-
+    // stack.json is read on a third thread while both dump.json files are read.
     StackInfo stack;
     const fs::path stackJson = npuJson.parent_path() / "stack.json";
     std::error_code ec;
     const bool stackMode = fs::is_regular_file(stackJson, ec);
-    if (stackMode) {
-        stack = readStackJson(stackJson);
-        for (std::size_t g = 0; g < stack.frames.size(); ++g)
-            for (const auto& frame : stack.frames[g])
-                if (hasFormulaPrefix(frame))
-                    throw Error(stackJson.string(), "stack group " + std::to_string(g),
-                        "a stack frame starts with a formula character (+ - = % @), refused as the reference does");
+    std::exception_ptr stackFailure;
+    std::thread stackReader;
+    if (stackMode)
+        stackReader = std::thread([&] {
+            try {
+                stack = readStackJson(stackJson);
+                for (std::size_t g = 0; g < stack.frames.size(); ++g)
+                    for (const auto& frame : stack.frames[g])
+                        if (hasFormulaPrefix(frame))
+                            throw Error(stackJson.string(), "stack group " + std::to_string(g),
+                                "a stack frame starts with a formula character (+ - = % @), refused as the reference does");
+            } catch (...) {
+                stackFailure = std::current_exception();
+            }
+        });
+    DumpFile npu, bench;
+    try {
+        runBothSides([&] { npu = readDumpJson(npuJson); }, [&] { bench = readDumpJson(benchJson); });
+    } catch (...) {
+        if (stackReader.joinable())
+            stackReader.join();
+        throw;
     }
+    if (stackReader.joinable())
+        stackReader.join();
+    if (stackFailure)
+        std::rethrow_exception(stackFailure);
+    phases.mark("read");
+    checkCancel(hooks);
     return compareDumps(std::move(npu), std::move(bench), std::move(stack), stackMode, options, hooks);
 }
 

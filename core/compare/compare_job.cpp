@@ -184,6 +184,8 @@ JobOutcome runCompareJob(const std::vector<ComparePair>& pairs, const JobOptions
                 outcome.htmlSection = renderHtmlSection(*table, outcome);
         }
         progress.pairFinished(pair.label, outcome.note.empty() ? std::to_string(outcome.rows) + " rows" : outcome.note);
+        table.reset();
+        phases.mark("release");
     };
 
     if (pairs.size() == 1) {

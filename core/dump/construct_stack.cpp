@@ -5,8 +5,10 @@
 #include "support/json_file.h"
 
 #include <nlohmann/json.hpp>
+#include <simdjson.h>
 
 #include <algorithm>
+#include <unordered_map>
 
 namespace msprobe {
 
@@ -151,6 +153,22 @@ ConstructInfo readConstructJson(const std::filesystem::path& file)
     return info;
 }
 
+namespace {
+
+// The message nlohmann gives for text simdjson rejected (it names the line and column).
+[[noreturn]] void throwInvalidJson(const std::filesystem::path& file, const std::string& text, simdjson::error_code code)
+{
+    try {
+        const auto parsed = nlohmann::json::parse(text);
+        (void)parsed;
+    } catch (const nlohmann::json::exception& ex) {
+        throw Error(file.string(), {}, std::string("invalid JSON: ") + ex.what());
+    }
+    throw Error(file.string(), {}, std::string("invalid JSON: ") + simdjson::error_message(code));
+}
+
+} // namespace
+
 StackInfo readStackJson(const std::filesystem::path& file)
 {
     StackInfo info;
@@ -158,49 +176,73 @@ StackInfo readStackJson(const std::filesystem::path& file)
     if (!std::filesystem::exists(file, ec))
         return info;
     const std::string text = readWholeFile(file);
-    // std::map-backed DOM: O(n log n) for the one-key-per-node legacy format.
-    nlohmann::json json;
-    try {
-        json = nlohmann::json::parse(text);
-    } catch (const nlohmann::json::exception& ex) {
-        throw Error(file.string(), {}, std::string("invalid JSON: ") + ex.what());
-    }
-    if (!json.is_object())
+    simdjson::dom::parser parser;
+    simdjson::dom::element root;
+    if (auto error = parser.parse(text).get(root))
+        throwInvalidJson(file, text, error);
+    simdjson::dom::object object;
+    if (root.get_object().get(object))
         throw Error(file.string(), {}, "stack.json must be a JSON object");
-    auto stringList = [&](const nlohmann::json& value, const std::string& where) {
-        if (!value.is_array())
+    // Keys in file order; a key given twice keeps its last value (as a JSON object does).
+    std::vector<std::pair<std::string_view, simdjson::dom::element>> members;
+    std::unordered_map<std::string_view, std::size_t> memberOf;
+    for (auto [key, value] : object) {
+        auto [it, fresh] = memberOf.try_emplace(key, members.size());
+        if (fresh)
+            members.emplace_back(key, value);
+        else
+            members[it->second].second = value;
+    }
+    auto stringList = [&](simdjson::dom::element value, const std::string& where) {
+        simdjson::dom::array array;
+        if (value.get_array().get(array))
             throw Error(file.string(), where, "expected a list of strings");
         std::vector<std::string> out;
-        out.reserve(value.size());
-        for (const auto& item : value) {
-            if (!item.is_string())
+        out.reserve(array.size());
+        for (simdjson::dom::element item : array) {
+            std::string_view textItem;
+            if (item.get_string().get(textItem))
                 throw Error(file.string(), where, "expected a list of strings");
-            out.push_back(item.get<std::string>());
+            out.emplace_back(textItem);
         }
         return out;
     };
-    const auto first = json.find("0");
-    info.legacyFormat = json.empty() || first == json.end() || !first->is_array() || first->size() != 2;
-    std::vector<std::string> keys;
-    for (const auto& item : json.items())
-        keys.push_back(item.key());
-    if (!info.legacyFormat) // groups in numeric order: a name listed twice takes the later group
-        std::stable_sort(keys.begin(), keys.end(), [](const std::string& a, const std::string& b) {
-            return a.size() != b.size() ? a.size() < b.size() : a < b;
+    auto pairOf = [](simdjson::dom::element value, simdjson::dom::array& array) {
+        return !value.get_array().get(array) && array.size() == 2;
+    };
+    const auto first = memberOf.find("0");
+    simdjson::dom::array firstPair;
+    info.legacyFormat = members.empty() || first == memberOf.end() || !pairOf(members[first->second].second, firstPair);
+    if (info.legacyFormat) // sorted keys, as the reference's dict walk in our earlier (std::map) reading gave
+        std::stable_sort(members.begin(), members.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+    else // groups in numeric order: a name listed twice takes the later group
+        std::stable_sort(members.begin(), members.end(), [](const auto& a, const auto& b) {
+            return a.first.size() != b.first.size() ? a.first.size() < b.first.size() : a.first < b.first;
         });
-    for (const auto& key : keys) {
-        const auto& value = json[key];
+    std::size_t names = members.size();
+    if (!info.legacyFormat) {
+        names = 0;
+        for (const auto& member : members) {
+            simdjson::dom::array pair, list;
+            if (pairOf(member.second, pair) && !pair.at(0).get_array().get(list))
+                names += list.size();
+        }
+    }
+    info.groupOf.reserve(names);
+    for (const auto& [key, value] : members) {
         const auto group = static_cast<std::uint32_t>(info.frames.size());
         if (info.legacyFormat) {
-            info.frames.push_back(stringList(value, "node '" + key + "'"));
-            info.groupOf[key] = group;
+            info.frames.push_back(stringList(value, "node '" + std::string(key) + "'"));
+            info.groupOf[std::string(key)] = group;
             continue;
         }
-        if (!value.is_array() || value.size() != 2)
-            throw Error(file.string(), "group \"" + key + "\"", "expected [[node names], [frames]]");
-        for (auto& name : stringList(value[0], "group \"" + key + "\" names"))
-            info.groupOf[name] = group;
-        info.frames.push_back(stringList(value[1], "group \"" + key + "\" frames"));
+        simdjson::dom::array pair;
+        if (!pairOf(value, pair))
+            throw Error(file.string(), "group \"" + std::string(key) + "\"", "expected [[node names], [frames]]");
+        const std::string where = "group \"" + std::string(key) + "\"";
+        for (auto& name : stringList(pair.at(0).value_unsafe(), where + " names"))
+            info.groupOf.insert_or_assign(std::move(name), group);
+        info.frames.push_back(stringList(pair.at(1).value_unsafe(), where + " frames"));
     }
     return info;
 }
