@@ -208,6 +208,12 @@ private:
             break;
         case Column::NpuRequiresGrad:
         case Column::BenchRequiresGrad: appendQuoted(out, item ? items.requiresGrad(*item) : kNA); return true;
+        case Column::RequiresGradConsistent: {
+            const Item* benchItem = m_table.benchItem(row);
+            const std::string_view benchFlag = benchItem ? m_table.bench.items->requiresGrad(*benchItem) : kNA;
+            out += m_table.npu.items->requiresGrad(m_table.npuItem(row)) == benchFlag ? "True" : "False";
+            return true;
+        }
         case Column::Result: out += toString(row.level); return true;
         case Column::ErrMessage: {
             auto [it, fresh] = m_errText.try_emplace(row.messages);
@@ -225,6 +231,10 @@ private:
     void appendStack(std::string& out, std::size_t r)
     {
         const std::vector<std::string>* frames = m_table.stackFrames(m_table.rows[r]);
+        if (!frames && m_direct) {
+            out += kNA;
+            return;
+        }
         if (!frames) {
             m_table.cell(r, Column::Stack, m_cell);
             appendCsvField(out, m_cell);

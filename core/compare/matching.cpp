@@ -50,31 +50,30 @@ std::uint64_t concatenationHash(std::string_view a, std::string_view b)
 }
 
 // Open-addressing map from key hash to the first Bench item with that hash; items chain in Bench order.
+// Items must be added in descending order (each one goes to the front of its chain).
 class KeyIndex {
 public:
     explicit KeyIndex(std::size_t items)
     {
         std::size_t capacity = 16;
-        while (capacity < items * 2)
+        while (capacity < items + items / 2)
             capacity <<= 1;
         m_slots.assign(capacity, Slot {});
         m_mask = capacity - 1;
         m_next.assign(items, -1);
     }
 
-    void add(std::uint64_t hash, std::int32_t item)
+    void addInFront(std::uint64_t hash, std::int32_t item)
     {
         std::size_t pos = hash & m_mask;
         while (m_slots[pos].head >= 0 && m_slots[pos].hash != hash)
             pos = (pos + 1) & m_mask;
         Slot& slot = m_slots[pos];
-        if (slot.head < 0) {
+        if (slot.head < 0)
             slot.hash = hash;
-            slot.head = slot.tail = item;
-        } else {
-            m_next[static_cast<std::size_t>(slot.tail)] = item;
-            slot.tail = item;
-        }
+        else
+            m_next[static_cast<std::size_t>(item)] = slot.head;
+        slot.head = item;
     }
 
     std::int32_t find(std::uint64_t hash) const
@@ -93,7 +92,7 @@ public:
 private:
     struct Slot {
         std::uint64_t hash = 0;
-        std::int32_t head = -1, tail = -1;
+        std::int32_t head = -1;
     };
     std::vector<Slot> m_slots;
     std::vector<std::int32_t> m_next;
@@ -154,36 +153,45 @@ public:
             m_store.push_back(std::move(key));
             m_entryKey[e] = m_store.back();
         }
-        m_keys.reserve(table.items().size());
-        for (const Item& item : table.items()) {
-            if (item.explicitName != kNoString && !(renumberBackward && entries[item.entry].kind == CallKind::Backward))
-                m_keys.push_back({ table.text(item.explicitName), {} });
-            else
-                m_keys.push_back({ m_entryKey[item.entry], table.suffix(item) });
-        }
+        m_table = &table;
+        m_renumberBackward = renumberBackward;
     }
 
-    const KeyText& operator[](std::size_t item) const { return m_keys[item]; }
+    // The key of an item, built from the entry's key and the item's suffix (no per-item storage).
+    KeyText operator[](std::size_t index) const
+    {
+        if (!m_override.empty() && m_override[index].data())
+            return { m_override[index], {} };
+        const Item& item = m_table->items()[index];
+        if (item.explicitName != kNoString && !(m_renumberBackward && m_table->entries()[item.entry].kind == CallKind::Backward))
+            return { m_table->text(item.explicitName), {} };
+        return { m_entryKey[item.entry], m_table->suffix(item) };
+    }
     void replace(std::size_t item, std::string key)
     {
+        if (m_override.empty())
+            m_override.resize(m_table->items().size());
         m_store.push_back(std::move(key));
-        m_keys[item] = { m_store.back(), {} };
+        m_override[item] = m_store.back();
     }
     // Every key's hash, computed on `threads` threads; call after the last replace().
     void computeHashes(std::size_t threads)
     {
-        m_hashes.resize(m_keys.size());
-        parallelFor(m_keys.size(), m_keys.size() < 65536 ? 1 : threads, [&](std::size_t begin, std::size_t end) {
+        const std::size_t n = m_table->items().size();
+        m_hashes.resize(n);
+        parallelFor(n, n < 65536 ? 1 : threads, [&](std::size_t begin, std::size_t end) {
             for (std::size_t i = begin; i < end; ++i)
-                m_hashes[i] = m_keys[i].hash();
+                m_hashes[i] = (*this)[i].hash();
         });
     }
     std::uint64_t hash(std::size_t item) const { return m_hashes[item]; }
 
 private:
+    const ItemTable* m_table = nullptr;
+    bool m_renumberBackward = false;
     std::vector<std::string_view> m_entryKey;
     std::deque<std::string> m_store;
-    std::vector<KeyText> m_keys;
+    std::vector<std::string_view> m_override; // mapped keys (-dm/-cm), when any
     std::vector<std::uint64_t> m_hashes;
 };
 
@@ -386,8 +394,8 @@ std::vector<MatchedRow> matchItems(const ItemTable& npu, const ItemTable& bench,
         npuKeys.computeHashes(threads);
         benchKeys.computeHashes(threads);
         KeyIndex index(benchItems.size());
-        for (std::size_t j = 0; j < benchItems.size(); ++j)
-            index.add(benchKeys.hash(j), static_cast<std::int32_t>(j));
+        for (std::size_t j = benchItems.size(); j-- > 0;)
+            index.addInFront(benchKeys.hash(j), static_cast<std::int32_t>(j));
         // The look-ups run on contiguous NPU ranges in parallel; the ranges' rows are joined in NPU order.
         const std::size_t chunk = (npuItems.size() + threads - 1) / threads; // parallelFor's split
         std::vector<std::vector<MatchedRow>> parts(threads);
@@ -395,7 +403,7 @@ std::vector<MatchedRow> matchItems(const ItemTable& npu, const ItemTable& bench,
             std::vector<MatchedRow>& part = parts[begin / std::max<std::size_t>(chunk, 1)];
             part.reserve(end - begin);
             for (std::size_t i = begin; i < end; ++i) {
-                const KeyText& key = npuKeys[i];
+                const KeyText key = npuKeys[i];
                 bool any = false;
                 for (std::int32_t j = index.find(npuKeys.hash(i)); j >= 0; j = index.next(j)) {
                     if (!(benchKeys[static_cast<std::size_t>(j)] == key))

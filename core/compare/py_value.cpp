@@ -281,7 +281,12 @@ bool parsePythonFloat(std::string_view text, double& out)
     bool isInt = false;
     if (!isDecimalLiteral(text, isInt))
         return false;
-    std::string copy(text);
+    // A validated decimal literal: from_chars rounds it correctly as strtod does, without copying the text.
+    const std::string_view digits = text.front() == '+' ? text.substr(1) : text;
+    const auto parsed = std::from_chars(digits.data(), digits.data() + digits.size(), out);
+    if (parsed.ec == std::errc() && parsed.ptr == digits.data() + digits.size())
+        return true;
+    std::string copy(text); // out of range, or a form from_chars does not take (underscores): strtod decides
     out = std::strtod(copy.c_str(), nullptr);
     return true;
 }
