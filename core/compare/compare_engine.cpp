@@ -391,6 +391,7 @@ std::unique_ptr<CompareTable> compareDumpFiles(const fs::path& npuJson, const fs
                         if (hasFormulaPrefix(frame))
                             throw Error(stackJson.string(), "stack group " + std::to_string(g),
                                 "a stack frame starts with a formula character (+ - = % @), refused as the reference does");
+                stack.buildLookup(); // for the CSV rows' look-ups, while the dumps are still being read
             } catch (...) {
                 stackFailure = std::current_exception();
             }

@@ -157,6 +157,12 @@ const std::vector<std::string>* CompareTable::stackFrames(const CompareRow& row)
     return ni.firstOfEntry ? stack.framesOf(npu.items->entryName(ni)) : nullptr;
 }
 
+const std::vector<std::string>* CompareTable::stackFrames(const CompareRow& row, std::uint64_t entryNameHash) const
+{
+    const Item& ni = npuItem(row);
+    return ni.firstOfEntry ? stack.framesOf(npu.items->entryName(ni), entryNameHash) : nullptr;
+}
+
 std::size_t CompareTable::countLevel(ResultLevel level) const
 {
     std::size_t n = 0;

@@ -108,6 +108,8 @@ public:
     void statisticDiffCells(int k, const PyVal& npuValue, const PyVal& benchValue, std::string& diff, std::string& rel) const;
     // The NPU_Stack_Info frames of the row: only the first row of an entry that stack.json lists has them.
     const std::vector<std::string>* stackFrames(const CompareRow& row) const;
+    // The same with StackInfo::nameHash of the row's entry name already computed.
+    const std::vector<std::string>* stackFrames(const CompareRow& row, std::uint64_t entryNameHash) const;
     std::string_view apiOriginName(const CompareRow& row) const { return npu.items->entryName(npuItem(row)); }
     std::size_t countLevel(ResultLevel level) const;
 };

@@ -24,6 +24,47 @@ const std::vector<std::string>* StackInfo::framesOf(std::string_view name) const
     return it == groupOf.end() ? nullptr : &frames[it->second];
 }
 
+void StackInfo::buildLookup()
+{
+    std::size_t capacity = 16;
+    while (capacity < groupOf.size() * 2)
+        capacity <<= 1;
+    m_lookup.assign(capacity, LookupSlot {});
+    m_lookupMask = capacity - 1;
+    for (const auto& [name, group] : groupOf) {
+        const std::uint64_t hash = nameHash(name);
+        std::size_t pos = hash & m_lookupMask;
+        while (m_lookup[pos].name)
+            pos = (pos + 1) & m_lookupMask;
+        m_lookup[pos] = { hash, &name, group };
+    }
+}
+
+void StackInfo::prefetchSlot(std::uint64_t hash) const
+{
+    if (!m_lookup.empty())
+        __builtin_prefetch(&m_lookup[hash & m_lookupMask]);
+}
+
+void StackInfo::prefetchName(std::uint64_t hash) const
+{
+    if (m_lookup.empty())
+        return;
+    const LookupSlot& slot = m_lookup[hash & m_lookupMask];
+    if (slot.name)
+        __builtin_prefetch(slot.name->data());
+}
+
+const std::vector<std::string>* StackInfo::framesOf(std::string_view name, std::uint64_t hash) const
+{
+    if (m_lookup.empty())
+        return framesOf(name);
+    for (std::size_t pos = hash & m_lookupMask; m_lookup[pos].name; pos = (pos + 1) & m_lookupMask)
+        if (m_lookup[pos].hash == hash && *m_lookup[pos].name == name)
+            return &frames[m_lookup[pos].group];
+    return nullptr;
+}
+
 namespace {
 
 constexpr std::string_view kMicroStepKey = "megatron_micro_step_number";
