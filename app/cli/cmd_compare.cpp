@@ -204,6 +204,7 @@ int runCompare(const std::vector<std::string>& args)
         options.compare.firstDiffAnalyze = false;
     }
     const auto pairs = resolveComparePairs(target, golden, output, options.compare.firstDiffAnalyze);
+    options.leaveTablesToProcessExit = pairs.size() == 1; // with many pairs each table is freed to make room
 
     struct sigaction action {};
     action.sa_handler = onInterrupt;

@@ -184,6 +184,12 @@ JobOutcome runCompareJob(const std::vector<ComparePair>& pairs, const JobOptions
                 outcome.htmlSection = renderHtmlSection(*table, outcome);
         }
         progress.pairFinished(pair.label, outcome.note.empty() ? std::to_string(outcome.rows) + " rows" : outcome.note);
+        if (options.leaveTablesToProcessExit && table) {
+            static std::mutex retiredMutex;
+            static auto* retired = new std::vector<std::unique_ptr<CompareTable>>(); // reachable until exit, never freed
+            std::lock_guard lock(retiredMutex);
+            retired->push_back(std::move(table));
+        }
         table.reset();
         phases.mark("release");
     };
