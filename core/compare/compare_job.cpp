@@ -19,6 +19,8 @@
 #include <ctime>
 #include <map>
 #include <mutex>
+#include <thread>
+#include <utility>
 
 namespace fs = std::filesystem;
 
@@ -154,8 +156,29 @@ JobOutcome runCompareJob(const std::vector<ComparePair>& pairs, const JobOptions
         hooks.rowProgress = [&](std::size_t done, std::size_t total) { progress.rows(pair.label, done, total); };
         auto table = compareDumpFiles(pair.npuJson, pair.benchJson, compareOptions, hooks);
         PhaseTimes phases;
-        summarizePair(*table, outcome, options);
-        phases.mark("summary");
+        // The summary (counts, first divergence, failed rows) only reads the table: it runs beside the writing.
+        std::exception_ptr summaryFailure;
+        std::thread summary([&, finished = table.get()] { // -da moves the unique_ptr away meanwhile
+            try {
+                summarizePair(*finished, outcome, options);
+            } catch (...) {
+                summaryFailure = std::current_exception();
+            }
+        });
+        auto joinSummary = [&] {
+            if (summary.joinable())
+                summary.join();
+            if (summaryFailure)
+                std::rethrow_exception(std::exchange(summaryFailure, nullptr));
+        };
+        struct JoinOnExit {
+            std::thread& thread;
+            ~JoinOnExit()
+            {
+                if (thread.joinable())
+                    thread.join();
+            }
+        } joinOnExit { summary };
         if (table->npu.dump.entries.empty() || table->bench.dump.entries.empty()) {
             outcome.note = "No valid data found. No compare result file generated. Please check input json.";
         } else if (table->rows.empty()) {
@@ -178,11 +201,13 @@ JobOutcome runCompareJob(const std::vector<ComparePair>& pairs, const JobOptions
                 outcome.outputs.push_back(path);
             } else {
                 outcome.outputs = writeCsvFiles(*table, pair.outputDir, baseName(pair, "compare_result"), hooks.threads, cancel);
-                phases.mark("csv");
             }
+            joinSummary();
             if (options.html && !compareOptions.firstDiffAnalyze)
                 outcome.htmlSection = renderHtmlSection(*table, outcome);
         }
+        joinSummary();
+        phases.mark("write+summary");
         progress.pairFinished(pair.label, outcome.note.empty() ? std::to_string(outcome.rows) + " rows" : outcome.note);
         if (options.leaveTablesToProcessExit && table) {
             static std::mutex retiredMutex;
