@@ -105,6 +105,49 @@ private slots:
         QVERIFY(frames);
         QVERIFY(frames->front().starts_with("File /usr/lib/python3/dist-packages/torch/nn/modules/module.py, line 1772, in inner, \n"));
         QVERIFY(!stack.framesOf("Functional.linear.0.backward"));
+
+        // The prefetching look-up table answers exactly as groupOf does, for every name and for absent ones;
+        // a copy (whose table would point into the original) falls back to groupOf.
+        StackInfo indexed = stack;
+        indexed.buildLookup();
+        for (const auto& [name, group] : stack.groupOf)
+            QCOMPARE(indexed.framesOf(name, StackInfo::nameHash(name)), &indexed.frames[group]);
+        QVERIFY(!indexed.framesOf("Functional.linear.0.backward", StackInfo::nameHash("Functional.linear.0.backward")));
+        QVERIFY(!indexed.framesOf("", StackInfo::nameHash("")));
+        const StackInfo copy = indexed;
+        const std::string someName = stack.groupOf.begin()->first;
+        QCOMPARE(copy.framesOf(someName, StackInfo::nameHash(someName)), &copy.frames[stack.groupOf.begin()->second]);
+        const StackInfo moved = std::move(indexed); // map nodes move with their addresses: the table stays valid
+        QCOMPARE(moved.framesOf(someName, StackInfo::nameHash(someName)), &moved.frames[stack.groupOf.begin()->second]);
+    }
+
+    void stackJsonEdgeCases()
+    {
+        QTemporaryDir tmp;
+        const fs::path root = tmp.path().toStdString();
+        // Numeric group order (not text order): "10" comes after "2", and a name listed twice takes the later group.
+        writeFile(root / "order.json", "{\"10\": [[\"n\"], [\"ten\"]], \"2\": [[\"n\", \"m\"], [\"two\"]], \"0\": [[\"z\"], []]}");
+        const StackInfo order = readStackJson(root / "order.json");
+        QVERIFY(!order.legacyFormat);
+        QCOMPARE(order.framesOf("n")->front(), std::string("ten"));
+        QCOMPARE(order.framesOf("m")->front(), std::string("two"));
+        QCOMPARE(order.framesOf("z")->size(), std::size_t(0));
+        // A key given twice keeps its last value, as a JSON object does.
+        writeFile(root / "dup.json", "{\"0\": [[\"a\"], [\"first\"]], \"0\": [[\"b\"], [\"second\"]]}");
+        const StackInfo dup = readStackJson(root / "dup.json");
+        QVERIFY(!dup.framesOf("a"));
+        QCOMPARE(dup.framesOf("b")->front(), std::string("second"));
+        // Malformed text names the file and says where.
+        writeFile(root / "cut.json", "{\"0\": [[\"a\"], [\"fr");
+        try {
+            readStackJson(root / "cut.json");
+            QFAIL("no error");
+        } catch (const Error& error) {
+            const QString message = QString::fromUtf8(error.what());
+            QVERIFY2(message.contains(QStringLiteral("cut.json")) && message.contains(QStringLiteral("invalid JSON")), qPrintable(message));
+        }
+        writeFile(root / "array.json", "[1, 2]");
+        QVERIFY_THROWS_EXCEPTION(Error, readStackJson(root / "array.json"));
     }
 
     void olderAndMegatronFormats()
