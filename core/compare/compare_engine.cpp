@@ -24,29 +24,6 @@ void checkCancel(const CompareHooks& hooks)
         throw Error("cancelled");
 }
 
-// Runs the NPU side's work on this thread and the Bench side's on another; rethrows the NPU failure first.
-template <typename NpuWork, typename BenchWork>
-void runBothSides(NpuWork npuWork, BenchWork benchWork)
-{
-    std::exception_ptr benchFailure;
-    std::thread bench([&] {
-        try {
-            benchWork();
-        } catch (...) {
-            benchFailure = std::current_exception();
-        }
-    });
-    try {
-        npuWork();
-    } catch (...) {
-        bench.join();
-        throw;
-    }
-    bench.join();
-    if (benchFailure)
-        std::rethrow_exception(benchFailure);
-}
-
 // Whether a + b contains needle (without building the concatenation).
 bool containsAcross(std::string_view a, std::string_view b, std::string_view needle)
 {
@@ -336,7 +313,7 @@ std::unique_ptr<CompareTable> compareDumps(DumpFile npu, DumpFile bench, StackIn
     table->bench.dump = std::move(bench);
     FlattenOptions npuFlatten { options.debugFile, options.consistentBackend };
     FlattenOptions benchFlatten { options.debugFile, {} };
-    runBothSides([&] { table->npu.items = std::make_unique<ItemTable>(table->npu.dump, npuFlatten); },
+    runConcurrently([&] { table->npu.items = std::make_unique<ItemTable>(table->npu.dump, npuFlatten); },
         [&] { table->bench.items = std::make_unique<ItemTable>(table->bench.dump, benchFlatten); });
     phases.mark("flatten");
     checkCancel(hooks);
@@ -398,7 +375,7 @@ std::unique_ptr<CompareTable> compareDumpFiles(const fs::path& npuJson, const fs
         });
     DumpFile npu, bench;
     try {
-        runBothSides([&] { npu = readDumpJson(npuJson); }, [&] { bench = readDumpJson(benchJson); });
+        runConcurrently([&] { npu = readDumpJson(npuJson); }, [&] { bench = readDumpJson(benchJson); });
     } catch (...) {
         if (stackReader.joinable())
             stackReader.join();

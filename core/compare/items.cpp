@@ -79,9 +79,9 @@ PyVal statCell(const StatValue& value)
     return PyVal::str(kNoneText);
 }
 
-std::string shapeText(std::span<const std::int64_t> dims)
+void appendShapeText(std::string& out, std::span<const std::int64_t> dims)
 {
-    std::string out = "[";
+    out += '[';
     char buf[24];
     for (std::size_t i = 0; i < dims.size(); ++i) {
         if (i)
@@ -90,6 +90,12 @@ std::string shapeText(std::span<const std::int64_t> dims)
         out.append(buf, r.ptr);
     }
     out += ']';
+}
+
+std::string shapeText(std::span<const std::int64_t> dims)
+{
+    std::string out;
+    appendShapeText(out, dims);
     return out;
 }
 
@@ -509,16 +515,7 @@ void ItemTable::appendShape(std::string& out, const Item& item) const
     if (item.node != kNullNode) {
         const ValueNode& v = m_dump->nodes[item.node];
         if (v.kind == NodeKind::Tensor && !m_dump->text(m_dump->tensors.dtype[v.payload]).empty()) {
-            const auto dims = m_dump->tensors.shape(v.payload);
-            out += '[';
-            char buf[24];
-            for (std::size_t i = 0; i < dims.size(); ++i) {
-                if (i)
-                    out += ", ";
-                auto r = std::to_chars(buf, buf + sizeof buf, dims[i]);
-                out.append(buf, r.ptr);
-            }
-            out += ']';
+            appendShapeText(out, m_dump->tensors.shape(v.payload));
             return;
         }
     }

@@ -348,23 +348,7 @@ std::vector<MatchedRow> matchItems(const ItemTable& npu, const ItemTable& bench,
 {
     const bool renumber = !options.fuzzyMatch && !options.debugFile;
     std::optional<SideKeys> benchSlot, npuSlot;
-    std::exception_ptr benchFailure;
-    std::thread benchKeysThread([&] {
-        try {
-            benchSlot.emplace(bench, renumber);
-        } catch (...) {
-            benchFailure = std::current_exception();
-        }
-    });
-    try {
-        npuSlot.emplace(npu, renumber);
-    } catch (...) {
-        benchKeysThread.join();
-        throw;
-    }
-    benchKeysThread.join();
-    if (benchFailure)
-        std::rethrow_exception(benchFailure);
+    runConcurrently([&] { npuSlot.emplace(npu, renumber); }, [&] { benchSlot.emplace(bench, renumber); });
     SideKeys& npuKeys = *npuSlot;
     SideKeys& benchKeys = *benchSlot;
     const auto& npuItems = npu.items();

@@ -41,6 +41,29 @@ private:
 // Threads to use by default: the hardware concurrency, at least one.
 std::size_t defaultThreadCount();
 
+// Runs `first` on this thread and `second` on another at the same time; rethrows first's failure before second's.
+template <typename First, typename Second>
+void runConcurrently(First first, Second second)
+{
+    std::exception_ptr secondFailure;
+    std::thread other([&] {
+        try {
+            second();
+        } catch (...) {
+            secondFailure = std::current_exception();
+        }
+    });
+    try {
+        first();
+    } catch (...) {
+        other.join();
+        throw;
+    }
+    other.join();
+    if (secondFailure)
+        std::rethrow_exception(secondFailure);
+}
+
 // Runs fn(begin, end) over [0, n) split into contiguous chunks on up to `threads` threads (the caller's included).
 void parallelFor(std::size_t n, std::size_t threads, const std::function<void(std::size_t, std::size_t)>& fn);
 
