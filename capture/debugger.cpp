@@ -184,6 +184,10 @@ void PrecisionDebugger::step()
     ++m_state->step;
 }
 
+void PrecisionDebugger::beginOptimizerStep() { m_state->writer->setConstructScope("optimizer"); }
+void PrecisionDebugger::beginClipGrad() { m_state->writer->setConstructScope("clip_grad"); }
+void PrecisionDebugger::endOptimizerScope() { m_state->writer->setConstructScope(std::nullopt); }
+
 void PrecisionDebugger::setRank(std::int64_t rank) { m_state->rank = rank; }
 std::int64_t PrecisionDebugger::currentStep() const { return m_state->step; }
 std::filesystem::path PrecisionDebugger::currentDumpDir() const { return m_state->writer->dir(); }

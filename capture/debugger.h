@@ -41,6 +41,12 @@ public:
     // Writes everything captured so far and waits for the async writer (also done at process exit).
     void flush();
 
+    // Brackets optimizer.step() / gradient clipping the way the reference's optimizer hooks do: construct.json
+    // gets an "optimizer" (or "clip_grad") root and every entry captured in between is placed under it.
+    void beginOptimizerStep();
+    void beginClipGrad();
+    void endOptimizerScope();
+
     // Rank for the rank{R} directory and the "rank" filter; default: $RANK when set, else proc{PID}.
     void setRank(std::int64_t rank);
     std::int64_t currentStep() const;
@@ -53,6 +59,22 @@ private:
     std::unique_ptr<State> m_state;
     void startCommon();
     void releaseModel();
+};
+
+// RAII form of beginOptimizerStep()/endOptimizerScope() around an optimizer.step() call.
+class OptimizerStepScope {
+public:
+    explicit OptimizerStepScope(PrecisionDebugger& debugger)
+        : m_debugger(debugger)
+    {
+        m_debugger.beginOptimizerStep();
+    }
+    ~OptimizerStepScope() { m_debugger.endOptimizerScope(); }
+    OptimizerStepScope(const OptimizerStepScope&) = delete;
+    OptimizerStepScope& operator=(const OptimizerStepScope&) = delete;
+
+private:
+    PrecisionDebugger& m_debugger;
 };
 
 // RAII form of one dumped step: start(model) now, stop() and step() at scope exit.

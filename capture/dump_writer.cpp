@@ -103,11 +103,27 @@ void DumpWriter::addConstruct(const std::string& name, const std::optional<std::
     if (!m_config.extraInfo || !m_cur)
         return;
     std::lock_guard lock(m_cur->mutex);
+    if (m_constructScope) {
+        const std::string& scope = *m_constructScope;
+        if (m_cur->constructIndex.emplace(scope, m_cur->construct.size()).second)
+            m_cur->construct.emplace_back(scope, std::nullopt);
+    }
+    const std::optional<std::string>& effective = m_constructScope ? m_constructScope : parent;
     auto [it, inserted] = m_cur->constructIndex.emplace(name, m_cur->construct.size());
     if (inserted)
-        m_cur->construct.emplace_back(name, parent);
+        m_cur->construct.emplace_back(name, effective);
     else
-        m_cur->construct[it->second].second = parent;
+        m_cur->construct[it->second].second = effective;
+}
+
+void DumpWriter::setConstructScope(std::optional<std::string> scope)
+{
+    if (!m_cur) {
+        m_constructScope = std::move(scope);
+        return;
+    }
+    std::lock_guard lock(m_cur->mutex);
+    m_constructScope = std::move(scope);
 }
 
 void DumpWriter::addStack(const std::string& name, std::vector<std::uintptr_t> pcs, std::vector<std::string> extraFrames)

@@ -42,6 +42,9 @@ public:
     void updateEntry(std::size_t index, const std::function<void(Value&)>& fn);
     std::size_t entryCount() const;
     void addConstruct(const std::string& name, const std::optional<std::string>& parent);
+    // While set (the reference's "optimizer" / "clip_grad" status), every construct entry gets this parent and
+    // the scope itself is added once per step as a root (parent null).
+    void setConstructScope(std::optional<std::string> scope);
     void addStack(const std::string& name, std::vector<std::uintptr_t> pcs, std::vector<std::string> extraFrames = {});
 
     void recordError(const std::string& kind, const std::string& message);
@@ -80,6 +83,7 @@ private:
 
     const DumpConfig& m_config;
     std::shared_ptr<DirState> m_cur;
+    std::optional<std::string> m_constructScope; // guarded by the current DirState's mutex
 
     std::mutex m_errorMutex;
     std::filesystem::path m_errorDir;

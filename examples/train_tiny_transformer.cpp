@@ -87,10 +87,16 @@ int main(int argc, char** argv)
             auto logits = model->forward(input);
             auto loss = torch::nn::functional::cross_entropy(logits.view({ -1, options.vocab }), target.view({ -1 }));
             loss.backward();
-            if (monitor)
-                monitor->optimizerStep();
-            else
-                optimizer.step();
+            {
+                // construct.json puts the optimizer's ops under an "optimizer" root, as the reference does.
+                std::optional<msprobe::OptimizerStepScope> optimizerScope;
+                if (debugger)
+                    optimizerScope.emplace(*debugger);
+                if (monitor)
+                    monitor->optimizerStep();
+                else
+                    optimizer.step();
+            }
             if (debugger) {
                 debugger->stop();
                 debugger->step();

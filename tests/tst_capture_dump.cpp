@@ -13,6 +13,7 @@
 #include <zlib.h>
 
 #include "dump/construct_stack.h"
+#include "graph/graph_builder.h"
 #include "dump/tensor_file.h"
 #include "support/error.h"
 #include "tst_capture_util.h"
@@ -329,6 +330,66 @@ private slots:
             std::string());
         // Module forward parameters are the values at forward time (before the optimizer step).
         QVERIFY(nodeAt(dump, "Module.head.Linear.forward.0", { "parameters", "bias" }) >= 0);
+    }
+
+    void optimizerScopeInConstruct()
+    {
+        // As the reference's optimizer hooks: an "optimizer" root in construct.json and every entry run inside
+        // OptimizerStepScope under it; entries before and after keep their module parents.
+        QTemporaryDir tmp;
+        const auto cfg = captureConfig(tmp.path().toStdString(), "statistics", "mix");
+        msprobe::seed_all(1234, true, false);
+        const tiny::Options o = smallOptions();
+        tiny::TinyTransformer model(o);
+        torch::optim::Adam optimizer(model->parameters(), torch::optim::AdamOptions(1e-2));
+        PrecisionDebugger debugger(cfg);
+        auto [input, target] = tiny::makeBatch(o, 0);
+        debugger.start(*model);
+        optimizer.zero_grad();
+        auto logits = model->forward(input);
+        auto loss = torch::nn::functional::cross_entropy(logits.view({ -1, o.vocab }), target.view({ -1 }));
+        loss.backward();
+        {
+            OptimizerStepScope scope(debugger);
+            optimizer.step();
+        }
+        model->forward(input); // after the scope: module parents again
+        debugger.stop();
+        debugger.step();
+        debugger.flush(); // the files are written by the writer thread
+
+        const fs::path dir = rankDir(tmp.path().toStdString());
+        const auto construct = readConstructJson(dir / "construct.json");
+        const auto* root = construct.find("optimizer");
+        QVERIFY(root);
+        QVERIFY(!root->parent);
+        const DumpFile dump = readDumpJson(dir / "dump.json");
+        std::size_t underOptimizer = 0, dumped = 0;
+        for (const auto& node : construct.nodes)
+            if (node.parent && *node.parent == "optimizer") {
+                ++underOptimizer;
+                QVERIFY2(node.name.starts_with("Aten."), node.name.c_str());
+                dumped += findEntry(dump, node.name.c_str()) >= 0; // risk_level FOCUS leaves some out (zeros_like)
+            }
+        // Adam updates every parameter with several in-place ops, most of them dumped.
+        const std::size_t parameters = model->parameters().size();
+        QVERIFY2(underOptimizer >= 3 * parameters && dumped >= parameters,
+            (std::to_string(underOptimizer) + " under optimizer, " + std::to_string(dumped) + " dumped").c_str());
+        // The forward ops before and after the scope stay under their modules.
+        auto parentOf = [&](const std::string& name) {
+            const auto* node = construct.find(name);
+            return node ? node->parent.value_or("null") : std::string("absent");
+        };
+        QCOMPARE(parentOf("Aten.softmax.0.forward"), std::string("Module.blocks.0.attn.Attention.forward.0"));
+        QVERIFY(construct.find("Module.blocks.0.Block.forward.1"));
+        QCOMPARE(parentOf("Module.blocks.0.Block.forward.1"), std::string("null"));
+        QCOMPARE(parentOf("Module.blocks.0.attn.Attention.forward.1"), std::string("Module.blocks.0.Block.forward.1"));
+
+        // The graph builds from this dump, the optimizer's ops included.
+        const graph::Graph graph = graph::buildGraph(dir);
+        for (const auto& node : construct.nodes)
+            if (node.parent && *node.parent == "optimizer")
+                QVERIFY2(graph.find(node.name) != graph::kNoNode, node.name.c_str());
     }
 
     void dumpIsNotIntrusive()
