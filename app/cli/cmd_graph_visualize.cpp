@@ -38,8 +38,10 @@ const char* kGraphHelp
       "                                accepted for compatibility (no per-op log)\n"
       "  -h, --help                    show this help\n\n"
       "  --rank_size N [N] --tp N [N] --pp N [N] [--vpp N [N]] [--order ORDER [ORDER]] [--file_type db|json]\n"
-      "                                parallel merge: the values are validated as the reference does;\n"
-      "                                merging the ranks into one graph is not implemented yet\n";
+      "                                parallel merge: each side's ranks merge into one graph per\n"
+      "                                data-parallel replica (TP, PP, VPP, TP+PP, full), stored under the\n"
+      "                                rank of its first member; a compare matches fuzzily (-fm).\n"
+      "                                --file_type json (re-dump of the merged graph) is not implemented\n";
 
 void printProgress(int percent, bool running, const std::vector<std::string>& errors)
 {
@@ -163,6 +165,10 @@ int runGraphVisualize(const std::vector<std::string>& args)
     options.parallel = parallelParams(parallelValues, !options.golden.empty());
     if (fileType == "json" && !options.golden.empty())
         throw UsageError { "--file_type json is only for a parallel-merge build (no -gp)" };
+    if (fileType == "json" && !options.parallel.empty())
+        throw Error(options.target.string(), "--file_type json",
+            "writing the merged graph as construct.json/dump.json/stack.json is not implemented in this version; "
+            "use --file_type db (the default) for a vis.db of the merged graph");
     if (fileType == "json" && options.parallel.empty())
         std::fprintf(stderr, "[WARNING] --file_type json needs parallel merge (--rank_size); writing a vis.db\n");
 

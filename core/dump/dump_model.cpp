@@ -19,9 +19,10 @@ bool StatValue::operator==(const StatValue& other) const
     }
 }
 
-void StatColumn::push(const StatValue& value)
+namespace {
+
+std::uint64_t statBits(const StatValue& value)
 {
-    m_kind.push_back(value.kind);
     std::uint64_t bits = 0;
     if (value.kind == StatKind::Float)
         std::memcpy(&bits, &value.f, sizeof bits);
@@ -29,7 +30,21 @@ void StatColumn::push(const StatValue& value)
         bits = static_cast<std::uint64_t>(value.i);
     else if (value.kind == StatKind::Bool)
         bits = value.b ? 1 : 0;
-    m_bits.push_back(bits);
+    return bits;
+}
+
+} // namespace
+
+void StatColumn::push(const StatValue& value)
+{
+    m_kind.push_back(value.kind);
+    m_bits.push_back(statBits(value));
+}
+
+void StatColumn::set(std::size_t row, const StatValue& value)
+{
+    m_kind[row] = value.kind;
+    m_bits[row] = statBits(value);
 }
 
 StatValue StatColumn::operator[](std::size_t row) const

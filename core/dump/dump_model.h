@@ -72,6 +72,7 @@ struct ExtrasRange {
 class StatColumn {
 public:
     void push(const StatValue& value);
+    void set(std::size_t row, const StatValue& value);
     StatValue operator[](std::size_t row) const;
     std::size_t size() const { return m_kind.size(); }
     void reserve(std::size_t n) { m_kind.reserve(n); m_bits.reserve(n); }

@@ -85,6 +85,8 @@ public:
     std::shared_ptr<const ConstructInfo> construct;
     std::vector<GraphNode> nodes;
     std::vector<RenderedData> rendered; // by node; filled for compared NPU nodes only
+    // parallel_merge_info lines by node: set only on graphs made by a parallel merge.
+    std::unordered_map<std::uint32_t, std::vector<std::string>> parallelMergeInfo;
 
     static constexpr std::uint32_t root() { return 0; }
     const GraphNode& node(std::uint32_t index) const { return nodes[index]; }

@@ -5,6 +5,7 @@
 #include "compare/compare_job.h"
 #include "graph/graph_builder.h"
 #include "graph/graph_compare.h"
+#include "graph/graph_merge.h"
 #include "graph/graph_passes.h"
 #include "graph/layer_mapping.h"
 #include "graph/vis_db_writer.h"
@@ -68,9 +69,12 @@ public:
         const InputLayout layout = classifyInput(m_options.target);
         if (compare && classifyInput(m_options.golden) != layout)
             throw Error(m_options.golden.string(), {}, "the directory structures of -tp and -gp differ (files / rank folders / step folders)");
-        if (!m_options.parallel.empty())
+        const bool parallel = !m_options.parallel.empty();
+        if (parallel)
             checkParallelMerge(layout, compare);
-        std::vector<Job> jobs = plan(layout, compare);
+        std::vector<Job> jobs;
+        if (!parallel)
+            jobs = plan(layout, compare);
         m_result.database = m_options.output
             / ((compare ? "compare_" : "build_") + (m_options.timestamp.empty() ? compareTimestamp() : m_options.timestamp) + ".vis.db");
         std::error_code ec;
@@ -79,14 +83,18 @@ public:
             m_manual = readMappingFile(m_options.mappingFile);
 
         VisDbWriter writer(m_result.database);
+        if (parallel)
+            runParallel(writer, layout, compare);
         for (std::size_t j = 0; j < jobs.size(); ++j) {
             if (m_options.cancel && m_options.cancel->load())
                 throw Error("cancelled");
             runJob(writer, jobs[j], compare, j, jobs.size());
         }
         report(98, "creating indexes");
-        writer.finish(layout != InputLayout::Files, m_options.overflowCheck, [&](int percent) {
-            report(percent, layout != InputLayout::Files ? "matching communication across ranks" : "closing");
+        // The reference matches communication across ranks only for graphs that were not merged.
+        const bool distributed = layout != InputLayout::Files && !parallel;
+        writer.finish(distributed, m_options.overflowCheck, [&](int percent) {
+            report(percent, distributed ? "matching communication across ranks" : "closing");
         });
         report(100, "done");
         return m_result;
@@ -100,8 +108,7 @@ private:
             throw Error(dir.string(), {}, std::string(flag) + " must be an existing directory");
     }
 
-    // Spec §1.9: the parameters are validated per side against its rank folders. Merging the per-rank graphs
-    // into one graph per data-parallel replica is not implemented yet, so a valid request stops with that.
+    // Spec §1.9: the parameters are validated per side against its rank folders.
     void checkParallelMerge(InputLayout layout, bool compare)
     {
         const std::size_t sides = compare ? 2 : 1;
@@ -109,7 +116,6 @@ private:
             throw Error(m_options.target.string(), "parallel merge",
                 compare ? "a compare needs two values for --rank_size, --tp and --pp (NPU and bench)"
                         : "a build takes one value for --rank_size, --tp and --pp");
-        std::vector<std::string> strategies;
         for (std::size_t s = 0; s < sides; ++s) {
             const fs::path& root = s == 0 ? m_options.target : m_options.golden;
             fs::path rankRoot = root;
@@ -120,14 +126,94 @@ private:
             }
             const std::size_t ranks = layout == InputLayout::Files ? 1 : rankDirectories(rankRoot).size();
             validateParallelParams(m_options.parallel[s], ranks, root.string());
-            strategies.push_back(toString(mergeStrategyOf(m_options.parallel[s])));
         }
-        std::string chosen = strategies[0];
-        if (sides == 2)
-            chosen = "NPU " + strategies[0] + ", bench " + strategies[1];
-        throw Error(m_options.target.string(), "parallel merge",
-            "the parameters are valid (strategy: " + chosen
-                + "), but merging ranks into one graph is not implemented in this version; run without --rank_size");
+    }
+
+    // One side of one step: every rank's graph (paged and overflow-checked as the reference does before it
+    // merges), merged into one graph per data-parallel replica.
+    std::vector<MergedGraph> mergedSide(const fs::path& dir, InputLayout layout, const ParallelParams& params)
+    {
+        std::vector<std::pair<std::string, int>> ranks;
+        if (layout == InputLayout::Files)
+            ranks.emplace_back("", 0);
+        else
+            ranks = rankDirectories(dir);
+        if (ranks.empty())
+            throw Error(dir.string(), {}, "no rank{N} or proc<pid> folder found");
+        validateParallelParams(params, ranks.size(), dir.string());
+        std::vector<std::pair<int, Graph>> graphs;
+        std::vector<int> microSteps;
+        for (const auto& [name, rank] : ranks) {
+            if (m_options.cancel && m_options.cancel->load())
+                throw Error("cancelled");
+            Graph graph = build(name.empty() ? dir : dir / name);
+            microSteps.push_back(pageByMicroStep(graph));
+            if (m_options.overflowCheck)
+                checkOverflow(graph);
+            graphs.emplace_back(rank, std::move(graph));
+        }
+        return mergeRankGraphs(std::move(graphs), std::move(microSteps), params, dir.string(),
+            [this](const std::string& message) { warn(message); });
+    }
+
+    void runParallel(VisDbWriter& writer, InputLayout layout, bool compare)
+    {
+        std::vector<std::pair<fs::path, int>> steps; // step folder (or the dump itself), step number
+        if (layout == InputLayout::Steps) {
+            auto names = stepDirectories(m_options.target);
+            if (compare) {
+                auto benchSteps = stepDirectories(m_options.golden);
+                std::erase_if(names, [&](const auto& s) { return std::find(benchSteps.begin(), benchSteps.end(), s) == benchSteps.end(); });
+                if (names.empty())
+                    throw Error(m_options.target.string(), {}, "-tp and -gp have no step folder in common");
+            }
+            for (const auto& [name, step] : names)
+                steps.emplace_back(name, step);
+        } else {
+            steps.emplace_back(fs::path {}, 0);
+        }
+        for (const auto& s : steps)
+            m_result.steps.push_back(s.second);
+        std::sort(m_result.steps.begin(), m_result.steps.end());
+        for (std::size_t i = 0; i < steps.size(); ++i) {
+            const auto& [sub, step] = steps[i];
+            const int base = static_cast<int>(i * 97 / steps.size());
+            const std::string where = "step " + std::to_string(step);
+            report(base, where + ": building and merging the ranks");
+            auto npu = mergedSide(m_options.target / sub, layout, m_options.parallel[0]);
+            std::vector<MergedGraph> bench;
+            if (compare) {
+                bench = mergedSide(m_options.golden / sub, layout, m_options.parallel[1]);
+                if (npu.size() != bench.size())
+                    throw Error(m_options.golden.string(), "parallel merge",
+                        "the NPU side merges into " + std::to_string(npu.size()) + " data-parallel replica(s) but the bench side into "
+                            + std::to_string(bench.size()) + "; a parallel-merge compare needs the same number on both sides");
+            }
+            if (m_result.ranks.empty())
+                for (const auto& merged : npu)
+                    m_result.ranks.push_back(merged.rank);
+            for (std::size_t r = 0; r < npu.size(); ++r) {
+                report(base, where + " rank " + std::to_string(npu[r].rank) + ": writing");
+                VisConfig config;
+                config.compare = compare;
+                config.overflowCheck = m_options.overflowCheck;
+                config.ranks = m_result.ranks;
+                config.steps = m_result.steps;
+                RenderOptions render;
+                Graph& n = npu[r].graph;
+                if (!compare) {
+                    config.microSteps = npu[r].microSteps;
+                    writer.writeGraph(n, nullptr, step, npu[r].rank, render);
+                    writer.writeConfig(config);
+                    m_result.nodes += n.postOrder().size();
+                    ++m_result.graphs;
+                    continue;
+                }
+                Graph& b = bench[r].graph;
+                b.dataSource = "Bench";
+                comparePair(writer, n, b, config, step, npu[r].rank, true);
+            }
+        }
     }
 
     std::vector<Job> plan(InputLayout layout, bool compare)
@@ -247,10 +333,21 @@ private:
         if (npu.framework != bench.framework && !m_options.layerMapping)
             throw Error(job.bench.string(), {}, "the two dumps come from different frameworks (" + npu.framework + " / "
                     + bench.framework + "); cross-framework graph compare needs -lm/--layer_mapping");
+        report(base + span / 4, where + ": matching");
+        comparePair(writer, npu, bench, config, job.step, job.rank, false);
+    }
+
+    // Matches, compares, pages and writes one NPU/bench pair. A parallel-merge compare always matches fuzzily
+    // and keeps the overflow levels its ranks got before the merge.
+    void comparePair(VisDbWriter& writer, Graph& npu, Graph& bench, VisConfig config, int step, int rank, bool merged)
+    {
+        if (merged && npu.framework != bench.framework && !m_options.layerMapping)
+            throw Error(m_options.golden.string(), {}, "the two dumps come from different frameworks (" + npu.framework + " / "
+                    + bench.framework + "); cross-framework graph compare needs -lm/--layer_mapping");
         const CompareMode mode = detectCompareMode(*npu.dump, *bench.dump);
         MatchOptions match;
-        match.fuzzy = m_options.fuzzy;
-        match.layerMapping = m_options.layerMapping && !m_options.fuzzy;
+        match.fuzzy = m_options.fuzzy || merged;
+        match.layerMapping = m_options.layerMapping && !match.fuzzy;
         match.manual = m_manual;
         if (match.layerMapping) {
             try {
@@ -259,11 +356,9 @@ private:
                 warn(std::string("the layer mapping failed, matching without it: ") + error.what());
             }
         }
-        report(base + span / 4, where + ": matching");
         const MatchReport matched = matchGraphs(npu, bench, match);
         for (const auto& problem : matched.problems)
             warn(problem);
-        report(base + span / 3, where + ": comparing");
         GraphCompareOptions compareOptions;
         compareOptions.mode = mode;
         compareOptions.threads = m_options.threads;
@@ -271,15 +366,15 @@ private:
         compareGraphs(npu, bench, compareOptions);
         config.mode = mode;
         config.microSteps = pageByMicroStep(npu, &bench);
-        if (m_options.overflowCheck) {
+        if (m_options.overflowCheck && !merged) {
             checkOverflow(npu);
             checkOverflow(bench);
         }
+        RenderOptions render;
         render.mode = mode;
         render.md5Mode = mode == CompareMode::Md5;
-        report(base + span * 2 / 3, where + ": writing");
-        writer.writeGraph(npu, &bench, job.step, job.rank, render);
-        writer.writeGraph(bench, &npu, job.step, job.rank, render);
+        writer.writeGraph(npu, &bench, step, rank, render);
+        writer.writeGraph(bench, &npu, step, rank, render);
         writer.writeConfig(config);
         m_result.nodes += npu.postOrder().size() + bench.postOrder().size();
         ++m_result.graphs;

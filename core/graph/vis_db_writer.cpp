@@ -184,7 +184,13 @@ void VisDbWriter::writeGraph(const Graph& graph, const Graph* other, int step, i
             insert.bindInt(10, node.microStep < 0 ? 0 : node.microStep);
             insert.bindStaticText(11, row.link);
             insert.bindText(12, stackIdOf(node));
-            insert.bindStaticText(13, "");
+            if (auto info = graph.parallelMergeInfo.find(row.node); info != graph.parallelMergeInfo.end() && !info->second.empty()) {
+                std::string text;
+                appendJsonIdList(text, std::vector<std::string_view>(info->second.begin(), info->second.end()));
+                insert.bindText(13, text);
+            } else {
+                insert.bindStaticText(13, "");
+            }
             insert.bindStaticText(14, "{}");
             insert.bindInt(15, node.modified ? 1 : 0);
             insert.bindStaticText(16, row.inputView);
