@@ -3,7 +3,13 @@
 // export, and the graph_visualize command line (manual pairs, --svg, progress lines, usage errors).
 #include "tst_graph_inputs.h"
 
+#include "graph/graph_builder.h"
 #include "graph/graph_export.h"
+#include "graph/graph_match.h"
+#include "graph/graph_passes.h"
+#include "graph/pair_writer.h"
+#include "graph/sqlite_util.h"
+#include "graph/vis_db_writer.h"
 #include "graph/layout/layout_service.h"
 #include "graph/graph_labels.h"
 #include "graph/graph_run.h"
@@ -80,6 +86,58 @@ private slots:
             QFAIL("no error");
         } catch (const Error& error) {
             QVERIFY(QString::fromUtf8(error.what()).contains("not.vis.db"));
+        }
+    }
+
+    // The database is built in memory and written in one piece; past its memory budget it continues on disk.
+    // Either way the file holds the same rows in the same order (NPU rows first although the bench rows are
+    // written while the NPU side is compared) and is marked WAL, as the reference leaves its files.
+    void inMemoryOnDiskAndMovedDatabasesAreEqual()
+    {
+        const fs::path rank0 = graphData() / "synthetic";
+        auto write = [&](const std::string& name, std::int64_t budget) {
+            Graph npu = buildGraph(rank0 / "npu" / "step0" / "rank0");
+            Graph bench = buildGraph(rank0 / "bench" / "step0" / "rank0");
+            bench.dataSource = "Bench";
+            matchGraphs(npu, bench, {});
+            pageByMicroStep(npu, &bench);
+            const fs::path file = tmp(name);
+            VisDbWriter writer(file, budget);
+            const bool startedInMemory = writer.inMemory();
+            compareAndWritePair(writer, npu, bench, {}, 0, 0, {});
+            const bool endedInMemory = writer.inMemory();
+            writer.writeConfig({});
+            writer.finish(false, false);
+            return std::make_tuple(file, startedInMemory, endedInMemory && !fs::exists(file.string() + ".partial"));
+        };
+        const auto [memory, memoryStart, memoryEnd] = write("memory.vis.db", -1);
+        QVERIFY(memoryStart && memoryEnd);
+        const auto [disk, diskStart, diskEnd] = write("disk.vis.db", 0);
+        QVERIFY(!diskStart && !diskEnd);
+        // The empty schema takes three 64 kB pages: the budget is passed after the first side's rows.
+        const auto [moved, movedStart, movedEnd] = write("moved.vis.db", 3 * 65536 + 1);
+        QVERIFY(movedStart && !movedEnd);
+        QVERIFY(!fs::exists(moved.string() + ".partial"));
+
+        const std::string all = "SELECT rowid, * FROM tb_nodes ORDER BY rowid";
+        const auto rows = readRows(memory, all);
+        QCOMPARE(rows.size(), std::size_t(40));
+        QCOMPARE(rows[19].at("data_source"), std::string("NPU")); // the 20 NPU nodes, then the bench's
+        QCOMPARE(rows[19].at("node_name"), std::string("DefaultModel"));
+        QCOMPARE(rows[20].at("data_source"), std::string("Bench"));
+        QCOMPARE(rows.front().at("data_source"), std::string("NPU"));
+        QCOMPARE(rows.front().at("rowid"), std::string("1"));
+        QCOMPARE(rows.back().at("data_source"), std::string("Bench"));
+        QCOMPARE(rows.back().at("rowid"), std::to_string(rows.size()));
+        QVERIFY(rows == readRows(disk, all));
+        QVERIFY(rows == readRows(moved, all));
+        QVERIFY(readRows(memory, "SELECT * FROM tb_stack ORDER BY id") == readRows(disk, "SELECT * FROM tb_stack ORDER BY id"));
+        QCOMPARE(readRows(memory, "SELECT name FROM sqlite_master WHERE type = 'index' AND name LIKE 'index%'").size(), std::size_t(7));
+        for (const fs::path& file : { memory, disk, moved }) {
+            SqliteDb db(file, false);
+            SqliteStatement mode(db, "PRAGMA journal_mode");
+            QVERIFY(mode.step());
+            QCOMPARE(std::string(mode.columnText(0)), std::string("wal"));
         }
     }
 

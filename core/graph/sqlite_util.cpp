@@ -20,6 +20,29 @@ SqliteDb::SqliteDb(const std::filesystem::path& file, bool readOnly)
     sqlite3_busy_timeout(m_db, 30000);
 }
 
+std::unique_ptr<SqliteDb> SqliteDb::inMemory(std::string label, std::int64_t maxBytes)
+{
+    std::unique_ptr<SqliteDb> db(new SqliteDb);
+    db->m_file = std::move(label);
+    // A name without a leading '/' keeps the memdb private to this connection.
+    const int flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_URI | SQLITE_OPEN_NOMUTEX;
+    if (sqlite3_open_v2("file:msprobe_memory_db?vfs=memdb", &db->m_db, flags, nullptr) != SQLITE_OK) {
+        std::string message = db->m_db ? sqlite3_errmsg(db->m_db) : "out of memory";
+        throw Error(db->m_file, {}, "cannot create the in-memory database: " + message);
+    }
+    sqlite3_int64 limit = maxBytes;
+    if (sqlite3_file_control(db->m_db, "main", SQLITE_FCNTL_SIZE_LIMIT, &limit) != SQLITE_OK)
+        db->fail("size limit");
+    return db;
+}
+
+std::string_view SqliteDb::memoryImage() const
+{
+    sqlite3_int64 size = 0;
+    const unsigned char* data = sqlite3_serialize(m_db, "main", &size, SQLITE_SERIALIZE_NOCOPY);
+    return data ? std::string_view(reinterpret_cast<const char*>(data), static_cast<std::size_t>(size)) : std::string_view {};
+}
+
 SqliteDb::~SqliteDb() { sqlite3_close(m_db); }
 
 void SqliteDb::fail(std::string_view what) const

@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -17,16 +18,22 @@ class SqliteDb {
 public:
     // Throws msprobe::Error naming the file when it cannot be opened.
     SqliteDb(const std::filesystem::path& file, bool readOnly);
+    // A private database in this process's memory (SQLite's memdb VFS) that may grow to maxBytes; `label` names
+    // it in error messages (the file it will become).
+    static std::unique_ptr<SqliteDb> inMemory(std::string label, std::int64_t maxBytes);
     ~SqliteDb();
     SqliteDb(const SqliteDb&) = delete;
     SqliteDb& operator=(const SqliteDb&) = delete;
 
     void exec(std::string_view sql);
+    // The memdb database's bytes, valid until the next change or close (no copy); empty for a file database.
+    std::string_view memoryImage() const;
     sqlite3* handle() const { return m_db; }
     const std::string& file() const { return m_file; }
     [[noreturn]] void fail(std::string_view what) const;
 
 private:
+    SqliteDb() = default;
     sqlite3* m_db = nullptr;
     std::string m_file;
 };

@@ -64,10 +64,10 @@ inline constexpr std::array<std::string_view, 7> kCreateIndexes = {
 };
 
 inline constexpr std::string_view kInsertNode
-    = "INSERT INTO tb_nodes (id, graph_id, node_order, node_name, node_type, up_node, sub_nodes, precision_index, "
+    = "INSERT INTO tb_nodes (rowid, id, graph_id, node_order, node_name, node_type, up_node, sub_nodes, precision_index, "
       "overflow_level, micro_step_id, matched_node_link, stack_id, parallel_merge_info, matched_distributed, modified, "
       "input_data, output_data, data_source, dump_data_dir, step, rank, is_distributed) VALUES "
-      "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
+      "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
 inline constexpr std::string_view kInsertStack = "INSERT INTO tb_stack (id, stack_info) VALUES (?, ?)";
 inline constexpr std::string_view kInsertConfig
     = "INSERT OR IGNORE INTO tb_config (id, graph_type, task, tool_tip, micro_steps, overflow_check, node_colors, "

@@ -6,8 +6,13 @@
 #include "graph/distributed.h"
 #include "graph/sqlite_util.h"
 #include "graph/vis_db_schema.h"
+#include "compare/atomic_file.h"
 #include "support/error.h"
+#include "support/phase_times.h"
 
+#include <unistd.h>
+
+#include <fstream>
 #include <future>
 #include <unordered_map>
 
@@ -76,30 +81,96 @@ void appendJsonIdList(std::string& out, const std::vector<std::string_view>& ids
     out += ']';
 }
 
-VisDbWriter::VisDbWriter(fs::path file)
+namespace {
+
+std::int64_t physicalMemoryBytes()
+{
+    const long pages = ::sysconf(_SC_PHYS_PAGES), pageSize = ::sysconf(_SC_PAGESIZE);
+    return pages > 0 && pageSize > 0 ? std::int64_t(pages) * pageSize : std::int64_t(8) << 30;
+}
+
+// The finished database: its first page says "WAL" (file format bytes 18 and 19 = 2), as PRAGMA
+// journal_mode=WAL leaves a file, which a memdb database cannot be switched to.
+void writeImageAsWal(const fs::path& file, std::string_view image)
+{
+    AtomicFile out(file);
+    out.useDirectWrites();
+    if (image.size() >= 100) {
+        std::string header(image.substr(0, 100));
+        header[18] = header[19] = 2;
+        out.write(header);
+        image.remove_prefix(100);
+    }
+    out.write(image);
+    out.commit();
+}
+
+} // namespace
+
+VisDbWriter::VisDbWriter(fs::path file, std::int64_t memoryBudget)
     : m_file(std::move(file))
     , m_partial(m_file.string() + ".partial")
 {
     std::error_code ec;
-    fs::remove(m_partial, ec);
     if (m_file.has_parent_path())
         fs::create_directories(m_file.parent_path(), ec);
-    m_db = std::make_unique<SqliteDb>(m_partial, false);
+    const std::int64_t physical = physicalMemoryBytes();
+    m_memoryBudget = memoryBudget < 0 ? std::min<std::int64_t>(physical / 8, std::int64_t(4) << 30) : memoryBudget;
+    m_inMemory = m_memoryBudget > 0;
+    if (m_inMemory) {
+        // Room for the last graph written before the budget check moves the database to disk.
+        m_db = SqliteDb::inMemory(m_file.string(), std::max(physical / 2, m_memoryBudget * 2));
+    } else {
+        fs::remove(m_partial, ec);
+        m_db = std::make_unique<SqliteDb>(m_partial, false);
+    }
     // Rows are about 1.2 kB: on 4 kB pages a fifth of the table is slack, on 64 kB pages almost none (the file
     // is 14% smaller and every index build scans less). Any SQLite reader opens either.
     m_db->exec("PRAGMA page_size=65536");
-    // A fresh private file: no journal while it is written; finish() switches it to WAL as the reference has it.
+    applyWritePragmas();
+    m_db->exec(kCreateNodes);
+    m_db->exec(kCreateStack);
+    m_db->exec(kCreateConfig);
+}
+
+void VisDbWriter::applyWritePragmas()
+{
+    // A fresh private database: no journal while it is written; finish() marks it WAL as the reference has it.
     m_db->exec("PRAGMA journal_mode=OFF");
     m_db->exec("PRAGMA synchronous=OFF");
     m_db->exec("PRAGMA locking_mode=EXCLUSIVE");
     m_db->exec("PRAGMA temp_store=MEMORY");
     m_db->exec("PRAGMA threads=4");
-    m_db->exec("PRAGMA cache_size=-524288");
-    // The indexes are built after the rows, each with a full scan of the table: read it through mmap.
-    m_db->exec("PRAGMA mmap_size=17179869184");
-    m_db->exec(kCreateNodes);
-    m_db->exec(kCreateStack);
-    m_db->exec(kCreateConfig);
+    if (m_inMemory) {
+        // The pages live in the memdb already: a large page cache would only hold a second copy, and the index
+        // builds sort faster with small in-memory runs (the sorter's run size follows cache_size).
+        m_db->exec("PRAGMA cache_size=-16384");
+    } else {
+        m_db->exec("PRAGMA cache_size=-524288");
+        // The indexes are built after the rows, each with a full scan of the table: read it through mmap.
+        m_db->exec("PRAGMA mmap_size=17179869184");
+    }
+}
+
+// Multi-rank, multi-step outputs can outgrow memory: past the budget the database continues on disk.
+void VisDbWriter::moveToDiskIfLarge()
+{
+    if (!m_inMemory || std::int64_t(m_db->memoryImage().size()) <= m_memoryBudget)
+        return;
+    {
+        std::error_code ec;
+        fs::remove(m_partial, ec);
+        std::ofstream out(m_partial, std::ios::binary);
+        const std::string_view image = m_db->memoryImage();
+        out.write(image.data(), static_cast<std::streamsize>(image.size()));
+        out.close();
+        if (!out)
+            throw Error(m_partial.string(), {}, "cannot write the database to disk (disk full?)");
+    }
+    m_db.reset();
+    m_inMemory = false;
+    m_db = std::make_unique<SqliteDb>(m_partial, false);
+    applyWritePragmas();
 }
 
 VisDbWriter::~VisDbWriter()
@@ -107,17 +178,21 @@ VisDbWriter::~VisDbWriter()
     if (!m_finished) {
         m_db.reset();
         std::error_code ec;
-        fs::remove(m_partial, ec);
+        if (!m_inMemory)
+            fs::remove(m_partial, ec);
     }
 }
 
 SqliteDb& VisDbWriter::db() { return *m_db; }
 
 void VisDbWriter::writeGraph(const Graph& graph, const Graph* other, int step, int rank, const RenderOptions& options,
-    const std::function<void(std::size_t, std::size_t)>& progress)
+    const std::function<void(std::size_t, std::size_t)>& progress, std::int64_t firstRowId)
 {
+    moveToDiskIfLarge();
     const std::string graphId = graph.dataSource + "_" + std::to_string(step) + "_" + std::to_string(rank);
     const std::vector<std::uint32_t> order = graph.postOrder();
+    if (firstRowId <= 0)
+        firstRowId = reserveRows(order.size());
 
     m_db->exec("BEGIN");
     SqliteStatement insert(*m_db, kInsertNode);
@@ -166,49 +241,57 @@ void VisDbWriter::writeGraph(const Graph& graph, const Graph* other, int step, i
             std::string id = graphId;
             id += '_';
             id += node.id;
-            insert.bindText(1, id);
-            insert.bindStaticText(2, graphId);
-            insert.bindInt(3, static_cast<std::int64_t>(begin + i));
-            insert.bindStaticText(4, node.id);
-            insert.bindText(5, std::to_string(int(node.op)));
-            insert.bindStaticText(6, node.parent == kNoNode ? std::string_view {} : graph.node(node.parent).id);
-            insert.bindStaticText(7, row.subNodes);
+            insert.bindInt(1, firstRowId + static_cast<std::int64_t>(begin + i));
+            insert.bindText(2, id);
+            insert.bindStaticText(3, graphId);
+            insert.bindInt(4, static_cast<std::int64_t>(begin + i));
+            insert.bindStaticText(5, node.id);
+            insert.bindText(6, std::to_string(int(node.op)));
+            insert.bindStaticText(7, node.parent == kNoNode ? std::string_view {} : graph.node(node.parent).id);
+            insert.bindStaticText(8, row.subNodes);
             if (node.hasPrecision())
-                insert.bindDouble(8, node.precision);
+                insert.bindDouble(9, node.precision);
             else
-                insert.bindNull(8);
-            if (node.overflow == OverflowLevel::None)
                 insert.bindNull(9);
+            if (node.overflow == OverflowLevel::None)
+                insert.bindNull(10);
             else
-                insert.bindStaticText(9, toString(node.overflow));
-            insert.bindInt(10, node.microStep < 0 ? 0 : node.microStep);
-            insert.bindStaticText(11, row.link);
-            insert.bindText(12, stackIdOf(node));
+                insert.bindStaticText(10, toString(node.overflow));
+            insert.bindInt(11, node.microStep < 0 ? 0 : node.microStep);
+            insert.bindStaticText(12, row.link);
+            insert.bindText(13, stackIdOf(node));
             if (auto info = graph.parallelMergeInfo.find(row.node); info != graph.parallelMergeInfo.end() && !info->second.empty()) {
                 std::string text;
                 appendJsonIdList(text, std::vector<std::string_view>(info->second.begin(), info->second.end()));
-                insert.bindText(13, text);
+                insert.bindText(14, text);
             } else {
-                insert.bindStaticText(13, "");
+                insert.bindStaticText(14, "");
             }
-            insert.bindStaticText(14, "{}");
-            insert.bindInt(15, node.modified ? 1 : 0);
-            insert.bindStaticText(16, row.inputView);
-            insert.bindStaticText(17, row.outputView);
-            insert.bindStaticText(18, graph.dataSource);
+            insert.bindStaticText(15, "{}");
+            insert.bindInt(16, node.modified ? 1 : 0);
+            insert.bindStaticText(17, row.inputView);
+            insert.bindStaticText(18, row.outputView);
+            insert.bindStaticText(19, graph.dataSource);
             if (graph.hasDumpDataDir)
-                insert.bindStaticText(19, graph.dumpDataDir);
+                insert.bindStaticText(20, graph.dumpDataDir);
             else
-                insert.bindNull(19);
-            insert.bindInt(20, step);
-            insert.bindInt(21, rank);
-            insert.bindInt(22, node.id.starts_with("Distributed") ? 1 : 0);
+                insert.bindNull(20);
+            insert.bindInt(21, step);
+            insert.bindInt(22, rank);
+            insert.bindInt(23, node.id.starts_with("Distributed") ? 1 : 0);
             insert.run();
         }
         if (progress)
             progress(std::min(order.size(), begin + kChunk), order.size());
     }
     m_db->exec("COMMIT");
+}
+
+std::int64_t VisDbWriter::reserveRows(std::size_t count)
+{
+    const std::int64_t first = m_nextRowId;
+    m_nextRowId += static_cast<std::int64_t>(count);
+    return first;
 }
 
 void VisDbWriter::writeConfig(const VisConfig& config)
@@ -237,12 +320,21 @@ void VisDbWriter::writeConfig(const VisConfig& config)
 
 void VisDbWriter::finish(bool distributedAnalysis, bool overflowCheck, const std::function<void(int)>& progress)
 {
+    PhaseTimes phases;
     for (auto sql : kCreateIndexes)
         m_db->exec(sql);
+    phases.mark("indexes");
     if (progress)
         progress(99);
     if (distributedAnalysis)
         analyseDistributed(*m_db, overflowCheck);
+    if (m_inMemory) {
+        writeImageAsWal(m_file, m_db->memoryImage());
+        phases.mark("file write");
+        m_db.reset();
+        m_finished = true;
+        return;
+    }
     m_db->exec("PRAGMA journal_mode=WAL");
     m_db.reset();
     std::error_code ec;

@@ -6,6 +6,7 @@
 #include "graph/node_data.h"
 
 #include <filesystem>
+#include <cstdint>
 #include <functional>
 #include <memory>
 #include <vector>
@@ -25,16 +26,23 @@ struct VisConfig {
 
 class VisDbWriter {
 public:
-    // Writes into "<file>.partial" and renames it to file in finish(); an existing file is replaced then.
-    explicit VisDbWriter(std::filesystem::path file);
+    // The database is built in memory and written out in one piece by finish() (under a temporary name, renamed
+    // into place; an existing file is replaced then). When it grows past memoryBudget bytes between two graphs
+    // it moves to "<file>.partial" on disk and carries on there; 0 writes to disk from the start, a negative
+    // budget takes the default (an eighth of the physical memory, at most 4 GiB).
+    explicit VisDbWriter(std::filesystem::path file, std::int64_t memoryBudget = -1);
     ~VisDbWriter();
     VisDbWriter(const VisDbWriter&) = delete;
     VisDbWriter& operator=(const VisDbWriter&) = delete;
 
     // Appends one graph's nodes (post-order) and its stacks. other: the graph on the other side, whose node
-    // paths make matched_node_link; nullptr in build mode.
+    // paths make matched_node_link; nullptr in build mode. The rows take the rowids from firstRowId on, as
+    // reserved by reserveRows() (so a side may be written before the side that precedes it in the table), or
+    // the next free ones when firstRowId is 0. Not thread-safe: one writeGraph at a time.
     void writeGraph(const Graph& graph, const Graph* other, int step, int rank, const RenderOptions& options,
-        const std::function<void(std::size_t done, std::size_t total)>& progress = {});
+        const std::function<void(std::size_t done, std::size_t total)>& progress = {}, std::int64_t firstRowId = 0);
+    // The first of `count` consecutive rowids for a later writeGraph (one row per node in post order).
+    std::int64_t reserveRows(std::size_t count);
     // tb_config; the first call wins (INSERT OR IGNORE), as in the reference.
     void writeConfig(const VisConfig& config);
     // Creates the indexes, runs the cross-rank communication matching when asked, switches the file to WAL
@@ -45,9 +53,16 @@ public:
     SqliteDb& db();
     const std::filesystem::path& file() const { return m_file; }
 
+    bool inMemory() const { return m_inMemory; }
+
 private:
+    void applyWritePragmas();
+    void moveToDiskIfLarge();
     std::filesystem::path m_file, m_partial;
     std::unique_ptr<SqliteDb> m_db;
+    std::int64_t m_memoryBudget = 0;
+    std::int64_t m_nextRowId = 1;
+    bool m_inMemory = false;
     bool m_finished = false;
 };
 
