@@ -95,7 +95,7 @@ private slots:
     void inMemoryOnDiskAndMovedDatabasesAreEqual()
     {
         const fs::path rank0 = graphData() / "synthetic";
-        auto write = [&](const std::string& name, std::int64_t budget) {
+        auto write = [&](const std::string& name, std::int64_t budget, std::size_t threads = 0) {
             Graph npu = buildGraph(rank0 / "npu" / "step0" / "rank0");
             Graph bench = buildGraph(rank0 / "bench" / "step0" / "rank0");
             bench.dataSource = "Bench";
@@ -104,7 +104,9 @@ private slots:
             const fs::path file = tmp(name);
             VisDbWriter writer(file, budget);
             const bool startedInMemory = writer.inMemory();
-            compareAndWritePair(writer, npu, bench, {}, 0, 0, {});
+            GraphCompareOptions compare;
+            compare.threads = threads;
+            compareAndWritePair(writer, npu, bench, compare, 0, 0, {});
             const bool endedInMemory = writer.inMemory();
             writer.writeConfig({});
             writer.finish(false, false);
@@ -131,8 +133,25 @@ private slots:
         QCOMPARE(rows.back().at("rowid"), std::to_string(rows.size()));
         QVERIFY(rows == readRows(disk, all));
         QVERIFY(rows == readRows(moved, all));
+        // One compare thread: the writer waits for each chunk instead of racing ahead, same rows.
+        QVERIFY(rows == readRows(std::get<0>(write("one_thread.vis.db", -1, 1)), all));
         QVERIFY(readRows(memory, "SELECT * FROM tb_stack ORDER BY id") == readRows(disk, "SELECT * FROM tb_stack ORDER BY id"));
         QCOMPARE(readRows(memory, "SELECT name FROM sqlite_master WHERE type = 'index' AND name LIKE 'index%'").size(), std::size_t(7));
+        // A raised cancel flag stops the pair with "cancelled" and leaves no file.
+        {
+            Graph npu = buildGraph(rank0 / "npu" / "step0" / "rank0");
+            Graph bench = buildGraph(rank0 / "bench" / "step0" / "rank0");
+            matchGraphs(npu, bench, {});
+            std::atomic<bool> cancel { true };
+            GraphCompareOptions compare;
+            compare.cancel = &cancel;
+            {
+                VisDbWriter writer(tmp("cancelled.vis.db"));
+                QVERIFY_THROWS_EXCEPTION(Error, compareAndWritePair(writer, npu, bench, compare, 0, 0, {}));
+            }
+            QVERIFY(!fs::exists(tmp("cancelled.vis.db")));
+            QVERIFY(!fs::exists(tmp("cancelled.vis.db.partial")));
+        }
         for (const fs::path& file : { memory, disk, moved }) {
             SqliteDb db(file, false);
             SqliteStatement mode(db, "PRAGMA journal_mode");

@@ -79,26 +79,6 @@ PyVal statCell(const StatValue& value)
     return PyVal::str(kNoneText);
 }
 
-void appendShapeText(std::string& out, std::span<const std::int64_t> dims)
-{
-    out += '[';
-    char buf[24];
-    for (std::size_t i = 0; i < dims.size(); ++i) {
-        if (i)
-            out += ", ";
-        auto r = std::to_chars(buf, buf + sizeof buf, dims[i]);
-        out.append(buf, r.ptr);
-    }
-    out += ']';
-}
-
-std::string shapeText(std::span<const std::int64_t> dims)
-{
-    std::string out;
-    appendShapeText(out, dims);
-    return out;
-}
-
 // np.shape(np.array(value)) of a slice's [start, stop, step] list, as str() prints it.
 std::string npShapeText(ScalarValueKind kind, std::string_view text)
 {
@@ -160,6 +140,27 @@ std::string_view unquote(std::string_view repr)
 }
 
 } // namespace
+
+void appendShapeText(std::string& out, std::span<const std::int64_t> dims)
+{
+    out += '[';
+    char buf[24];
+    for (std::size_t i = 0; i < dims.size(); ++i) {
+        if (i)
+            out += ", ";
+        auto r = std::to_chars(buf, buf + sizeof buf, dims[i]);
+        out.append(buf, r.ptr);
+    }
+    out += ']';
+}
+
+std::string shapeText(std::span<const std::int64_t> dims)
+{
+    std::string out;
+    appendShapeText(out, dims);
+    return out;
+}
+
 
 std::vector<std::string_view> splitDots(std::string_view text)
 {

@@ -6,11 +6,15 @@
 #include "support/string_pool.h"
 
 #include <cstdint>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
 
 namespace msprobe {
+
+// A shape as Python prints a list of ints: "[4, 128, 256]".
+void appendShapeText(std::string& out, std::span<const std::int64_t> dims);
 
 // The '.'-separated parts of a name, as views into it ("a..b" -> "a", "", "b").
 std::vector<std::string_view> splitDots(std::string_view text);

@@ -259,18 +259,21 @@ void recompareNode(Graph& npu, std::uint32_t n, const Graph& bench, CompareMode 
     appendNodeData(npu.rendered[n].output, npu, n, outcome.npuItems, true, options, &outcome.cells);
 }
 
+void updateCollectionPrecision(Graph& npu, std::uint32_t collection)
+{
+    GraphNode& node = npu.node(collection);
+    double worst = 0.0;
+    for (auto api : node.children)
+        if (npu.node(api).hasPrecision())
+            worst = std::max(worst, npu.node(api).precision);
+    node.precision = worst;
+}
+
 void updateCollectionPrecision(Graph& npu)
 {
-    for (auto child : npu.node(Graph::root()).children) {
-        GraphNode& collection = npu.node(child);
-        if (collection.op != NodeOp::ApiCollection)
-            continue;
-        double worst = 0.0;
-        for (auto api : collection.children)
-            if (npu.node(api).hasPrecision())
-                worst = std::max(worst, npu.node(api).precision);
-        collection.precision = worst;
-    }
+    for (auto child : npu.node(Graph::root()).children)
+        if (npu.node(child).op == NodeOp::ApiCollection)
+            updateCollectionPrecision(npu, child);
 }
 
 void compareGraphs(Graph& npu, const Graph& bench, const GraphCompareOptions& options)

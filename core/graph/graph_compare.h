@@ -81,5 +81,7 @@ void recompareNode(Graph& npu, std::uint32_t n, const Graph& bench, CompareMode 
 
 // API collections (type 9 directly under the root): the worst precision of their children (0 when none).
 void updateCollectionPrecision(Graph& npu);
+// The same for one API collection node.
+void updateCollectionPrecision(Graph& npu, std::uint32_t collection);
 
 } // namespace msprobe::graph

@@ -4,7 +4,10 @@
 
 #include "compare/items.h"
 
+#include "support/pyformat.h"
+
 #include <array>
+#include <charconv>
 #include <cstdio>
 #include <cstdlib>
 
@@ -67,13 +70,30 @@ public:
         appendJsonText(m_out, text);
     }
     void null(std::string_view key) { plain(key, "null"); }
+    // Python's str() of the value, quoted; the digits, signs, "inf" and "nan" it prints need no escaping.
     void stat(std::string_view key, const StatValue& value)
     {
+        sep(key);
+        m_out += '"';
         switch (value.kind) {
-        case StatKind::Missing:
-        case StatKind::Null: null(key); return;
-        default: plain(key, pythonText(value)); return;
+        case StatKind::Float: appendPythonFloatRepr(m_out, value.f); break;
+        case StatKind::Int: {
+            char buf[24];
+            m_out.append(buf, std::to_chars(buf, buf + sizeof buf, value.i).ptr);
+            break;
         }
+        case StatKind::Bool: m_out += pythonBool(value.b); break;
+        case StatKind::Missing:
+        case StatKind::Null: m_out += "null"; break;
+        }
+        m_out += '"';
+    }
+    void shape(std::span<const std::int64_t> dims)
+    {
+        sep("shape");
+        m_out += '"';
+        appendShapeText(m_out, dims);
+        m_out += '"';
     }
     void cell(std::string_view key, const ResultCell& cell)
     {
@@ -123,18 +143,6 @@ std::string_view pythonTypeText(ScalarValueKind kind, std::string_view text)
     }
 }
 
-std::string shapeText(std::span<const std::int64_t> dims)
-{
-    std::string out = "[";
-    for (std::size_t i = 0; i < dims.size(); ++i) {
-        if (i)
-            out += ", ";
-        out += std::to_string(dims[i]);
-    }
-    out += ']';
-    return out;
-}
-
 void appendResults(ItemWriter& w, CompareMode mode, const ResultCell* cells)
 {
     if (!cells)
@@ -168,7 +176,7 @@ void appendTensor(std::string& out, const Graph& graph, std::uint32_t row, bool 
     w.plain("type", dump.text(t.type[row]));
     if (t.dtype[row] != kNoString)
         w.str("dtype", dump.text(t.dtype[row]));
-    w.plain("shape", shapeText(t.shape(row)));
+    w.shape(t.shape(row));
     for (int k = 0; k < 4; ++k) {
         if (stats[k].kind != StatKind::Missing)
             w.stat(kStatKeys[k], stats[k]);
@@ -302,36 +310,48 @@ std::span<const std::string_view> resultKeys(CompareMode mode)
     return kSummaryKeys;
 }
 
+namespace {
+
+// ^\d{1,20}\.\d{1,20}%?$ with more than 6 decimals: the texts the reference prints with %.6f.
+bool hasLongDecimals(std::string_view v)
+{
+    if (!v.empty() && v.back() == '%')
+        v.remove_suffix(1);
+    const std::size_t dot = v.find('.');
+    return dot != std::string_view::npos && dot >= 1 && dot <= 20 && v.size() - dot - 1 > 6 && v.size() - dot - 1 <= 20
+        && v.find_first_not_of("0123456789", 0) == dot && v.find_first_not_of("0123456789", dot + 1) == std::string_view::npos;
+}
+
+} // namespace
+
 void appendFormattedString(std::string& out, std::string_view text)
 {
-    // Most texts need none of the rules: no quote, no "None", no decimal point.
-    if (text.find_first_of("'.N") == std::string_view::npos) {
+    std::string cleaned;
+    if (text.find('\'') != std::string_view::npos || text.find("None") != std::string_view::npos) {
+        cleaned.reserve(text.size());
+        for (char c : text)
+            if (c != '\'')
+                cleaned += c;
+        for (std::size_t at = cleaned.find("None"); at != std::string::npos; at = cleaned.find("None", at + 4))
+            cleaned.replace(at, 4, "null");
+        text = cleaned;
+    }
+    if (!hasLongDecimals(text)) {
         appendJsonText(out, text);
         return;
     }
-    std::string value;
-    value.reserve(text.size());
-    for (char c : text)
-        if (c != '\'')
-            value += c;
-    for (std::size_t at = value.find("None"); at != std::string::npos; at = value.find("None", at + 4))
-        value.replace(at, 4, "null");
-    // ^\d{1,20}\.\d{1,20}%?$ with more than 6 decimals is printed with 6.
-    std::string_view v = value;
-    const bool percent = !v.empty() && v.back() == '%';
+    // Printed with 6 decimals as "%.6f" would (to_chars rounds the exact binary value the same way).
+    const bool percent = text.back() == '%';
     if (percent)
-        v.remove_suffix(1);
-    const std::size_t dot = v.find('.');
-    if (dot != std::string_view::npos && dot >= 1 && dot <= 20 && v.size() - dot - 1 >= 1 && v.size() - dot - 1 <= 20
-        && v.find_first_not_of("0123456789", 0) == dot && v.find_first_not_of("0123456789", dot + 1) == std::string_view::npos
-        && v.size() - dot - 1 > 6) {
-        char buf[64];
-        std::snprintf(buf, sizeof buf, "%.6f", std::strtod(std::string(v).c_str(), nullptr));
-        value = buf;
-        if (percent)
-            value += '%';
-    }
-    appendJsonText(out, value);
+        text.remove_suffix(1);
+    double value = 0;
+    std::from_chars(text.data(), text.data() + text.size(), value);
+    char buf[64];
+    out += '"';
+    out.append(buf, std::to_chars(buf, buf + sizeof buf, value, std::chars_format::fixed, 6).ptr);
+    if (percent)
+        out += '%';
+    out += '"';
 }
 
 void appendResultCell(std::string& out, const ResultCell& cell)
@@ -395,6 +415,16 @@ void appendNodeData(std::string& out, const Graph& graph, std::uint32_t node, co
             appendScalar(out, graph, v.payload, name, options.md5Mode, batchP2p, options.mode, cells);
     }
     out += '}';
+}
+
+void renderNodeData(Graph& graph, std::uint32_t node, const RenderOptions& options)
+{
+    const auto items = graph.nodeItems(node);
+    RenderedData& out = graph.rendered[node];
+    out.input.clear();
+    out.output.clear();
+    appendNodeData(out.input, graph, node, items, false, options, nullptr);
+    appendNodeData(out.output, graph, node, items, true, options, nullptr);
 }
 
 } // namespace msprobe::graph

@@ -38,6 +38,10 @@ struct RenderOptions {
 void appendNodeData(std::string& out, const Graph& graph, std::uint32_t node, const std::vector<NodeItem>& items,
     bool output, const RenderOptions& options, const std::vector<ResultCell>* results);
 
+// Fills graph.rendered[node] (sized by the caller) with the node's input and output data without compare fields:
+// what an unmatched node or a bench node shows.
+void renderNodeData(Graph& graph, std::uint32_t node, const RenderOptions& options);
+
 // format_node_data's string rule, appended as a JSON string literal.
 void appendFormattedString(std::string& out, std::string_view text);
 

@@ -7,9 +7,10 @@
 
 namespace msprobe::graph {
 
-// Compares npu against bench (compareGraphs) and writes both sides' rows, NPU rows first in the table. The
-// bench rows need only the matching, so they are rendered and inserted on a second thread while the NPU side
-// is compared; the NPU rows follow. Matching, micro-step paging and overflow levels must be done before.
+// Compares npu against bench (as compareGraphs) and writes both sides' rows, NPU rows first in the table. One
+// thread writes the bench rows (they need only the matching), indexes them, then writes the NPU rows as the
+// compare finishes them in post order; the other threads compare. Matching, micro-step paging and overflow
+// levels must be done before. Throws msprobe::Error("cancelled") when compare.cancel is raised.
 void compareAndWritePair(VisDbWriter& writer, Graph& npu, Graph& bench, const GraphCompareOptions& compare, int step,
     int rank, const RenderOptions& render);
 

@@ -186,7 +186,8 @@ VisDbWriter::~VisDbWriter()
 SqliteDb& VisDbWriter::db() { return *m_db; }
 
 void VisDbWriter::writeGraph(const Graph& graph, const Graph* other, int step, int rank, const RenderOptions& options,
-    const std::function<void(std::size_t, std::size_t)>& progress, std::int64_t firstRowId)
+    const std::function<void(std::size_t, std::size_t)>& progress, std::int64_t firstRowId,
+    const std::function<void(std::size_t)>& rowsReady)
 {
     moveToDiskIfLarge();
     const std::string graphId = graph.dataSource + "_" + std::to_string(step) + "_" + std::to_string(rank);
@@ -220,6 +221,8 @@ void VisDbWriter::writeGraph(const Graph& graph, const Graph* other, int step, i
 
     auto render = [&](std::size_t begin) {
         const std::size_t end = std::min(order.size(), begin + kChunk);
+        if (rowsReady)
+            rowsReady(end);
         std::vector<RowText> rows(end - begin);
         for (std::size_t i = begin; i < end; ++i) {
             rows[i - begin].node = order[i];
@@ -287,6 +290,12 @@ void VisDbWriter::writeGraph(const Graph& graph, const Graph* other, int step, i
     m_db->exec("COMMIT");
 }
 
+void VisDbWriter::createIndexes()
+{
+    for (auto sql : kCreateIndexes)
+        m_db->exec(sql);
+}
+
 std::int64_t VisDbWriter::reserveRows(std::size_t count)
 {
     const std::int64_t first = m_nextRowId;
@@ -321,8 +330,7 @@ void VisDbWriter::writeConfig(const VisConfig& config)
 void VisDbWriter::finish(bool distributedAnalysis, bool overflowCheck, const std::function<void(int)>& progress)
 {
     PhaseTimes phases;
-    for (auto sql : kCreateIndexes)
-        m_db->exec(sql);
+    createIndexes();
     phases.mark("indexes");
     if (progress)
         progress(99);

@@ -39,8 +39,11 @@ public:
     // paths make matched_node_link; nullptr in build mode. The rows take the rowids from firstRowId on, as
     // reserved by reserveRows() (so a side may be written before the side that precedes it in the table), or
     // the next free ones when firstRowId is 0. Not thread-safe: one writeGraph at a time.
+    // rowsReady(end), when given, is called (on a helper thread) before the rows of post-order positions below
+    // end are rendered: it waits until those nodes are final, so a graph may be written while it is compared.
     void writeGraph(const Graph& graph, const Graph* other, int step, int rank, const RenderOptions& options,
-        const std::function<void(std::size_t done, std::size_t total)>& progress = {}, std::int64_t firstRowId = 0);
+        const std::function<void(std::size_t done, std::size_t total)>& progress = {}, std::int64_t firstRowId = 0,
+        const std::function<void(std::size_t end)>& rowsReady = {});
     // The first of `count` consecutive rowids for a later writeGraph (one row per node in post order).
     std::int64_t reserveRows(std::size_t count);
     // tb_config; the first call wins (INSERT OR IGNORE), as in the reference.
@@ -57,6 +60,7 @@ public:
 
 private:
     void applyWritePragmas();
+    void createIndexes();
     void moveToDiskIfLarge();
     std::filesystem::path m_file, m_partial;
     std::unique_ptr<SqliteDb> m_db;
