@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "graph/graph_run.h"
+#include "graph/pair_writer.h"
 
 #include "compare/compare_engine.h"
 #include "compare/compare_job.h"
@@ -9,6 +10,7 @@
 #include "graph/graph_passes.h"
 #include "graph/layer_mapping.h"
 #include "graph/vis_db_writer.h"
+#include "support/phase_times.h"
 #include "support/error.h"
 
 #include <algorithm>
@@ -330,6 +332,7 @@ private:
         }
         Graph bench = benchBuild.get();
         bench.dataSource = "Bench";
+        m_phases.mark("build");
         if (npu.framework != bench.framework && !m_options.layerMapping)
             throw Error(job.bench.string(), {}, "the two dumps come from different frameworks (" + npu.framework + " / "
                     + bench.framework + "); cross-framework graph compare needs -lm/--layer_mapping");
@@ -359,22 +362,23 @@ private:
         const MatchReport matched = matchGraphs(npu, bench, match);
         for (const auto& problem : matched.problems)
             warn(problem);
-        GraphCompareOptions compareOptions;
-        compareOptions.mode = mode;
-        compareOptions.threads = m_options.threads;
-        compareOptions.cancel = m_options.cancel;
-        compareGraphs(npu, bench, compareOptions);
+        m_phases.mark("match");
+        // Paging and overflow levels do not depend on the compare: done first, the rows can be written while
+        // the pair is compared.
         config.mode = mode;
         config.microSteps = pageByMicroStep(npu, &bench);
         if (m_options.overflowCheck && !merged) {
             checkOverflow(npu);
             checkOverflow(bench);
         }
+        GraphCompareOptions compareOptions;
+        compareOptions.mode = mode;
+        compareOptions.threads = m_options.threads;
+        compareOptions.cancel = m_options.cancel;
         RenderOptions render;
         render.mode = mode;
         render.md5Mode = mode == CompareMode::Md5;
-        writer.writeGraph(npu, &bench, step, rank, render);
-        writer.writeGraph(bench, &npu, step, rank, render);
+        compareAndWritePair(writer, npu, bench, compareOptions, step, rank, render);
         writer.writeConfig(config);
         m_result.nodes += npu.postOrder().size() + bench.postOrder().size();
         ++m_result.graphs;
@@ -384,6 +388,7 @@ private:
     GraphRunResult m_result;
     std::vector<ManualPair> m_manual;
     std::mutex m_warnMutex;
+    PhaseTimes m_phases;
 };
 
 } // namespace
