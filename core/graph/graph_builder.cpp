@@ -89,6 +89,9 @@ public:
         , m_report(report)
     {
         const auto& entries = graph.items->entries();
+        // Most nodes are dump entries: sized once, the maps are not rehashed while the graph grows.
+        m_entryOf.reserve(entries.size());
+        graph.reserve(entries.size() + 1024);
         for (std::uint32_t e = 0; e < entries.size(); ++e)
             m_entryOf[graph.dump->entryName(entries[e].dumpEntry)] = e; // the last of duplicated keys wins
     }

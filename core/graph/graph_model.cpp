@@ -53,6 +53,12 @@ Graph::Graph()
     add(NodeOp::Module, "DefaultModel");
 }
 
+void Graph::reserve(std::size_t count)
+{
+    nodes.reserve(count);
+    m_index.reserve(count);
+}
+
 std::uint32_t Graph::find(std::string_view id) const
 {
     auto it = m_index.find(id);

@@ -93,6 +93,8 @@ public:
     GraphNode& node(std::uint32_t index) { return nodes[index]; }
     std::size_t size() const { return nodes.size(); }
 
+    // Room for count nodes without reallocating the node list or rehashing the id index.
+    void reserve(std::size_t count);
     // kNoNode when absent.
     std::uint32_t find(std::string_view id) const;
     // Creates a node; the caller attaches it. The id must be new.
