@@ -175,6 +175,72 @@ private:
     std::int64_t m_micro = 0;
 };
 
+// The simdjson DOM reads the file 3-4x faster than nlohmann's SAX; the SAX reader gives the messages for
+// malformed JSON (with the byte position) and is the reference for what is accepted.
+ConstructInfo parseConstruct(const std::string& file, const std::string& text)
+{
+    simdjson::dom::parser parser;
+    simdjson::dom::element root;
+    if (parser.parse(text).get(root)) {
+        ConstructSax sax(file);
+        nlohmann::json::sax_parse(text, &sax);
+        return std::move(sax.info);
+    }
+    simdjson::dom::object object;
+    if (root.get_object().get(object))
+        throw Error(file, {}, "construct.json must be a JSON object of node -> parent");
+    ConstructInfo info;
+    info.nodes.reserve(object.size());
+    info.indexOf.reserve(object.size());
+    auto slot = [&](std::string_view key) -> ConstructInfo::Node& {
+        auto [it, inserted] = info.indexOf.emplace(std::string(key), info.nodes.size());
+        if (inserted) {
+            info.nodes.push_back({});
+            info.nodes.back().name = key;
+        }
+        return info.nodes[it->second]; // a repeated key keeps its first position and takes the last value
+    };
+    auto fail = [&](std::string_view key, const char* message) -> void {
+        throw Error(file, "node '" + std::string(key) + "'", message);
+    };
+    for (auto [key, value] : object) {
+        using Type = simdjson::dom::element_type;
+        const Type type = value.type();
+        if (type == Type::ARRAY) {
+            simdjson::dom::array list = value.get_array().value_unsafe();
+            const Type first = list.size() == 2 ? list.at(0).value_unsafe().type() : Type::OBJECT;
+            const Type second = list.size() == 2 ? list.at(1).value_unsafe().type() : Type::OBJECT;
+            for (auto element : list)
+                if (element.type() == Type::ARRAY || element.type() == Type::OBJECT)
+                    fail(key, "the parent must be a string, null or [parent, micro_step]");
+            if ((first != Type::STRING && first != Type::NULL_VALUE) || (second != Type::INT64 && second != Type::UINT64))
+                fail(key, "a list value must be [parent, micro_step]");
+            ConstructInfo::Node& node = slot(key);
+            node.parent = first == Type::STRING ? std::optional<std::string>(list.at(0).get_string().value_unsafe()) : std::nullopt;
+            node.microStep = static_cast<int>(second == Type::INT64 ? list.at(1).get_int64().value_unsafe()
+                                                                    : static_cast<std::int64_t>(list.at(1).get_uint64().value_unsafe()));
+            continue;
+        }
+        if (key == kMicroStepKey) {
+            if (type == Type::INT64)
+                info.megatronMicroStepNumber = static_cast<int>(value.get_int64().value_unsafe());
+            else if (type == Type::UINT64)
+                info.megatronMicroStepNumber = static_cast<int>(value.get_uint64().value_unsafe());
+            else
+                throw Error(file, std::string(kMicroStepKey), "must be an integer");
+            continue;
+        }
+        if (type == Type::OBJECT)
+            fail(key, "the parent must be a string, null or [parent, micro_step]");
+        if (type != Type::STRING && type != Type::NULL_VALUE)
+            fail(key, "the parent must be a string or null");
+        ConstructInfo::Node& node = slot(key);
+        node.parent = type == Type::STRING ? std::optional<std::string>(value.get_string().value_unsafe()) : std::nullopt;
+        node.microStep.reset();
+    }
+    return info;
+}
+
 } // namespace
 
 ConstructInfo readConstructJson(const std::filesystem::path& file)
@@ -183,9 +249,7 @@ ConstructInfo readConstructJson(const std::filesystem::path& file)
     if (!std::filesystem::exists(file, ec))
         return {};
     const std::string text = readWholeFile(file);
-    ConstructSax sax(file.string());
-    nlohmann::json::sax_parse(text, &sax);
-    ConstructInfo info = std::move(sax.info);
+    ConstructInfo info = parseConstruct(file.string(), text);
     // The Megatron variant gives every node a micro step (0 for plain parents).
     if (info.megatronMicroStepNumber)
         for (auto& node : info.nodes)
