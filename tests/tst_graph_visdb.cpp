@@ -157,6 +157,10 @@ private slots:
             SqliteStatement mode(db, "PRAGMA journal_mode");
             QVERIFY(mode.step());
             QCOMPARE(std::string(mode.columnText(0)), std::string("wal"));
+            // The in-memory file is written while its indexes are built: every page must still agree.
+            SqliteStatement integrity(db, "PRAGMA integrity_check");
+            QVERIFY(integrity.step());
+            QCOMPARE(std::string(integrity.columnText(0)), std::string("ok"));
         }
     }
 
