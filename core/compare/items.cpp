@@ -556,7 +556,8 @@ ItemFields ItemTable::fields(const Item& item) const
         f.shape = synthetic ? "[]" : shapeText(t.shape(row));
         f.requiresGrad = t.requiresGrad[row] < 0 ? kNA : (t.requiresGrad[row] ? std::string_view("True") : std::string_view("False"));
         const std::string_view md5 = dump.text(t.md5[row]);
-        f.md5 = md5.empty() ? crc32Hex("") : std::string(md5);
+        static const std::string kEmptyCrc = crc32Hex("");
+        f.md5 = md5.empty() ? kEmptyCrc : std::string(md5);
         const std::string_view op = extraText(dump, t.extras[row], "op");
         if (!op.empty())
             f.p2pOp = PyVal::str(unquote(op));

@@ -159,35 +159,40 @@ std::vector<NodeItem> Graph::nodeItems(std::uint32_t index) const
     if (node.entry == kNoNode || !items)
         return result;
     const EntryInfo& info = items->entries()[node.entry];
-    std::vector<std::string> names;
-    names.reserve(info.itemCount);
-    std::unordered_map<std::string_view, std::size_t> seen; // only for entries with many items
+    // The kept items' names, one after another in one buffer (this runs for every node of both graphs).
+    std::string names;
+    std::vector<std::pair<std::size_t, std::size_t>> spans; // offset, length
+    std::unordered_map<std::string, std::size_t> seen; // only for entries with many items
     const bool manyItems = info.itemCount > 16;
     result.reserve(info.itemCount);
+    spans.reserve(info.itemCount);
     for (std::uint32_t i = info.firstItem; i < info.firstItem + info.itemCount; ++i) {
-        std::string name = items->name(items->items()[i]);
-        const bool output = name.find(".output.") != std::string::npos && name.find(".input.") == std::string::npos;
+        const std::size_t start = names.size();
+        items->appendName(names, items->items()[i]);
+        const std::string_view name(names.data() + start, names.size() - start);
+        const bool output = name.find(".output.") != std::string_view::npos && name.find(".input.") == std::string_view::npos;
         // Input keys and output keys live in two different dicts; a repeated key replaces the value in place.
         std::size_t found = result.size();
         if (manyItems) {
-            auto it = seen.find(name);
+            auto it = seen.find(std::string(name));
             if (it != seen.end() && result[it->second].output == output)
                 found = it->second;
         } else {
             for (std::size_t k = 0; k < result.size(); ++k)
-                if (result[k].output == output && names[k] == name) {
+                if (result[k].output == output && std::string_view(names.data() + spans[k].first, spans[k].second) == name) {
                     found = k;
                     break;
                 }
         }
         if (found < result.size()) {
             result[found].item = i;
+            names.resize(start);
             continue;
         }
         result.push_back({ i, output });
-        names.push_back(std::move(name));
+        spans.emplace_back(start, name.size());
         if (manyItems)
-            seen.emplace(names.back(), result.size() - 1);
+            seen.emplace(std::string(name), result.size() - 1);
     }
     // input_data then output_data, each in insertion order.
     std::stable_partition(result.begin(), result.end(), [](const NodeItem& item) { return !item.output; });
