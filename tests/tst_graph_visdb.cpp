@@ -261,6 +261,29 @@ private slots:
         QVERIFY(bigEndian(20) > 20);
     }
 
+    // Without -progress_log every stage is a line on stderr, the percentages never go back.
+    void cliReportsStages()
+    {
+        int code = 0;
+        QString err;
+        runCli({ "graph_visualize", "-tp", q((graphData() / "synthetic" / "npu").string()), "-gp",
+                   q((graphData() / "synthetic" / "bench").string()), "-o", q(tmp("stages").string()) },
+            &code, &err);
+        QVERIFY2(code == 0, qPrintable(err));
+        for (const char* stage : { "step 0 rank 0: building", "step 0 rank 0: matching", "step 0 rank 0: comparing and writing",
+                 "step 0 rank 1: comparing and writing", "creating indexes", "matching communication across ranks", "100% done" })
+            QVERIFY2(err.contains(QString::fromUtf8(stage)), stage);
+        int last = -1;
+        for (const QString& line : err.split('\n', Qt::SkipEmptyParts)) {
+            if (!line.startsWith("[Graph]"))
+                continue;
+            const int percent = line.mid(7).trimmed().section('%', 0, 0).toInt();
+            QVERIFY2(percent >= last, qPrintable(line));
+            last = percent;
+        }
+        QCOMPARE(last, 100);
+    }
+
     // A pair made by hand in the desktop app is reproduced headless through --mapping-file.
     void cliReproducesManualPairs()
     {

@@ -15,6 +15,7 @@
 
 #include <algorithm>
 #include <future>
+#include <memory>
 #include <thread>
 #include <mutex>
 
@@ -214,7 +215,8 @@ private:
                 }
                 Graph& b = bench[r].graph;
                 b.dataSource = "Bench";
-                comparePair(writer, n, b, config, step, npu[r].rank, true);
+                const Stage stage { base, std::max(1, static_cast<int>(97 / steps.size())), where + " rank " + std::to_string(npu[r].rank) };
+                comparePair(writer, n, b, config, step, npu[r].rank, true, stage);
             }
         }
     }
@@ -283,9 +285,17 @@ private:
 
     void report(int percent, const std::string& stage)
     {
+        std::lock_guard<std::mutex> lock(m_progressMutex); // the compare reports from its worker threads
         if (m_options.progress)
             m_options.progress(percent, stage);
     }
+
+    // Where a job's progress goes: from base to base + span percent, named "where: ...".
+    struct Stage {
+        int base = 0;
+        int span = 1;
+        std::string where;
+    };
 
     void warn(const std::string& message)
     {
@@ -339,7 +349,7 @@ private:
             throw Error(job.bench.string(), {}, "the two dumps come from different frameworks (" + npu.framework + " / "
                     + bench.framework + "); cross-framework graph compare needs -lm/--layer_mapping");
         report(base + span / 4, where + ": matching");
-        comparePair(writer, npu, bench, config, job.step, job.rank, false);
+        comparePair(writer, npu, bench, config, job.step, job.rank, false, { base, span, where });
         releaseLater(std::move(npu), std::move(bench));
     }
 
@@ -354,7 +364,8 @@ private:
 
     // Matches, compares, pages and writes one NPU/bench pair. A parallel-merge compare always matches fuzzily
     // and keeps the overflow levels its ranks got before the merge.
-    void comparePair(VisDbWriter& writer, Graph& npu, Graph& bench, VisConfig config, int step, int rank, bool merged)
+    void comparePair(VisDbWriter& writer, Graph& npu, Graph& bench, VisConfig config, int step, int rank, bool merged,
+        const Stage& stage)
     {
         if (merged && npu.framework != bench.framework && !m_options.layerMapping)
             throw Error(m_options.golden.string(), {}, "the two dumps come from different frameworks (" + npu.framework + " / "
@@ -387,6 +398,18 @@ private:
         compareOptions.mode = mode;
         compareOptions.threads = m_options.threads;
         compareOptions.cancel = m_options.cancel;
+        const std::string comparing = stage.where + ": comparing and writing";
+        const int first = stage.base + stage.span / 3, room = stage.span - stage.span / 3;
+        report(first, comparing);
+        compareOptions.progress = [this, &comparing, first, room, last = std::make_shared<int>(first)](std::size_t done, std::size_t total) {
+            const int percent
+                = first + std::min(room - 1, static_cast<int>(static_cast<std::size_t>(room) * done / std::max<std::size_t>(total, 1)));
+            std::lock_guard<std::mutex> lock(m_progressMutex);
+            if (percent > *last && m_options.progress) {
+                *last = percent;
+                m_options.progress(percent, comparing);
+            }
+        };
         RenderOptions render;
         render.mode = mode;
         render.md5Mode = mode == CompareMode::Md5;
@@ -400,6 +423,7 @@ private:
     GraphRunResult m_result;
     std::vector<ManualPair> m_manual;
     std::mutex m_warnMutex;
+    std::mutex m_progressMutex;
     PhaseTimes m_phases;
     std::vector<std::jthread> m_releases; // last member: joined first when the run ends
 };
