@@ -160,18 +160,24 @@ private:
             [this](const std::string& message) { warn(message); });
     }
 
+    // The step folders of -tp; in a compare only those -gp has too (none in common is an error).
+    auto stepsToRun(bool compare) const
+    {
+        auto steps = stepDirectories(m_options.target);
+        if (compare) {
+            const auto benchSteps = stepDirectories(m_options.golden);
+            std::erase_if(steps, [&](const auto& s) { return std::find(benchSteps.begin(), benchSteps.end(), s) == benchSteps.end(); });
+            if (steps.empty())
+                throw Error(m_options.target.string(), {}, "-tp and -gp have no step folder in common");
+        }
+        return steps;
+    }
+
     void runParallel(VisDbWriter& writer, InputLayout layout, bool compare)
     {
         std::vector<std::pair<fs::path, int>> steps; // step folder (or the dump itself), step number
         if (layout == InputLayout::Steps) {
-            auto names = stepDirectories(m_options.target);
-            if (compare) {
-                auto benchSteps = stepDirectories(m_options.golden);
-                std::erase_if(names, [&](const auto& s) { return std::find(benchSteps.begin(), benchSteps.end(), s) == benchSteps.end(); });
-                if (names.empty())
-                    throw Error(m_options.target.string(), {}, "-tp and -gp have no step folder in common");
-            }
-            for (const auto& [name, step] : names)
+            for (const auto& [name, step] : stepsToRun(compare))
                 steps.emplace_back(name, step);
         } else {
             steps.emplace_back(fs::path {}, 0);
@@ -262,14 +268,7 @@ private:
             m_result.steps = { 0 };
             break;
         case InputLayout::Steps: {
-            auto steps = stepDirectories(m_options.target);
-            if (compare) {
-                auto benchSteps = stepDirectories(m_options.golden);
-                std::erase_if(steps, [&](const auto& s) { return std::find(benchSteps.begin(), benchSteps.end(), s) == benchSteps.end(); });
-                if (steps.empty())
-                    throw Error(m_options.target.string(), {}, "-tp and -gp have no step folder in common");
-            }
-            for (const auto& [name, step] : steps) {
+            for (const auto& [name, step] : stepsToRun(compare)) {
                 m_result.steps.push_back(step);
                 auto ranks = ranksOf(m_options.target / name, compare ? m_options.golden / name : fs::path {}, step);
                 if (m_result.ranks.empty())
