@@ -204,19 +204,11 @@ private:
                     m_result.ranks.push_back(merged.rank);
             for (std::size_t r = 0; r < npu.size(); ++r) {
                 report(base, where + " rank " + std::to_string(npu[r].rank) + ": writing");
-                VisConfig config;
-                config.compare = compare;
-                config.overflowCheck = m_options.overflowCheck;
-                config.ranks = m_result.ranks;
-                config.steps = m_result.steps;
-                RenderOptions render;
+                VisConfig config = configFor(compare);
                 Graph& n = npu[r].graph;
                 if (!compare) {
                     config.microSteps = npu[r].microSteps;
-                    writer.writeGraph(n, nullptr, step, npu[r].rank, render);
-                    writer.writeConfig(config);
-                    m_result.nodes += n.postOrder().size();
-                    ++m_result.graphs;
+                    writeBuiltGraph(writer, n, config, step, npu[r].rank);
                     continue;
                 }
                 Graph& b = bench[r].graph;
@@ -289,6 +281,25 @@ private:
             m_options.progress(percent, stage);
     }
 
+    VisConfig configFor(bool compare) const
+    {
+        VisConfig config;
+        config.compare = compare;
+        config.overflowCheck = m_options.overflowCheck;
+        config.ranks = m_result.ranks;
+        config.steps = m_result.steps;
+        return config;
+    }
+
+    // Build mode: one graph's rows and the config row.
+    void writeBuiltGraph(VisDbWriter& writer, const Graph& graph, const VisConfig& config, int step, int rank)
+    {
+        writer.writeGraph(graph, nullptr, step, rank, RenderOptions {});
+        writer.writeConfig(config);
+        m_result.nodes += graph.postOrder().size();
+        ++m_result.graphs;
+    }
+
     // Where a job's progress goes: from base to base + span percent, named "where: ...".
     struct Stage {
         int base = 0;
@@ -323,21 +334,13 @@ private:
         if (compare)
             benchBuild = std::async(std::launch::async, [&] { return build(job.bench); });
         Graph npu = build(job.npu);
-        VisConfig config;
-        config.compare = compare;
-        config.overflowCheck = m_options.overflowCheck;
-        config.ranks = m_result.ranks;
-        config.steps = m_result.steps;
-        RenderOptions render;
+        VisConfig config = configFor(compare);
         if (!compare) {
             config.microSteps = pageByMicroStep(npu);
             if (m_options.overflowCheck)
                 checkOverflow(npu);
             report(base + span / 2, where + ": writing");
-            writer.writeGraph(npu, nullptr, job.step, job.rank, render);
-            writer.writeConfig(config);
-            m_result.nodes += npu.postOrder().size();
-            ++m_result.graphs;
+            writeBuiltGraph(writer, npu, config, job.step, job.rank);
             releaseLater(std::move(npu));
             return;
         }
