@@ -298,8 +298,16 @@ void VisDbWriter::createIndexes()
     // Small runs keep both cores busy: the seven builds take about 30% less time.
     m_db->exec("PRAGMA temp_store=FILE");
     m_db->exec("PRAGMA cache_size=-2048");
-    for (auto sql : kCreateIndexes)
-        m_db->exec(sql);
+    try {
+        for (auto sql : kCreateIndexes)
+            m_db->exec(sql);
+    } catch (const Error&) {
+        // No writable temporary folder (SQLite looks in $SQLITE_TMPDIR, $TMPDIR, /var/tmp, /usr/tmp, /tmp, .):
+        // the failed statement left nothing behind; sort in memory instead.
+        m_db->exec("PRAGMA temp_store=MEMORY");
+        for (auto sql : kCreateIndexes)
+            m_db->exec(sql);
+    }
     m_db->exec("PRAGMA temp_store=MEMORY");
     m_db->exec(m_inMemory ? "PRAGMA cache_size=-16384" : "PRAGMA cache_size=-524288");
 }
