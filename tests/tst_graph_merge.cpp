@@ -159,6 +159,30 @@ private slots:
         QVERIFY(graph.parallelMergeInfo.empty());
     }
 
+    // tp 2 x pp 2 (Megatron order: tensor groups [0, 1] and [2, 3], pipeline groups [0, 2] and [1, 3]): the
+    // stages' layers are renumbered and each layer's statistics merged over its tensor-parallel pair.
+    void tpTimesPpMergesLayersAndStatistics()
+    {
+        auto merged = mergeDir(kData / "tppp4", { 4, 2, 2, 1, "tp-cp-ep-dp-pp" });
+        QCOMPARE(merged.size(), std::size_t(1));
+        QCOMPARE(merged[0].rank, 0);
+        const Graph& graph = merged[0].graph;
+        QCOMPARE(childIds(graph, "Module.model.forward.0"),
+            (std::vector<std::string> { "Module.model.layers.0.Block.forward.0", "Module.model.layers.1.Block.forward.0" }));
+        // Stage 0, ranks 0 and 1: max(2, 3), min(0, -1), (0.75 + 1.25) / 2, (2.5^2 + 6^2)^0.5.
+        const std::string layer0 = outputData(graph, "Module.model.layers.0.Block.forward.0");
+        QVERIFY2(layer0.find("\"Max\": \"3.0\", \"Min\": \"-1.0\", \"Mean\": \"1.0\", \"Norm\": \"6.5\"") != std::string::npos, layer0.c_str());
+        // Stage 1, ranks 2 and 3 (their local layer 0): max(7, 8), min(0, -3), (2 + 3) / 2, (4^2 + 3^2)^0.5.
+        const std::string layer1 = outputData(graph, "Module.model.layers.1.Block.forward.0");
+        QVERIFY2(layer1.find("\"Max\": \"8.0\", \"Min\": \"-3.0\", \"Mean\": \"2.5\", \"Norm\": \"5.0\"") != std::string::npos, layer1.c_str());
+        const std::uint32_t node = graph.find("Module.model.layers.1.Block.forward.0");
+        QVERIFY(graph.parallelMergeInfo.contains(node));
+        QVERIFY(graph.parallelMergeInfo.at(node).front().starts_with("This data is the merged data after tensor parallelism(TP)"));
+        // The model's output is the last stage's, merged over its tensor pair.
+        const std::string model = outputData(graph, "Module.model.forward.0");
+        QVERIFY2(model.find("\"Max\": \"8.0\", \"Min\": \"-3.0\", \"Mean\": \"2.5\", \"Norm\": \"5.0\"") != std::string::npos, model.c_str());
+    }
+
     void dataParallelReplicasStayApart()
     {
         // rank_size 2, tp 1, pp 1: two replicas of one rank each, stored under their own ranks.
