@@ -183,6 +183,27 @@ private slots:
         QVERIFY2(model.find("\"Max\": \"8.0\", \"Min\": \"-3.0\", \"Mean\": \"2.5\", \"Norm\": \"5.0\"") != std::string::npos, model.c_str());
     }
 
+    // pp 2 x vpp 2: rank 0 holds layers 0 and 2 (model chunks 0 and 1), rank 1 layers 1 and 3, each chunk numbering
+    // its layer locally as layers.0. The merge keeps chunk 0 with the four layers in model order (layer L's
+    // output Max is L + 1 in the dumps); chunk 1 leaves the graph.
+    void vppFoldsChunksIntoModelOrder()
+    {
+        auto merged = mergeDir(kData / "vpp2", { 2, 1, 2, 2, "tp-cp-ep-dp-pp" });
+        QCOMPARE(merged.size(), std::size_t(1));
+        const Graph& graph = merged[0].graph;
+        std::vector<std::string> layers;
+        for (int l = 0; l < 4; ++l)
+            layers.push_back("Module.0.model.layers." + std::to_string(l) + ".Block.forward.0");
+        QCOMPARE(childIds(graph, "Module.0.model.Model.forward.0"), layers);
+        QVERIFY(graph.find("Module.1.model.Model.forward.0") == kNoNode);
+        QCOMPARE(childIds(graph, "DefaultModel"), (std::vector<std::string> { "Module.0.model.Model.forward.0" }));
+        for (int l = 0; l < 4; ++l) {
+            const std::string out = outputData(graph, layers[static_cast<std::size_t>(l)]);
+            const std::string max = "\"Max\": \"" + std::to_string(l + 1) + ".0\"";
+            QVERIFY2(out.find(max) != std::string::npos, (layers[static_cast<std::size_t>(l)] + ": " + out).c_str());
+        }
+    }
+
     void dataParallelReplicasStayApart()
     {
         // rank_size 2, tp 1, pp 1: two replicas of one rank each, stored under their own ranks.

@@ -460,12 +460,16 @@ private:
                     children.insert(children.begin(), moved.begin(), moved.end());
                 for (const std::uint32_t child : moved)
                     f.node(child).parent = n;
-                const auto ancestors = f.ancestorIds(target);
-                if (ancestors.size() < 2)
+                // The emptied chunk leaves the graph: its modules from the root's child down to the target (which is
+                // that child itself when the layers hang directly under the chunk's root module).
+                auto chain = f.ancestorIds(target);
+                chain.push_back(f.node(target).id);
+                if (chain.size() < 2)
                     continue;
-                for (std::size_t a = 1; a < ancestors.size(); ++a)
-                    g.map.erase(ancestors[a]);
-                std::erase_if(f.node(g.root).children, [&](std::uint32_t c) { return f.node(c).id == ancestors[1]; });
+                f.node(target).children.clear();
+                for (std::size_t a = 1; a < chain.size(); ++a)
+                    g.map.erase(chain[a]);
+                std::erase_if(f.node(g.root).children, [&](std::uint32_t c) { return f.node(c).id == chain[1]; });
             }
             sortLayers(f.node(n).children, forward);
         }
