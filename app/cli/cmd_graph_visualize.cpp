@@ -41,7 +41,8 @@ const char* kGraphHelp
       "                                parallel merge: each side's ranks merge into one graph per\n"
       "                                data-parallel replica (TP, PP, VPP, TP+PP, full), stored under the\n"
       "                                rank of its first member; a compare matches fuzzily (-fm).\n"
-      "                                --file_type json (re-dump of the merged graph) is not implemented\n";
+      "                                --file_type json (build only): write each merged graph as\n"
+      "                                step{S}/rank{R}/construct.json, dump.json, stack.json under -o\n";
 
 void printProgress(int percent, bool running, const std::vector<std::string>& errors)
 {
@@ -165,10 +166,7 @@ int runGraphVisualize(const std::vector<std::string>& args)
     options.parallel = parallelParams(parallelValues, !options.golden.empty());
     if (fileType == "json" && !options.golden.empty())
         throw UsageError { "--file_type json is only for a parallel-merge build (no -gp)" };
-    if (fileType == "json" && !options.parallel.empty())
-        throw Error(options.target.string(), "--file_type json",
-            "writing the merged graph as construct.json/dump.json/stack.json is not implemented in this version; "
-            "use --file_type db (the default) for a vis.db of the merged graph");
+    options.jsonFiles = fileType == "json" && !options.parallel.empty();
     if (fileType == "json" && options.parallel.empty())
         std::fprintf(stderr, "[WARNING] --file_type json needs parallel merge (--rank_size); writing a vis.db\n");
 
@@ -186,6 +184,13 @@ int runGraphVisualize(const std::vector<std::string>& args)
     options.warn = [&](const std::string& message) { std::fprintf(stderr, "[WARNING] %s\n", message.c_str()); };
     try {
         const graph::GraphRunResult result = graph::runGraphVisualize(options);
+        for (const auto& folder : result.jsonFolders)
+            std::printf("%s written: construct.json, dump.json, stack.json of the merged graph\n", folder.string().c_str());
+        if (result.database.empty()) {
+            if (progressLog)
+                printProgress(100, false, errors);
+            return kExitOk;
+        }
         std::printf("%s written: %zu graph(s) per side, %zu nodes, ranks %zu, steps %zu\n", result.database.string().c_str(),
             result.graphs, result.nodes, result.ranks.size(), result.steps.size());
         if (svg) {

@@ -403,6 +403,38 @@ void ItemTable::appendName(std::string& out, const Item& item) const
     out += m_pool.view(item.suffix);
 }
 
+void ItemTable::renameItems(std::uint32_t entry, std::string_view from, std::string_view to)
+{
+    if (from.empty() || from == to)
+        return;
+    const EntryInfo& info = m_entries[entry];
+    const std::string_view entryName = m_dump->entryName(info.dumpEntry);
+    for (std::uint32_t i = info.firstItem; i < info.firstItem + info.itemCount; ++i) {
+        Item& item = m_items[i];
+        const std::string old = name(item);
+        if (old.find(from) == std::string::npos)
+            continue;
+        std::string renamed;
+        for (std::size_t pos = 0;;) {
+            const std::size_t hit = old.find(from, pos);
+            if (hit == std::string::npos) {
+                renamed.append(old, pos);
+                break;
+            }
+            renamed.append(old, pos, hit - pos).append(to);
+            pos = hit + from.size();
+        }
+        const std::string_view view(renamed);
+        if (view.starts_with(entryName) && view.substr(entryName.size()).find(entryName) == std::string_view::npos) {
+            item.suffix = m_pool.intern(view.substr(entryName.size()));
+            item.explicitName = kNoString;
+        } else {
+            item.suffix = m_pool.intern(replaceAll(view, entryName));
+            item.explicitName = m_pool.intern(view);
+        }
+    }
+}
+
 std::string_view ItemTable::dtype(const Item& item) const
 {
     if (item.node == kNullNode)

@@ -92,6 +92,9 @@ public:
     std::string_view requiresGrad(const Item& item) const;
     std::string_view dtype(const Item& item) const;
     std::string_view dataName(const Item& item) const;
+    // Python's name.replace(from, to) on the names of one entry's items: a parallel merge renames a node whose
+    // tensor items are named after their data_name (the reference's _update_node_data_key).
+    void renameItems(std::uint32_t entry, std::string_view from, std::string_view to);
 
 private:
     void flattenEntry(std::uint32_t dumpEntry);

@@ -9,6 +9,7 @@
 #include "graph/graph_merge.h"
 #include "graph/graph_passes.h"
 #include "graph/layer_mapping.h"
+#include "graph/merged_json_writer.h"
 #include "graph/vis_db_writer.h"
 #include "support/phase_times.h"
 #include "support/error.h"
@@ -79,12 +80,17 @@ public:
         std::vector<Job> jobs;
         if (!parallel)
             jobs = plan(layout, compare);
-        m_result.database = m_options.output
-            / ((compare ? "compare_" : "build_") + (m_options.timestamp.empty() ? compareTimestamp() : m_options.timestamp) + ".vis.db");
         std::error_code ec;
         fs::create_directories(m_options.output, ec);
         if (!m_options.mappingFile.empty())
             m_manual = readMappingFile(m_options.mappingFile);
+        if (parallel && !compare && m_options.jsonFiles) {
+            runParallelToJson(layout);
+            report(100, "done");
+            return m_result;
+        }
+        m_result.database = m_options.output
+            / ((compare ? "compare_" : "build_") + (m_options.timestamp.empty() ? compareTimestamp() : m_options.timestamp) + ".vis.db");
 
         VisDbWriter writer(m_result.database);
         if (parallel)
@@ -173,9 +179,10 @@ private:
         return steps;
     }
 
-    void runParallel(VisDbWriter& writer, InputLayout layout, bool compare)
+    // The step folders (or the dump itself) with their step numbers; fills the result's step list.
+    std::vector<std::pair<fs::path, int>> parallelSteps(InputLayout layout, bool compare)
     {
-        std::vector<std::pair<fs::path, int>> steps; // step folder (or the dump itself), step number
+        std::vector<std::pair<fs::path, int>> steps;
         if (layout == InputLayout::Steps) {
             for (const auto& [name, step] : stepsToRun(compare))
                 steps.emplace_back(name, step);
@@ -185,6 +192,12 @@ private:
         for (const auto& s : steps)
             m_result.steps.push_back(s.second);
         std::sort(m_result.steps.begin(), m_result.steps.end());
+        return steps;
+    }
+
+    void runParallel(VisDbWriter& writer, InputLayout layout, bool compare)
+    {
+        const auto steps = parallelSteps(layout, compare);
         for (std::size_t i = 0; i < steps.size(); ++i) {
             const auto& [sub, step] = steps[i];
             const int base = static_cast<int>(i * 97 / steps.size());
@@ -202,19 +215,43 @@ private:
             if (m_result.ranks.empty())
                 for (const auto& merged : npu)
                     m_result.ranks.push_back(merged.rank);
+            // Each replica gets its share of the step's span, so the percentages never go back.
+            const int span = std::max(1, static_cast<int>(97 / steps.size()));
             for (std::size_t r = 0; r < npu.size(); ++r) {
-                report(base, where + " rank " + std::to_string(npu[r].rank) + ": writing");
+                const Stage stage { base + static_cast<int>(static_cast<std::size_t>(span) * r / npu.size()),
+                    std::max(1, static_cast<int>(static_cast<std::size_t>(span) / npu.size())), where + " rank " + std::to_string(npu[r].rank) };
                 VisConfig config = configFor(compare);
                 Graph& n = npu[r].graph;
                 if (!compare) {
+                    report(stage.base, stage.where + ": writing");
                     config.microSteps = npu[r].microSteps;
                     writeBuiltGraph(writer, n, config, step, npu[r].rank);
                     continue;
                 }
                 Graph& b = bench[r].graph;
                 b.dataSource = "Bench";
-                const Stage stage { base, std::max(1, static_cast<int>(97 / steps.size())), where + " rank " + std::to_string(npu[r].rank) };
                 comparePair(writer, n, b, config, step, npu[r].rank, true, stage);
+            }
+        }
+    }
+
+    // --file_type json: every merged graph of every step as step{S}/rank{R}/{construct,dump,stack}.json.
+    void runParallelToJson(InputLayout layout)
+    {
+        const auto steps = parallelSteps(layout, false);
+        for (std::size_t i = 0; i < steps.size(); ++i) {
+            const auto& [sub, step] = steps[i];
+            const int base = static_cast<int>(i * 98 / steps.size());
+            const std::string where = "step " + std::to_string(step);
+            report(base, where + ": building and merging the ranks");
+            const auto merged = mergedSide(m_options.target / sub, layout, m_options.parallel[0]);
+            for (const auto& graph : merged) {
+                if (m_result.ranks.size() < merged.size())
+                    m_result.ranks.push_back(graph.rank);
+                report(base, where + " rank " + std::to_string(graph.rank) + ": writing JSON");
+                m_result.jsonFolders.push_back(writeMergedGraphJson(graph.graph, m_options.output, step, graph.rank));
+                m_result.nodes += graph.graph.postOrder().size();
+                ++m_result.graphs;
             }
         }
     }
@@ -350,7 +387,6 @@ private:
         if (npu.framework != bench.framework && !m_options.layerMapping)
             throw Error(job.bench.string(), {}, "the two dumps come from different frameworks (" + npu.framework + " / "
                     + bench.framework + "); cross-framework graph compare needs -lm/--layer_mapping");
-        report(base + span / 4, where + ": matching");
         comparePair(writer, npu, bench, config, job.step, job.rank, false, { base, span, where });
         releaseLater(std::move(npu), std::move(bench));
     }
@@ -372,6 +408,7 @@ private:
         if (merged && npu.framework != bench.framework && !m_options.layerMapping)
             throw Error(m_options.golden.string(), {}, "the two dumps come from different frameworks (" + npu.framework + " / "
                     + bench.framework + "); cross-framework graph compare needs -lm/--layer_mapping");
+        report(stage.base + stage.span / 4, stage.where + ": matching");
         const CompareMode mode = detectCompareMode(*npu.dump, *bench.dump);
         MatchOptions match;
         match.fuzzy = m_options.fuzzy || merged;

@@ -36,6 +36,9 @@ struct GraphRunOptions {
     std::filesystem::path mappingFile; // --mapping-file: manual node pairs
     // --rank_size/--tp/--pp/--vpp/--order: one entry (build) or two (NPU, bench); empty: no parallel merge.
     std::vector<ParallelParams> parallel;
+    // --file_type json: a parallel-merge build writes each merged graph as step{S}/rank{R}/construct.json,
+    // dump.json and stack.json under output instead of a vis.db (ignored without parallel merge or with -gp).
+    bool jsonFiles = false;
     std::string timestamp; // empty: now, "%Y%m%d%H%M%S"
     std::size_t threads = 0;
     const std::atomic<bool>* cancel = nullptr;
@@ -44,7 +47,8 @@ struct GraphRunOptions {
 };
 
 struct GraphRunResult {
-    std::filesystem::path database;
+    std::filesystem::path database; // empty when jsonFiles wrote rank folders instead
+    std::vector<std::filesystem::path> jsonFolders; // --file_type json: the rank folders written
     std::vector<int> ranks, steps;
     std::size_t graphs = 0; // per side
     std::size_t nodes = 0; // rows written

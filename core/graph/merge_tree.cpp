@@ -316,6 +316,10 @@ Graph MergeForest::materialize(std::size_t g) const
         const std::uint32_t itemEntry = itemEntryOf[p.dumpEntry];
         out.node(p.graphNode).entry = itemEntry;
         const MergeNode& from = nodes[p.mergeNode];
+        // A renamed node: items named after their data_name (tensor dumps) follow the new id, as the
+        // reference's keys do; the data_name itself still names the tensor file.
+        if (itemEntry != kNoNode && from.source != kNoNode)
+            items->renameItems(itemEntry, sources[from.graph].node(from.source).id, from.id);
         if (itemEntry == kNoNode || (from.input.stats.empty() && from.output.stats.empty()))
             continue;
         const EntryInfo& info = items->entries()[itemEntry];
