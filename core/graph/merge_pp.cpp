@@ -613,8 +613,13 @@ std::vector<std::vector<int>> ppGroupsOf(const MergeForest& forest, const Parall
             chains.push_back(std::move(chain));
     }
     const auto fallback = [&] { return megatronRankGroups(params.rankSize, params.tp, params.pp, params.order).pp; };
-    if (chains.empty())
-        return fallback();
+    if (chains.empty()) {
+        auto defaults = fallback();
+        if (warn)
+            warn("no send/isend/batch_isend_irecv destination found in the dumps; using Megatron's default PP groups "
+                + groupsText(defaults));
+        return defaults;
+    }
     if (chains[0].size() != static_cast<std::size_t>(params.pp)) {
         if (warn)
             warn("the PP groups found from the send/isend APIs " + groupsText(chains) + " do not have --pp (" + std::to_string(params.pp)

@@ -457,8 +457,13 @@ std::vector<std::vector<int>> tpGroupsOf(const MergeForest& forest, const Parall
         }
     }
     const auto fallback = [&] { return megatronRankGroups(params.rankSize, params.tp, params.pp, params.order).tp; };
-    if (groups.empty())
-        return fallback();
+    if (groups.empty()) {
+        auto defaults = fallback();
+        if (warn)
+            warn("no reduce_scatter/all_reduce with group_ranks found in the dumps; using Megatron's default TP groups "
+                + groupsText(defaults));
+        return defaults;
+    }
     if (groups[0].size() != static_cast<std::size_t>(params.tp)) {
         if (warn)
             warn("the TP groups found in the communication APIs " + groupsText(groups) + " do not have --tp ("
