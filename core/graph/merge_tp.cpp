@@ -274,9 +274,16 @@ private:
                     auto& info = f.node(matmul).mergeInfo;
                     info.insert(info.end(), in.begin(), in.end());
                 }
-                for (int k = 0; k < 4; ++k)
-                    f.setStat(matmul, true, matmulOut[0].key, k,
-                        reduceOut[0].stats[k].kind == StatKind::Missing ? StatValue::null() : reduceOut[0].stats[k]);
+                // The reduce output's statistics as they are: a string one ("inf") stays a string, an absent one
+                // becomes None.
+                for (int k = 0; k < 4; ++k) {
+                    if (reduceOut[0].stats[k].kind != StatKind::Missing)
+                        f.setStat(matmul, true, matmulOut[0].key, k, reduceOut[0].stats[k]);
+                    else if (!reduceOut[0].statTexts[k].empty())
+                        f.setStatText(matmul, true, matmulOut[0].key, k, reduceOut[0].statTexts[k]);
+                    else
+                        f.setStat(matmul, true, matmulOut[0].key, k, StatValue::null());
+                }
                 f.node(matmul).mergeInfo.push_back("The output of this data is merged from " + f.node(reduce).id + "." + reduceOut[0].key);
                 reduces.erase(reduces.begin() + static_cast<std::ptrdiff_t>(r));
                 break;

@@ -139,6 +139,8 @@ RankGraph* MergeForest::graphOfRank(int rank)
 
 namespace {
 
+constexpr std::string_view kStatKeys[4] = { "Max", "Min", "Mean", "Norm" };
+
 bool endsWithCommParam(std::string_view key)
 {
     for (std::string_view tail : { "src", "dst", "group_src", "group_dst" })
@@ -175,6 +177,10 @@ std::vector<MergeParam> MergeForest::params(std::uint32_t n, bool output) const
                     param.stats[1] = t.min[value.payload];
                     param.stats[2] = t.mean[value.payload];
                     param.stats[3] = t.norm[value.payload];
+                    for (const LeafExtra& extra : dump.extrasOf(t.extras[value.payload]))
+                        for (int k = 0; k < 4; ++k)
+                            if (dump.text(extra.key) == kStatKeys[k] && param.stats[k].kind == StatKind::Missing)
+                                param.statTexts[k] = std::string(dump.text(extra.text));
                 }
             } else if (value.kind == NodeKind::Scalar && !endsWithCommParam(param.key)) {
                 const ScalarValueKind kind = dump.scalars.valueKind[value.payload];
@@ -186,8 +192,15 @@ std::vector<MergeParam> MergeForest::params(std::uint32_t n, bool output) const
         auto replaced = half.stats.find(param.key);
         if (replaced != half.stats.end())
             for (int k = 0; k < 4; ++k)
-                if (replaced->second[k])
+                if (replaced->second[k]) {
                     param.stats[k] = *replaced->second[k];
+                    param.statTexts[k].clear();
+                }
+        auto texts = half.statTexts.find(param.key);
+        if (texts != half.statTexts.end())
+            for (int k = 0; k < 4; ++k)
+                if (!texts->second[k].empty())
+                    param.statTexts[k] = texts->second[k];
         out.push_back(std::move(param));
     }
     return out;
@@ -197,6 +210,16 @@ void MergeForest::setStat(std::uint32_t n, bool output, const std::string& key, 
 {
     DataHalf& half = output ? nodes[n].output : nodes[n].input;
     half.stats[key][k] = value;
+    auto texts = half.statTexts.find(key);
+    if (texts != half.statTexts.end())
+        texts->second[k].clear();
+}
+
+void MergeForest::setStatText(std::uint32_t n, bool output, const std::string& key, int k, const std::string& reprText)
+{
+    setStat(n, output, key, k, StatValue {});
+    DataHalf& half = output ? nodes[n].output : nodes[n].input;
+    half.statTexts[key][k] = reprText;
 }
 
 std::vector<std::string> MergeForest::ancestorIds(std::uint32_t n) const
@@ -340,6 +363,27 @@ Graph MergeForest::materialize(std::size_t g) const
             for (int k = 0; k < 4; ++k)
                 if (it->second[k])
                     columns[k]->set(row, *it->second[k]);
+            // String statistics: the row's extras again, each replaced statistic's text in place of its old one.
+            const auto& texts = output ? from.output.statTexts : from.input.statTexts;
+            auto text = texts.find(key);
+            if (text == texts.end())
+                continue;
+            std::vector<LeafExtra> extras;
+            for (const LeafExtra& extra : dump.extrasOf(dump.tensors.extras[row])) {
+                const std::string_view name = dump.text(extra.key);
+                bool replacedText = false;
+                for (int k = 0; k < 4; ++k)
+                    replacedText = replacedText || (name == kStatKeys[k] && it->second[k]);
+                if (!replacedText)
+                    extras.push_back(extra);
+            }
+            for (int k = 0; k < 4; ++k)
+                if (!text->second[k].empty())
+                    extras.push_back({ dump.strings.intern(kStatKeys[k]), dump.strings.intern(text->second[k]) });
+            dump.tensors.extras[row] = { static_cast<std::uint32_t>(dump.extras.size()), static_cast<std::uint32_t>(extras.size()) };
+            if (extras.empty())
+                dump.tensors.extras[row] = {};
+            dump.extras.insert(dump.extras.end(), extras.begin(), extras.end());
         }
     }
     out.dump = composer.finish();

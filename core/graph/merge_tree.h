@@ -22,6 +22,8 @@ struct DataHalf {
     std::uint32_t graph = kNoNode; // index into MergeForest::sources; kNoNode: no items
     std::uint32_t node = kNoNode;
     std::map<std::string, std::array<std::optional<StatValue>, 4>, std::less<>> stats;
+    // Replaced statistics that are strings ("inf"), as Python repr() text; their stats entry is Missing.
+    std::map<std::string, std::array<std::string, 4>, std::less<>> statTexts;
 };
 
 struct MergeNode {
@@ -42,6 +44,7 @@ struct MergeParam {
     std::string key; // relative to the node id
     std::string_view dtype; // tensors only; "" otherwise
     StatValue stats[4]; // Max, Min, Mean, Norm; Missing when not a number
+    std::string statTexts[4]; // a statistic written as a string ("inf"): its repr() text ("'inf'"); else empty
 };
 
 // Python dict semantics for a graph's node_map: insertion order; a key set again keeps its place, a key
@@ -83,6 +86,8 @@ public:
     std::vector<MergeParam> params(std::uint32_t n, bool output) const;
     bool hasData(std::uint32_t n, bool output) const { return !params(n, output).empty(); }
     void setStat(std::uint32_t n, bool output, const std::string& key, int k, const StatValue& value);
+    // A statistic replaced by a string one (reprText as MergeParam::statTexts holds it).
+    void setStatText(std::uint32_t n, bool output, const std::string& key, int k, const std::string& reprText);
     // Ids from the root down to the parent (the reference's get_ancestors).
     std::vector<std::string> ancestorIds(std::uint32_t n) const;
     // Adds the node and its subtree to a graph's node map (existing ids are left as they are).
