@@ -264,6 +264,30 @@ private slots:
         QCOMPARE(npu.at("Tensor.add_rank1.0.forward").link, std::string("[]"));
     }
 
+    // Two data-parallel replicas per side (tp 1, pp 1): each pair reports matching, comparing and writing, and
+    // the percentages never go back (the replicas share the step's span).
+    void cliMergedCompareReportsProgress()
+    {
+        const auto run = test::runCli({ "graph_visualize", "-tp", QString::fromStdString((kData / "tp2").string()), "-gp",
+            QString::fromStdString((kData / "tp2").string()), "-o", QString::fromStdString(tmp("progress").string()), "--rank_size",
+            "2", "2", "--tp", "1", "1", "--pp", "1", "1" });
+        QVERIFY2(run.exitCode == 0, qPrintable(run.err));
+        for (const char* stage : { "step 0: building and merging the ranks", "step 0 rank 0: matching", "step 0 rank 0: comparing and writing",
+                 "step 0 rank 1: matching", "step 0 rank 1: comparing and writing", "creating indexes", "100% done" })
+            QVERIFY2(run.err.contains(QString::fromUtf8(stage)), stage);
+        // tp 1: one-rank groups, nothing to read from the dumps and nothing to warn about.
+        QVERIFY2(!run.err.contains("[WARNING]"), qPrintable(run.err));
+        int last = -1;
+        for (const QString& line : run.err.split('\n', Qt::SkipEmptyParts)) {
+            if (!line.startsWith("[Graph]"))
+                continue;
+            const int percent = line.mid(7).trimmed().section('%', 0, 0).toInt();
+            QVERIFY2(percent >= last, qPrintable(run.err));
+            last = percent;
+        }
+        QCOMPARE(last, 100);
+    }
+
     void cliRefusesDifferentReplicaCounts()
     {
         auto run = test::runCli({ "graph_visualize", "-tp", QString::fromStdString((kData / "tp2").string()), "-gp",

@@ -615,7 +615,7 @@ std::vector<std::vector<int>> ppGroupsOf(const MergeForest& forest, const Parall
     const auto fallback = [&] { return megatronRankGroups(params.rankSize, params.tp, params.pp, params.order).pp; };
     if (chains.empty()) {
         auto defaults = fallback();
-        if (warn)
+        if (warn && params.pp > 1)
             warn("no send/isend/batch_isend_irecv destination found in the dumps; using Megatron's default PP groups "
                 + groupsText(defaults));
         return defaults;

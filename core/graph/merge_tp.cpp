@@ -466,7 +466,7 @@ std::vector<std::vector<int>> tpGroupsOf(const MergeForest& forest, const Parall
     const auto fallback = [&] { return megatronRankGroups(params.rankSize, params.tp, params.pp, params.order).tp; };
     if (groups.empty()) {
         auto defaults = fallback();
-        if (warn)
+        if (warn && params.tp > 1)
             warn("no reduce_scatter/all_reduce with group_ranks found in the dumps; using Megatron's default TP groups "
                 + groupsText(defaults));
         return defaults;
