@@ -146,6 +146,40 @@ private slots:
         QCOMPARE(dump.level, std::string("mix"));
     }
 
+    // tp 2 x pp 2 with communication APIs, inside a step folder: leaves the reader kept as Python text
+    // (ProcessGroup group_ranks, an int kwarg) come back as JSON values, and the step number names the folder.
+    void jsonBuildOfStepsKeepsCommunicationLeaves()
+    {
+        const fs::path input = tmp("steps_in");
+        fs::create_directories(input);
+        fs::copy(kData / "groups4", input / "step3", fs::copy_options::recursive);
+        const fs::path out = tmp("steps_out");
+        const auto run = test::runCli({ "graph_visualize", "-tp", q(input), "-o", q(out), "--rank_size", "4", "--tp", "2", "--pp", "2",
+            "--file_type", "json" });
+        QVERIFY2(run.exitCode == 0, qPrintable(run.err));
+        const fs::path rankDir = out / "step3" / "rank0";
+        QVERIFY(fs::is_regular_file(rankDir / "dump.json"));
+        QCOMPARE(std::distance(fs::directory_iterator(out), fs::directory_iterator {}), std::ptrdiff_t(1));
+        const auto dump = readSmallJsonFile(rankDir / "dump.json");
+        const auto& reduce = dump["data"]["Distributed.all_reduce_rank1.0.forward"];
+        QCOMPARE(reduce["input_kwargs"]["group"]["type"].get<std::string>(), std::string("torch.ProcessGroup"));
+        QCOMPARE(reduce["input_kwargs"]["group"]["group_ranks"].get<std::vector<int>>(), (std::vector<int> { 1, 3 }));
+        QCOMPARE(reduce["input_kwargs"]["group"]["group_id"].get<int>(), 101);
+        const auto& send = dump["data"]["Distributed.send.0.forward"];
+        QCOMPARE(send["input_kwargs"]["dst"]["value"].get<int>(), 1);
+        QCOMPARE(send["output"].size(), std::size_t(0));
+        QCOMPARE(dump["data"]["Module.model.layers.1.Block.forward.0"]["parallel_merge_info"][0].get<std::string>(),
+            std::string("This data is the merged data after tensor parallelism(TP), and the data is merged from rank [1, 3]."));
+        // Read back, the merged graph is an ordinary one-rank dump with the layers in place.
+        const Graph graph = buildGraph(rankDir);
+        QCOMPARE(parentOf(graph, "Torch.relu_rank1.0.forward"), std::string("Module.model.layers.1.Block.forward.0"));
+        QCOMPARE(parentOf(graph, "Module.model.layers.1.Block.forward.0"), std::string("Module.model.forward.0"));
+        const std::string model = nodeData(graph, "Module.model.forward.0", true);
+        QVERIFY2(model.find("\"Max\": \"7.0\", \"Min\": \"0.0\", \"Mean\": \"3.0\", \"Norm\": \"10.0\"") != std::string::npos, model.c_str());
+        const std::string group = nodeData(graph, "Distributed.all_reduce_rank1.0.forward", false);
+        QVERIFY2(group.find("\"group_ranks\": \"[1, 3]\"") != std::string::npos, group.c_str());
+    }
+
     void jsonNeedsParallelMergeAndNoBench()
     {
         // Without --rank_size: a warning, and the vis.db is written as usual.
