@@ -175,9 +175,21 @@ private slots:
         // Stage 1, ranks 2 and 3 (their local layer 0): max(7, 8), min(0, -3), (2 + 3) / 2, (4^2 + 3^2)^0.5.
         const std::string layer1 = outputData(graph, "Module.model.layers.1.Block.forward.0");
         QVERIFY2(layer1.find("\"Max\": \"8.0\", \"Min\": \"-3.0\", \"Mean\": \"2.5\", \"Norm\": \"5.0\"") != std::string::npos, layer1.c_str());
-        const std::uint32_t node = graph.find("Module.model.layers.1.Block.forward.0");
-        QVERIFY(graph.parallelMergeInfo.contains(node));
-        QVERIFY(graph.parallelMergeInfo.at(node).front().starts_with("This data is the merged data after tensor parallelism(TP)"));
+        // Layer 1 is rank 2's node (pipeline [0, 2]) merged with rank 3's (pipeline [1, 3]); its relu, renamed
+        // Torch.relu_rank2.0.forward, finds Torch.relu_rank3.0.forward through the TP group [2, 3].
+        const std::vector<std::string> stage1 = {
+            "This data is the merged data after tensor parallelism(TP), and the data is merged from rank [2, 3].",
+            "The Max value merging method for output.0 is: max(7.0, 8.0) = 8.0",
+            "The Min value merging method for output.0 is: min(0.0, -3.0) = -3.0",
+            "The Mean value merging method for output.0 is: (2.0 + 3.0) / 2 = 2.5",
+            "The Norm value merging method for output.0 is: (4.0 ** 2 + 3.0 ** 2) ** 0.5 = 5.0",
+        };
+        for (const char* id : { "Module.model.layers.1.Block.forward.0", "Torch.relu_rank2.0.forward" }) {
+            const std::uint32_t node = graph.find(id);
+            QVERIFY2(graph.parallelMergeInfo.contains(node), id);
+            QCOMPARE(graph.parallelMergeInfo.at(node), stage1);
+        }
+        QCOMPARE(childIds(graph, "Module.model.layers.1.Block.forward.0"), (std::vector<std::string> { "Torch.relu_rank2.0.forward" }));
         // The model's output is the last stage's, merged over its tensor pair.
         const std::string model = outputData(graph, "Module.model.forward.0");
         QVERIFY2(model.find("\"Max\": \"8.0\", \"Min\": \"-3.0\", \"Mean\": \"2.5\", \"Norm\": \"5.0\"") != std::string::npos, model.c_str());
