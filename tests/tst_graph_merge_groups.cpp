@@ -139,6 +139,49 @@ private slots:
         // And the PP groups the dumps contradict Megatron's on are used, not the defaults: groups4 gave none.
     }
 
+    // full8: rank_size 8, tp 2, pp 2 (dp 2) is the full strategy. Megatron's groups (no communication APIs):
+    // PP [0, 4], [1, 5], [2, 6], [3, 7], TP [0, 1], [2, 3], [4, 5], [6, 7]. Pipelines first, then TP within each
+    // TP group of the pipeline results: two replicas, under ranks 0 and 2. Rank r's layer output is
+    // (r + 1, -r, r, 3 or 4 for even or odd r); stage 1 (ranks 4..7) is layer 1.
+    void fullMergeGivesOneGraphPerReplica()
+    {
+        std::vector<std::string> warnings;
+        auto merged = mergeDir(kData / "full8", { 8, 2, 2, 1, "tp-cp-ep-dp-pp" }, &warnings);
+        QCOMPARE(warnings.size(), std::size_t(2));
+        QCOMPARE(merged.size(), std::size_t(2));
+        QCOMPARE(merged[0].rank, 0);
+        QCOMPARE(merged[1].rank, 2);
+        struct Expected {
+            int replica;
+            const char* renamedRelu;
+            std::string layer0Ranks, layer1Ranks;
+            std::vector<std::string> layer0, layer1;
+        };
+        const Expected expected[2] = {
+            { 0, "Torch.relu_rank4.0.forward", "[0, 1].", "[4, 5].",
+                formulas("output.0", "max(1.0, 2.0) = 2.0", "min(0.0, -1.0) = -1.0", "(0.0 + 1.0) / 2 = 0.5", "(3.0 ** 2 + 4.0 ** 2) ** 0.5 = 5.0"),
+                formulas("output.0", "max(5.0, 6.0) = 6.0", "min(-4.0, -5.0) = -5.0", "(4.0 + 5.0) / 2 = 4.5", "(3.0 ** 2 + 4.0 ** 2) ** 0.5 = 5.0") },
+            { 1, "Torch.relu_rank6.0.forward", "[2, 3].", "[6, 7].",
+                formulas("output.0", "max(3.0, 4.0) = 4.0", "min(-2.0, -3.0) = -3.0", "(2.0 + 3.0) / 2 = 2.5", "(3.0 ** 2 + 4.0 ** 2) ** 0.5 = 5.0"),
+                formulas("output.0", "max(7.0, 8.0) = 8.0", "min(-6.0, -7.0) = -7.0", "(6.0 + 7.0) / 2 = 6.5", "(3.0 ** 2 + 4.0 ** 2) ** 0.5 = 5.0") },
+        };
+        for (const Expected& e : expected) {
+            const Graph& graph = merged[static_cast<std::size_t>(e.replica)].graph;
+            QCOMPARE(childIds(graph, "Module.model.forward.0"),
+                (std::vector<std::string> { "Module.model.layers.0.Block.forward.0", "Module.model.layers.1.Block.forward.0" }));
+            QCOMPARE(childIds(graph, "Module.model.layers.1.Block.forward.0"), std::vector<std::string> { e.renamedRelu });
+            QCOMPARE(infoOf(graph, "Module.model.layers.0.Block.forward.0"), concat({ kTp + e.layer0Ranks }, e.layer0));
+            QCOMPARE(infoOf(graph, "Torch.relu.0.forward"), concat({ kTp + e.layer0Ranks }, e.layer0));
+            QCOMPARE(infoOf(graph, "Module.model.layers.1.Block.forward.0"), concat({ kTp + e.layer1Ranks }, e.layer1));
+            QCOMPARE(infoOf(graph, e.renamedRelu), concat({ kTp + e.layer1Ranks }, e.layer1));
+            // The model output: each pipeline's last stage, merged over the model nodes' TP pair.
+            QCOMPARE(infoOf(graph, "Module.model.forward.0"), concat({ kTp + e.layer0Ranks }, e.layer1));
+        }
+        QVERIFY(nodeData(merged[1].graph, "Module.model.forward.0", true).find(stats("8.0", "-7.0", "6.5", "5.0")) != std::string::npos);
+        QVERIFY(nodeData(merged[0].graph, "Module.model.layers.0.Block.forward.0", true).find(stats("2.0", "-1.0", "0.5", "5.0"))
+            != std::string::npos);
+    }
+
     // linear2, tp 2. RowParallelLinear forward: the matmul's partial outputs (3, -2, 0.5, 5) and
     // (4, -1, 1.5, 12) are replaced by the all_reduce output ("inf", -3, 1, 13; Max written as the string "inf",
     // which the reference copies as it is) instead of being merged; its inputs
