@@ -3,6 +3,7 @@
 // Megatron's defaults), and the RowParallelLinear forward / ColumnParallelLinear backward rule, on the
 // hand-written dumps tests/data/graph_merge/groups4 and linear2. Every expected value is computed by hand in
 // the comments.
+#include "tst_graph_merge_util.h"
 #include "graph/graph_builder.h"
 #include "graph/graph_merge.h"
 #include "graph/graph_passes.h"
@@ -14,45 +15,12 @@
 
 using namespace msprobe;
 using namespace msprobe::graph;
+using namespace msprobe::test;
 namespace fs = std::filesystem;
 
 namespace {
 
-const fs::path kData = fs::path(MSPROBE_TEST_DATA) / "graph_merge";
-
-std::vector<MergedGraph> mergeDir(const fs::path& dir, ParallelParams params, std::vector<std::string>* warnings)
-{
-    std::vector<std::pair<int, Graph>> graphs;
-    std::vector<int> microSteps;
-    for (int rank = 0; rank < params.rankSize; ++rank) {
-        Graph graph = buildGraph(dir / ("rank" + std::to_string(rank)));
-        microSteps.push_back(pageByMicroStep(graph));
-        graphs.emplace_back(rank, std::move(graph));
-    }
-    return mergeRankGraphs(std::move(graphs), std::move(microSteps), params, dir.string(),
-        [warnings](const std::string& message) { warnings->push_back(message); });
-}
-
-std::vector<std::string> childIds(const Graph& graph, std::string_view id)
-{
-    std::vector<std::string> ids;
-    const std::uint32_t node = graph.find(id);
-    if (node == kNoNode)
-        return { "<" + std::string(id) + " missing>" };
-    for (auto child : graph.node(node).children)
-        ids.emplace_back(graph.node(child).id);
-    return ids;
-}
-
-std::string nodeData(const Graph& graph, std::string_view id, bool output)
-{
-    std::string out;
-    const std::uint32_t node = graph.find(id);
-    if (node == kNoNode)
-        return "<" + std::string(id) + " missing>";
-    appendNodeData(out, graph, node, graph.nodeItems(node), output, {}, nullptr);
-    return out;
-}
+const fs::path kData = test::kMergeData;
 
 std::vector<std::string> infoOf(const Graph& graph, std::string_view id)
 {

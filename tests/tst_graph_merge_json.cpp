@@ -4,6 +4,7 @@
 // rules, and tensor dumps (renamed nodes' item keys, a statistic written as the string "inf").
 #include "cli_runner.h"
 #include "dump/dump_json_reader.h"
+#include "tst_graph_merge_util.h"
 #include "graph/graph_builder.h"
 #include "graph/graph_merge.h"
 #include "graph/graph_passes.h"
@@ -18,33 +19,12 @@
 
 using namespace msprobe;
 using namespace msprobe::graph;
+using namespace msprobe::test;
 namespace fs = std::filesystem;
 
 namespace {
 
-const fs::path kData = fs::path(MSPROBE_TEST_DATA) / "graph_merge";
-
-std::vector<MergedGraph> mergeDir(const fs::path& dir, ParallelParams params)
-{
-    std::vector<std::pair<int, Graph>> graphs;
-    std::vector<int> microSteps;
-    for (int rank = 0; rank < params.rankSize; ++rank) {
-        Graph graph = buildGraph(dir / ("rank" + std::to_string(rank)));
-        microSteps.push_back(pageByMicroStep(graph));
-        graphs.emplace_back(rank, std::move(graph));
-    }
-    return mergeRankGraphs(std::move(graphs), std::move(microSteps), params, dir.string());
-}
-
-std::string nodeData(const Graph& graph, std::string_view id, bool output)
-{
-    std::string out;
-    const std::uint32_t node = graph.find(id);
-    if (node == kNoNode)
-        return "<" + std::string(id) + " missing>";
-    appendNodeData(out, graph, node, graph.nodeItems(node), output, {}, nullptr);
-    return out;
-}
+const fs::path kData = test::kMergeData;
 
 std::string parentOf(const Graph& graph, std::string_view id)
 {
