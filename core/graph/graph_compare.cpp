@@ -26,15 +26,33 @@ int sectionOf(ItemState state)
     }
 }
 
-ResultCell strCell(std::string text) { return { ResultCell::Kind::Str, std::move(text) }; }
-ResultCell plainCell(std::string text) { return { ResultCell::Kind::Plain, std::move(text) }; }
-ResultCell nullCell() { return { ResultCell::Kind::Null, {} }; }
+// The cells are written in place: a reused cell keeps its string's buffer (this runs for every compared item).
+void setCell(ResultCell& cell, ResultCell::Kind kind, std::string_view text)
+{
+    cell.kind = kind;
+    cell.text.assign(text);
+}
+void strCell(ResultCell& cell, std::string_view text) { setCell(cell, ResultCell::Kind::Str, text); }
+void plainCell(ResultCell& cell, std::string_view text) { setCell(cell, ResultCell::Kind::Plain, text); }
+void nullCell(ResultCell& cell) { setCell(cell, ResultCell::Kind::Null, {}); }
 
-ResultCell pyCell(const PyVal& value)
+void pyCell(ResultCell& cell, const PyVal& value)
 {
     if (value.kind == PyKind::Str)
-        return value.s == " " ? nullCell() : strCell(std::string(value.s));
-    return plainCell(pyText(value));
+        return value.s == " " ? nullCell(cell) : strCell(cell, value.s);
+    cell.kind = ResultCell::Kind::Plain;
+    cell.text.clear();
+    appendPyText(cell.text, value);
+}
+
+// Makes cells hold count null cells, keeping the buffers of the cells it already has.
+void resetCells(std::vector<ResultCell>& cells, std::size_t count)
+{
+    if (cells.size() > count)
+        cells.erase(cells.begin() + static_cast<std::ptrdiff_t>(count), cells.end());
+    for (ResultCell& cell : cells)
+        nullCell(cell);
+    cells.resize(count, ResultCell { ResultCell::Kind::Null, {} });
 }
 
 // The reference's requires_grad of an item: "True"/"False", or None (empty here).
@@ -47,33 +65,77 @@ std::string_view requiresGradOf(const ItemFields& fields)
 void summaryCells(const PyVal npu[4], const PyVal bench[4], ResultCell* out, std::string& normRel)
 {
     for (int k = 0; k < 4; ++k) {
-        std::string diff, rel;
+        std::string& diff = out[k].text;
+        std::string& rel = out[4 + k].text;
         bool warn = false;
         legacyStatisticDiff(npu[k], bench[k], diff, rel, warn);
-        if (diff == "inf" || diff == "-inf" || diff == "nan")
-            out[k] = strCell(diff + '\t');
-        else if (diff == kNA || diff == kNanText)
-            out[k] = strCell(diff);
-        else
-            out[k] = plainCell(diff);
-        out[4 + k] = strCell(rel);
+        if (diff == "inf" || diff == "-inf" || diff == "nan") {
+            out[k].kind = ResultCell::Kind::Str;
+            diff += '\t';
+        } else {
+            out[k].kind = diff == kNA || diff == kNanText ? ResultCell::Kind::Str : ResultCell::Kind::Plain;
+        }
+        out[4 + k].kind = ResultCell::Kind::Str;
         if (k == 3)
             normRel = rel;
     }
 }
 
-std::vector<CompareItem> compareItemsOf(const Graph& graph, const std::vector<NodeItem>& items)
+// Fills out (resized to the items; reused names keep their buffers).
+void compareItemsOf(const Graph& graph, const std::vector<NodeItem>& items, std::vector<CompareItem>& out)
 {
-    std::vector<CompareItem> out(items.size());
+    out.resize(items.size());
     for (std::size_t i = 0; i < items.size(); ++i) {
         const Item& item = graph.items->items()[items[i].item];
-        out[i].name = graph.items->name(item);
+        out[i].name.clear();
+        graph.items->appendName(out[i].name, item);
         out[i].fields = graph.items->fields(item);
         itemStats(graph, items[i].item, out[i].fields.stats);
         out[i].section = sectionOf(item.state);
         out[i].null = item.node == kNullNode;
     }
-    return out;
+}
+
+// Per-thread buffers of the row compare, reused from one node pair to the next.
+struct RowScratch {
+    std::array<std::vector<std::size_t>, 4> npuSections, benchSections;
+    std::vector<RuleRow> rules;
+    std::vector<RuleOutcome> outcomes;
+};
+
+struct PairScratch {
+    std::vector<CompareItem> npuItems, benchItems;
+    ItemsCompare rows;
+};
+
+PairScratch& threadPairScratch()
+{
+    thread_local PairScratch scratch;
+    return scratch;
+}
+
+void compareItemsInto(ItemsCompare& result, std::span<const CompareItem> npu, std::span<const CompareItem> bench,
+    CompareMode mode, const TensorMetricsSource& tensors);
+
+// Compares the pair into scratch.rows; npuItems receives the NPU node's items.
+void compareNodePairInto(const Graph& npu, std::uint32_t n, const Graph& bench, std::uint32_t b, CompareMode mode,
+    std::vector<NodeItem>& npuItems, PairScratch& scratch)
+{
+    scratch.rows.compared = false;
+    scratch.rows.level = ResultLevel::Pass;
+    npuItems = npu.nodeItems(n);
+    if (npuItems.empty())
+        return;
+    compareItemsOf(npu, npuItems, scratch.npuItems);
+    compareItemsOf(bench, bench.nodeItems(b), scratch.benchItems);
+    if (npu.node(n).modified) {
+        pairByPlainPosition(scratch.npuItems);
+        pairByPlainPosition(scratch.benchItems);
+    }
+    const auto dirOf = [](const Graph& g) { return g.hasDumpDataDir ? std::optional<std::string>(g.dumpDataDir) : std::nullopt; };
+    const std::optional<std::string> npuDir = dirOf(npu), benchDir = dirOf(bench);
+    compareItemsInto(scratch.rows, scratch.npuItems, scratch.benchItems, mode,
+        [&](const CompareItem& ni, const CompareItem* bi) { return compareTensorFiles(npuDir, ni, benchDir, bi); });
 }
 
 } // namespace
@@ -110,35 +172,51 @@ double precisionIndexOf(std::string_view nodeId, ResultLevel level, CompareMode 
     return 0.0;
 }
 
-ItemsCompare compareItems(std::span<const CompareItem> npu, std::span<const CompareItem> bench, CompareMode mode,
-    const TensorMetricsSource& tensors)
+namespace {
+
+void compareItemsInto(ItemsCompare& result, std::span<const CompareItem> npu, std::span<const CompareItem> bench,
+    CompareMode mode, const TensorMetricsSource& tensors)
 {
-    ItemsCompare result;
-    if (npu.empty())
-        return result;
-    std::array<std::vector<std::size_t>, 4> npuSections, benchSections;
+    result.compared = false;
+    result.level = ResultLevel::Pass;
+    if (npu.empty()) {
+        result.cells.clear();
+        return;
+    }
+    thread_local RowScratch scratch;
+    auto& npuSections = scratch.npuSections;
+    auto& benchSections = scratch.benchSections;
+    for (std::size_t s = 0; s < 4; ++s) {
+        npuSections[s].clear();
+        benchSections[s].clear();
+    }
     for (std::size_t i = 0; i < npu.size(); ++i)
         npuSections[static_cast<std::size_t>(npu[i].section & 3)].push_back(i);
     for (std::size_t i = 0; i < bench.size(); ++i)
         benchSections[static_cast<std::size_t>(bench[i].section & 3)].push_back(i);
     const std::size_t stride = resultKeys(mode).size();
-    result.cells.assign(npu.size() * stride, nullCell());
+    resetCells(result.cells, npu.size() * stride);
 
     struct Row {
         const CompareItem* npu;
         const CompareItem* bench; // nullptr: no bench item at this position
         std::size_t npuIndex;
     };
-    std::vector<Row> rows;
+    thread_local std::vector<Row> rows;
+    rows.clear();
     for (std::size_t s = 0; s < 4; ++s)
         for (std::size_t k = 0; k < npuSections[s].size(); ++k)
             rows.push_back({ &npu[npuSections[s][k]], k < benchSections[s].size() ? &bench[benchSections[s][k]] : nullptr,
                 npuSections[s][k] });
 
-    std::vector<RuleRow> rules(rows.size());
+    std::vector<RuleRow>& rules = scratch.rules;
+    rules.resize(rows.size());
     for (std::size_t r = 0; r < rows.size(); ++r) {
         const Row& row = rows[r];
         RuleRow& rule = rules[r];
+        // A reused rule: every field is set below, or reset here.
+        rule.npuMissing = false;
+        rule.cosine = rule.oneThousandth = PyVal {};
         rule.isOutput = row.npu->name.find(".output.") != std::string::npos;
         ResultCell* cells = result.cells.data() + row.npuIndex * stride;
         const ItemFields& nf = row.npu->fields;
@@ -174,16 +252,16 @@ ItemsCompare compareItems(std::span<const CompareItem> npu, std::span<const Comp
                 summaryCells(nf.stats, bf->stats, cells, rule.normRelativeErr);
             else
                 rule.normRelativeErr.assign(1, ' '); // not = " ": GCC 12 reports a false -Wrestrict there
-            cells[8] = plainCell(consistent ? "True" : "False");
+            plainCell(cells[8], consistent ? "True" : "False");
         } else if (mode == CompareMode::Md5) {
-            cells[1] = plainCell(consistent ? "True" : "False");
+            plainCell(cells[1], consistent ? "True" : "False");
         } else {
             const TensorMetrics metrics = tensors ? tensors(*row.npu, row.bench) : tensorMetricsError("unsupported", {});
             for (int k = 0; k < 6; ++k)
-                cells[k] = pyCell(metrics.cells[static_cast<std::size_t>(k)]);
+                pyCell(cells[k], metrics.cells[static_cast<std::size_t>(k)]);
             rule.cosine = metrics.cells[0];
             rule.oneThousandth = metrics.cells[4];
-            cells[6] = plainCell(consistent ? "True" : "False");
+            plainCell(cells[6], consistent ? "True" : "False");
         }
     }
     // The API name for the ignore lists comes from the first input row.
@@ -198,16 +276,26 @@ ItemsCompare compareItems(std::span<const CompareItem> npu, std::span<const Comp
         }
     for (auto& rule : rules)
         rule.apiSegment = api;
-    std::vector<RuleOutcome> outcomes(rules.size());
+    std::vector<RuleOutcome>& outcomes = scratch.outcomes;
+    outcomes.assign(rules.size(), RuleOutcome {});
     applyResultRules(mode, rules, outcomes);
     for (std::size_t r = 0; r < rows.size(); ++r) {
         ResultCell* cells = result.cells.data() + rows[r].npuIndex * stride;
         const std::size_t resultAt = mode == CompareMode::Md5 ? 0 : stride - 2;
-        cells[resultAt] = strCell(std::string(toString(outcomes[r].level)));
-        cells[stride - 1] = strCell(errMessageText(outcomes[r].messages));
+        strCell(cells[resultAt], toString(outcomes[r].level));
+        strCell(cells[stride - 1], errMessageText(outcomes[r].messages));
         result.level = std::max(result.level, outcomes[r].level);
     }
     result.compared = !rows.empty();
+}
+
+} // namespace
+
+ItemsCompare compareItems(std::span<const CompareItem> npu, std::span<const CompareItem> bench, CompareMode mode,
+    const TensorMetricsSource& tensors)
+{
+    ItemsCompare result;
+    compareItemsInto(result, npu, bench, mode, tensors);
     return result;
 }
 
@@ -220,22 +308,11 @@ void pairByPlainPosition(std::span<CompareItem> items)
 NodeCompare compareNodePair(const Graph& npu, std::uint32_t n, const Graph& bench, std::uint32_t b, CompareMode mode)
 {
     NodeCompare result;
-    result.npuItems = npu.nodeItems(n);
-    if (result.npuItems.empty())
-        return result;
-    std::vector<CompareItem> npuItems = compareItemsOf(npu, result.npuItems);
-    std::vector<CompareItem> benchItems = compareItemsOf(bench, bench.nodeItems(b));
-    if (npu.node(n).modified) {
-        pairByPlainPosition(npuItems);
-        pairByPlainPosition(benchItems);
-    }
-    const auto dirOf = [](const Graph& g) { return g.hasDumpDataDir ? std::optional<std::string>(g.dumpDataDir) : std::nullopt; };
-    const std::optional<std::string> npuDir = dirOf(npu), benchDir = dirOf(bench);
-    ItemsCompare rows = compareItems(npuItems, benchItems, mode,
-        [&](const CompareItem& ni, const CompareItem* bi) { return compareTensorFiles(npuDir, ni, benchDir, bi); });
-    result.compared = rows.compared;
-    result.level = rows.level;
-    result.cells = std::move(rows.cells);
+    PairScratch scratch;
+    compareNodePairInto(npu, n, bench, b, mode, result.npuItems, scratch);
+    result.compared = scratch.rows.compared;
+    result.level = scratch.rows.level;
+    result.cells = std::move(scratch.rows.cells);
     return result;
 }
 
@@ -248,15 +325,17 @@ void recompareNode(Graph& npu, std::uint32_t n, const Graph& bench, CompareMode 
     node.precision = NAN;
     if (node.partner == kNoNode)
         return;
-    NodeCompare outcome = compareNodePair(npu, n, bench, node.partner, mode);
-    if (!outcome.compared)
+    PairScratch& scratch = threadPairScratch();
+    std::vector<NodeItem> npuItems;
+    compareNodePairInto(npu, n, bench, node.partner, mode, npuItems, scratch);
+    if (!scratch.rows.compared)
         return;
-    node.precision = precisionIndexOf(node.id, outcome.level, mode);
+    node.precision = precisionIndexOf(node.id, scratch.rows.level, mode);
     RenderOptions options;
     options.mode = mode;
     options.md5Mode = mode == CompareMode::Md5;
-    appendNodeData(npu.rendered[n].input, npu, n, outcome.npuItems, false, options, &outcome.cells);
-    appendNodeData(npu.rendered[n].output, npu, n, outcome.npuItems, true, options, &outcome.cells);
+    renderNodeDataExact(npu.rendered[n].input, npu, n, npuItems, false, options, &scratch.rows.cells);
+    renderNodeDataExact(npu.rendered[n].output, npu, n, npuItems, true, options, &scratch.rows.cells);
 }
 
 void updateCollectionPrecision(Graph& npu, std::uint32_t collection)

@@ -160,8 +160,10 @@ std::vector<NodeItem> Graph::nodeItems(std::uint32_t index) const
         return result;
     const EntryInfo& info = items->entries()[node.entry];
     // The kept items' names, one after another in one buffer (this runs for every node of both graphs).
-    std::string names;
-    std::vector<std::pair<std::size_t, std::size_t>> spans; // offset, length
+    thread_local std::string names;
+    thread_local std::vector<std::pair<std::size_t, std::size_t>> spans; // offset, length
+    names.clear();
+    spans.clear();
     std::unordered_map<std::string, std::size_t> seen; // only for entries with many items
     const bool manyItems = info.itemCount > 16;
     result.reserve(info.itemCount);

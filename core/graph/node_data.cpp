@@ -417,14 +417,23 @@ void appendNodeData(std::string& out, const Graph& graph, std::uint32_t node, co
     out += '}';
 }
 
+void renderNodeDataExact(std::string& out, const Graph& graph, std::uint32_t node, const std::vector<NodeItem>& items,
+    bool output, const RenderOptions& options, const std::vector<ResultCell>* results)
+{
+    thread_local std::string buffer;
+    buffer.clear();
+    appendNodeData(buffer, graph, node, items, output, options, results);
+    out.clear();
+    out.shrink_to_fit();
+    out.assign(buffer);
+}
+
 void renderNodeData(Graph& graph, std::uint32_t node, const RenderOptions& options)
 {
     const auto items = graph.nodeItems(node);
     RenderedData& out = graph.rendered[node];
-    out.input.clear();
-    out.output.clear();
-    appendNodeData(out.input, graph, node, items, false, options, nullptr);
-    appendNodeData(out.output, graph, node, items, true, options, nullptr);
+    renderNodeDataExact(out.input, graph, node, items, false, options, nullptr);
+    renderNodeDataExact(out.output, graph, node, items, true, options, nullptr);
 }
 
 } // namespace msprobe::graph

@@ -38,6 +38,11 @@ struct RenderOptions {
 void appendNodeData(std::string& out, const Graph& graph, std::uint32_t node, const std::vector<NodeItem>& items,
     bool output, const RenderOptions& options, const std::vector<ResultCell>* results);
 
+// Replaces out with the node's input (output == false) or output data, rendered in a per-thread buffer so that
+// out is allocated once at its final size (the texts of every node stay in memory until written).
+void renderNodeDataExact(std::string& out, const Graph& graph, std::uint32_t node, const std::vector<NodeItem>& items,
+    bool output, const RenderOptions& options, const std::vector<ResultCell>* results);
+
 // Fills graph.rendered[node] (sized by the caller) with the node's input and output data without compare fields:
 // what an unmatched node or a bench node shows.
 void renderNodeData(Graph& graph, std::uint32_t node, const RenderOptions& options);
