@@ -326,7 +326,7 @@ std::string tensorDirFor(const DumpFile& dump, const fs::path& rankDir, bool& pr
 
 } // namespace
 
-Graph buildGraph(const ConstructInfo& construct, std::shared_ptr<const DumpFile> dump, StackInfo stack,
+Graph buildGraph(ConstructInfo construct, std::shared_ptr<const DumpFile> dump, StackInfo stack,
     const fs::path& rankDir, BuildReport* report)
 {
     BuildReport local;
@@ -339,12 +339,12 @@ Graph buildGraph(const ConstructInfo& construct, std::shared_ptr<const DumpFile>
     graph.dump = dump;
     graph.items = std::make_shared<ItemTable>(*dump, FlattenOptions {});
     graph.stacks = std::move(stack);
-    graph.construct = std::make_shared<ConstructInfo>(construct);
     graph.task = dump->task;
     graph.framework = dump->framework;
     graph.megatronMicroSteps = construct.megatronMicroStepNumber;
     graph.dumpDataDir = tensorDirFor(*dump, rankDir, graph.hasDumpDataDir);
-    Builder(graph, construct, out).run();
+    graph.construct = std::make_shared<ConstructInfo>(std::move(construct));
+    Builder(graph, *graph.construct, out).run();
     return graph;
 }
 
@@ -361,7 +361,7 @@ Graph buildGraph(const fs::path& rankDir, BuildReport* report)
             "construct.json is empty, so the model structure is unknown and no graph can be built; dump with "
             "level L0 or mix to record it");
     auto dump = std::make_shared<DumpFile>(readDumpJson(rankDir / "dump.json"));
-    return buildGraph(construct, std::move(dump), readStackJson(rankDir / "stack.json"), rankDir, report);
+    return buildGraph(std::move(construct), std::move(dump), readStackJson(rankDir / "stack.json"), rankDir, report);
 }
 
 } // namespace msprobe::graph

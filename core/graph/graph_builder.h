@@ -21,7 +21,7 @@ struct BuildReport {
 Graph buildGraph(const std::filesystem::path& rankDir, BuildReport* report = nullptr);
 
 // The same from data already loaded; rankDir decides where tensor files are looked for.
-Graph buildGraph(const ConstructInfo& construct, std::shared_ptr<const DumpFile> dump, StackInfo stack,
+Graph buildGraph(ConstructInfo construct, std::shared_ptr<const DumpFile> dump, StackInfo stack,
     const std::filesystem::path& rankDir, BuildReport* report = nullptr);
 
 // Python's re.sub(r"\.backward\.(\d+)$", ".forward.\1") and friends; return false when the pattern is absent.
