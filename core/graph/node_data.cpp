@@ -318,8 +318,13 @@ bool hasLongDecimals(std::string_view v)
     if (!v.empty() && v.back() == '%')
         v.remove_suffix(1);
     const std::size_t dot = v.find('.');
-    return dot != std::string_view::npos && dot >= 1 && dot <= 20 && v.size() - dot - 1 > 6 && v.size() - dot - 1 <= 20
-        && v.find_first_not_of("0123456789", 0) == dot && v.find_first_not_of("0123456789", dot + 1) == std::string_view::npos;
+    if (dot == std::string_view::npos || dot < 1 || dot > 20 || v.size() - dot - 1 <= 6 || v.size() - dot - 1 > 20)
+        return false;
+    const auto isDigit = [](char c) { return c >= '0' && c <= '9'; };
+    for (std::size_t k = 0; k < v.size(); ++k)
+        if (k != dot && !isDigit(v[k]))
+            return false;
+    return true;
 }
 
 } // namespace

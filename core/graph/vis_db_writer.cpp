@@ -30,6 +30,17 @@ struct RowText {
     std::string_view inputView, outputView; // the rendered texts, wherever they live
 };
 
+// tb_nodes.node_type: the NodeOp value as text.
+std::string_view nodeTypeText(NodeOp op)
+{
+    switch (op) {
+    case NodeOp::Module: return "0";
+    case NodeOp::FunctionApi: return "1";
+    case NodeOp::ApiCollection: return "9";
+    }
+    throw Error("vis.db", {}, "unknown node type " + std::to_string(int(op)));
+}
+
 void renderRow(RowText& row, const Graph& graph, const Graph* other, const RenderOptions& options)
 {
     const GraphNode& node = graph.node(row.node);
@@ -232,6 +243,7 @@ void VisDbWriter::writeGraph(const Graph& graph, const Graph* other, int step, i
         return rows;
     };
 
+    std::string id;
     std::future<std::vector<RowText>> next;
     if (!order.empty())
         next = std::async(std::launch::async, render, 0);
@@ -242,15 +254,16 @@ void VisDbWriter::writeGraph(const Graph& graph, const Graph* other, int step, i
         for (std::size_t i = 0; i < rows.size(); ++i) {
             const RowText& row = rows[i];
             const GraphNode& node = graph.node(row.node);
-            std::string id = graphId;
+            // Bound without a copy: id and the texts below live until run().
+            id.assign(graphId);
             id += '_';
             id += node.id;
             insert.bindInt(1, firstRowId + static_cast<std::int64_t>(begin + i));
-            insert.bindText(2, id);
+            insert.bindStaticText(2, id);
             insert.bindStaticText(3, graphId);
             insert.bindInt(4, static_cast<std::int64_t>(begin + i));
             insert.bindStaticText(5, node.id);
-            insert.bindText(6, std::to_string(int(node.op)));
+            insert.bindStaticText(6, nodeTypeText(node.op));
             insert.bindStaticText(7, node.parent == kNoNode ? std::string_view {} : graph.node(node.parent).id);
             insert.bindStaticText(8, row.subNodes);
             if (node.hasPrecision())
@@ -263,7 +276,7 @@ void VisDbWriter::writeGraph(const Graph& graph, const Graph* other, int step, i
                 insert.bindStaticText(10, toString(node.overflow));
             insert.bindInt(11, node.microStep < 0 ? 0 : node.microStep);
             insert.bindStaticText(12, row.link);
-            insert.bindText(13, stackIdOf(node));
+            insert.bindStaticText(13, stackIdOf(node));
             if (auto info = graph.parallelMergeInfo.find(row.node); info != graph.parallelMergeInfo.end() && !info->second.empty()) {
                 std::string text;
                 appendJsonIdList(text, std::vector<std::string_view>(info->second.begin(), info->second.end()));
