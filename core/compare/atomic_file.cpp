@@ -140,6 +140,41 @@ void AtomicFile::write(std::string_view bytes)
         throw Error(m_finalPath.string(), {}, std::string("write failed: ") + std::strerror(errno));
 }
 
+void AtomicFile::writeAllAt(int fd, std::uint64_t offset, std::string_view bytes)
+{
+    while (!bytes.empty()) {
+        const ssize_t n = ::pwrite(fd, bytes.data(), bytes.size(), static_cast<off_t>(offset));
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n < 0 && errno == EINVAL && (::fcntl(fd, F_GETFL) & O_DIRECT)) {
+            ::fcntl(fd, F_SETFL, ::fcntl(fd, F_GETFL) & ~O_DIRECT);
+            continue;
+        }
+        if (n <= 0)
+            throw Error(m_finalPath.string(), {}, std::string("write failed: ") + std::strerror(n < 0 ? errno : EIO));
+        bytes.remove_prefix(static_cast<std::size_t>(n));
+        offset += static_cast<std::uint64_t>(n);
+    }
+}
+
+void AtomicFile::writeAt(std::uint64_t offset, std::string_view bytes)
+{
+    int fd = m_fd;
+    if (fd < 0) {
+        std::FILE* file = stream();
+        if (std::fflush(file) != 0)
+            throw Error(m_finalPath.string(), {}, std::string("write failed: ") + std::strerror(errno));
+        fd = ::fileno(file);
+    } else {
+        const bool aligned = offset % kDirectAlign == 0 && bytes.size() % kDirectAlign == 0
+            && reinterpret_cast<std::uintptr_t>(bytes.data()) % kDirectAlign == 0;
+        if (!aligned && (::fcntl(fd, F_GETFL) & O_DIRECT))
+            ::fcntl(fd, F_SETFL, ::fcntl(fd, F_GETFL) & ~O_DIRECT); // from here on through the page cache
+    }
+    writeAllAt(fd, offset, bytes);
+    m_written = std::max<std::uint64_t>(m_written, offset + bytes.size());
+}
+
 void AtomicFile::commit()
 {
     if (m_fd >= 0)

@@ -23,6 +23,11 @@ public:
     // Large sequential output (a compare CSV of gigabytes): writes go around the page cache (O_DIRECT) in big
     // aligned blocks where the file system allows it, plain buffered writes otherwise. Call before any write.
     void useDirectWrites();
+    // Writes at a position instead of appending, for files assembled in pieces (a database image written partly
+    // while it is still being built). Straight from the caller's memory, without staging, when offset, address
+    // and size suit O_DIRECT. Calls must not overlap in time; do not mix with write(). The file ends at the
+    // furthest byte written.
+    void writeAt(std::uint64_t offset, std::string_view bytes);
     // For libraries that write by path (libxlsxwriter): the temporary path; the caller must not open stream().
     const std::filesystem::path& temporaryPath() const { return m_tempPath; }
     std::FILE* stream();
@@ -40,6 +45,7 @@ private:
     std::size_t m_blockUsed = 0;
     std::uint64_t m_written = 0;
     void flushBlock(std::size_t bytes);
+    void writeAllAt(int fd, std::uint64_t offset, std::string_view bytes);
     void closeDirect();
 };
 

@@ -5,6 +5,8 @@
 
 #include <sqlite3.h>
 
+#include <sys/mman.h>
+
 namespace msprobe::graph {
 
 SqliteDb::SqliteDb(const std::filesystem::path& file, bool readOnly)
@@ -30,6 +32,21 @@ std::unique_ptr<SqliteDb> SqliteDb::inMemory(std::string label, std::int64_t max
         std::string message = db->m_db ? sqlite3_errmsg(db->m_db) : "out of memory";
         throw Error(db->m_file, {}, "cannot create the in-memory database: " + message);
     }
+    // The whole size limit as one reserved, untouched mapping: pages cost memory only once written, the image
+    // never moves (so it can be written out while SQLite still appends to it) and is page-aligned (so it can be
+    // written with O_DIRECT straight from here). Where the address space cannot be reserved (strict overcommit,
+    // ulimit -v), the memdb grows by reallocation as usual.
+    void* reserved = maxBytes > 0
+        ? ::mmap(nullptr, static_cast<std::size_t>(maxBytes), PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0)
+        : MAP_FAILED;
+    if (reserved != MAP_FAILED) {
+        if (sqlite3_deserialize(db->m_db, "main", static_cast<unsigned char*>(reserved), 0, maxBytes, 0) != SQLITE_OK) {
+            ::munmap(reserved, static_cast<std::size_t>(maxBytes));
+            db->fail("reserve memory");
+        }
+        db->m_fixedImage = reserved;
+        db->m_fixedImageBytes = static_cast<std::size_t>(maxBytes);
+    }
     sqlite3_int64 limit = maxBytes;
     if (sqlite3_file_control(db->m_db, "main", SQLITE_FCNTL_SIZE_LIMIT, &limit) != SQLITE_OK)
         db->fail("size limit");
@@ -43,7 +60,12 @@ std::string_view SqliteDb::memoryImage() const
     return data ? std::string_view(reinterpret_cast<const char*>(data), static_cast<std::size_t>(size)) : std::string_view {};
 }
 
-SqliteDb::~SqliteDb() { sqlite3_close(m_db); }
+SqliteDb::~SqliteDb()
+{
+    sqlite3_close(m_db);
+    if (m_fixedImage)
+        ::munmap(m_fixedImage, m_fixedImageBytes);
+}
 
 void SqliteDb::fail(std::string_view what) const
 {

@@ -28,6 +28,9 @@ public:
     void exec(std::string_view sql);
     // The memdb database's bytes, valid until the next change or close (no copy); empty for a file database.
     std::string_view memoryImage() const;
+    // True when the memdb image stays at one page-aligned address for the connection's life: bytes SQLite no
+    // longer changes may then be read from memoryImage() on another thread while it works.
+    bool hasFixedImage() const { return m_fixedImage != nullptr; }
     sqlite3* handle() const { return m_db; }
     const std::string& file() const { return m_file; }
     [[noreturn]] void fail(std::string_view what) const;
@@ -36,6 +39,8 @@ private:
     SqliteDb() = default;
     sqlite3* m_db = nullptr;
     std::string m_file;
+    void* m_fixedImage = nullptr;
+    std::size_t m_fixedImageBytes = 0;
 };
 
 class SqliteStatement {

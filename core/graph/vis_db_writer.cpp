@@ -3,10 +3,10 @@
 #include "graph/json_text.h"
 
 #include "compare/py_value.h"
+#include "graph/db_image_writer.h"
 #include "graph/distributed.h"
 #include "graph/sqlite_util.h"
 #include "graph/vis_db_schema.h"
-#include "compare/atomic_file.h"
 #include "support/error.h"
 #include "support/phase_times.h"
 
@@ -14,6 +14,7 @@
 
 #include <fstream>
 #include <future>
+#include <optional>
 #include <unordered_map>
 
 namespace msprobe::graph {
@@ -98,22 +99,6 @@ std::int64_t physicalMemoryBytes()
 {
     const long pages = ::sysconf(_SC_PHYS_PAGES), pageSize = ::sysconf(_SC_PAGESIZE);
     return pages > 0 && pageSize > 0 ? std::int64_t(pages) * pageSize : std::int64_t(8) << 30;
-}
-
-// The finished database: its first page says "WAL" (file format bytes 18 and 19 = 2), as PRAGMA
-// journal_mode=WAL leaves a file, which a memdb database cannot be switched to.
-void writeImageAsWal(const fs::path& file, std::string_view image)
-{
-    AtomicFile out(file);
-    out.useDirectWrites();
-    if (image.size() >= 100) {
-        std::string header(image.substr(0, 100));
-        header[18] = header[19] = 2;
-        out.write(header);
-        image.remove_prefix(100);
-    }
-    out.write(image);
-    out.commit();
 }
 
 } // namespace
@@ -359,15 +344,23 @@ void VisDbWriter::writeConfig(const VisConfig& config)
 void VisDbWriter::finish(bool distributedAnalysis, bool overflowCheck, const std::function<void(int)>& progress)
 {
     PhaseTimes phases;
+    std::optional<DbImageWriter> image;
+    if (m_inMemory) {
+        image.emplace(m_file);
+        // The table pages are final: they go to disk while the indexes are built (checked again at the end).
+        if (m_db->hasFixedImage())
+            image->writeEarly(m_db->memoryImage());
+    }
     createIndexes();
     phases.mark("indexes");
     if (progress)
         progress(99);
     if (distributedAnalysis)
         analyseDistributed(*m_db, overflowCheck);
-    if (m_inMemory) {
-        writeImageAsWal(m_file, m_db->memoryImage());
+    if (image) {
+        image->finish(m_db->memoryImage());
         phases.mark("file write");
+        image.reset();
         m_db.reset();
         m_finished = true;
         return;
