@@ -68,14 +68,19 @@ int main(int argc, char** argv)
                 msprobe::bench::WallTimer timer;
                 double sink = 0;
                 for (int r = 0; r < reps; ++r)
-                    sink += msprobe::capture::computeRawStats(t).sum;
+                    sink += msprobe::capture::computeRawStats(t, false).sum;
                 const double fused = timer.seconds() / reps;
+                timer.restart();
+                for (int r = 0; r < reps; ++r)
+                    sink += msprobe::capture::computeRawStats(t, true).sum;
+                const double withZeros = timer.seconds() / reps;
                 timer.restart();
                 for (int r = 0; r < reps / 10 + 1; ++r)
                     sink += t.max().item<double>() + t.min().item<double>() + t.mean().item<double>() + t.norm().item<double>();
                 const double aten = timer.seconds() / (reps / 10 + 1);
-                std::printf("stats kernel float32 n=%-8lld fused %9.2f us (%5.2f Gelem/s)   ATen max+min+mean+norm %9.2f us  %s\n",
-                    static_cast<long long>(n), fused * 1e6, static_cast<double>(n) / fused * 1e-9, aten * 1e6,
+                std::printf("stats kernel float32 n=%-8lld fused %9.2f us (%5.2f Gelem/s), with zero count %9.2f us   "
+                            "ATen max+min+mean+norm %9.2f us  %s\n",
+                    static_cast<long long>(n), fused * 1e6, static_cast<double>(n) / fused * 1e-9, withZeros * 1e6, aten * 1e6,
                     sink == 0.123 ? "" : "");
             }
             return 0;
@@ -167,7 +172,8 @@ int main(int argc, char** argv)
         if (m == 1)
             mixRatio = t / plain;
     }
-    std::filesystem::remove_all(out);
+    if (!std::getenv("MSPROBE_BENCH_KEEP"))
+        std::filesystem::remove_all(out);
     if (check && mixRatio > maxRatio) {
         std::printf("FAIL: statistics mix ratio %.2f > %.2f\n", mixRatio, maxRatio);
         return 1;

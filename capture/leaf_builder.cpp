@@ -21,7 +21,7 @@ void fillLeaf(TensorLeaf& leaf, const at::Tensor& t, const DumpConfig& config, D
         leaf.md5 = xorChecksumJson(t);
         leaf.md5IsJson = true;
     } else {
-        const RawStats raw = computeRawStats(t);
+        const RawStats raw = computeRawStats(t, false);
         const TensorStats s = toDumpStats(raw, t.scalar_type(), t.dim(),
             config.precisionHigh ? StatPrecision::High : StatPrecision::Low);
         leaf.max = s.max;

@@ -218,6 +218,34 @@ private slots:
         QCOMPARE(badStats.nanCount, std::int64_t(1));
         QCOMPARE(badStats.infCount, std::int64_t(1));
         QVERIFY(std::isnan(badStats.max));
+        // Infinities alone (no NaN): counted, and max/min are them; the block with the +inf is the last one.
+        auto infs = t.clone();
+        infs[2999] = std::numeric_limits<float>::infinity();
+        infs[10] = -std::numeric_limits<float>::infinity();
+        const auto infStats = capture::computeRawStats(infs);
+        QCOMPARE(infStats.infCount, std::int64_t(2));
+        QCOMPARE(infStats.nanCount, std::int64_t(0));
+        QVERIFY(std::isinf(infStats.max) && infStats.max > 0 && std::isinf(infStats.min) && infStats.min < 0);
+        // The largest value in the ragged tail of a block (1031 = 32 lanes x 32 + 7), and zero counts on request.
+        auto ragged = torch::randn({ 1031 });
+        ragged[1030] = 100.f;
+        ragged[3] = ragged[500] = ragged[1029] = 0.f;
+        const auto raggedStats = capture::computeRawStats(ragged);
+        QCOMPARE(raggedStats.max, 100.0);
+        QCOMPARE(raggedStats.zeroCount, std::int64_t(3));
+        QVERIFY(close(raggedStats.sum, ragged.to(torch::kDouble).sum().item<double>(), 1e-5));
+        // Transposed and permuted tensors are read where they lie, strided slices through a copy: all give
+        // the statistics of their contiguous copies.
+        const auto grid = torch::randn({ 37, 64, 5 });
+        for (const auto& view : { grid.permute({ 2, 0, 1 }), grid[3].t(), grid.slice(1, 0, 64, 3) }) {
+            const auto a = capture::computeRawStats(view), b = capture::computeRawStats(view.contiguous());
+            QCOMPARE(a.max, b.max);
+            QCOMPARE(a.min, b.min);
+            QCOMPARE(a.numel, b.numel);
+            QVERIFY(close(a.sum, b.sum, 1e-5));
+            QVERIFY(close(a.sumSquares, b.sumSquares, 1e-5));
+            QCOMPARE(a.max, view.max().item<double>());
+        }
         const auto dumpStats = capture::computeTensorStats(torch::tensor({ 1.5, -2.0 }, torch::kDouble));
         QCOMPARE(dumpStats.max.f, 1.5);
         QCOMPARE(dumpStats.mean.kind, StatKind::Null); // float64: max/min only (reference HEAD)
