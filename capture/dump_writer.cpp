@@ -51,6 +51,11 @@ DumpWriter::~DumpWriter()
 void DumpWriter::open(std::int64_t step, std::int64_t rank)
 {
     auto state = std::make_shared<DirState>();
+    // Steps of a training loop dump alike: room for as many records as the last one had, allocated once.
+    state->entries.reserve(m_lastSizes[0]);
+    state->construct.reserve(m_lastSizes[1]);
+    state->constructIndex.reserve(m_lastSizes[1]);
+    state->stacks.reserve(m_lastSizes[2]);
     state->dir = fs::path(m_config.dumpPath) / ("step" + std::to_string(step))
         / (rank >= 0 ? "rank" + std::to_string(rank) : "proc" + std::to_string(::getpid()));
     {
@@ -126,12 +131,12 @@ void DumpWriter::setConstructScope(std::optional<std::string> scope)
     m_constructScope = std::move(scope);
 }
 
-void DumpWriter::addStack(const std::string& name, std::vector<std::uintptr_t> pcs, std::vector<std::string> extraFrames)
+void DumpWriter::addStack(std::string name, std::vector<std::uintptr_t> pcs, std::vector<std::string> extraFrames)
 {
     if (!m_config.extraInfo || !m_cur)
         return;
     std::lock_guard lock(m_cur->mutex);
-    m_cur->stacks.emplace_back(name, Stack { std::move(pcs), std::move(extraFrames) });
+    m_cur->stacks.emplace_back(std::move(name), Stack { std::move(pcs), std::move(extraFrames) });
 }
 
 void DumpWriter::recordError(const std::string& kind, const std::string& message)
@@ -304,6 +309,10 @@ void DumpWriter::close()
 {
     if (!m_cur)
         return;
+    {
+        std::lock_guard lock(m_cur->mutex);
+        m_lastSizes = { m_cur->entries.size(), m_cur->construct.size(), m_cur->stacks.size() };
+    }
     flush();
     m_cur.reset();
 }

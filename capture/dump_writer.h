@@ -4,6 +4,7 @@
 #include "capture/config.h"
 #include "capture/value.h"
 
+#include <array>
 #include <condition_variable>
 #include <memory>
 #include <cstdint>
@@ -45,7 +46,7 @@ public:
     // While set (the reference's "optimizer" / "clip_grad" status), every construct entry gets this parent and
     // the scope itself is added once per step as a root (parent null).
     void setConstructScope(std::optional<std::string> scope);
-    void addStack(const std::string& name, std::vector<std::uintptr_t> pcs, std::vector<std::string> extraFrames = {});
+    void addStack(std::string name, std::vector<std::uintptr_t> pcs, std::vector<std::string> extraFrames = {});
 
     void recordError(const std::string& kind, const std::string& message);
 
@@ -83,6 +84,7 @@ private:
 
     const DumpConfig& m_config;
     std::shared_ptr<DirState> m_cur;
+    std::array<std::size_t, 3> m_lastSizes {}; // entries, construct, stacks of the step closed last
     std::optional<std::string> m_constructScope; // guarded by the current DirState's mutex
 
     std::mutex m_errorMutex;

@@ -15,6 +15,7 @@
 #include <torch/csrc/autograd/variable.h>
 
 #include <algorithm>
+#include <charconv>
 #include <cstring>
 #include <mutex>
 #include <optional>
@@ -408,9 +409,9 @@ void Recorder::Impl::emitBackward(BackwardCall& call)
         writer->addConstruct(call.name, call.parent);
     if (!passes(call.name, call.module != nullptr))
         return;
-    Value body = Value::dict();
+    Value body = Value::dict(2);
     auto list = [&](const std::vector<at::Tensor>& grads, const char* category) {
-        Value v = Value::list();
+        Value v = Value::list(grads.size());
         for (std::size_t k = 0; k < grads.size(); ++k)
             v.add(leaves->tensor(grads[k], fileStem(call.saveFiles, call.name, category, k), call.saveFiles, false));
         return v;
@@ -632,9 +633,14 @@ std::unique_ptr<at::ObserverContext> Recorder::Impl::opStart(const at::RecordFun
         at::enableRecordFunction(false);
         return ctx;
     }
-    ctx->apiName = "Aten." + (sep == std::string::npos ? full : full.substr(sep + 2));
+    const std::string_view opName = sep == std::string::npos ? std::string_view(full) : std::string_view(full).substr(sep + 2);
+    ctx->apiName.reserve(5 + opName.size());
+    ctx->apiName.append("Aten.").append(opName);
     const std::int64_t n = apiCounter[ctx->apiName]++;
-    ctx->name = ctx->apiName + "." + std::to_string(n) + ".forward";
+    char number[24];
+    const auto numberEnd = std::to_chars(number, number + sizeof number, n).ptr;
+    ctx->name.reserve(ctx->apiName.size() + 10 + static_cast<std::size_t>(numberEnd - number));
+    ctx->name.append(ctx->apiName).append(1, '.').append(number, numberEnd).append(".forward");
     ctx->parent = currentParent();
     if (cfg->extraInfo && cfg->level == Level::Mix)
         writer->addConstruct(ctx->name, ctx->parent);
@@ -643,14 +649,14 @@ std::unique_ptr<at::ObserverContext> Recorder::Impl::opStart(const at::RecordFun
     if (ctx->dumpIn) {
         const SchemaInfo& schema = schemaOf(op);
         const bool save = saveFilesFor(ctx->name);
-        ctx->inputArgs = Value::list();
+        ctx->inputArgs = Value::list(inputs.size());
         ctx->inputKwargs = Value::dict();
         std::size_t positional = 0;
         for (std::size_t k = 0; k < inputs.size(); ++k) {
             const bool kwarg = k < schema.args.size() && schema.args[k].first;
             if (kwarg) {
                 const std::string& key = schema.args[k].second;
-                ctx->inputKwargs.add(key, leaves->build(inputs[k], ctx->name + ".kwargs." + key, save));
+                ctx->inputKwargs.add(key, leaves->build(inputs[k], save ? ctx->name + ".kwargs." + key : std::string(), save));
             } else {
                 ctx->inputArgs.add(leaves->build(inputs[k], fileStem(save, ctx->name, "input", positional), save));
                 ++positional;
@@ -695,27 +701,34 @@ void Recorder::Impl::opEnd(const at::RecordFunction& fn, OpCtx& ctx)
     if (ctx.kind == OpCtx::Kind::TrackOnly || !dumping)
         return;
     const bool dumpOut = cfg->dataMode.forward && cfg->dataMode.output && passes(ctx.name, false);
+    std::string backwardName; // "Aten.{op}.{n}.backward", made before the entry takes the forward name
+    if (ctx.wantBackward) {
+        backwardName.reserve(ctx.name.size() + 1);
+        backwardName.append(ctx.name, 0, ctx.name.size() - 8).append(".backward");
+    }
     if (ctx.dumpIn || dumpOut) {
-        Value body = Value::dict();
+        Value body = Value::dict(3);
         if (ctx.dumpIn) {
             body.add("input_args", std::move(ctx.inputArgs));
             body.add("input_kwargs", std::move(ctx.inputKwargs));
         }
         if (dumpOut) {
             const bool save = saveFilesFor(ctx.name);
-            Value out = Value::list();
+            Value out = Value::list(outputs.size());
             for (std::size_t k = 0; k < outputs.size(); ++k)
                 out.add(leaves->build(outputs[k], fileStem(save, ctx.name, "output", k), save));
             body.add("output", std::move(out));
         }
-        writer->addEntry(ctx.name, std::move(body));
-        if (cfg->extraInfo)
-            writer->addStack(ctx.name, std::move(ctx.pcs), std::move(ctx.scriptFrames));
+        if (cfg->extraInfo) {
+            writer->addEntry(ctx.name, std::move(body));
+            writer->addStack(std::move(ctx.name), std::move(ctx.pcs), std::move(ctx.scriptFrames));
+        } else {
+            writer->addEntry(std::move(ctx.name), std::move(body));
+        }
     }
     if (ctx.wantBackward) {
         auto call = std::make_shared<BackwardCall>();
-        call->name = ctx.apiName + ctx.name.substr(ctx.apiName.size(), ctx.name.size() - ctx.apiName.size() - 8)
-            + ".backward";
+        call->name = std::move(backwardName);
         if (ctx.parent)
             call->parent = backwardOfModule(*ctx.parent);
         call->dump = true;

@@ -3,6 +3,8 @@
 
 #include "dump/dump_model.h"
 
+#include <c10/util/SmallVector.h>
+
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -14,7 +16,7 @@ namespace msprobe::capture {
 struct TensorLeaf {
     std::string type = "torch.Tensor";
     std::string dtype;
-    std::vector<std::int64_t> shape;
+    c10::SmallVector<std::int64_t, 6> shape; // inline: no allocation for up to 6 dimensions
     StatValue max, min, mean, norm; // Missing = key not written
     std::int8_t requiresGrad = -1; // -1 absent
     std::string dataName; // empty = absent
@@ -39,8 +41,16 @@ struct Value {
     std::vector<std::string> keys; // Dict: one per item
 
     static Value null() { return {}; }
-    static Value list() { Value v; v.kind = Kind::List; return v; }
-    static Value dict() { Value v; v.kind = Kind::Dict; return v; }
+    // capacity: the number of items the caller is about to add (one allocation instead of a growing vector).
+    static Value list(std::size_t capacity = 0) { Value v; v.kind = Kind::List; v.items.reserve(capacity); return v; }
+    static Value dict(std::size_t capacity = 0)
+    {
+        Value v;
+        v.kind = Kind::Dict;
+        v.keys.reserve(capacity);
+        v.items.reserve(capacity);
+        return v;
+    }
     static Value ofTensor(std::shared_ptr<TensorLeaf> leaf) { Value v; v.kind = Kind::Tensor; v.tensor = std::move(leaf); return v; }
     static Value ofBool(bool b) { Value v; v.kind = Kind::Scalar; v.scalarKind = ScalarKind::Bool; v.typeName = "bool"; v.i = b; return v; }
     static Value ofInt(std::int64_t x) { Value v; v.kind = Kind::Scalar; v.scalarKind = ScalarKind::Int; v.typeName = "int"; v.i = x; return v; }
