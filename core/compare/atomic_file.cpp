@@ -87,20 +87,8 @@ void AtomicFile::useDirectWrites()
 
 void AtomicFile::flushBlock(std::size_t bytes)
 {
-    std::size_t done = 0;
-    while (done < bytes) {
-        const ssize_t n = ::write(m_fd, m_block + done, bytes - done);
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n < 0 && errno == EINVAL && (::fcntl(m_fd, F_GETFL) & O_DIRECT)) {
-            // Accepted at open but not for writes: carry on buffered.
-            ::fcntl(m_fd, F_SETFL, ::fcntl(m_fd, F_GETFL) & ~O_DIRECT);
-            continue;
-        }
-        if (n <= 0)
-            throw Error(m_finalPath.string(), {}, std::string("write failed: ") + std::strerror(n < 0 ? errno : EIO));
-        done += static_cast<std::size_t>(n);
-    }
+    // Direct mode writes in sequence: the next byte of the file is the m_written-th.
+    writeAllAt(m_fd, m_written, std::string_view(m_block, bytes));
 }
 
 void AtomicFile::closeDirect()
