@@ -310,13 +310,11 @@ c10::ArrayRef<const c10::IValue> trimmedInputs(const at::RecordFunction& fn)
     return n < in.size() ? in.slice(in.size() - n) : in;
 }
 
-std::vector<c10::IValue> trimmedOutputs(const at::RecordFunction& fn)
+c10::ArrayRef<c10::IValue> trimmedOutputs(const at::RecordFunction& fn)
 {
-    const auto& out = fn.outputs();
+    const c10::ArrayRef<c10::IValue> out = fn.outputs();
     const std::size_t n = fn.num_outputs();
-    if (n < out.size())
-        return std::vector<c10::IValue>(out.end() - static_cast<std::ptrdiff_t>(n), out.end());
-    return out;
+    return n < out.size() ? out.slice(out.size() - n) : out;
 }
 
 struct CallHook : torch::autograd::FunctionPostHook {
@@ -684,10 +682,10 @@ void Recorder::Impl::opEnd(const at::RecordFunction& fn, OpCtx& ctx)
 {
     at::enableRecordFunction(ctx.prevEnabled);
     std::lock_guard lock(mutex);
-    const std::vector<c10::IValue> outputs = trimmedOutputs(fn);
+    const c10::ArrayRef<c10::IValue> outputs = trimmedOutputs(fn);
     if (!tl_modules.empty() && tl_modules.back().synthetic) {
         OpenModule& top = tl_modules.back();
-        top.outputs = outputs;
+        top.outputs.assign(outputs.begin(), outputs.end());
         std::vector<at::Tensor> produced;
         for (const auto& v : outputs)
             flattenTensors(v, produced);
