@@ -64,15 +64,22 @@ void DumpWriter::open(std::int64_t step, std::int64_t rank)
         m_errorLog.clear();
         m_errorDir = state->dir;
     }
-    std::error_code ec;
-    fs::create_directories(state->dir, ec);
-    if (ec) {
-        recordError("mkdir", "cannot create dump directory " + state->dir.string() + ": " + ec.message());
-        return;
-    }
     state->dirty = true;
     m_cur = std::move(state);
-    flush();
+    // The directory is made on the writer thread with the first files: creating inodes can take a millisecond
+    // on a busy ext4, which the training thread should not pay every step. Tensor files written synchronously
+    // create their own directory (create_directories makes the parents too).
+    enqueue([this, state = m_cur] {
+        std::error_code ec;
+        fs::create_directories(state->dir, ec);
+        if (ec) {
+            recordError("mkdir", "cannot create dump directory " + state->dir.string() + ": " + ec.message());
+            std::lock_guard lock(state->mutex);
+            state->unwritable = true;
+            return;
+        }
+        writeState(*state);
+    });
 }
 
 std::size_t DumpWriter::addEntry(std::string name, Value body)
@@ -185,7 +192,7 @@ void DumpWriter::writeState(DirState& snap)
     std::string dump, construct, stack;
     {
         std::lock_guard lock(snap.mutex);
-        if (!snap.dirty)
+        if (!snap.dirty || snap.unwritable)
             return;
         snap.dirty = false;
         const auto& m_entries = snap.entries;

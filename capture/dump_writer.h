@@ -31,7 +31,8 @@ public:
     DumpWriter(const DumpWriter&) = delete;
     DumpWriter& operator=(const DumpWriter&) = delete;
 
-    // Starts step/rank directory (rank < 0: proc{PID}); writes the empty files the reference creates at start.
+    // Starts step/rank directory (rank < 0: proc{PID}); the writer thread makes it and writes the empty files the
+    // reference creates at start.
     void open(std::int64_t step, std::int64_t rank);
     bool isOpen() const { return m_cur != nullptr; }
     std::filesystem::path dir() const { return m_cur ? m_cur->dir : std::filesystem::path(); }
@@ -77,6 +78,7 @@ private:
         std::unordered_map<std::string, std::size_t> constructIndex;
         std::vector<std::pair<std::string, Stack>> stacks;
         bool dirty = false;
+        bool unwritable = false; // the directory could not be made (recorded once, nothing more is tried)
     };
     void writeState(DirState& state);
     void enqueue(std::function<void()> job);

@@ -21,6 +21,8 @@
 #include <QTemporaryDir>
 
 #include <cmath>
+#include <fcntl.h>
+#include <unistd.h>
 #include <cstring>
 #include <fstream>
 #include <set>
@@ -657,6 +659,43 @@ private slots:
         text << log.rdbuf();
         QVERIFY2(text.str().find("No space left on device") != std::string::npos, text.str().c_str());
         QVERIFY(fs::exists(dir / "dump_tensor_data" / "Aten.sin.0.forward.output.0.npy"));
+    }
+
+    void dumpDirectoryThatCannotBeMadeIsReportedAndTrainingContinues()
+    {
+        QTemporaryDir tmp;
+        const fs::path blocker = fs::path(tmp.path().toStdString()) / "a_file";
+        std::ofstream(blocker) << "not a directory";
+        const auto cfg = captureConfig((blocker / "dump").string(), "statistics", "L1");
+        const auto x = torch::randn({ 64 });
+        torch::Tensor y;
+        // The writer thread reports on stderr (there is no directory for dump_error_info.log): catch it.
+        const fs::path errFile = fs::path(tmp.path().toStdString()) / "stderr.txt";
+        std::fflush(stderr);
+        const int savedErr = ::dup(2);
+        const int errFd = ::open(errFile.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
+        ::dup2(errFd, 2);
+        {
+            PrecisionDebugger debugger(cfg);
+            debugger.start();
+            y = torch::exp(x);
+            debugger.stop();
+            debugger.step();
+        }
+        std::fflush(stderr);
+        ::dup2(savedErr, 2);
+        ::close(savedErr);
+        ::close(errFd);
+        QVERIFY(torch::equal(y, torch::exp(x)));
+        QVERIFY(!fs::exists(blocker / "dump"));
+        std::ifstream in(errFile);
+        std::stringstream text;
+        text << in.rdbuf();
+        QVERIFY2(text.str().find("cannot create dump directory " + (blocker / "dump" / "step0").string())
+                != std::string::npos,
+            text.str().c_str());
+        // Reported once, not once per file it could not write.
+        QCOMPARE(text.str().find("cannot write"), std::string::npos);
     }
 
     void seedAllIsReproducible()
