@@ -78,7 +78,9 @@ void DumpWriter::open(std::int64_t step, std::int64_t rank)
             state->unwritable = true;
             return;
         }
-        writeState(*state);
+        // Only the empty files: the step may already be under way, and rendering its records here would hold
+        // the lock its training thread adds them under.
+        writeState(*state, true);
     });
 }
 
@@ -187,17 +189,21 @@ bool DumpWriter::writeFile(const fs::path& file, const std::string& bytes)
     return true;
 }
 
-void DumpWriter::writeState(DirState& snap)
+void DumpWriter::writeState(DirState& snap, bool skeleton)
 {
+    static const decltype(snap.entries) noEntries;
+    static const decltype(snap.construct) noConstruct;
+    static const decltype(snap.stacks) noStacks;
     std::string dump, construct, stack;
     {
         std::lock_guard lock(snap.mutex);
-        if (!snap.dirty || snap.unwritable)
+        if (snap.unwritable || !(snap.dirty || skeleton))
             return;
-        snap.dirty = false;
-        const auto& m_entries = snap.entries;
-        const auto& m_construct = snap.construct;
-        const auto& m_stacks = snap.stacks;
+        if (!skeleton)
+            snap.dirty = false;
+        const auto& m_entries = skeleton ? noEntries : snap.entries;
+        const auto& m_construct = skeleton ? noConstruct : snap.construct;
+        const auto& m_stacks = skeleton ? noStacks : snap.stacks;
         const fs::path tensorDir = snap.dir / "dump_tensor_data";
         dump.reserve(256 * m_entries.size() + 256);
         dump += "{\n \"task\": ";

@@ -80,7 +80,8 @@ private:
         bool dirty = false;
         bool unwritable = false; // the directory could not be made (recorded once, nothing more is tried)
     };
-    void writeState(DirState& state);
+    // skeleton: the files as at the start of a step (no records), without waiting on the records' lock.
+    void writeState(DirState& state, bool skeleton = false);
     void enqueue(std::function<void()> job);
     void worker();
 
