@@ -5,6 +5,7 @@
 // libtorch headers before Qt's: Qt's "slots" macro breaks them.
 #include "../examples/tiny_transformer.h"
 #include "capture/debugger.h"
+#include "capture/dump_writer.h"
 #include "capture/seed.h"
 #include "capture/tensor_stats.h"
 
@@ -39,6 +40,12 @@ bool close(double a, double b, double rel = 1e-5)
 }
 
 // "" when the tensor leaf at node holds t's shape and statistics (computed here in double, independently).
+std::string readText(const fs::path& file)
+{
+    std::ifstream in(file, std::ios::binary);
+    return std::string(std::istreambuf_iterator<char>(in), {});
+}
+
 std::string checkLeaf(const DumpFile& dump, std::int64_t node, const torch::Tensor& tensor)
 {
     if (node < 0)
@@ -659,6 +666,31 @@ private slots:
         text << log.rdbuf();
         QVERIFY2(text.str().find("No space left on device") != std::string::npos, text.str().c_str());
         QVERIFY(fs::exists(dir / "dump_tensor_data" / "Aten.sin.0.forward.output.0.npy"));
+    }
+
+    void stepStartsWithEmptyFilesAndEndsWithEveryRecord()
+    {
+        QTemporaryDir tmp;
+        const auto cfg = captureConfig(tmp.path().toStdString(), "statistics", "mix");
+        capture::DumpWriter writer(cfg);
+        writer.open(0, 3);
+        const fs::path dir = fs::path(tmp.path().toStdString()) / "step0" / "rank3";
+        QCOMPARE(writer.dir(), dir);
+        capture::Value body = capture::Value::dict();
+        body.add("output", capture::Value::list());
+        writer.addEntry("Aten.add.0.forward", std::move(body));
+        writer.addConstruct("Aten.add.0.forward", std::nullopt);
+        writer.drain();
+        // The files of a step that has begun exist, empty, whatever the records added meanwhile.
+        QCOMPARE(readDumpJson(dir / "dump.json").entries.size(), std::size_t(0));
+        QCOMPARE(readText(dir / "construct.json"), std::string("{}"));
+        QCOMPARE(readText(dir / "stack.json"), std::string("{}"));
+        writer.close();
+        writer.drain();
+        const DumpFile dump = readDumpJson(dir / "dump.json");
+        QCOMPARE(dump.entries.size(), std::size_t(1));
+        QCOMPARE(dump.entryName(0), std::string("Aten.add.0.forward"));
+        QCOMPARE(readText(dir / "construct.json"), std::string("{\n \"Aten.add.0.forward\": null\n}"));
     }
 
     void dumpDirectoryThatCannotBeMadeIsReportedAndTrainingContinues()
