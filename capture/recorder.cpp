@@ -113,11 +113,58 @@ struct OpenModule {
 
 thread_local std::vector<OpenModule> tl_modules;
 
+struct SchemaInfo {
+    std::vector<std::pair<bool, std::string>> args; // kwarg_only, name
+};
+
+// What the callbacks need of one operator overload, resolved on its first call (operator_name() copies strings,
+// the schema lookup hashes them: too slow for every call).
+struct OpInfo {
+    enum class Kind : std::uint8_t { Api, Ignored, ModuleTap };
+    std::string schemaName; // "aten::add": checked on every hit, so a recycled address cannot alias another op
+    Kind kind = Kind::Ignored;
+    c10::OperatorName op { "", "" };
+    std::string apiName; // "Aten.add"
+    std::int64_t* counter = nullptr; // shared by the overloads of one API name (counts per step)
+    std::optional<SchemaInfo> schema; // looked up when inputs are first dumped
+    // Seen calling other ops from inside: its interior is then hidden by switching RecordFunction off (the other
+    // ops never enter the callback machinery). Ops without interior calls only raise tl_suppressed, which saves the
+    // switch: at::enableRecordFunction rebuilds the thread's callback lists each way (~600 cycles).
+    bool callsOtherOps = false;
+};
+
+// > 0 while this thread is inside an op or autograd node being captured, or inside a hook of ours: the callbacks
+// ignore what runs there (outermost ops only).
+thread_local int tl_suppressed = 0;
+// The op whose interior is being hidden by tl_suppressed alone (nullptr: none, or not an op).
+thread_local OpInfo* tl_hiddenOp = nullptr;
+
+// For the capture's own work (hooks): what it runs is not the model's.
+struct SuppressCapture {
+    SuppressCapture()
+        : prevHiddenOp(tl_hiddenOp)
+    {
+        ++tl_suppressed;
+        tl_hiddenOp = nullptr;
+    }
+    ~SuppressCapture()
+    {
+        --tl_suppressed;
+        tl_hiddenOp = prevHiddenOp;
+    }
+    OpInfo* prevHiddenOp;
+    SuppressCapture(const SuppressCapture&) = delete;
+    SuppressCapture& operator=(const SuppressCapture&) = delete;
+};
+
 struct OpCtx : at::ObserverContext {
     enum class Kind { Op, TrackOnly, Boundary, ScriptModule } kind = Kind::Op;
-    bool prevEnabled = true;
+    // Interior hiding (hideInterior/showInterior).
+    bool hiding = false;
+    bool recordSwitchedOff = false;
+    bool prevRecordEnabled = true;
+    OpInfo* prevHiddenOp = nullptr;
     const void* moduleKey = nullptr;
-    std::string apiName;
     std::string name;
     std::optional<std::string> parent;
     bool dumpIn = false;
@@ -130,9 +177,33 @@ struct OpCtx : at::ObserverContext {
     std::vector<std::string> scriptFrames;
 };
 
-struct SchemaInfo {
-    std::vector<std::pair<bool, std::string>> args; // kwarg_only, name
-};
+// Until showInterior, the callbacks ignore the ops run inside the current op or autograd node. info: the op (its
+// interior calls are recorded there), nullptr for an autograd node, whose interior is always switched off.
+void hideInterior(OpCtx& ctx, OpInfo* info)
+{
+    ctx.hiding = true;
+    ++tl_suppressed;
+    ctx.prevHiddenOp = tl_hiddenOp;
+    tl_hiddenOp = info;
+    if (!info || std::atomic_ref(info->callsOtherOps).load(std::memory_order_relaxed)) {
+        ctx.prevRecordEnabled = at::isRecordFunctionEnabled();
+        at::enableRecordFunction(false);
+        ctx.recordSwitchedOff = true;
+    }
+}
+
+void showInterior(OpCtx& ctx)
+{
+    if (!ctx.hiding)
+        return;
+    ctx.hiding = false;
+    --tl_suppressed;
+    tl_hiddenOp = ctx.prevHiddenOp;
+    if (ctx.recordSwitchedOff) {
+        ctx.recordSwitchedOff = false;
+        at::enableRecordFunction(ctx.prevRecordEnabled);
+    }
+}
 
 } // namespace
 
@@ -152,7 +223,11 @@ struct Recorder::Impl {
     bool dumping = false;
     std::vector<ModuleObserver*> observers;
 
-    std::unordered_map<std::string, std::int64_t> apiCounter, moduleCounter;
+    std::unordered_map<std::string, std::int64_t> moduleCounter;
+    // Per-step call counters by API name ("Aten.add"); node-based so that OpInfo::counter stays valid.
+    std::unordered_map<std::string, std::int64_t> apiCounter;
+    // Operators by the address of their schema's name (what RecordFunction::name() returns for an op).
+    std::unordered_map<const char*, OpInfo> opInfos;
     std::atomic<std::uint64_t> generation { 1 };
 
     bool registered = false;
@@ -173,7 +248,6 @@ struct Recorder::Impl {
     std::vector<std::weak_ptr<BackwardCall>> pendingCalls;
     std::atomic<bool> endCallbackQueued { false };
 
-    std::unordered_map<std::string, SchemaInfo> schemas;
 
     // --- helpers -------------------------------------------------------------------------------------------
     bool active() const { return dumping || !observers.empty(); }
@@ -248,18 +322,40 @@ struct Recorder::Impl {
         return false;
     }
 
-    const SchemaInfo& schemaOf(const c10::OperatorName& op)
+    const SchemaInfo& schemaOf(OpInfo& info)
     {
-        const std::string key = op.name + "." + op.overload_name;
-        auto it = schemas.find(key);
-        if (it != schemas.end())
-            return it->second;
-        SchemaInfo info;
-        if (auto handle = c10::Dispatcher::singleton().findSchema(op)) {
-            for (const auto& arg : handle->schema().arguments())
-                info.args.emplace_back(arg.kwarg_only(), arg.name());
+        if (!info.schema) {
+            info.schema.emplace();
+            if (auto handle = c10::Dispatcher::singleton().findSchema(info.op)) {
+                for (const auto& arg : handle->schema().arguments())
+                    info.schema->args.emplace_back(arg.kwarg_only(), arg.name());
+            }
         }
-        return schemas.emplace(key, std::move(info)).first->second;
+        return *info.schema;
+    }
+
+    // The operator of an op's RecordFunction, nullptr when it is no op (autograd nodes, user ranges).
+    OpInfo* opInfoOf(const at::RecordFunction& fn)
+    {
+        const char* name = fn.name();
+        auto it = opInfos.find(name);
+        if (it != opInfos.end() && it->second.schemaName == name)
+            return &it->second;
+        const auto op = fn.operator_name();
+        if (!op)
+            return nullptr; // not cached: such names live in the RecordFunction, their address is not the op's
+        OpInfo info;
+        info.schemaName = name;
+        info.op = *op;
+        if (op->name == "msprobe::module_tap") {
+            info.kind = OpInfo::Kind::ModuleTap;
+        } else if (op->name.compare(0, 6, "prim::") != 0) {
+            info.kind = OpInfo::Kind::Api;
+            const auto sep = op->name.find("::");
+            info.apiName = "Aten." + (sep == std::string::npos ? op->name : op->name.substr(sep + 2));
+            info.counter = &apiCounter[info.apiName];
+        }
+        return &(opInfos.insert_or_assign(name, std::move(info)).first->second);
     }
 
     // --- backward ------------------------------------------------------------------------------------------
@@ -291,7 +387,7 @@ struct Recorder::Impl {
     bool trackParameterOwner(c10::ArrayRef<const c10::IValue> inputs);
 
     // --- ops -----------------------------------------------------------------------------------------------
-    std::unique_ptr<at::ObserverContext> opStart(const at::RecordFunction& fn, const c10::OperatorName& op);
+    std::unique_ptr<at::ObserverContext> opStart(const at::RecordFunction& fn, OpInfo& info);
     void opEnd(const at::RecordFunction& fn, OpCtx& ctx);
     void onParamGrad(ModuleInfo* module, const std::string& param, const at::Tensor& grad, std::uint64_t gen);
 
@@ -330,7 +426,7 @@ struct CallHook : torch::autograd::FunctionPostHook {
             return outputs;
         std::lock_guard lock(impl->mutex);
         at::NoGradGuard noGrad;
-        at::DisableRecordFunctionGuard noRecord;
+        SuppressCapture noRecord;
         for (std::size_t i = 0; i < call->outSlots.size(); ++i)
             if (call->outSlots[i].first == self && call->outSlots[i].second < inputs.size())
                 call->gradIn[i] = inputs[call->outSlots[i].second];
@@ -614,38 +710,29 @@ bool Recorder::Impl::trackParameterOwner(c10::ArrayRef<const c10::IValue> inputs
     return paramOnly;
 }
 
-std::unique_ptr<at::ObserverContext> Recorder::Impl::opStart(const at::RecordFunction& fn, const c10::OperatorName& op)
+std::unique_ptr<at::ObserverContext> Recorder::Impl::opStart(const at::RecordFunction& fn, OpInfo& info)
 {
-    const std::string& full = op.name;
-    const auto sep = full.find("::");
-    if (full.compare(0, 6, "prim::") == 0)
-        return nullptr;
-    std::lock_guard lock(mutex);
     auto ctx = std::make_unique<OpCtx>();
     const auto inputs = trimmedInputs(fn);
     if (!dumping || cfg->dumpsModules() || !observers.empty())
         ctx->paramOnlyInputs = trackParameterOwner(inputs);
-    ctx->prevEnabled = at::isRecordFunctionEnabled();
     if (!dumping || !cfg->dumpsApis()) {
         ctx->kind = OpCtx::Kind::TrackOnly;
-        at::enableRecordFunction(false);
+        hideInterior(*ctx, &info);
         return ctx;
     }
-    const std::string_view opName = sep == std::string::npos ? std::string_view(full) : std::string_view(full).substr(sep + 2);
-    ctx->apiName.reserve(5 + opName.size());
-    ctx->apiName.append("Aten.").append(opName);
-    const std::int64_t n = apiCounter[ctx->apiName]++;
+    const std::int64_t n = (*info.counter)++;
     char number[24];
     const auto numberEnd = std::to_chars(number, number + sizeof number, n).ptr;
-    ctx->name.reserve(ctx->apiName.size() + 10 + static_cast<std::size_t>(numberEnd - number));
-    ctx->name.append(ctx->apiName).append(1, '.').append(number, numberEnd).append(".forward");
+    ctx->name.reserve(info.apiName.size() + 10 + static_cast<std::size_t>(numberEnd - number));
+    ctx->name.append(info.apiName).append(1, '.').append(number, numberEnd).append(".forward");
     ctx->parent = currentParent();
     if (cfg->extraInfo && cfg->level == Level::Mix)
         writer->addConstruct(ctx->name, ctx->parent);
     const bool pass = cfg->dataMode.forward && passes(ctx->name, false);
     ctx->dumpIn = pass && cfg->dataMode.input;
     if (ctx->dumpIn) {
-        const SchemaInfo& schema = schemaOf(op);
+        const SchemaInfo& schema = schemaOf(info);
         const bool save = saveFilesFor(ctx->name);
         ctx->inputArgs = Value::list(inputs.size());
         ctx->inputKwargs = Value::dict();
@@ -674,13 +761,12 @@ std::unique_ptr<at::ObserverContext> Recorder::Impl::opStart(const at::RecordFun
             ctx->inEdges.push_back(t.defined() && t.requires_grad() ? torch::autograd::impl::gradient_edge(t) : Edge());
     }
     ctx->seqBegin = at::sequence_number::peek();
-    at::enableRecordFunction(false); // the op's interior is not ours to see (outermost ops only)
+    hideInterior(*ctx, &info); // the op's interior is not ours to see (outermost ops only)
     return ctx;
 }
 
 void Recorder::Impl::opEnd(const at::RecordFunction& fn, OpCtx& ctx)
 {
-    at::enableRecordFunction(ctx.prevEnabled);
     std::lock_guard lock(mutex);
     const c10::ArrayRef<c10::IValue> outputs = trimmedOutputs(fn);
     if (!tl_modules.empty() && tl_modules.back().synthetic) {
@@ -768,6 +854,11 @@ void Recorder::Impl::onParamGrad(ModuleInfo* module, const std::string& param, c
 std::unique_ptr<at::ObserverContext> Recorder::Impl::onStart(const at::RecordFunction& fn)
 {
     Impl* self = g_impl;
+    if (tl_suppressed > 0) {
+        if (tl_hiddenOp)
+            std::atomic_ref(tl_hiddenOp->callsOtherOps).store(true, std::memory_order_relaxed);
+        return nullptr;
+    }
     if (!self || !self->enabled.load())
         return nullptr;
     try {
@@ -794,25 +885,23 @@ std::unique_ptr<at::ObserverContext> Recorder::Impl::onStart(const at::RecordFun
             ctx->moduleKey = key;
             return ctx;
         }
-        const auto op = fn.operator_name();
-        if (!op) {
+        std::lock_guard lock(self->mutex);
+        OpInfo* info = self->opInfoOf(fn);
+        if (!info) {
             if (std::strncmp(fn.name(), "autograd::engine::evaluate_function", 35) != 0)
                 return nullptr;
-            {
-                std::lock_guard lock(self->mutex);
-                self->closeSynthetic();
-            }
+            self->closeSynthetic();
             // Ops run inside a backward node are autograd internals.
             auto ctx = std::make_unique<OpCtx>();
             ctx->kind = OpCtx::Kind::Boundary;
-            ctx->prevEnabled = at::isRecordFunctionEnabled();
-            at::enableRecordFunction(false);
+            hideInterior(*ctx, nullptr);
             return ctx;
         }
-        if (op->name == "msprobe::module_tap") {
+        switch (info->kind) {
+        case OpInfo::Kind::Ignored: return nullptr;
+        case OpInfo::Kind::ModuleTap: {
             const auto in = trimmedInputs(fn);
             if (in.size() == 2 && in[0].isObject()) {
-                std::lock_guard lock(self->mutex);
                 const void* key = in[0].toObject().get();
                 for (auto it = tl_modules.rbegin(); it != tl_modules.rend(); ++it)
                     if (it->key == key && it->script) {
@@ -822,7 +911,9 @@ std::unique_ptr<at::ObserverContext> Recorder::Impl::onStart(const at::RecordFun
             }
             return nullptr;
         }
-        return self->opStart(fn, *op);
+        case OpInfo::Kind::Api: break;
+        }
+        return self->opStart(fn, *info);
     } catch (const std::exception& error) {
         if (self->writer)
             self->writer->recordError(std::string("callback:") + error.what(), std::string("capture failed: ") + error.what());
@@ -836,9 +927,10 @@ void Recorder::Impl::onEnd(const at::RecordFunction& fn, at::ObserverContext* ba
     auto* ctx = static_cast<OpCtx*>(base);
     if (!self || !ctx)
         return;
+    showInterior(*ctx);
     try {
         switch (ctx->kind) {
-        case OpCtx::Kind::Boundary: at::enableRecordFunction(ctx->prevEnabled); return;
+        case OpCtx::Kind::Boundary: return;
         case OpCtx::Kind::ScriptModule: {
             std::lock_guard lock(self->mutex);
             self->closeSynthetic();
@@ -853,7 +945,6 @@ void Recorder::Impl::onEnd(const at::RecordFunction& fn, at::ObserverContext* ba
         case OpCtx::Kind::TrackOnly: self->opEnd(fn, *ctx); return;
         }
     } catch (const std::exception& error) {
-        at::enableRecordFunction(ctx->prevEnabled);
         if (self->writer)
             self->writer->recordError(std::string("callback:") + error.what(), std::string("capture failed: ") + error.what());
     }
@@ -977,7 +1068,8 @@ void Recorder::resetStep()
     std::lock_guard lock(I.mutex);
     tl_modules.clear();
     I.closeSynthetic();
-    I.apiCounter.clear();
+    for (auto& [api, count] : I.apiCounter)
+        count = 0; // OpInfo::counter points at these
     I.moduleCounter.clear();
     I.paramGrad.clear();
     I.pendingCalls.clear();

@@ -668,6 +668,36 @@ private slots:
         QVERIFY(fs::exists(dir / "dump_tensor_data" / "Aten.sin.0.forward.output.0.npy"));
     }
 
+    void onlyOutermostOpsOnFirstAndLaterCalls()
+    {
+        // einsum runs permutes, reshapes and bmm inside. Its first call in the process is hidden by the capture's
+        // own counter; once seen calling other ops, its interior is hidden by switching RecordFunction off.
+        // Both must give the outer op alone, with its values.
+        QTemporaryDir tmp;
+        const auto cfg = captureConfig(tmp.path().toStdString(), "statistics", "L1");
+        torch::manual_seed(3);
+        const auto a = torch::randn({ 5, 4 }), b = torch::randn({ 4, 6 });
+        std::vector<torch::Tensor> results;
+        {
+            PrecisionDebugger debugger(cfg);
+            debugger.start();
+            for (int k = 0; k < 3; ++k)
+                results.push_back(torch::einsum("ij,jk->ik", { a * (k + 1), b }));
+            debugger.stop();
+            debugger.step();
+        }
+        const DumpFile dump = readDumpJson(rankDir(tmp.path().toStdString()) / "dump.json");
+        QCOMPARE(entryNames(dump),
+            std::string("Aten.mul.0.forward\nAten.einsum.0.forward\nAten.mul.1.forward\nAten.einsum.1.forward\n"
+                        "Aten.mul.2.forward\nAten.einsum.2.forward\n"));
+        for (int k = 0; k < 3; ++k) {
+            const std::string entry = "Aten.einsum." + std::to_string(k) + ".forward";
+            QCOMPARE(checkLeaf(dump, nodeAt(dump, entry, { "output", "0" }), results[static_cast<std::size_t>(k)]),
+                std::string());
+        }
+        QVERIFY(at::isRecordFunctionEnabled()); // left as found
+    }
+
     void stepStartsWithEmptyFilesAndEndsWithEveryRecord()
     {
         QTemporaryDir tmp;
