@@ -13,8 +13,10 @@ namespace msprobe::capture {
 
 namespace {
 
-void fillLeaf(TensorLeaf& leaf, const at::Tensor& t, const DumpConfig& config, DumpWriter& writer, bool saveFiles,
-    const std::string& fileStem)
+// tensorDir: the step's dump_tensor_data, taken when the tensor was seen (a job of the writer thread may run
+// after its step has closed); empty when no file is saved.
+void fillLeaf(TensorLeaf& leaf, const at::Tensor& t, const DumpConfig& config, DumpWriter& writer,
+    const std::filesystem::path& tensorDir, const std::string& fileStem)
 {
     if (config.summaryMode == SummaryMode::Xor) {
         // The reference writes the checksum alone: no Max/Min/Mean/Norm keys.
@@ -31,14 +33,14 @@ void fillLeaf(TensorLeaf& leaf, const at::Tensor& t, const DumpConfig& config, D
         if (config.summaryMode == SummaryMode::Md5)
             leaf.md5 = crc32Hex(t);
     }
-    if (saveFiles) {
+    if (!tensorDir.empty()) {
         const std::string ext = config.fileFormat == FileFormat::Pt ? ".pt" : ".npy";
         const std::string name = fileStem + ext;
         try {
             const std::string bytes = config.fileFormat == FileFormat::Pt ? encodePt(t) : encodeNpy(t);
             std::error_code ec;
-            std::filesystem::create_directories(writer.tensorDir(), ec);
-            if (writer.writeFile(writer.tensorDir() / name, bytes))
+            std::filesystem::create_directories(tensorDir, ec);
+            if (writer.writeFile(tensorDir / name, bytes))
                 leaf.dataName = name;
         } catch (const std::exception& error) {
             writer.recordError(std::string("encode:") + error.what(), "cannot encode " + name + ": " + error.what());
@@ -85,7 +87,9 @@ Value LeafBuilder::tensor(const at::Tensor& original, const std::string& fileSte
     leaf->requiresGrad = original.requires_grad() ? 1 : 0;
     if (m_config.task == Task::Structure)
         return Value::ofTensor(std::move(leaf));
-    if (!m_config.asyncDump) {
+    // On the CPU, statistics cost less than the copy a job of the writer thread would need: with async_dump only
+    // the tensor files, and the statistics of device tensors (no device synchronization per op), go there.
+    if (!m_config.asyncDump || (!saveFiles && t.is_cpu())) {
         if (const TensorLeaf* hit = saveFiles ? nullptr : cached(original)) {
             leaf->max = hit->max;
             leaf->min = hit->min;
@@ -95,7 +99,7 @@ Value LeafBuilder::tensor(const at::Tensor& original, const std::string& fileSte
             leaf->md5IsJson = hit->md5IsJson;
             return Value::ofTensor(std::move(leaf));
         }
-        fillLeaf(*leaf, t, m_config, m_writer, saveFiles, fileStem);
+        fillLeaf(*leaf, t, m_config, m_writer, saveFiles ? m_writer.tensorDir() : std::filesystem::path(), fileStem);
         remember(original, leaf);
         return Value::ofTensor(std::move(leaf));
     }
@@ -108,10 +112,11 @@ Value LeafBuilder::tensor(const at::Tensor& original, const std::string& fileSte
     // The builder is replaced at every start(); config and writer live as long as the debugger.
     const DumpConfig* config = &m_config;
     DumpWriter* writer = &m_writer;
-    m_writer.post([leaf, copy, saveFiles, fileStem, config, writer] {
+    std::filesystem::path tensorDir = saveFiles ? m_writer.tensorDir() : std::filesystem::path();
+    m_writer.post([leaf, copy, tensorDir = std::move(tensorDir), fileStem, config, writer] {
         at::NoGradGuard noGrad;
         at::DisableRecordFunctionGuard noRecord;
-        fillLeaf(*leaf, copy, *config, *writer, saveFiles, fileStem);
+        fillLeaf(*leaf, copy, *config, *writer, tensorDir, fileStem);
     });
     return Value::ofTensor(std::move(leaf));
 }

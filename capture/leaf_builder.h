@@ -14,7 +14,8 @@
 namespace msprobe::capture {
 
 // Turns IValues into dump.json values: tensor leaves with statistics (and md5, and tensor files when
-// requested), scalar leaves, lists. With async_dump the tensor is copied and the work runs on the writer thread.
+// requested), scalar leaves, lists. With async_dump, tensor files and the statistics of device tensors are made
+// on the writer thread from a copy; the statistics of CPU tensors are computed at once (cheaper than the copy).
 class LeafBuilder {
 public:
     LeafBuilder(const DumpConfig& config, DumpWriter& writer)

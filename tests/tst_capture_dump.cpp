@@ -619,15 +619,24 @@ private slots:
         QVERIFY(nodeAt(d2, "Aten.relu.0.forward", { "output" }) < 0);
     }
 
+    void asyncDumpMatchesSync_data()
+    {
+        QTest::addColumn<QString>("task");
+        QTest::newRow("statistics") << "statistics"; // CPU statistics are computed at once even with async_dump
+        QTest::newRow("tensor") << "tensor"; // files (and their statistics) are made on the writer thread
+    }
+
     void asyncDumpMatchesSync()
     {
+        QFETCH(QString, task);
         QTemporaryDir a, b;
-        const auto sync = captureConfig(a.path().toStdString(), "statistics", "mix");
-        const auto async = captureConfig(b.path().toStdString(), "statistics", "mix", "", "\"async_dump\": true");
+        const auto sync = captureConfig(a.path().toStdString(), task.toStdString(), "mix");
+        const auto async = captureConfig(b.path().toStdString(), task.toStdString(), "mix", "", "\"async_dump\": true");
         trainTiny(1, &sync);
         trainTiny(1, &async);
-        const DumpFile ds = readDumpJson(rankDir(a.path().toStdString()) / "dump.json");
-        const DumpFile da = readDumpJson(rankDir(b.path().toStdString()) / "dump.json");
+        const fs::path dirS = rankDir(a.path().toStdString()), dirA = rankDir(b.path().toStdString());
+        const DumpFile ds = readDumpJson(dirS / "dump.json");
+        const DumpFile da = readDumpJson(dirA / "dump.json");
         QCOMPARE(da.entries.size(), ds.entries.size());
         QCOMPARE(da.tensors.size(), ds.tensors.size());
         for (std::size_t k = 0; k < ds.entries.size(); ++k)
@@ -635,6 +644,16 @@ private slots:
         for (std::size_t r = 0; r < ds.tensors.size(); ++r) {
             QVERIFY(da.tensors.max[r] == ds.tensors.max[r]);
             QVERIFY(da.tensors.norm[r] == ds.tensors.norm[r]);
+        }
+        if (task == "tensor") {
+            std::size_t files = 0;
+            for (const auto& file : fs::directory_iterator(dirS / "dump_tensor_data")) {
+                const fs::path other = dirA / "dump_tensor_data" / file.path().filename();
+                QVERIFY2(fs::exists(other), other.c_str());
+                QVERIFY2(readText(other) == readText(file.path()), other.c_str());
+                ++files;
+            }
+            QVERIFY(files > 100);
         }
     }
 
