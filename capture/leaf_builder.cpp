@@ -123,25 +123,21 @@ Value LeafBuilder::tensor(const at::Tensor& original, const std::string& fileSte
 
 const TensorLeaf* LeafBuilder::cached(const at::Tensor& t) const
 {
-    auto it = m_cache.find(t.unsafeGetTensorImpl());
-    if (it == m_cache.end() || it->second.version != t._version())
-        return nullptr;
-    return it->second.leaf.get();
+    const c10::TensorImpl* key = t.unsafeGetTensorImpl();
+    for (std::size_t k = 1; k <= kCacheSize; ++k) {
+        const std::size_t slot = (m_cacheNext + kCacheSize - k) % kCacheSize;
+        if (m_cacheKeys[slot] == key)
+            return m_cacheSlots[slot].version == t._version() ? m_cacheSlots[slot].leaf.get() : nullptr;
+    }
+    return nullptr;
 }
 
 void LeafBuilder::remember(const at::Tensor& t, std::shared_ptr<const TensorLeaf> leaf)
 {
-    constexpr std::size_t kCapacity = 128;
-    const c10::TensorImpl* key = t.unsafeGetTensorImpl();
-    auto [it, inserted] = m_cache.try_emplace(key);
-    it->second = CachedStats { t, static_cast<std::uint32_t>(t._version()), {}, std::move(leaf) };
-    if (!inserted)
-        return;
-    m_cacheOrder.push_back(key);
-    if (m_cacheOrder.size() > kCapacity) {
-        m_cache.erase(m_cacheOrder.front());
-        m_cacheOrder.pop_front();
-    }
+    const std::size_t slot = m_cacheNext;
+    m_cacheNext = (m_cacheNext + 1) % kCacheSize;
+    m_cacheKeys[slot] = t.unsafeGetTensorImpl();
+    m_cacheSlots[slot] = CachedStats { t, static_cast<std::uint32_t>(t._version()), std::move(leaf) };
 }
 
 Value LeafBuilder::build(const c10::IValue& v, const std::string& filePrefix, bool saveFiles, bool copyForAsync)

@@ -7,9 +7,8 @@
 
 #include <ATen/core/ivalue.h>
 
-#include <deque>
+#include <array>
 #include <string>
-#include <unordered_map>
 
 namespace msprobe::capture {
 
@@ -35,7 +34,6 @@ private:
     struct CachedStats {
         at::Tensor tensor; // held so that the TensorImpl cannot be reused by another tensor
         std::uint32_t version = 0;
-        std::string md5;
         std::shared_ptr<const TensorLeaf> leaf;
     };
     const TensorLeaf* cached(const at::Tensor& t) const;
@@ -43,8 +41,12 @@ private:
 
     const DumpConfig& m_config;
     DumpWriter& m_writer;
-    std::unordered_map<const c10::TensorImpl*, CachedStats> m_cache;
-    std::deque<const c10::TensorImpl*> m_cacheOrder;
+    // A ring of the most recent tensors, searched newest first (a hit is nearly always among the last few; no
+    // allocation per tensor, unlike a map). A tensor changed in place is added again; the newer record wins.
+    static constexpr std::size_t kCacheSize = 128;
+    std::array<const c10::TensorImpl*, kCacheSize> m_cacheKeys {};
+    std::array<CachedStats, kCacheSize> m_cacheSlots;
+    std::size_t m_cacheNext = 0;
 };
 
 } // namespace msprobe::capture

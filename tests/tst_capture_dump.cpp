@@ -717,6 +717,42 @@ private slots:
         QVERIFY(at::isRecordFunctionEnabled()); // left as found
     }
 
+    void reusedStatisticsFollowInPlaceChanges()
+    {
+        // Statistics of a tensor seen again (op output, then next op input) are reused only while it is unchanged;
+        // more tensors than the reuse ring holds pass in between for the second half.
+        QTemporaryDir tmp;
+        const auto cfg = captureConfig(tmp.path().toStdString(), "statistics", "L1");
+        torch::manual_seed(5);
+        const auto x = torch::randn({ 6, 5 });
+        torch::Tensor before, after, sine, late;
+        std::vector<torch::Tensor> many;
+        {
+            PrecisionDebugger debugger(cfg);
+            debugger.start();
+            auto y = torch::exp(x);
+            before = y.clone();
+            y.mul_(-3);
+            after = y.clone();
+            sine = torch::sin(y);
+            for (int k = 0; k < 150; ++k)
+                many.push_back(torch::cos(x + k));
+            many.front().add_(1);
+            late = torch::tanh(many.front());
+            debugger.stop();
+            debugger.step();
+        }
+        const DumpFile dump = readDumpJson(rankDir(tmp.path().toStdString()) / "dump.json");
+        QCOMPARE(checkLeaf(dump, nodeAt(dump, "Aten.exp.0.forward", { "output", "0" }), before), std::string());
+        QCOMPARE(checkLeaf(dump, nodeAt(dump, "Aten.mul_.0.forward", { "input_args", "0" }), before), std::string());
+        QCOMPARE(checkLeaf(dump, nodeAt(dump, "Aten.mul_.0.forward", { "output", "0" }), after), std::string());
+        QCOMPARE(checkLeaf(dump, nodeAt(dump, "Aten.sin.0.forward", { "input_args", "0" }), after), std::string());
+        QCOMPARE(checkLeaf(dump, nodeAt(dump, "Aten.add_.0.forward", { "output", "0" }), many.front()), std::string());
+        QCOMPARE(checkLeaf(dump, nodeAt(dump, "Aten.tanh.0.forward", { "input_args", "0" }), many.front()), std::string());
+        QCOMPARE(checkLeaf(dump, nodeAt(dump, "Aten.tanh.0.forward", { "output", "0" }), late), std::string());
+        QCOMPARE(checkLeaf(dump, nodeAt(dump, "Aten.cos.149.forward", { "output", "0" }), many.back()), std::string());
+    }
+
     void stepStartsWithEmptyFilesAndEndsWithEveryRecord()
     {
         QTemporaryDir tmp;
