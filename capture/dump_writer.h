@@ -54,7 +54,7 @@ public:
     // Runs a job on the writer thread (async_dump) or at once.
     void post(std::function<void()> job);
     // Writes dump.json/construct.json/stack.json with everything so far. The JSON is built and written on the
-    // writer thread in every mode (statistics stay synchronous unless async_dump); drain() waits for it.
+    // writer thread in every mode (with async_dump also tensor files and device-tensor statistics); drain() waits.
     void flush();
     // Waits until every posted job (and flush) has finished.
     void drain();
