@@ -17,6 +17,8 @@
 #include <string>
 #include <vector>
 
+#include <unistd.h>
+
 namespace {
 
 struct Mode {
@@ -167,9 +169,13 @@ int main(int argc, char** argv)
                 mainCpu[m].push_back(threadCpuSeconds() - thread0);
                 processCpu[m].push_back(cpu.seconds());
             }
-            // The writer thread must not spill its work into the next mode's steps.
-            if (debuggers[m])
+            // The writer thread must not spill its work into the next mode's steps, nor the kernel's writeback
+            // of the files it wrote (on two cores it took the plain steps' CPU).
+            if (debuggers[m]) {
                 debuggers[m]->flush();
+                if (modes[m].phase == 1)
+                    ::sync();
+            }
         }
     }
     for (auto& d : debuggers)

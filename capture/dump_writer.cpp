@@ -189,6 +189,43 @@ bool DumpWriter::writeFile(const fs::path& file, const std::string& bytes)
     return true;
 }
 
+bool DumpWriter::writeTensorFile(const fs::path& dir, const std::string& name, const std::string& bytes, TensorLeaf& leaf)
+{
+    std::error_code ec;
+    fs::create_directories(dir, ec);
+    if (!writeFile(dir / name, bytes))
+        return false;
+    leaf.dataName = name;
+    return true;
+}
+
+void DumpWriter::writeTensorFileLater(fs::path dir, std::string name, std::string bytes, std::shared_ptr<TensorLeaf> leaf)
+{
+    const std::size_t size = bytes.size();
+    {
+        std::unique_lock lock(m_pendingMutex);
+        // A file larger than the whole budget goes alone.
+        m_pendingCv.wait(lock, [&] { return m_pendingFileBytes == 0 || m_pendingFileBytes + size <= m_maxPendingFileBytes; });
+        m_pendingFileBytes += size;
+    }
+    enqueue([this, dir = std::move(dir), name = std::move(name), bytes = std::move(bytes), leaf = std::move(leaf)] {
+        // The budget is returned however the write ends.
+        struct Release {
+            DumpWriter* writer;
+            std::size_t size;
+            ~Release()
+            {
+                {
+                    std::lock_guard lock(writer->m_pendingMutex);
+                    writer->m_pendingFileBytes -= size;
+                }
+                writer->m_pendingCv.notify_all();
+            }
+        } release { this, bytes.size() };
+        writeTensorFile(dir, name, bytes, *leaf);
+    });
+}
+
 void DumpWriter::writeState(DirState& snap, bool skeleton)
 {
     static const decltype(snap.entries) noEntries;

@@ -63,6 +63,15 @@ public:
 
     // Writes bytes to a file, recording failures; returns success.
     bool writeFile(const std::filesystem::path& file, const std::string& bytes);
+    // A tensor file: dir/name is written (dir made when missing) and on success leaf.dataName = name. The Later
+    // form queues it for the writer thread, after the records added so far and before the next flush; it waits
+    // while more than maxPendingFileBytes() are queued, so a slow disk cannot make the queue grow without bound.
+    bool writeTensorFile(const std::filesystem::path& dir, const std::string& name, const std::string& bytes,
+        TensorLeaf& leaf);
+    void writeTensorFileLater(std::filesystem::path dir, std::string name, std::string bytes,
+        std::shared_ptr<TensorLeaf> leaf);
+    std::size_t maxPendingFileBytes() const { return m_maxPendingFileBytes; }
+    void setMaxPendingFileBytes(std::size_t bytes) { m_maxPendingFileBytes = bytes; }
 
 private:
     struct Stack {
@@ -94,6 +103,11 @@ private:
     std::filesystem::path m_errorDir;
     std::set<std::string> m_errorKinds;
     std::string m_errorLog;
+
+    std::mutex m_pendingMutex;
+    std::condition_variable m_pendingCv;
+    std::size_t m_pendingFileBytes = 0;
+    std::size_t m_maxPendingFileBytes = std::size_t(256) << 20;
 
     std::mutex m_queueMutex;
     std::condition_variable m_queueCv, m_idleCv;

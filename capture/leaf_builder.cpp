@@ -14,10 +14,12 @@ namespace msprobe::capture {
 namespace {
 
 // tensorDir: the step's dump_tensor_data, taken when the tensor was seen (a job of the writer thread may run
-// after its step has closed); empty when no file is saved.
-void fillLeaf(TensorLeaf& leaf, const at::Tensor& t, const DumpConfig& config, DumpWriter& writer,
-    const std::filesystem::path& tensorDir, const std::string& fileStem)
+// after its step has closed); empty when no file is saved. onWriterThread: write the file here; otherwise its
+// bytes are made here (the tensor may change later) and the writer thread writes them.
+void fillLeaf(const std::shared_ptr<TensorLeaf>& leafPtr, const at::Tensor& t, const DumpConfig& config,
+    DumpWriter& writer, const std::filesystem::path& tensorDir, const std::string& fileStem, bool onWriterThread)
 {
+    TensorLeaf& leaf = *leafPtr;
     if (config.summaryMode == SummaryMode::Xor) {
         // The reference writes the checksum alone: no Max/Min/Mean/Norm keys.
         leaf.md5 = xorChecksumJson(t);
@@ -37,11 +39,11 @@ void fillLeaf(TensorLeaf& leaf, const at::Tensor& t, const DumpConfig& config, D
         const std::string ext = config.fileFormat == FileFormat::Pt ? ".pt" : ".npy";
         const std::string name = fileStem + ext;
         try {
-            const std::string bytes = config.fileFormat == FileFormat::Pt ? encodePt(t) : encodeNpy(t);
-            std::error_code ec;
-            std::filesystem::create_directories(tensorDir, ec);
-            if (writer.writeFile(tensorDir / name, bytes))
-                leaf.dataName = name;
+            std::string bytes = config.fileFormat == FileFormat::Pt ? encodePt(t) : encodeNpy(t);
+            if (onWriterThread)
+                writer.writeTensorFile(tensorDir, name, bytes, leaf);
+            else
+                writer.writeTensorFileLater(tensorDir, name, std::move(bytes), leafPtr);
         } catch (const std::exception& error) {
             writer.recordError(std::string("encode:") + error.what(), "cannot encode " + name + ": " + error.what());
         }
@@ -87,9 +89,10 @@ Value LeafBuilder::tensor(const at::Tensor& original, const std::string& fileSte
     leaf->requiresGrad = original.requires_grad() ? 1 : 0;
     if (m_config.task == Task::Structure)
         return Value::ofTensor(std::move(leaf));
-    // On the CPU, statistics cost less than the copy a job of the writer thread would need: with async_dump only
-    // the tensor files, and the statistics of device tensors (no device synchronization per op), go there.
-    if (!m_config.asyncDump || (!saveFiles && t.is_cpu())) {
+    // On the CPU the statistics, and a file's bytes, cost less than the copy a job of the writer thread would
+    // need: they are made at once and only the file is written there. With async_dump, device tensors are
+    // copied and all their work goes there (no device synchronization per op).
+    if (!m_config.asyncDump || t.is_cpu()) {
         if (const TensorLeaf* hit = saveFiles ? nullptr : cached(original)) {
             leaf->max = hit->max;
             leaf->min = hit->min;
@@ -99,7 +102,7 @@ Value LeafBuilder::tensor(const at::Tensor& original, const std::string& fileSte
             leaf->md5IsJson = hit->md5IsJson;
             return Value::ofTensor(std::move(leaf));
         }
-        fillLeaf(*leaf, t, m_config, m_writer, saveFiles ? m_writer.tensorDir() : std::filesystem::path(), fileStem);
+        fillLeaf(leaf, t, m_config, m_writer, saveFiles ? m_writer.tensorDir() : std::filesystem::path(), fileStem, false);
         remember(original, leaf);
         return Value::ofTensor(std::move(leaf));
     }
@@ -116,7 +119,7 @@ Value LeafBuilder::tensor(const at::Tensor& original, const std::string& fileSte
     m_writer.post([leaf, copy, tensorDir = std::move(tensorDir), fileStem, config, writer] {
         at::NoGradGuard noGrad;
         at::DisableRecordFunctionGuard noRecord;
-        fillLeaf(*leaf, copy, *config, *writer, tensorDir, fileStem);
+        fillLeaf(leaf, copy, *config, *writer, tensorDir, fileStem, true);
     });
     return Value::ofTensor(std::move(leaf));
 }

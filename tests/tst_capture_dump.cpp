@@ -22,6 +22,9 @@
 #include <QTemporaryDir>
 
 #include <cmath>
+#include <atomic>
+#include <thread>
+#include <future>
 #include <fcntl.h>
 #include <unistd.h>
 #include <cstring>
@@ -776,6 +779,40 @@ private slots:
         QCOMPARE(dump.entries.size(), std::size_t(1));
         QCOMPARE(dump.entryName(0), std::string("Aten.add.0.forward"));
         QCOMPARE(readText(dir / "construct.json"), std::string("{\n \"Aten.add.0.forward\": null\n}"));
+    }
+
+    void queuedTensorFilesWaitForRoom()
+    {
+        QTemporaryDir tmp;
+        // async_dump: post() queues for the writer thread (instead of running at once).
+        const auto cfg = captureConfig(tmp.path().toStdString(), "tensor", "L1", "", "\"async_dump\": true");
+        capture::DumpWriter writer(cfg);
+        writer.setMaxPendingFileBytes(1000);
+        writer.open(0, 0);
+        const fs::path dir = writer.tensorDir();
+        // Hold the writer thread.
+        std::promise<void> release;
+        std::shared_future<void> released = release.get_future().share();
+        writer.post([released] { released.wait(); });
+        std::atomic<int> queued { 0 };
+        auto a = std::make_shared<capture::TensorLeaf>(), b = std::make_shared<capture::TensorLeaf>();
+        std::thread training([&] {
+            writer.writeTensorFileLater(dir, "a.npy", std::string(600, 'a'), a);
+            ++queued;
+            writer.writeTensorFileLater(dir, "b.npy", std::string(600, 'b'), b); // 1200 > 1000: waits for a
+            ++queued;
+        });
+        std::this_thread::sleep_for(std::chrono::milliseconds(200));
+        const int before = queued.load();
+        release.set_value();
+        training.join();
+        writer.drain();
+        QCOMPARE(before, 1);
+        QCOMPARE(queued.load(), 2);
+        QCOMPARE(readText(dir / "a.npy"), std::string(600, 'a'));
+        QCOMPARE(readText(dir / "b.npy"), std::string(600, 'b'));
+        QCOMPARE(a->dataName, std::string("a.npy"));
+        QCOMPARE(b->dataName, std::string("b.npy"));
     }
 
     void dumpDirectoryThatCannotBeMadeIsReportedAndTrainingContinues()
