@@ -67,8 +67,8 @@ void DumpWriter::open(std::int64_t step, std::int64_t rank)
     state->dirty = true;
     m_cur = std::move(state);
     // The directory is made on the writer thread with the first files: creating inodes can take a millisecond
-    // on a busy ext4, which the training thread should not pay every step. Tensor files written synchronously
-    // create their own directory (create_directories makes the parents too).
+    // on a busy ext4, which the training thread should not pay every step. Every later job of this step (tensor
+    // files, dump.json) runs after this one.
     enqueue([this, state = m_cur] {
         std::error_code ec;
         fs::create_directories(state->dir, ec);
@@ -189,14 +189,12 @@ bool DumpWriter::writeFile(const fs::path& file, const std::string& bytes)
     return true;
 }
 
-bool DumpWriter::writeTensorFile(const fs::path& dir, const std::string& name, const std::string& bytes, TensorLeaf& leaf)
+void DumpWriter::writeTensorFile(const fs::path& dir, const std::string& name, const std::string& bytes, TensorLeaf& leaf)
 {
     std::error_code ec;
     fs::create_directories(dir, ec);
-    if (!writeFile(dir / name, bytes))
-        return false;
-    leaf.dataName = name;
-    return true;
+    if (writeFile(dir / name, bytes))
+        leaf.dataName = name;
 }
 
 void DumpWriter::writeTensorFileLater(fs::path dir, std::string name, std::string bytes, std::shared_ptr<TensorLeaf> leaf)

@@ -66,7 +66,7 @@ public:
     // A tensor file: dir/name is written (dir made when missing) and on success leaf.dataName = name. The Later
     // form queues it for the writer thread, after the records added so far and before the next flush; it waits
     // while more than maxPendingFileBytes() are queued, so a slow disk cannot make the queue grow without bound.
-    bool writeTensorFile(const std::filesystem::path& dir, const std::string& name, const std::string& bytes,
+    void writeTensorFile(const std::filesystem::path& dir, const std::string& name, const std::string& bytes,
         TensorLeaf& leaf);
     void writeTensorFileLater(std::filesystem::path dir, std::string name, std::string bytes,
         std::shared_ptr<TensorLeaf> leaf);

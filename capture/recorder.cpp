@@ -248,7 +248,6 @@ struct Recorder::Impl {
     std::vector<std::weak_ptr<BackwardCall>> pendingCalls;
     std::atomic<bool> endCallbackQueued { false };
 
-
     // --- helpers -------------------------------------------------------------------------------------------
     bool active() const { return dumping || !observers.empty(); }
     bool wantsBackwardDump() const { return dumping && cfg->dataMode.backward && cfg->task != Task::Structure; }
