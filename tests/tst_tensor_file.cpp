@@ -355,6 +355,12 @@ private slots:
                                  << "unsupported storage type 'torch.ComplexFloatStorage'";
         QTest::newRow("byte order") << "bad_byteorder.pt"
                                     << "unknown byte order 'middle'";
+        // Zip bombs are refused from the zip directory's sizes, before anything is inflated.
+        QTest::newRow("storage zip bomb") << "bad_zip_bomb_storage.pt"
+                                          << "data/0: the record inflates to 33554480 bytes, more than the 48 bytes its "
+                                             "pickle describes (12 elements of torch.float32): refused without reading it";
+        QTest::newRow("pickle zip bomb") << "bad_zip_bomb_pickle.pt"
+                                         << "data.pkl: the record inflates to";
     }
 
     void hostilePt()
@@ -535,6 +541,9 @@ private slots:
         };
         const std::string six = rawValues<float>({ 0, 1, 2, 3, 4, 5 });
         row("truncated data", npyFile("<f4", "False", "(2, 3)", six.substr(0, 20)), "truncated data");
+        row("shape smaller than the data", npyFile("<f4", "False", "(2, 2)", six), "the header does not describe the data");
+        row("dtype narrower than the data", npyFile("<f2", "False", "(2, 3)", six), "the header does not describe the data");
+        row("dtype wider than the data", npyFile("<f8", "False", "(2, 3)", six), "truncated data");
         row("absurd shape", npyFile("<f4", "False", "(1099511627776, 1099511627776)", six), "is too large");
         row("shape overflow", npyFile("<f8", "False", "(4611686018427387904, 4)", six), "is too large");
         row("dimension overflow", npyFile("<f8", "False", "(99999999999999999999,)", six), "dimension too large");
@@ -653,6 +662,15 @@ private slots:
         // A symlinked dump folder itself is fine.
         fs::create_directory_symlink(dir, root / "linked_dir");
         QCOMPARE(resolveDataFile(root / "linked_dir", "alias.pt"), root / "linked_dir" / "alias.pt");
+        // A dump_tensor_data that is a link out of its dump folder is refused like a file link out of it.
+        fs::create_directories(root / "rank0");
+        fs::create_directory_symlink(dir, root / "rank0" / "dump_tensor_data");
+        VERIFY_ERROR(resolveDataFile(root / "rank0" / "dump_tensor_data", "real.pt"), "rank0/dump_tensor_data",
+            "inside the dump folder");
+        fs::create_directory_symlink("/nonexistent", root / "rank0" / "dangling_dir");
+        VERIFY_ERROR(resolveDataFile(root / "rank0" / "dangling_dir", "real.pt"), "dangling_dir", "inside the dump folder");
+        fs::create_directory_symlink("../rank0", root / "rank0" / "loop_dir"); // resolves to the dump folder itself
+        VERIFY_ERROR(resolveDataFile(root / "rank0" / "loop_dir", "real.pt"), "loop_dir", "inside the dump folder");
     }
 
 private:

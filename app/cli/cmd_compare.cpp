@@ -4,6 +4,7 @@
 #include "compare/atomic_file.h"
 #include "compare/compare_job.h"
 #include "compare/mapping_yaml.h"
+#include "compare/tensor_metrics_files.h"
 #include "support/error.h"
 
 #include <nlohmann/json.hpp>
@@ -33,7 +34,8 @@ const char* kCompareHelp
       "  --xlsx                      write .xlsx (coloured rows, frozen header, autofilter) instead of .csv\n"
       "  --html                      also write compare_report_{ts}.html (summary, per-rank table, first divergences)\n"
       "  --json                      also write compare_verdict_{ts}.json (machine-readable verdicts for CI)\n"
-      "  --fail-on error|warning     exit with status 3 when any row is at least that bad\n"
+      "  --fail-on error|warning     exit with status 3 when any row is at least that bad (a row whose tensor file\n"
+      "                              is missing or unreadable is an error)\n"
       "  -fm, --fuzzy_match          match ignoring call counters\n"
       "  -dm, --data_mapping FILE    YAML {npu item name: bench item name}\n"
       "  -cm, --cell_mapping [FILE]  module-name mapping (alone: only Cell. -> Module.)\n"
@@ -236,8 +238,11 @@ int runCompare(const std::vector<std::string>& args)
         for (const auto& file : pair.outputs)
             std::printf("%s%scompare result: %s\n", title.c_str(), title.empty() ? "" : ": ", file.string().c_str());
         if (!options.compare.firstDiffAnalyze) {
-            std::printf("  %s mode, %zu rows: %zu pass, %zu warning, %zu error\n", pair.mode.c_str(), pair.rows, pair.pass,
-                pair.warning, pair.error);
+            std::printf("  %s mode, %zu rows: %zu pass, %zu warning, %zu error; %zu unpaired (no bench partner)%s%s\n",
+                pair.mode.c_str(), pair.rows, pair.pass, pair.warning, pair.error, pair.unpaired,
+                pair.mode == "tensor" ? "; " : "", pair.mode == "tensor" ? tensorFileProblemCount(pair.unreadableFiles).c_str() : "");
+            for (const std::string& warning : pairWarnings(pair))
+                std::fprintf(stderr, "msprobe compare: warning: %s%s%s\n", title.c_str(), title.empty() ? "" : ": ", warning.c_str());
             printPoint("first divergence", pair.firstDivergence);
             printPoint("first NaN/Inf", pair.firstNanInf);
         }

@@ -4,6 +4,7 @@
 #include "compare/consistent_table.h"
 #include "compare/legacy_result.h"
 #include "compare/stats_diff.h"
+#include "compare/tensor_metrics_files.h"
 #include "compare/thread_pool.h"
 #include "dump/dump_json_reader.h"
 #include "dump/tensor_file.h"
@@ -93,19 +94,12 @@ void columnFacts(CompareTable& table, std::size_t threads)
 TensorMetrics compareRowTensors(const CompareTable& table, const CompareRow& row)
 {
     const ItemTable& npuTable = *table.npu.items;
-    const std::string npuName(npuTable.dataName(table.npuItem(row)));
+    const std::string_view npuName = npuTable.dataName(table.npuItem(row));
     const Item* bi = table.benchItem(row);
-    const std::string benchName(bi ? table.bench.items->dataName(*bi) : kNA);
+    const std::string_view benchName = bi ? table.bench.items->dataName(*bi) : std::string_view(kNA);
     if (auto problem = dataNameProblem(npuName, benchName))
         return *problem;
-    const fs::path npuFile = resolveDataFile(table.npu.dataDir, npuName);
-    const fs::path benchFile = resolveDataFile(table.bench.dataDir, benchName);
-    for (const fs::path* file : { &npuFile, &benchFile })
-        if (std::string message = unreadableTensorFileMessage(*file); !message.empty())
-            return tensorMetricsError("unsupported", std::move(message));
-    const TensorData npuData = readTensorFile(npuFile);
-    const TensorData benchData = readTensorFile(benchFile);
-    return compareTensors(npuData, benchData);
+    return compareTensorFilePair(table.npu.dataDir, npuName, table.bench.dataDir, benchName);
 }
 
 void computeTensorMetrics(CompareTable& table, const CompareHooks& hooks)
@@ -234,7 +228,9 @@ void applyRulesToRows(CompareTable& table, std::size_t begin, std::size_t end)
         }
         applyResultRules(table.mode, std::span<const RuleRow>(group.data(), groupEnd - start), outcomes);
         for (std::size_t r = start; r < groupEnd; ++r) {
-            table.rows[r].level = outcomes[r - start].level;
+            // A row whose tensor file is missing or unreadable was not compared: never a pass.
+            const bool unreadable = table.mode == CompareMode::Tensor && !table.tensorMetrics[table.rows[r].metrics].fileProblems.empty();
+            table.rows[r].level = unreadable ? ResultLevel::Error : outcomes[r - start].level;
             table.rows[r].messages = outcomes[r - start].messages;
         }
         start = groupEnd;

@@ -7,6 +7,7 @@
 #include "compare/first_diff.h"
 #include "compare/html_report.h"
 #include "compare/progress.h"
+#include "compare/tensor_metrics_files.h"
 #include "compare/thread_pool.h"
 #include "compare/verdict_json.h"
 #include "compare/xlsx_writer.h"
@@ -16,6 +17,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdio>
 #include <ctime>
 #include <map>
 #include <mutex>
@@ -101,6 +103,16 @@ void summarizePair(const CompareTable& table, PairOutcome& outcome, const JobOpt
     outcome.rows = table.rows.size();
     if (options.compare.firstDiffAnalyze)
         return;
+    outcome.unpaired = 0;
+    for (std::size_t r = 0; r < table.rows.size(); ++r)
+        outcome.unpaired += table.consistent() ? !table.consistentRows[r].bench.present() : table.rows[r].bench == kUnmatched;
+    if (table.mode == CompareMode::Tensor) {
+        TensorFileProblemLog problems;
+        for (const TensorMetrics& metrics : table.tensorMetrics)
+            problems.add(metrics.fileProblems);
+        outcome.unreadableFiles = problems.count();
+        outcome.unreadableExamples = problems.examples();
+    }
     outcome.pass = table.countLevel(ResultLevel::Pass);
     outcome.warning = table.countLevel(ResultLevel::Warning);
     outcome.error = table.countLevel(ResultLevel::Error);
@@ -121,6 +133,35 @@ void summarizePair(const CompareTable& table, PairOutcome& outcome, const JobOpt
         failed.message = cell.text;
         outcome.failed.push_back(std::move(failed));
     }
+}
+
+bool tooManyUnpaired(std::size_t unpaired, std::size_t rows)
+{
+    return unpaired * 10 > rows;
+}
+
+std::string unpairedText(std::size_t unpaired, std::size_t rows)
+{
+    const double percent = rows ? 100.0 * static_cast<double>(unpaired) / static_cast<double>(rows) : 0.0;
+    char share[32];
+    std::snprintf(share, sizeof share, "%.1f%%", percent);
+    return std::to_string(unpaired) + " of " + std::to_string(rows) + " rows (" + share + ") have no bench partner";
+}
+
+std::vector<std::string> pairWarnings(const PairOutcome& outcome)
+{
+    std::vector<std::string> warnings;
+    if (outcome.unreadableFiles) {
+        std::string text = tensorFileProblemCount(outcome.unreadableFiles) + " (their rows are errors; first: ";
+        for (std::size_t i = 0; i < outcome.unreadableExamples.size(); ++i)
+            text += (i ? "; " : "") + outcome.unreadableExamples[i].file + ": " + outcome.unreadableExamples[i].reason;
+        warnings.push_back(text + (outcome.unreadableFiles > outcome.unreadableExamples.size() ? "; ...)" : ")"));
+    }
+    if (tooManyUnpaired(outcome.unpaired, outcome.rows))
+        warnings.push_back(unpairedText(outcome.unpaired, outcome.rows)
+            + ": more than a tenth of the rows were not compared with anything (different models or steps, or names "
+              "that need -fm/-dm?)");
+    return warnings;
 }
 
 std::string compareTimestamp()
@@ -234,6 +275,9 @@ JobOutcome runCompareJob(const std::vector<ComparePair>& pairs, const JobOptions
     progress.finish();
 
     for (const auto& outcome : job.pairs) {
+        job.rows += outcome.rows;
+        job.unpaired += outcome.unpaired;
+        job.unreadableFiles += outcome.unreadableFiles;
         if (outcome.error)
             job.worst = ResultLevel::Error;
         else if (outcome.warning && job.worst == ResultLevel::Pass)

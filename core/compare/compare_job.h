@@ -5,6 +5,7 @@
 #include "compare/compare_options.h"
 #include "compare/divergence.h"
 #include "compare/result_rules.h"
+#include "compare/tensor_metrics.h"
 
 #include <atomic>
 #include <filesystem>
@@ -40,6 +41,9 @@ struct PairOutcome {
     std::string note; // why no file was written, when none was
     std::string mode;
     std::size_t rows = 0, pass = 0, warning = 0, error = 0;
+    std::size_t unpaired = 0; // rows with no bench partner
+    std::size_t unreadableFiles = 0; // distinct tensor files missing or unreadable (their rows are errors)
+    std::vector<TensorFileProblem> unreadableExamples; // the first few of them
     std::optional<DivergencePoint> firstDivergence, firstNanInf;
     std::vector<FailedRow> failed; // the first non-pass rows
     std::string htmlSection; // rendered while the table was alive
@@ -50,7 +54,18 @@ struct JobOutcome {
     std::filesystem::path diffAnalyzeFile, htmlFile, jsonFile;
     std::string diffAnalyzeNote;
     ResultLevel worst = ResultLevel::Pass;
+    std::size_t rows = 0, unpaired = 0, unreadableFiles = 0; // over all pairs
 };
+
+// Whether unpaired rows are so many (more than a tenth of the rows) that the counts mean little.
+bool tooManyUnpaired(std::size_t unpaired, std::size_t rows);
+
+// "N of M rows (P%) have no bench partner" for the summaries.
+std::string unpairedText(std::size_t unpaired, std::size_t rows);
+
+// The pair's warnings for the summaries (terminal, --json, HTML): its tensor files missing or unreadable (count
+// and the first few), and its unpaired rows when they are more than a tenth.
+std::vector<std::string> pairWarnings(const PairOutcome& outcome);
 
 // Runs every pair (in parallel), writing each output under a temporary name renamed into place when complete.
 // Throws msprobe::Error on the first failing pair (files already finished stay; nothing half-written remains).

@@ -3,6 +3,7 @@
 
 #include "compare/consistent_table.h"
 #include "compare/stats_diff.h"
+#include "compare/tensor_metrics_files.h"
 #include "support/pyformat.h"
 
 namespace msprobe {
@@ -234,14 +235,6 @@ std::optional<TensorMetrics> dataNameProblem(std::string_view npuName, std::stri
     return std::nullopt;
 }
 
-std::string unreadableTensorFileMessage(const std::filesystem::path& file)
-{
-    std::error_code ec;
-    if (file.extension() != ".pt" || !std::filesystem::is_regular_file(file, ec))
-        return "Dump file: " + file.string() + " not found or read failed.";
-    return {};
-}
-
 // The columns computed from the row's metrics and statistics alone, the same for exact and consistent tables.
 bool CompareTable::derivedCell(std::size_t index, Column column, Cell& out) const
 {
@@ -371,7 +364,10 @@ void CompareTable::cell(std::size_t index, Column column, Cell& out) const
             setStr(out, index < legacyMessages.size() ? legacyMessages[index] : std::string());
             return;
         }
-        setStr(out, errMessageText(row.messages));
+        if (mode == CompareMode::Tensor && !tensorMetrics.empty())
+            setStr(out, errMessageWithProblems(row.messages, tensorMetrics[row.metrics].fileProblems));
+        else
+            setStr(out, errMessageText(row.messages));
         return;
     case Column::Stack: {
         const std::vector<std::string>* frames = stackFrames(row);

@@ -48,10 +48,6 @@ void setListCell(Cell& out, const std::vector<std::string>& items);
 // The tensor-mode row a data_name pair gets before any file is read ("-1": no data file; one side N/A), if any.
 std::optional<TensorMetrics> dataNameProblem(std::string_view npuName, std::string_view benchName);
 
-// The reference reads only .pt files and reports a missing one in the row, not as a failure: that message for
-// the file, or empty when it can be read.
-std::string unreadableTensorFileMessage(const std::filesystem::path& file);
-
 // One side of a compare: the dump and its flattened items.
 struct CompareSide {
     DumpFile dump;

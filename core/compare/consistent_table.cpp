@@ -2,6 +2,7 @@
 #include "compare/consistent_table.h"
 
 #include "compare/stats_diff.h"
+#include "compare/tensor_metrics_files.h"
 #include "compare/thread_pool.h"
 #include "dump/tensor_file.h"
 #include "support/error.h"
@@ -17,9 +18,9 @@ namespace msprobe {
 
 namespace {
 
-// A tensor file that is missing or not a .pt: reported in the row, as the reference does, not as a failure.
-struct UnreadableDumpFile : std::runtime_error {
-    using std::runtime_error::runtime_error;
+// A tensor file that is missing or unreadable: reported in the row (and counted), not as a failure.
+struct UnreadableDumpFile {
+    std::vector<TensorFileProblem> problems;
 };
 
 bool contains(std::string_view text, std::string_view needle) { return text.find(needle) != std::string_view::npos; }
@@ -43,10 +44,11 @@ std::vector<std::string> splitSemicolons(const std::string& text)
 TensorData readSide(const fs::path& dataDir, const std::string& dataName, bool joinable)
 {
     auto readOne = [&](const std::string& name) {
-        const fs::path file = resolveDataFile(dataDir, name);
-        if (std::string message = unreadableTensorFileMessage(file); !message.empty())
-            throw UnreadableDumpFile(message);
-        return readTensorFile(file);
+        std::vector<TensorFileProblem> problems;
+        std::optional<TensorData> tensor = loadRowTensor(dataDir, name, problems);
+        if (!tensor)
+            throw UnreadableDumpFile { std::move(problems) };
+        return std::move(*tensor);
     };
     if (!joinable)
         return readOne(dataName);
@@ -72,8 +74,11 @@ TensorMetrics compareConsistentTensors(const CompareTable& table, const Consiste
         const TensorData npu = readSide(table.npu.dataDir, npuName, npuJoinable);
         const TensorData bench = readSide(table.bench.dataDir, benchName, benchJoinable);
         return compareTensors(npu, bench);
-    } catch (const UnreadableDumpFile& missing) {
-        return tensorMetricsError("unsupported", missing.what());
+    } catch (UnreadableDumpFile& missing) {
+        TensorMetrics metrics
+            = tensorMetricsError("unsupported", "Dump file: " + missing.problems.front().file + " not found or read failed.");
+        metrics.fileProblems = std::move(missing.problems);
+        return metrics;
     }
 }
 
@@ -169,6 +174,10 @@ void applyConsistentRules(CompareTable& table)
             ++position;
         }
     }
+    if (table.mode == CompareMode::Tensor) // a row whose tensor file cannot be read was not compared
+        for (CompareRow& row : table.rows)
+            if (!table.tensorMetrics[row.metrics].fileProblems.empty())
+                row.level = ResultLevel::Error;
 }
 
 void setText(Cell& out, std::string_view text)
@@ -260,7 +269,11 @@ void consistentCell(const CompareTable& table, std::size_t index, Column column,
         out.b = row.npu.requiresGrad == row.bench.requiresGrad;
         return;
     case Column::Result: setText(out, toString(table.rows[index].level)); return;
-    case Column::ErrMessage: setText(out, errMessageText(table.rows[index].messages)); return;
+    case Column::ErrMessage:
+        setText(out, table.mode == CompareMode::Tensor
+                ? errMessageWithProblems(table.rows[index].messages, table.tensorMetrics[table.rows[index].metrics].fileProblems)
+                : errMessageText(table.rows[index].messages));
+        return;
     case Column::Stack: {
         const std::vector<std::string>* frames = row.stackItem < 0
             ? nullptr

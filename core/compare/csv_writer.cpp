@@ -2,6 +2,7 @@
 #include "compare/csv_writer.h"
 
 #include "compare/stats_diff.h"
+#include "compare/tensor_metrics_files.h"
 #include "support/error.h"
 
 #include <algorithm>
@@ -219,6 +220,10 @@ private:
         }
         case Column::Result: out += toString(row.level); return true;
         case Column::ErrMessage: {
+            if (m_table.mode == CompareMode::Tensor && !m_table.tensorMetrics[row.metrics].fileProblems.empty()) {
+                appendQuoted(out, errMessageWithProblems(row.messages, m_table.tensorMetrics[row.metrics].fileProblems));
+                return true;
+            }
             auto [it, fresh] = m_errText.try_emplace(row.messages);
             if (fresh)
                 appendQuoted(it->second, errMessageText(row.messages));

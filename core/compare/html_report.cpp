@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "compare/html_report.h"
 
+#include "compare/tensor_metrics_files.h"
 #include "support/markup_escape.h"
 
 namespace msprobe {
@@ -69,6 +70,11 @@ std::string renderHtmlSection(const CompareTable& table, const PairOutcome& outc
     out += "</h2>\n<p class=note>";
     appendMarkupEscaped(out, outcome.pair.npuJson.string() + "  vs  " + outcome.pair.benchJson.string());
     out += " &mdash; mode " + outcome.mode + ", " + std::to_string(outcome.rows) + " rows</p>\n";
+    for (const std::string& warning : pairWarnings(outcome)) {
+        out += "<p class=warning><b>Warning:</b> ";
+        appendMarkupEscaped(out, warning);
+        out += "</p>\n";
+    }
     point(out, "First divergence", outcome.firstDivergence);
     point(out, "NaN/Inf origin", outcome.firstNanInf);
 
@@ -125,14 +131,22 @@ std::string renderHtmlReport(const JobOutcome& job)
     out += "</style></head><body>\n<h1>msprobe compare report</h1>\n";
     out += "<p>Verdict: <b class=" + std::string(toString(job.worst)) + ">" + std::string(toString(job.worst)) + "</b> &mdash; "
         + std::to_string(rows) + " rows: <span class=pass>" + std::to_string(pass) + " pass</span>, <span class=warning>"
-        + std::to_string(warning) + " warning</span>, <span class=error>" + std::to_string(error) + " error</span></p>\n";
+        + std::to_string(warning) + " warning</span>, <span class=error>" + std::to_string(error) + " error</span>; "
+        + std::to_string(job.unpaired) + " unpaired (no bench partner); " + tensorFileProblemCount(job.unreadableFiles)
+        + "</p>\n";
+    if (tooManyUnpaired(job.unpaired, job.rows)) {
+        out += "<p class=warning><b>Warning:</b> ";
+        appendMarkupEscaped(out, unpairedText(job.unpaired, job.rows) + ": more than a tenth of the rows were not compared");
+        out += "</p>\n";
+    }
     out += "<h2>Per rank</h2>\n<table class=sortable><thead><tr><th>pair</th><th>mode</th><th>rows</th><th>pass</th><th>warning</th>"
-           "<th>error</th><th>first divergence</th><th>NaN/Inf origin</th><th>output</th></tr></thead><tbody>\n";
+           "<th>error</th><th>unpaired</th><th>unreadable tensor files</th><th>first divergence</th><th>NaN/Inf origin</th><th>output</th></tr></thead><tbody>\n";
     for (const auto& p : job.pairs) {
         out += "<tr><td>";
         appendMarkupEscaped(out, pairTitle(p));
         out += "</td><td>" + p.mode + "</td><td>" + std::to_string(p.rows) + "</td><td>" + std::to_string(p.pass) + "</td><td>"
-            + std::to_string(p.warning) + "</td><td>" + std::to_string(p.error) + "</td><td>";
+            + std::to_string(p.warning) + "</td><td>" + std::to_string(p.error) + "</td><td>" + std::to_string(p.unpaired)
+            + "</td><td>" + std::to_string(p.unreadableFiles) + "</td><td>";
         if (p.firstDivergence)
             appendMarkupEscaped(out, p.firstDivergence->entry);
         out += "</td><td>";

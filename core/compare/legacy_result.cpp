@@ -2,6 +2,7 @@
 #include "compare/legacy_result.h"
 
 #include "compare/stats_diff.h"
+#include "compare/tensor_metrics_files.h"
 
 #include <cmath>
 
@@ -50,6 +51,10 @@ void applyLegacyResult(CompareTable& table)
             if (!consistent)
                 message += "Requires_grad inconsistent. ";
             message += m.message;
+            for (const TensorFileProblem& problem : m.fileProblems)
+                message += " " + tensorFileProblemMessage(problem);
+            if (!m.fileProblems.empty())
+                row.level = ResultLevel::Error;
         } else if (table.mode == CompareMode::Statistics && bi) {
             bool warn = false;
             for (int k = 0; k < 4; ++k) {

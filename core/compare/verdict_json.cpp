@@ -39,6 +39,13 @@ std::string renderVerdictJson(const JobOutcome& job)
         item["pass"] = p.pass;
         item["warning"] = p.warning;
         item["error"] = p.error;
+        item["unpaired"] = p.unpaired;
+        item["unreadable_tensor_files"] = p.unreadableFiles;
+        auto unreadable = nlohmann::ordered_json::array();
+        for (const auto& problem : p.unreadableExamples)
+            unreadable.push_back({ { "file", problem.file }, { "reason", problem.reason } });
+        item["unreadable_examples"] = unreadable;
+        item["warnings"] = pairWarnings(p);
         item["first_divergence"] = pointJson(p.firstDivergence);
         item["first_nan_inf"] = pointJson(p.firstNanInf);
         auto failed = nlohmann::ordered_json::array();
@@ -53,7 +60,9 @@ std::string renderVerdictJson(const JobOutcome& job)
             item["note"] = p.note;
         pairs.push_back(item);
     }
-    root["counts"] = { { "rows", rows }, { "pass", pass }, { "warning", warning }, { "error", error } };
+    root["counts"] = { { "rows", rows }, { "pass", pass }, { "warning", warning }, { "error", error },
+        { "unpaired", job.unpaired }, { "unreadable_tensor_files", job.unreadableFiles } };
+    root["too_many_unpaired"] = tooManyUnpaired(job.unpaired, job.rows);
     root["pairs"] = pairs;
     if (!job.diffAnalyzeFile.empty())
         root["diff_analyze"] = job.diffAnalyzeFile.string();

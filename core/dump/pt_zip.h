@@ -2,9 +2,12 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <memory>
+#include <optional>
 #include <stdexcept>
 #include <string>
+#include <unordered_map>
 
 namespace msprobe {
 
@@ -32,9 +35,16 @@ public:
     };
     bool hasRecord(const std::string& name) const;
     Record getRecord(const std::string& name) const;
+    // The size the record inflates to, from the zip's central directory (libzip), without reading the record:
+    // checked before getRecord, which inflates a record whole. When several entries match the name as libtorch
+    // looks it up (under the archive's top folder, case-insensitively), the largest. Throws PtZipFailure when
+    // libzip cannot read the archive.
+    std::optional<std::uint64_t> recordSize(const std::string& name) const;
 
 private:
     void* m_archive = nullptr;
+    std::string m_path;
+    mutable std::optional<std::unordered_map<std::string, std::uint64_t>> m_sizes; // lower-cased name -> size
 };
 
 } // namespace msprobe

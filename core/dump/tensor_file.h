@@ -4,6 +4,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <filesystem>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -52,8 +53,14 @@ struct StridedLayout {
 TensorData decodeStrided(const StridedLayout& layout, const unsigned char* storage, std::size_t storageBytes,
     bool bigEndian, const std::string& file, const std::string& place);
 
-// Implemented in tensor_file_pt.cpp, the only translation unit that includes libtorch headers.
+// "(2, 3)", "(4,)": a shape as Python prints a tuple.
+std::string shapeText(const std::vector<std::int64_t>& shape);
+// Element count of a shape, or nullopt when it does not fit in int64 (negative sizes are checked by callers).
+std::optional<std::int64_t> elementCount(const std::vector<std::int64_t>& shape);
+
+// The two readers: .pt in tensor_file_pt.cpp (the zip container through dump/pt_zip.h), .npy in tensor_file_npy.cpp.
 TensorData readPtFile(const std::filesystem::path& file);
+TensorData readNpyFile(const std::filesystem::path& file);
 
 } // namespace detail
 

@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: Apache-2.0
-// The .pt reader. libtorch provides the zip container (PyTorchStreamReader, through dump/pt_zip.h); the pickle inside is read by the
-// small unpickler below rather than torch::pickle_load, because libtorch 1.13's Unpickler
+// The .pt reader's unpickler. libtorch provides the zip container (PyTorchStreamReader, through dump/pt_zip.h,
+// see tensor_file_pt_archive.cpp); the pickle inside is read by the small unpickler below rather than
+// torch::pickle_load, because libtorch 1.13's Unpickler
 //  - pops an empty stack on malformed input (a 4-byte data.pkl segfaults it),
 //  - never checks sizes/strides/offset against the storage record (a crafted file reads out of bounds),
 //  - throws for the location "npu:0" that every msprobe dump taken on Ascend carries (at::Device cannot parse it),
 //  - ignores the byteorder record and does not know torch._utils._rebuild_parameter.
-#include "dump/tensor_file.h"
+#include "dump/tensor_file_pt.h"
 
-#include "dump/pt_zip.h"
 #include "support/error.h"
 
 #include <cstring>
@@ -24,20 +24,11 @@ namespace {
 
 // Limits far above what torch.save writes for one tensor (its pickle is a few hundred bytes); they bound the
 // memory a hostile pickle can claim, and the nesting limit keeps the recursive destruction of tuples shallow.
-constexpr std::size_t kMaxPickleBytes = std::size_t(1) << 20;
+using detail::PickledStorage;
+using detail::PickledTensor;
+
 constexpr std::size_t kMaxStackValues = std::size_t(1) << 16;
 constexpr int kMaxNesting = 64;
-
-struct PickledStorage {
-    ElementType elementType;
-    std::string key; // the record name under data/
-    std::int64_t numel;
-};
-
-struct PickledTensor {
-    std::shared_ptr<const PickledStorage> storage;
-    detail::StridedLayout layout;
-};
 
 enum class Kind : std::uint8_t {
     None,
@@ -546,84 +537,11 @@ private:
     std::vector<std::size_t> m_marks;
     std::unordered_map<std::uint64_t, Value> m_memo;
 };
-
-bool archiveIsBigEndian(const PtZipArchive& archive, const std::string& file)
-{
-    // Written by torch >= 2.1; older archives are little-endian.
-    if (!archive.hasRecord("byteorder"))
-        return false;
-    const PtZipArchive::Record record = archive.getRecord("byteorder");
-    const std::string_view order(static_cast<const char*>(record.data), record.size);
-    if (order == "little")
-        return false;
-    if (order == "big")
-        return true;
-    throw Error(file, "byteorder", "unknown byte order '" + std::string(order.substr(0, 16)) + "'");
-}
-
-// torch.save before torch 1.6 (or with _use_new_zipfile_serialization=False) wrote a bare pickle stream
-// starting with the protocol-2 magic number 0x1950a86a20f9469cfc6c.
-bool isLegacyTorchSave(const std::string& name)
-{
-    std::ifstream in(name, std::ios::binary);
-    char head[4] = {};
-    in.read(head, sizeof head);
-    return in.gcount() == sizeof head && std::string_view(head, sizeof head) == "\x80\x02\x8a\x0a";
-}
-
-TensorData readArchive(const std::string& name)
-{
-    if (isLegacyTorchSave(name))
-        throw Error(name, "", "the legacy (pre-1.6, non-zip) torch.save format is not supported");
-    PtZipArchive archive(name);
-    if (!archive.hasRecord("data.pkl"))
-        throw Error(name, "", "no data.pkl record: not an archive written by torch.save");
-    const PtZipArchive::Record pickle = archive.getRecord("data.pkl");
-    const std::size_t pickleSize = pickle.size;
-    if (pickleSize > kMaxPickleBytes)
-        throw Error(name, "data.pkl", "pickle of " + std::to_string(pickleSize) + " bytes is too large for one tensor");
-    const PickledTensor tensor
-        = TensorUnpickler(static_cast<const unsigned char*>(pickle.data), pickleSize, name).run();
-    const bool bigEndian = archiveIsBigEndian(archive, name);
-
-    const PickledStorage& storage = *tensor.storage;
-    const std::string record = "data/" + storage.key;
-    std::int64_t declaredBytes = 0;
-    if (__builtin_mul_overflow(
-            storage.numel, static_cast<std::int64_t>(elementSize(storage.elementType)), &declaredBytes))
-        throw Error(name, record, "storage size " + std::to_string(storage.numel) + " is too large");
-    PtZipArchive::Record data;
-    if (declaredBytes > 0) {
-        if (!archive.hasRecord(record))
-            throw Error(name, record, "storage record is missing");
-        data = archive.getRecord(record);
-    }
-    const std::size_t dataSize = data.size;
-    if (static_cast<std::uint64_t>(declaredBytes) > dataSize)
-        throw Error(name, record,
-            "truncated storage: " + std::to_string(storage.numel) + " elements of "
-                + std::string(torchDtypeName(storage.elementType)) + " need " + std::to_string(declaredBytes)
-                + " bytes, the record has " + std::to_string(dataSize));
-    return detail::decodeStrided(tensor.layout, static_cast<const unsigned char*>(data.data),
-        static_cast<std::size_t>(declaredBytes), bigEndian, name, record);
-}
-
 } // namespace
 
-namespace detail {
-
-TensorData readPtFile(const std::filesystem::path& file)
+detail::PickledTensor detail::unpickleTensor(const unsigned char* data, std::size_t size, const std::string& file)
 {
-    const std::string name = file.string();
-    try {
-        return readArchive(name);
-    } catch (const Error&) {
-        throw;
-    } catch (const PtZipFailure& e) {
-        throw Error(name, "", std::string("cannot read as a torch.save archive: ") + e.what());
-    }
+    return TensorUnpickler(data, size, file).run();
 }
-
-} // namespace detail
 
 } // namespace msprobe

@@ -123,6 +123,7 @@ void compareNodePairInto(const Graph& npu, std::uint32_t n, const Graph& bench, 
 {
     scratch.rows.compared = false;
     scratch.rows.level = ResultLevel::Pass;
+    scratch.rows.fileProblems.clear();
     npuItems = npu.nodeItems(n);
     if (npuItems.empty())
         return;
@@ -143,15 +144,16 @@ void compareNodePairInto(const Graph& npu, std::uint32_t n, const Graph& bench, 
 TensorMetrics compareTensorFiles(const std::optional<std::string>& npuDir, const CompareItem& npu,
     const std::optional<std::string>& benchDir, const CompareItem* bench)
 {
-    if (!bench || npu.fields.dataName == "-1" || bench->fields.dataName == "-1" || !npuDir || !benchDir)
+    if (!bench || npu.fields.dataName == "-1" || bench->fields.dataName == "-1")
         return tensorMetricsError("unsupported", {});
-    try {
-        const TensorData n = readTensorFile(resolveDataFile(*npuDir, npu.fields.dataName));
-        const TensorData b = readTensorFile(resolveDataFile(*benchDir, bench->fields.dataName));
-        return compareTensors(n, b);
-    } catch (const std::exception&) {
-        return tensorMetricsError("unsupported", {});
+    if (!npuDir || !benchDir) { // the dump.json names no dump_data_dir: its tensor files cannot be found
+        TensorMetrics metrics = tensorMetricsError("unsupported", {});
+        for (const auto& [dir, item] : { std::pair { &npuDir, &npu }, { &benchDir, bench } })
+            if (!*dir)
+                metrics.fileProblems.push_back({ std::string(item->fields.dataName), "the dump.json gives no dump_data_dir" });
+        return metrics;
     }
+    return compareTensorFilePair(*npuDir, npu.fields.dataName, *benchDir, bench->fields.dataName);
 }
 
 double precisionIndexOf(std::string_view nodeId, ResultLevel level, CompareMode mode)
@@ -179,6 +181,7 @@ void compareItemsInto(ItemsCompare& result, std::span<const CompareItem> npu, st
 {
     result.compared = false;
     result.level = ResultLevel::Pass;
+    result.fileProblems.clear();
     if (npu.empty()) {
         result.cells.clear();
         return;
@@ -211,6 +214,8 @@ void compareItemsInto(ItemsCompare& result, std::span<const CompareItem> npu, st
 
     std::vector<RuleRow>& rules = scratch.rules;
     rules.resize(rows.size());
+    thread_local std::vector<std::vector<TensorFileProblem>> rowProblems;
+    rowProblems.assign(rows.size(), {});
     for (std::size_t r = 0; r < rows.size(); ++r) {
         const Row& row = rows[r];
         RuleRow& rule = rules[r];
@@ -261,6 +266,7 @@ void compareItemsInto(ItemsCompare& result, std::span<const CompareItem> npu, st
                 pyCell(cells[k], metrics.cells[static_cast<std::size_t>(k)]);
             rule.cosine = metrics.cells[0];
             rule.oneThousandth = metrics.cells[4];
+            rowProblems[r] = metrics.fileProblems;
             plainCell(cells[6], consistent ? "True" : "False");
         }
     }
@@ -282,9 +288,12 @@ void compareItemsInto(ItemsCompare& result, std::span<const CompareItem> npu, st
     for (std::size_t r = 0; r < rows.size(); ++r) {
         ResultCell* cells = result.cells.data() + rows[r].npuIndex * stride;
         const std::size_t resultAt = mode == CompareMode::Md5 ? 0 : stride - 2;
-        strCell(cells[resultAt], toString(outcomes[r].level));
-        strCell(cells[stride - 1], errMessageText(outcomes[r].messages));
-        result.level = std::max(result.level, outcomes[r].level);
+        // A row whose tensor file is missing or unreadable was not compared: never a pass.
+        const ResultLevel level = rowProblems[r].empty() ? outcomes[r].level : ResultLevel::Error;
+        strCell(cells[resultAt], toString(level));
+        strCell(cells[stride - 1], errMessageWithProblems(outcomes[r].messages, rowProblems[r]));
+        result.level = std::max(result.level, level);
+        result.fileProblems.insert(result.fileProblems.end(), rowProblems[r].begin(), rowProblems[r].end());
     }
     result.compared = !rows.empty();
 }
@@ -316,7 +325,7 @@ NodeCompare compareNodePair(const Graph& npu, std::uint32_t n, const Graph& benc
     return result;
 }
 
-void recompareNode(Graph& npu, std::uint32_t n, const Graph& bench, CompareMode mode)
+void recompareNode(Graph& npu, std::uint32_t n, const Graph& bench, CompareMode mode, TensorFileProblemLog* tensorProblems)
 {
     if (npu.rendered.size() < npu.size())
         npu.rendered.resize(npu.size());
@@ -328,6 +337,8 @@ void recompareNode(Graph& npu, std::uint32_t n, const Graph& bench, CompareMode 
     PairScratch& scratch = threadPairScratch();
     std::vector<NodeItem> npuItems;
     compareNodePairInto(npu, n, bench, node.partner, mode, npuItems, scratch);
+    if (tensorProblems)
+        tensorProblems->add(scratch.rows.fileProblems);
     if (!scratch.rows.compared)
         return;
     node.precision = precisionIndexOf(node.id, scratch.rows.level, mode);
@@ -368,7 +379,7 @@ void compareGraphs(Graph& npu, const Graph& bench, const GraphCompareOptions& op
         for (std::size_t i = begin; i < end; ++i) {
             if (options.cancel && options.cancel->load())
                 return;
-            recompareNode(npu, matched[i], bench, options.mode);
+            recompareNode(npu, matched[i], bench, options.mode, options.tensorProblems);
             const std::size_t count = ++done;
             if (options.progress && (count % 4096 == 0))
                 options.progress(count, matched.size());

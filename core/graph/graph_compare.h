@@ -8,6 +8,7 @@
 #include "compare/items.h"
 #include "compare/result_rules.h"
 #include "compare/tensor_metrics.h"
+#include "compare/tensor_metrics_files.h"
 #include "graph/graph_model.h"
 #include "graph/node_data.h"
 
@@ -23,6 +24,7 @@ struct GraphCompareOptions {
     std::size_t threads = 0; // 0: all hardware threads
     const std::atomic<bool>* cancel = nullptr;
     std::function<void(std::size_t done, std::size_t total)> progress;
+    TensorFileProblemLog* tensorProblems = nullptr; // tensor mode: gathers the files missing or unreadable
 };
 
 // One input/output item of a node as a compare row reads it, whether it comes from a dump or from the data
@@ -42,6 +44,7 @@ struct ItemsCompare {
     bool compared = false; // false: the NPU side has no items
     ResultLevel level = ResultLevel::Pass;
     std::vector<ResultCell> cells; // resultKeys(mode).size() per NPU item, in the NPU items' order
+    std::vector<TensorFileProblem> fileProblems; // tensor files missing or unreadable (their rows are errors)
 };
 
 // Pairs the items by position inside each section (extra NPU items meet "Nan"), computes the mode's cells and
@@ -50,7 +53,8 @@ ItemsCompare compareItems(std::span<const CompareItem> npu, std::span<const Comp
     const TensorMetricsSource& tensors);
 
 // Tensor mode: the metrics of a row read from the items' tensor files under the dump_data_dirs ("unsupported"
-// when a side has no file or it cannot be read, as the reference).
+// when a side has no file, as the reference; a file that is missing or cannot be read is also listed in
+// fileProblems, and compareItems makes its row an error naming the file in Err_message).
 TensorMetrics compareTensorFiles(const std::optional<std::string>& npuDir, const CompareItem& npu,
     const std::optional<std::string>& benchDir, const CompareItem* bench);
 
@@ -77,7 +81,8 @@ double precisionIndexOf(std::string_view nodeId, ResultLevel level, CompareMode 
 void compareGraphs(Graph& npu, const Graph& bench, const GraphCompareOptions& options);
 
 // Recompares one pair (after a manual match): precision and rendered data of the NPU node.
-void recompareNode(Graph& npu, std::uint32_t n, const Graph& bench, CompareMode mode);
+void recompareNode(Graph& npu, std::uint32_t n, const Graph& bench, CompareMode mode,
+    TensorFileProblemLog* tensorProblems = nullptr);
 
 // API collections (type 9 directly under the root): the worst precision of their children (0 when none).
 void updateCollectionPrecision(Graph& npu);

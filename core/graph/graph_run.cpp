@@ -437,6 +437,8 @@ private:
         compareOptions.mode = mode;
         compareOptions.threads = m_options.threads;
         compareOptions.cancel = m_options.cancel;
+        TensorFileProblemLog tensorProblems;
+        compareOptions.tensorProblems = &tensorProblems;
         const std::string comparing = stage.where + ": comparing and writing";
         const int first = stage.base + stage.span / 3, room = stage.span - stage.span / 3;
         report(first, comparing);
@@ -453,6 +455,8 @@ private:
         render.mode = mode;
         render.md5Mode = mode == CompareMode::Md5;
         compareAndWritePair(writer, npu, bench, compareOptions, step, rank, render);
+        if (tensorProblems.count())
+            warn(stage.where + ": " + tensorProblems.summary() + "; their rows are errors in the node data");
         writer.writeConfig(config);
         m_result.nodes += npu.postOrder().size() + bench.postOrder().size();
         ++m_result.graphs;

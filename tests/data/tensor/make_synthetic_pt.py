@@ -81,12 +81,14 @@ def tensor_pickle(obj):
     return buffer.getvalue()
 
 
-def write_archive(file_name, pickle_bytes, records, byteorder=b"little"):
+def write_archive(file_name, pickle_bytes, records, byteorder=b"little", deflated=()):
     archive = file_name[:-3]
     path = os.path.join(HERE, file_name)
     with zipfile.ZipFile(path, "w", zipfile.ZIP_STORED) as z:
         def add(name, data):
             info = zipfile.ZipInfo(archive + "/" + name, date_time=(1980, 1, 1, 0, 0, 0))
+            if name in deflated:  # torch.save never compresses; a zip bomb does
+                info.compress_type = zipfile.ZIP_DEFLATED
             z.writestr(info, data)
         add("data.pkl", pickle_bytes)
         if byteorder is not None:
@@ -169,6 +171,13 @@ def main():
                   tensor_pickle(Tensor(Storage("ComplexFloatStorage", 1), 0, (1,), (1,))), {"0": arange12[:8]})
     write_archive("bad_byteorder.pt", tensor_pickle(Tensor(Storage("FloatStorage", 12), 0, (12,), (1,))),
                   {"0": arange12}, byteorder=b"middle")
+    # Zip bombs: a record that inflates far beyond what the pickle describes (32 MiB of storage for 12 floats; a
+    # 2 MiB pickle), a few kB on disk.
+    write_archive("bad_zip_bomb_storage.pt", tensor_pickle(Tensor(Storage("FloatStorage", 12), 0, (12,), (1,))),
+                  {"0": arange12 + bytes(32 << 20)}, deflated=("data/0",))
+    write_archive("bad_zip_bomb_pickle.pt",
+                  tensor_pickle(Tensor(Storage("FloatStorage", 12), 0, (12,), (1,))) + bytes(2 << 20),
+                  {"0": arange12}, deflated=("data.pkl",))
 
 
 if __name__ == "__main__":
