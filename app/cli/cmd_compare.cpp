@@ -187,6 +187,9 @@ int runCompare(const std::vector<std::string>& args)
     if (dataMapping) {
         options.compare.useDataMapping = true;
         options.compare.dataMapping = readFlatYamlMapping(*dataMapping);
+        for (const auto& shared : sharedMappingTargets(options.compare.dataMapping))
+            std::fprintf(stderr, "msprobe compare: warning: %s: %s (each of them is compared with that one bench item)\n",
+                dataMapping->c_str(), shared.c_str());
     }
     if (cellMappingFlag) {
         options.compare.useCellMapping = true;
