@@ -132,6 +132,7 @@ private slots:
             { "graph_visualize", "-tp", problem, "-gp", bench, "-o", out, "-lm", q(fifo.string()) },
             { "graph_visualize", "-tp", problem, "-gp", bench, "-o", out, "--mapping-file", q(fifo.string()) },
             { "data2db", "--db", out, "--data", q(root.string()), "--mapping", q(fifo.string()) },
+            { "compare", "-i", q(fifo.string()), "-o", out },
         };
         for (const auto& args : commands) {
             QProcess process;

@@ -5,6 +5,7 @@
 #include "compare/compare_job.h"
 #include "compare/mapping_yaml.h"
 #include "support/error.h"
+#include "support/json_file.h"
 
 #include <nlohmann/json.hpp>
 
@@ -14,7 +15,6 @@
 #include <atomic>
 #include <csignal>
 #include <cstdio>
-#include <fstream>
 
 namespace msprobe::cli {
 
@@ -162,15 +162,9 @@ int runCompare(const std::vector<std::string>& args)
             throw UsageError { "unknown or unsupported option " + scan.peek() };
     }
     if (!legacyInput.empty()) {
-        std::ifstream in(legacyInput);
-        if (!in)
-            throw Error(legacyInput, {}, "cannot open the compare.json");
-        nlohmann::json config;
-        try {
-            in >> config;
-        } catch (const std::exception& error) {
-            throw Error(legacyInput, {}, std::string("invalid JSON: ") + error.what());
-        }
+        const auto config = readSmallJsonFile(legacyInput); // a regular file, capped; errors give the line
+        if (!config.is_object())
+            throw Error(legacyInput, {}, "compare.json must be a JSON object with \"npu_path\" and \"bench_path\"");
         target = config.value("npu_path", std::string());
         golden = config.value("bench_path", std::string());
         options.tensorLog = options.tensorLog || config.value("is_print_compare_log", false);

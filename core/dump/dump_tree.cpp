@@ -39,7 +39,7 @@ bool isDumpDirName(const std::string& name) { return isRankDirName(name) || step
         throw Error(path.string(), {}, "permission denied");
     std::error_code ec;
     if (error.value() == ENOENT && fs::is_symlink(fs::symlink_status(path, ec)))
-        throw Error(path.string(), {}, "is a symbolic link to a missing directory");
+        throw Error(path.string(), {}, "is a symbolic link to a missing target");
     throw Error(path.string(), {}, "cannot be read: " + error.message());
 }
 

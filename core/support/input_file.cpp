@@ -110,30 +110,38 @@ std::string readRegularFile(const std::filesystem::path& file, std::uint64_t max
         throw Error(file.string(), {}, "is " + std::to_string(size) + " bytes, over the " + humanLimit(maxBytes)
                 + " limit for this kind of file");
     }
+    auto readSome = [&](char* into, std::size_t count) -> std::size_t {
+        while (true) {
+            const ssize_t got = ::read(fd, into, count);
+            if (got >= 0)
+                return static_cast<std::size_t>(got);
+            if (errno != EINTR) {
+                const int error = errno;
+                ::close(fd);
+                failErrno(file, error, "read error");
+            }
+        }
+    };
     std::string text;
     text.resize(static_cast<std::size_t>(size));
     std::size_t done = 0;
-    while (true) {
-        if (done == text.size()) // the file may have grown since fstat: read on, within the limit
-            text.resize(text.size() + 65536);
-        const ssize_t got = ::read(fd, text.data() + done, text.size() - done);
-        if (got < 0 && errno == EINTR)
-            continue;
-        if (got < 0) {
-            const int error = errno;
-            ::close(fd);
-            failErrno(file, error, "read error");
-        }
+    while (done < text.size()) {
+        const std::size_t got = readSome(text.data() + done, text.size() - done);
         if (got == 0)
-            break;
-        done += static_cast<std::size_t>(got);
-        if (maxBytes && done > maxBytes) {
+            break; // the file shrank since fstat
+        done += got;
+    }
+    text.resize(done);
+    // The file may have grown since fstat: read on, within the limit.
+    char more[65536];
+    while (const std::size_t got = readSome(more, sizeof more)) {
+        text.append(more, got);
+        if (maxBytes && text.size() > maxBytes) {
             ::close(fd);
             throw Error(file.string(), {}, "is larger than the " + humanLimit(maxBytes) + " limit for this kind of file");
         }
     }
     ::close(fd);
-    text.resize(done);
     return text;
 }
 
