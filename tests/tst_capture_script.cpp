@@ -166,6 +166,33 @@ private slots:
         QCOMPARE(bad.exitCode(), 1);
         QVERIFY(bad.readAllStandardError().contains("level"));
     }
+
+    // libtorch failures (a model that is no archive, inputs the model cannot take) are one line naming the
+    // cause, never a C++ backtrace of libtorch frames.
+    void dumpErrorsAreOneLine()
+    {
+        QTemporaryDir tmp;
+        const fs::path root = tmp.path().toStdString();
+        const std::string modelPath = saveModel(root);
+        writeFile(root / "config.json", "{\"task\": \"statistics\", \"level\": \"L0\", \"dump_path\": \"" + (root / "out").string() + "\"}");
+        writeFile(root / "garbage.pt", "not a zip archive\n");
+        const auto wrong = torch::jit::pickle_save(c10::IValue(torch::ones({ 2, 7 })));
+        writeFile(root / "wrong.pt", std::string(wrong.begin(), wrong.end()));
+        const std::vector<std::pair<QStringList, QString>> cases {
+            { { "--model", q((root / "garbage.pt").string()), "--input", q((root / "wrong.pt").string()) }, "not a ZIP archive" },
+            { { "--model", q(modelPath), "--input", q((root / "garbage.pt").string()) }, "cannot read inputs" },
+            { { "--model", q(modelPath), "--input", q((root / "wrong.pt").string()) }, "running the model failed" },
+        };
+        for (const auto& [args, expected] : cases) {
+            QProcess process;
+            process.start(MSPROBE_CLI_PATH, QStringList { "dump" } + args + QStringList { "--config", q((root / "config.json").string()) });
+            QVERIFY(process.waitForFinished(120000));
+            const QString err = QString::fromUtf8(process.readAllStandardError()).trimmed();
+            QCOMPARE(process.exitCode(), 1);
+            QVERIFY2(err.contains(expected), qPrintable(err));
+            QVERIFY2(!err.contains('\n') && !err.contains("frame #") && !err.contains("Exception raised from"), qPrintable(err));
+        }
+    }
 };
 
 QTEST_APPLESS_MAIN(TestCaptureScript)

@@ -369,7 +369,7 @@ private slots:
         try {
             parseFlatYamlMapping("a:\n  b: c\n", "nested.yaml");
         } catch (const Error& e) {
-            threw = std::string(e.what()).find("nested.yaml: line 1") != std::string::npos;
+            threw = std::string(e.what()).find("nested.yaml: line 2") != std::string::npos; // the nested value
         }
         QVERIFY(threw);
     }

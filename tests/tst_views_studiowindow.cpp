@@ -269,8 +269,8 @@ private slots:
         QCOMPARE(window.session()->compareResults().size(), 2u);
     }
 
-    // The pair dialog's layer-mapping YAML (-lm): a missing file disables Open; a malformed one leaves a warning
-    // naming it; a valid one builds the graphs with it.
+    // The pair dialog's layer-mapping YAML (-lm): a missing file disables Open; a malformed one fails the load with
+    // an error naming it; a valid one builds the graphs with it.
     void pairDialogLayerMapping()
     {
         PairDialog dialog;
@@ -290,10 +290,11 @@ private slots:
         QSignalSpy finished(&session, &StudioSession::loadFinished);
         session.open(request);
         QVERIFY(finished.wait(120000));
-        // As graph_visualize does: the graphs are matched without the mapping, and a warning names the file and line.
-        QVERIFY(finished.front().at(0).toBool());
-        const QString warnings = session.warnings().join(QLatin1Char('\n'));
-        QVERIFY2(warnings.contains(QStringLiteral("bad_mapping.yaml")) && warnings.contains(QStringLiteral("line 1")), qPrintable(warnings));
+        // As graph_visualize does: a malformed mapping fails the graph stage with an error naming the file and line.
+        const QString message = finished.front().at(1).toString() + session.warnings().join(QLatin1Char('\n'));
+        QVERIFY2(message.contains(QStringLiteral("Graph: ")) && message.contains(QStringLiteral("bad_mapping.yaml"))
+                && message.contains(QStringLiteral("line 1")),
+            qPrintable(message));
 
         const QString good = m_scratch.filePath(QStringLiteral("good_mapping.yaml"));
         test::writeFile(good.toStdString(), "GPTModel:\n  decoder: encoder\n");

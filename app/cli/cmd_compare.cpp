@@ -6,6 +6,7 @@
 #include "compare/mapping_yaml.h"
 #include "compare/tensor_metrics_files.h"
 #include "support/error.h"
+#include "support/json_file.h"
 
 #include <nlohmann/json.hpp>
 
@@ -15,7 +16,6 @@
 #include <atomic>
 #include <csignal>
 #include <cstdio>
-#include <fstream>
 
 namespace msprobe::cli {
 
@@ -164,15 +164,9 @@ int runCompare(const std::vector<std::string>& args)
             throw UsageError { "unknown or unsupported option " + scan.peek() };
     }
     if (!legacyInput.empty()) {
-        std::ifstream in(legacyInput);
-        if (!in)
-            throw Error(legacyInput, {}, "cannot open the compare.json");
-        nlohmann::json config;
-        try {
-            in >> config;
-        } catch (const std::exception& error) {
-            throw Error(legacyInput, {}, std::string("invalid JSON: ") + error.what());
-        }
+        const auto config = readSmallJsonFile(legacyInput); // a regular file, capped; errors give the line
+        if (!config.is_object())
+            throw Error(legacyInput, {}, "compare.json must be a JSON object with \"npu_path\" and \"bench_path\"");
         target = config.value("npu_path", std::string());
         golden = config.value("bench_path", std::string());
         options.tensorLog = options.tensorLog || config.value("is_print_compare_log", false);
@@ -189,6 +183,9 @@ int runCompare(const std::vector<std::string>& args)
     if (dataMapping) {
         options.compare.useDataMapping = true;
         options.compare.dataMapping = readFlatYamlMapping(*dataMapping);
+        for (const auto& shared : sharedMappingTargets(options.compare.dataMapping))
+            std::fprintf(stderr, "msprobe compare: warning: %s: %s (each of them is compared with that one bench item)\n",
+                dataMapping->c_str(), shared.c_str());
     }
     if (cellMappingFlag) {
         options.compare.useCellMapping = true;

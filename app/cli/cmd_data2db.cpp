@@ -30,12 +30,7 @@ const char* kData2dbHelp
 
 std::vector<std::pair<std::string, std::string>> readMapping(const std::string& file)
 {
-    nlohmann::ordered_json json;
-    try {
-        json = nlohmann::ordered_json::parse(readWholeFile(file));
-    } catch (const nlohmann::json::parse_error& error) {
-        throw Error(file, {}, std::string("invalid JSON: ") + error.what());
-    }
+    const nlohmann::ordered_json json = readSmallJsonFile(file); // a regular file, capped; errors give the line
     if (!json.is_object())
         throw Error(file, {}, "the mapping must be a JSON object of \"from\": \"to\" strings");
     std::vector<std::pair<std::string, std::string>> mapping;

@@ -7,6 +7,7 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <string>
 
 namespace msprobe::cli {
 
@@ -78,8 +79,11 @@ int runDump(const std::vector<std::string>& args)
     const int rc = reinterpret_cast<Entry>(found.entry)(&request, error, sizeof error);
     if (rc == kExitUsage)
         throw UsageError { error };
-    if (rc != kExitOk)
-        throw Error(error);
+    if (rc != kExitOk) {
+        std::string message(error);
+        message = message.substr(0, message.find('\n')); // one line, whatever the module said
+        throw Error(message);
+    }
     return kExitOk;
 #endif
 }

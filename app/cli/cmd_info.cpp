@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "cli.h"
 
+#include "dump/construct_stack.h"
 #include "dump/dump_summary.h"
 
+#include <algorithm>
 #include <cstdio>
-#include <set>
+#include <future>
 
 namespace msprobe::cli {
 
@@ -23,15 +25,20 @@ const char* kInfoHelp = "usage: msprobe info [-h] PATH [BENCH_PATH]\n"
 
 void printTree(const char* role, const TreeSummary& summary)
 {
-    std::set<std::string> tasks, levels, frameworks, steps, ranks;
+    // In the order of the tree (rank2 before rank10), each once.
+    std::vector<std::string> tasks, levels, frameworks, steps, ranks;
+    auto add = [](std::vector<std::string>& list, const std::string& item) {
+        if (std::find(list.begin(), list.end(), item) == list.end())
+            list.push_back(item);
+    };
     for (const auto& r : summary.ranks) {
-        tasks.insert(r.task);
-        levels.insert(r.level);
-        frameworks.insert(r.framework);
-        steps.insert(r.step.empty() ? "-" : r.step);
-        ranks.insert(r.rank);
+        add(tasks, r.task);
+        add(levels, r.level);
+        add(frameworks, r.framework);
+        add(steps, r.step.empty() ? "-" : r.step);
+        add(ranks, r.rank);
     }
-    auto join = [](const std::set<std::string>& items) {
+    auto join = [](const std::vector<std::string>& items) {
         std::string out;
         for (const auto& item : items)
             out += (out.empty() ? "" : ", ") + item;
@@ -63,6 +70,51 @@ void printTree(const char* role, const TreeSummary& summary)
             std::printf("  warning: %s/%s has no dump.json\n", r.step.c_str(), r.rank.c_str());
 }
 
+// construct.json and stack.json of every rank, read as graph_visualize and compare read them: a truncated,
+// empty or mistyped file, a FIFO or a device there is reported (the summary itself reads only dump.json).
+std::vector<std::string> sideFileProblems(const DumpTree& tree)
+{
+    std::vector<std::string> problems;
+    for (const auto& step : tree.steps)
+        for (const auto& rank : step.ranks) {
+            try {
+                (void)readConstructJson(rank.constructJson());
+            } catch (const std::exception& error) {
+                problems.push_back(error.what());
+            }
+            try {
+                (void)readStackJson(rank.stackJson());
+            } catch (const std::exception& error) {
+                problems.push_back(error.what());
+            }
+        }
+    return problems;
+}
+
+// Summarises one tree while its side files are checked on a second thread.
+TreeSummary summarize(const std::string& path, std::vector<std::string>& problems)
+{
+    const DumpTree tree = discoverDumpTree(path);
+    auto side = std::async(std::launch::async, [&tree] { return sideFileProblems(tree); });
+    TreeSummary summary;
+    try {
+        summary = summarizeDumpTree(tree);
+    } catch (...) {
+        side.wait();
+        throw;
+    }
+    for (auto& problem : side.get())
+        problems.push_back(std::move(problem));
+    return summary;
+}
+
+int reportProblems(const std::vector<std::string>& problems)
+{
+    for (const auto& problem : problems)
+        std::fprintf(stderr, "msprobe info: error: %s\n", problem.c_str());
+    return problems.empty() ? kExitOk : kExitFailure;
+}
+
 } // namespace
 
 int runInfo(const std::vector<std::string>& args)
@@ -91,12 +143,13 @@ int runInfo(const std::vector<std::string>& args)
     if (paths.empty() || paths.size() > 2)
         throw UsageError { "give one dump path, or a problem and a bench path" };
 
-    const TreeSummary first = summarizeDumpTree(discoverDumpTree(paths[0]));
+    std::vector<std::string> problems;
+    const TreeSummary first = summarize(paths[0], problems);
     printTree(paths.size() == 2 ? "problem: " : "", first);
     if (paths.size() == 1)
-        return kExitOk;
+        return reportProblems(problems);
 
-    const TreeSummary second = summarizeDumpTree(discoverDumpTree(paths[1]));
+    const TreeSummary second = summarize(paths[1], problems);
     printTree("bench:   ", second);
     const PairSummary pair = summarizePair(first, second);
     std::printf("compare pairing (problem vs bench, ranks paired by position):\n");
@@ -104,12 +157,13 @@ int runInfo(const std::vector<std::string>& args)
         std::printf("  %-8s %-14s <-> %-14s mode %-10s entries %zu / %zu, %zu with the same name\n",
             p.step.empty() ? "-" : p.step.c_str(), p.problemRank.c_str(), p.benchRank.c_str(),
             std::string(toString(p.problemMode)).c_str(), p.problemEntries, p.benchEntries, p.commonEntries);
-    if (pair.problems.empty()) {
+    if (pair.problems.empty() && problems.empty()) {
         std::printf("ready to compare: %zu rank pair(s)\n", pair.pairs.size());
         return kExitOk;
     }
     for (const auto& problem : pair.problems)
         std::printf("not comparable as is: %s\n", problem.c_str());
+    reportProblems(problems);
     return kExitFailure;
 }
 

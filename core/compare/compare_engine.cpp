@@ -352,7 +352,8 @@ std::unique_ptr<CompareTable> compareDumpFiles(const fs::path& npuJson, const fs
     StackInfo stack;
     const fs::path stackJson = npuJson.parent_path() / "stack.json";
     std::error_code ec;
-    const bool stackMode = fs::is_regular_file(stackJson, ec);
+    // Anything named stack.json is read: a FIFO, a device or a dangling link is an error, not "no stacks".
+    const bool stackMode = fs::symlink_status(stackJson, ec).type() != fs::file_type::not_found;
     std::exception_ptr stackFailure;
     std::thread stackReader;
     if (stackMode)

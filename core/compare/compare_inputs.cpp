@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "compare/compare_inputs.h"
 
+#include "dump/dump_tree.h"
 #include "support/error.h"
 
 #include <algorithm>
@@ -44,8 +45,6 @@ std::vector<std::string> subdirectories(const fs::path& dir, bool (*accept)(cons
     return names;
 }
 
-long rankNumber(const std::string& name) { return name.size() > 4 ? std::stol(name.substr(4)) : -1; }
-
 fs::path dumpFileIn(const fs::path& dir)
 {
     std::error_code ec;
@@ -68,9 +67,8 @@ std::vector<ComparePair> stepPairs(const fs::path& npuStep, const fs::path& benc
 {
     auto npuRanks = subdirectories(npuStep, [](const std::string& n) { return isRankDirectory(n); });
     auto benchRanks = subdirectories(benchStep, [](const std::string& n) { return isRankDirectory(n); });
-    auto byRank = [](const std::string& a, const std::string& b) { return rankNumber(a) < rankNumber(b); };
-    std::sort(npuRanks.begin(), npuRanks.end(), byRank);
-    std::sort(benchRanks.begin(), benchRanks.end(), byRank);
+    std::sort(npuRanks.begin(), npuRanks.end(), dumpDirLess); // rank2 before rank10, as discovery lists them
+    std::sort(benchRanks.begin(), benchRanks.end(), dumpDirLess);
     if (npuRanks.size() != benchRanks.size())
         throw Error(npuStep.string(), {}, "has " + std::to_string(npuRanks.size()) + " rank directories but " + benchStep.string()
                 + " has " + std::to_string(benchRanks.size()) + ": the ranks of the two runs cannot be paired");

@@ -2,118 +2,63 @@
 #include "compare/mapping_yaml.h"
 
 #include "support/error.h"
+#include "support/input_file.h"
+#include "support/yaml_file.h"
 
-#include <fstream>
-#include <sstream>
+#include <map>
+#include <unordered_map>
 
 namespace msprobe {
 
 namespace {
 
-std::string_view trim(std::string_view text)
-{
-    while (!text.empty() && (text.front() == ' ' || text.front() == '\t'))
-        text.remove_prefix(1);
-    while (!text.empty() && (text.back() == ' ' || text.back() == '\t' || text.back() == '\r'))
-        text.remove_suffix(1);
-    return text;
-}
+constexpr const char* kExpected = "a mapping of names, one 'name: name' per line or {name: name}";
 
-// A plain or quoted scalar; pos is advanced past it.
-std::string scalar(std::string_view line, std::size_t& pos, bool isKey, const std::string& file, std::size_t lineNo)
-{
-    auto fail = [&](const std::string& message) {
-        throw Error(file, "line " + std::to_string(lineNo), message);
-    };
-    while (pos < line.size() && line[pos] == ' ')
-        ++pos;
-    if (pos < line.size() && (line[pos] == '\'' || line[pos] == '"')) {
-        const char quote = line[pos++];
-        std::string out;
-        while (true) {
-            if (pos >= line.size())
-                fail("unterminated quoted string");
-            const char c = line[pos++];
-            if (c == quote) {
-                if (quote == '\'' && pos < line.size() && line[pos] == '\'') {
-                    out += '\'';
-                    ++pos;
-                    continue;
-                }
-                return out;
-            }
-            if (quote == '"' && c == '\\' && pos < line.size()) {
-                const char e = line[pos++];
-                out += e == 'n' ? '\n' : e == 't' ? '\t' : e;
-                continue;
-            }
-            out += c;
-        }
-    }
-    std::size_t end = pos;
-    if (isKey) {
-        // A plain key ends at the first ": " (or ':' at the end of the line).
-        while (end < line.size() && !(line[end] == ':' && (end + 1 == line.size() || line[end + 1] == ' ')))
-            ++end;
-    } else {
-        const std::size_t comment = line.find(" #", pos);
-        end = comment == std::string_view::npos ? line.size() : comment;
-    }
-    std::string out(trim(line.substr(pos, end - pos)));
-    pos = end;
-    return out;
-}
-
-} // namespace
-
-NameMapping parseFlatYamlMapping(std::string_view text, const std::string& displayName)
+NameMapping mappingOf(const YAML::Node& root, const std::string& file)
 {
     NameMapping mapping;
-    std::size_t lineNo = 0;
-    std::size_t start = 0;
-    while (start <= text.size()) {
-        const std::size_t newline = text.find('\n', start);
-        std::string_view line = text.substr(start, newline == std::string_view::npos ? std::string_view::npos : newline - start);
-        start = newline == std::string_view::npos ? text.size() + 1 : newline + 1;
-        ++lineNo;
-        const std::string_view content = trim(line);
-        if (content.empty() || content.front() == '#' || content == "---" || content == "...")
-            continue;
-        if (content == "{}")
-            continue;
-        if (line.front() == ' ' || line.front() == '\t' || content.front() == '-')
-            throw Error(displayName, "line " + std::to_string(lineNo), "only a flat 'key: value' mapping is supported");
-        std::size_t pos = 0;
-        const std::string key = scalar(content, pos, true, displayName, lineNo);
-        if (pos >= content.size() || content[pos] != ':')
-            throw Error(displayName, "line " + std::to_string(lineNo), "expected 'key: value'");
-        ++pos;
-        std::string value = scalar(content, pos, false, displayName, lineNo);
-        const std::string_view rest = trim(content.substr(std::min(pos, content.size())));
-        if (!rest.empty() && rest.front() != '#')
-            throw Error(displayName, "line " + std::to_string(lineNo), "unexpected text after the value");
+    std::unordered_map<std::string, std::size_t> position;
+    for (const auto& [keyNode, valueNode] : yamlMembers(root, file, "the mapping file")) {
+        const std::string key = yamlText(keyNode, file, "a key");
+        std::string value = yamlText(valueNode, file, "the value of '" + key + "'");
         if (key.empty() || value.empty())
-            throw Error(displayName, "line " + std::to_string(lineNo), "empty key or value (nested mappings are not supported)");
-        bool replaced = false;
-        for (auto& [k, v] : mapping)
-            if (k == key) {
-                v = value;
-                replaced = true;
-            }
-        if (!replaced)
+            throw Error(file, yamlPlace(keyNode), "empty key or value");
+        auto [it, fresh] = position.try_emplace(key, mapping.size());
+        if (fresh)
             mapping.emplace_back(key, std::move(value));
+        else
+            mapping[it->second].second = std::move(value);
     }
     return mapping;
 }
 
+} // namespace
+
+NameMapping parseFlatYamlMapping(const std::string& text, const std::string& displayName)
+{
+    return mappingOf(parseYamlText(text, displayName, kExpected), displayName);
+}
+
 NameMapping readFlatYamlMapping(const std::filesystem::path& file)
 {
-    std::ifstream in(file, std::ios::binary);
-    if (!in)
-        throw Error(file.string(), {}, "cannot open the mapping file");
-    std::stringstream buffer;
-    buffer << in.rdbuf();
-    return parseFlatYamlMapping(buffer.str(), file.string());
+    return mappingOf(loadYamlFile(file, kExpected), file.string());
+}
+
+std::vector<std::string> sharedMappingTargets(const NameMapping& mapping)
+{
+    std::map<std::string, std::vector<const std::string*>> keysOf;
+    for (const auto& [key, value] : mapping)
+        keysOf[value].push_back(&key);
+    std::vector<std::string> out;
+    for (const auto& [target, keys] : keysOf) {
+        if (keys.size() < 2)
+            continue;
+        std::string names;
+        for (std::size_t i = 0; i < keys.size(); ++i)
+            names += (i == 0 ? "" : i + 1 == keys.size() ? " and " : ", ") + ("'" + *keys[i] + "'");
+        out.push_back(names + (keys.size() == 2 ? " both" : " all") + " map to '" + target + "'");
+    }
+    return out;
 }
 
 } // namespace msprobe

@@ -69,6 +69,15 @@ namespace {
 
 constexpr std::string_view kMicroStepKey = "megatron_micro_step_number";
 
+// Anything at the path, a dangling or looping symlink included (reading it then says what is wrong).
+bool sideFilePresent(const std::filesystem::path& file)
+{
+    std::error_code ec;
+    return std::filesystem::symlink_status(file, ec).type() != std::filesystem::file_type::not_found;
+}
+
+bool isBlank(const std::string& text) { return text.find_first_not_of(" \t\r\n") == std::string::npos; }
+
 // Streams construct.json: {name: parent|null|[parent, micro_step], ..., "megatron_micro_step_number": N}.
 class ConstructSax : public nlohmann::json_sax<nlohmann::json> {
 public:
@@ -245,10 +254,11 @@ ConstructInfo parseConstruct(const std::string& file, const std::string& text)
 
 ConstructInfo readConstructJson(const std::filesystem::path& file)
 {
-    std::error_code ec;
-    if (!std::filesystem::exists(file, ec))
+    if (!sideFilePresent(file))
         return {};
     const std::string text = readWholeFile(file);
+    if (isBlank(text))
+        throw Error(file.string(), {}, "the file is empty (expected a JSON object of node -> parent; an interrupted dump?)");
     ConstructInfo info = parseConstruct(file.string(), text);
     // The Megatron variant gives every node a micro step (0 for plain parents).
     if (info.megatronMicroStepNumber)
@@ -277,10 +287,11 @@ namespace {
 StackInfo readStackJson(const std::filesystem::path& file)
 {
     StackInfo info;
-    std::error_code ec;
-    if (!std::filesystem::exists(file, ec))
+    if (!sideFilePresent(file))
         return info;
     const std::string text = readWholeFile(file);
+    if (isBlank(text))
+        throw Error(file.string(), {}, "the file is empty (expected a JSON object of call stacks; an interrupted dump?)");
     simdjson::dom::parser parser;
     simdjson::dom::element root;
     if (auto error = parser.parse(text).get(root))

@@ -2,8 +2,10 @@
 #include "dump/dump_tree.h"
 
 #include "support/error.h"
+#include "support/input_file.h"
 
 #include <algorithm>
+#include <cerrno>
 #include <charconv>
 #include <tuple>
 
@@ -26,6 +28,22 @@ std::optional<long long> numberAfter(const std::string& name, std::string_view p
     return value;
 }
 
+bool isDumpDirName(const std::string& name) { return isRankDirName(name) || stepNumberOf(name).has_value(); }
+
+// A path that cannot be followed: a symlink loop, a dangling link, no permission.
+[[noreturn]] void throwUnreadable(const fs::path& path, const std::error_code& error)
+{
+    if (error.value() == ELOOP)
+        throw Error(path.string(), {}, "is a symbolic link loop (it leads back to itself)");
+    if (error.value() == EACCES || error.value() == EPERM)
+        throw Error(path.string(), {}, "permission denied");
+    std::error_code ec;
+    if (error.value() == ENOENT && fs::is_symlink(fs::symlink_status(path, ec)))
+        throw Error(path.string(), {}, "is a symbolic link to a missing target");
+    throw Error(path.string(), {}, "cannot be read: " + error.message());
+}
+
+// Sub-directories; one named like a step or rank directory that cannot be followed is an error naming it.
 std::vector<fs::path> subdirectories(const fs::path& dir)
 {
     std::error_code ec;
@@ -37,8 +55,26 @@ std::vector<fs::path> subdirectories(const fs::path& dir)
         std::error_code typeError;
         if (item.is_directory(typeError))
             result.push_back(item.path());
+        else if (typeError && isDumpDirName(item.path().filename().string()))
+            throwUnreadable(item.path(), typeError);
     }
     return result;
+}
+
+// dump.json / debug.json as found in a rank directory: a regular file, or nothing; anything else there
+// (a FIFO, a device, a directory, a dangling link) is an error naming it.
+bool regularDumpFile(const fs::path& file)
+{
+    std::error_code ec;
+    const auto linkStatus = fs::symlink_status(file, ec);
+    if (linkStatus.type() == fs::file_type::not_found)
+        return false;
+    const auto status = fs::status(file, ec);
+    if (ec)
+        throwUnreadable(file, ec);
+    if (status.type() == fs::file_type::regular)
+        return true;
+    throw Error(file.string(), {}, "is " + describeFileType(file) + ", not a regular file; only regular files are read");
 }
 
 RankDump makeRankDump(const fs::path& dir)
@@ -48,32 +84,18 @@ RankDump makeRankDump(const fs::path& dir)
     rank.label = dir.filename().string();
     if (auto number = numberAfter(rank.label, "rank"))
         rank.rank = static_cast<int>(*number);
-    std::error_code ec;
-    if (fs::is_regular_file(dir / "dump.json", ec)) {
+    if (regularDumpFile(dir / "dump.json")) {
         rank.dumpJson = dir / "dump.json";
-    } else if (fs::is_regular_file(dir / "debug.json", ec)) {
+    } else if (regularDumpFile(dir / "debug.json")) {
         rank.dumpJson = dir / "debug.json";
         rank.isDebug = true;
     }
     return rank;
 }
 
-// "rank" < rank0 < rank1 < ... < proc dirs (by pid).
-auto rankOrder(const RankDump& dump)
-{
-    if (dump.label == "rank")
-        return std::make_tuple(0, -1LL, dump.label);
-    if (dump.rank)
-        return std::make_tuple(1, static_cast<long long>(*dump.rank), dump.label);
-    if (auto pid = numberAfter(dump.label, "proc"))
-        return std::make_tuple(2, *pid, dump.label);
-    return std::make_tuple(3, 0LL, dump.label);
-}
-
 bool hasDumpFile(const fs::path& dir)
 {
-    std::error_code ec;
-    return fs::is_regular_file(dir / "dump.json", ec) || fs::is_regular_file(dir / "debug.json", ec);
+    return regularDumpFile(dir / "dump.json") || regularDumpFile(dir / "debug.json");
 }
 
 StepDump makeStepDump(const fs::path& dir)
@@ -86,11 +108,27 @@ StepDump makeStepDump(const fs::path& dir)
         if (isRankDirName(sub.filename().string()))
             step.ranks.push_back(makeRankDump(sub));
     std::sort(step.ranks.begin(), step.ranks.end(),
-        [](const RankDump& a, const RankDump& b) { return rankOrder(a) < rankOrder(b); });
+        [](const RankDump& a, const RankDump& b) { return dumpDirLess(a.label, b.label); });
     return step;
 }
 
 } // namespace
+
+bool dumpDirLess(const std::string& a, const std::string& b)
+{
+    auto key = [](const std::string& name) {
+        if (name == "rank")
+            return std::make_tuple(0, -1LL, name);
+        if (auto rank = numberAfter(name, "rank"))
+            return std::make_tuple(1, *rank, name);
+        if (auto pid = numberAfter(name, "proc"))
+            return std::make_tuple(2, *pid, name);
+        if (auto step = numberAfter(name, "step"))
+            return std::make_tuple(3, *step, name);
+        return std::make_tuple(4, 0LL, name);
+    };
+    return key(a) < key(b);
+}
 
 bool isRankDirName(const std::string& name)
 {
@@ -109,8 +147,13 @@ DumpTree discoverDumpTree(const fs::path& path)
     DumpTree tree;
     tree.input = path;
     std::error_code ec;
-    if (!fs::exists(path, ec))
+    if (!fs::exists(path, ec)) {
+        if (ec && ec.value() != ENOENT)
+            throwUnreadable(path, ec);
+        if (fs::is_symlink(fs::symlink_status(path, ec)))
+            throw Error(path.string(), {}, "is a symbolic link to nothing (its target is missing)");
         throw Error(path.string(), {}, "no such file or directory");
+    }
 
     if (fs::is_regular_file(path, ec)) {
         const std::string name = path.filename().string();
@@ -131,7 +174,7 @@ DumpTree discoverDumpTree(const fs::path& path)
         return tree;
     }
     if (!fs::is_directory(path, ec))
-        throw Error(path.string(), {}, "neither a directory nor a regular file");
+        throw Error(path.string(), {}, "is " + describeFileType(path) + ": neither a dump directory nor a regular file");
 
     if (hasDumpFile(path)) {
         tree.kind = DumpRootKind::RankDir;

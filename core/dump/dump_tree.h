@@ -36,12 +36,18 @@ struct DumpTree {
 };
 
 // Finds the dumps below any of: a dump_path (step{N}/ ...), a step directory (rank/, rank{R}/, proc{PID}/),
-// a rank directory, or a dump.json / debug.json file. Throws msprobe::Error when the path holds no dump.
+// a rank directory, or a dump.json / debug.json file. Throws msprobe::Error when the path holds no dump, and
+// naming the path and the cause when a step or rank directory cannot be followed (a symlink loop, a dangling
+// link, no permission) or a dump.json is not a regular file (a FIFO, a device).
 DumpTree discoverDumpTree(const std::filesystem::path& path);
 
 // "rank", "rank12", "proc345" (what msprobe writes below a step directory).
 bool isRankDirName(const std::string& name);
 std::optional<int> stepNumberOf(const std::string& name); // "step7" -> 7
+
+// The order every listing of dump directories follows: "rank" first, then rank{N} by number (rank2 before
+// rank10), proc{PID} by number, step{N} by number, anything else by name.
+bool dumpDirLess(const std::string& a, const std::string& b);
 
 std::string_view toString(DumpRootKind kind);
 

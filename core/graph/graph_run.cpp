@@ -80,10 +80,13 @@ public:
         std::vector<Job> jobs;
         if (!parallel)
             jobs = plan(layout, compare);
-        std::error_code ec;
-        fs::create_directories(m_options.output, ec);
+        // Option files first: a bad one is an error before anything is written.
         if (!m_options.mappingFile.empty())
             m_manual = readMappingFile(m_options.mappingFile);
+        if (m_options.layerMapping && !m_options.layerMappingFile.empty())
+            m_layerRules = readLayerMappingYaml(m_options.layerMappingFile); // an error, not a warning
+        std::error_code ec;
+        fs::create_directories(m_options.output, ec);
         if (parallel && !compare && m_options.jsonFiles) {
             runParallelToJson(layout);
             report(100, "done");
@@ -416,7 +419,7 @@ private:
         match.manual = m_manual;
         if (match.layerMapping) {
             try {
-                match.layerMap = layerMappingFor(npu, bench, m_options.layerMappingFile);
+                match.layerMap = layerMappingFor(npu, bench, m_layerRules);
             } catch (const Error& error) {
                 warn(std::string("the layer mapping failed, matching without it: ") + error.what());
             }
@@ -465,6 +468,7 @@ private:
     const GraphRunOptions& m_options;
     GraphRunResult m_result;
     std::vector<ManualPair> m_manual;
+    LayerMappingRules m_layerRules;
     std::mutex m_warnMutex;
     std::mutex m_progressMutex;
     PhaseTimes m_phases;

@@ -3,7 +3,6 @@
 
 #include "graph/graph_builder.h"
 #include "support/error.h"
-#include "support/json_file.h"
 
 #include <algorithm>
 #include <cmath>
@@ -269,48 +268,6 @@ Prepared prepare(const LayerMappingRules& rules)
 }
 
 } // namespace
-
-LayerMappingRules readLayerMappingYaml(const std::filesystem::path& file)
-{
-    const std::string text = readWholeFile(file);
-    LayerMappingRules rules;
-    std::istringstream lines(text);
-    std::string line;
-    int number = 0;
-    auto clean = [](std::string s) {
-        const auto hash = s.find(" #");
-        if (hash != std::string::npos)
-            s = s.substr(0, hash);
-        const auto first = s.find_first_not_of(" \t");
-        if (first == std::string::npos)
-            return std::string {};
-        s = s.substr(first, s.find_last_not_of(" \t\r") - first + 1);
-        if (s.size() >= 2 && (s.front() == '\'' || s.front() == '"') && s.back() == s.front())
-            s = s.substr(1, s.size() - 2);
-        return s;
-    };
-    while (std::getline(lines, line)) {
-        ++number;
-        if (line.find_first_not_of(" \t\r") == std::string::npos || line[line.find_first_not_of(" \t")] == '#')
-            continue;
-        const auto colon = line.find(':');
-        if (colon == std::string::npos)
-            throw Error(file.string(), "line " + std::to_string(number), "expected 'key: value'");
-        const std::string key = clean(line.substr(0, colon));
-        const std::string value = clean(line.substr(colon + 1));
-        const bool indented = line[0] == ' ' || line[0] == '\t';
-        if (!indented) {
-            if (!value.empty() && value != "{}")
-                throw Error(file.string(), "line " + std::to_string(number), "a class name must be followed by its mapping");
-            rules.emplace_back(key, std::vector<std::pair<std::string, std::string>> {});
-        } else {
-            if (rules.empty())
-                throw Error(file.string(), "line " + std::to_string(number), "a mapping entry outside any class name");
-            rules.back().second.emplace_back(key, value);
-        }
-    }
-    return rules;
-}
 
 std::unordered_map<std::string, std::string> layerMappingFor(const Graph& npu, const Graph& bench, const LayerMappingRules& rules)
 {

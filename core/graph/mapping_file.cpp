@@ -6,6 +6,9 @@
 #include "support/error.h"
 #include "support/json_file.h"
 
+#include <string_view>
+#include <unordered_map>
+
 
 namespace msprobe::graph {
 
@@ -38,6 +41,14 @@ std::vector<ManualPair> readMappingFile(const std::filesystem::path& file)
             throw Error(file.string(), "node '" + key + "'", "the bench node must be a string, a path list or null");
         pairs.push_back(std::move(pair));
     }
+    // Pairs are one to one: a second NPU node on the same bench node would silently take it from the first.
+    std::unordered_map<std::string_view, std::string_view> npuOf;
+    for (const auto& pair : pairs)
+        if (pair.bench)
+            if (auto [it, fresh] = npuOf.try_emplace(*pair.bench, pair.npu); !fresh)
+                throw Error(file.string(), "node '" + pair.npu + "'",
+                    "NPU nodes '" + std::string(it->second) + "' and '" + pair.npu + "' are both mapped onto bench node '"
+                        + *pair.bench + "' (a bench node pairs with one NPU node)");
     return pairs;
 }
 

@@ -2,30 +2,20 @@
 #include "support/json_file.h"
 
 #include "support/error.h"
-
-#include <fstream>
-#include <sstream>
+#include "support/input_file.h"
 
 namespace msprobe {
 
 std::string readWholeFile(const std::filesystem::path& file)
 {
-    std::error_code ec;
-    if (std::filesystem::is_directory(file, ec))
-        throw Error(file.string(), {}, "is a directory, not a file");
-    std::ifstream in(file, std::ios::binary);
-    if (!in)
-        throw Error(file.string(), {}, "cannot open the file");
-    std::ostringstream text;
-    text << in.rdbuf();
-    if (in.bad())
-        throw Error(file.string(), {}, "read error");
-    return std::move(text).str();
+    return readRegularFile(file);
 }
 
 nlohmann::ordered_json readSmallJsonFile(const std::filesystem::path& file)
 {
-    const std::string text = readWholeFile(file);
+    const std::string text = readRegularFile(file, kOptionFileLimit);
+    if (text.find_first_not_of(" \t\r\n") == std::string::npos)
+        throw Error(file.string(), {}, "the file is empty (expected a JSON document)");
     try {
         return nlohmann::ordered_json::parse(text);
     } catch (const nlohmann::json::parse_error& error) {

@@ -8,9 +8,11 @@
 
 namespace msprobe {
 
-// Reads a small JSON file (configs, construct.json, stack.json, mappings) with nlohmann_json.
-// Errors name the file and the byte offset. NaN/Infinity tokens are not accepted here.
+// Reads a small JSON file (configs, mappings) with nlohmann_json: a regular file of at most
+// kOptionFileLimit bytes (support/input_file.h). Errors name the file and the byte offset (line, column);
+// an empty file is an error of its own. NaN/Infinity tokens are not accepted here.
 nlohmann::ordered_json readSmallJsonFile(const std::filesystem::path& file);
+// A whole regular file, any size (refuses FIFOs, devices, directories and /proc files with a message).
 std::string readWholeFile(const std::filesystem::path& file);
 
 } // namespace msprobe

@@ -22,6 +22,37 @@ struct UsageFailure : std::runtime_error {
     using std::runtime_error::runtime_error;
 };
 
+std::string trimmed(std::string_view line)
+{
+    while (!line.empty() && (line.front() == ' ' || line.front() == '\t'))
+        line.remove_prefix(1);
+    while (!line.empty() && (line.back() == ' ' || line.back() == '\t' || line.back() == '\r'))
+        line.remove_suffix(1);
+    return std::string(line);
+}
+
+// One line for the terminal from a libtorch exception, never its C++ backtrace: the first line of
+// what_without_backtrace(), or for a TorchScript interpreter failure the line naming the Python-level error
+// (its last line; the lines before it are the TorchScript traceback).
+std::string oneLine(const std::exception& error)
+{
+    const auto* torchError = dynamic_cast<const c10::Error*>(&error);
+    const std::string text = torchError ? torchError->what_without_backtrace() : error.what();
+    std::vector<std::string> lines;
+    std::size_t start = 0;
+    while (start <= text.size()) {
+        const std::size_t end = std::min(text.find('\n', start), text.size());
+        if (std::string line = trimmed(std::string_view(text).substr(start, end - start)); !line.empty())
+            lines.push_back(std::move(line));
+        start = end + 1;
+    }
+    if (lines.empty())
+        return "unknown libtorch error";
+    if (lines.front().find("TorchScript interpreter") != std::string::npos)
+        return lines.back();
+    return lines.front();
+}
+
 std::vector<c10::IValue> loadInputs(const std::string& path, const c10::Device& device)
 {
     const std::string bytes = readWholeFile(path);
@@ -29,8 +60,7 @@ std::vector<c10::IValue> loadInputs(const std::string& path, const c10::Device& 
     try {
         value = torch::jit::pickle_load(std::vector<char>(bytes.begin(), bytes.end()));
     } catch (const std::exception& error) {
-        throw Error(path, "", std::string("cannot read inputs (expected torch.save of a tensor, tuple or list): ")
-                + error.what());
+        throw Error(path, "", "cannot read inputs (expected torch.save of a tensor, tuple or list): " + oneLine(error));
     }
     std::vector<c10::IValue> args;
     if (value.isTuple()) {
@@ -79,7 +109,7 @@ int run(const std::string& model, const std::string& input, const std::string& c
     try {
         module = torch::jit::load(model, dev);
     } catch (const std::exception& error) {
-        throw Error(model, "", std::string("cannot load TorchScript model: ") + error.what());
+        throw Error(model, "", "cannot load TorchScript model: " + oneLine(error));
     }
     const auto inputs = loadInputs(input, dev);
     PrecisionDebugger debugger(config, dumpPath.empty() ? std::nullopt : std::optional<std::string>(dumpPath));
@@ -125,8 +155,11 @@ extern "C" __attribute__((visibility("default"))) int msprobe_dump_run(
     } catch (const UsageFailure& failure) {
         copyMessage(failure.what(), error, errorSize);
         return 2;
-    } catch (const std::exception& failure) {
+    } catch (const msprobe::Error& failure) {
         copyMessage(failure.what(), error, errorSize);
+        return 1;
+    } catch (const std::exception& failure) { // a libtorch failure while running the model
+        copyMessage(("running the model failed: " + oneLine(failure)).c_str(), error, errorSize);
         return 1;
     }
 }
