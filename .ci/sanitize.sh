@@ -3,6 +3,7 @@
 # targets of tests/fuzz) with clang, and its tests: bash .ci/sanitize.sh [--build-only].
 # Builds in $MSPROBE_SANITIZE_BUILD (default build-asan) without the GUI, capture and benchmarks; any
 # sanitizer report ends the test that caused it with a failure, and so the script. .ci/fuzz.sh reuses it.
+# Debug keeps assertions on; line tables only (enough for the reports' stack traces) keep compiling cheap.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 build=${MSPROBE_SANITIZE_BUILD:-build-asan}
@@ -14,6 +15,7 @@ start=$(date +%s)
 CC=clang CXX=clang++ cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Debug "${launcher[@]}" \
     -DMSPROBE_BUILD_GUI=OFF -DMSPROBE_BUILD_CAPTURE=OFF -DMSPROBE_BUILD_BENCH=OFF -DMSPROBE_BUILD_TESTS=ON \
     -DMSPROBE_BUILD_FUZZ=ON -DCMAKE_C_FLAGS="$flags -O1" -DCMAKE_CXX_FLAGS="$flags -O1" \
+    -DCMAKE_C_FLAGS_DEBUG=-gline-tables-only -DCMAKE_CXX_FLAGS_DEBUG=-gline-tables-only \
     -DCMAKE_EXE_LINKER_FLAGS="-fsanitize=address,undefined" \
     -DCMAKE_SHARED_LINKER_FLAGS="-fsanitize=address,undefined" \
     -DCMAKE_MODULE_LINKER_FLAGS="-fsanitize=address,undefined" > /dev/null
