@@ -12,6 +12,8 @@ export ASAN_OPTIONS=detect_container_overflow=0:alloc_dealloc_mismatch=0:detect_
 
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
+# The targets write each input to a file under $TMPDIR; a target that fails leaves it there, inside $work.
+export TMPDIR="$work"
 mkdir -p "$build/artifacts"
 
 # seeds TARGET FIND-ARGS...: tests/fuzz/corpus/TARGET and the tests/data files the find picks, in one folder.
