@@ -196,6 +196,14 @@ private slots:
         QCOMPARE(run.exitCode, 1);
         QVERIFY2(run.err.contains("no monitor CSV files"), qPrintable(run.err));
 
+        // A micro_step too large to number (it overflowed the step sum before) names its file and row.
+        writeFile(out / "huge" / "Dec03_21-34-40-rank0-abcd1234" / "actv_0-0.csv",
+            "vpp_stage,name,step,micro_step,norm\n0,a,0,0,1\n0,a,0,9223372036854775807,1\n");
+        run = data2db(out / "db", out / "huge");
+        QCOMPARE(run.exitCode, 1);
+        QVERIFY2(run.err.contains("actv_0-0.csv") && run.err.contains("data row 2") && run.err.contains("micro_step"),
+            qPrintable(run.err));
+
         run = data2db(out / "db", trendData() / "monitor_input_example", { "--process_num", "0" });
         QCOMPARE(run.exitCode, 2);
         QVERIFY2(run.err.contains("--process_num"), qPrintable(run.err));

@@ -8,6 +8,9 @@
 
 #include <QTemporaryDir>
 
+#include <tuple>
+#include <vector>
+
 using namespace msprobe;
 namespace fs = std::filesystem;
 
@@ -30,6 +33,33 @@ void writeStep(const fs::path& step, const std::string& framework = R"("framewor
             + "\"Torch.exp.0.forward\": {\"input_args\": [" + leaf("NaN", "NaN", "NaN") + "], \"output\": [" + leaf("NaN", "NaN", "NaN") + "]}}}");
     test::writeFile(step / "rank0" / "construct.json", R"({"Torch.log.0.forward": "Module.m.M.forward.0", "Module.m.M.forward.0": null})");
     test::writeFile(step / "rank0" / "stack.json", R"J({"0": [["Torch.log.0.forward"], ["File a.py, line 1, in f, \n x = torch.log(y)"]]})J");
+}
+
+
+// One rank of a step whose ops are given as (name, input Max, output Max) in call order.
+void writeRank(const fs::path& dir, const std::vector<std::tuple<std::string, const char*, const char*>>& ops)
+{
+    std::string data;
+    for (const auto& [name, in, out] : ops) {
+        if (!data.empty())
+            data += ", ";
+        data += "\"" + name + "\": {\"input_args\": [" + leaf(in, "0.0", "0.5") + "], \"input_kwargs\": {}, \"output\": ["
+            + leaf(out, "0.0", "0.5") + "]}";
+    }
+    test::writeFile(dir / "dump.json",
+        R"({"task": "statistics", "level": "mix", "framework": "pytorch", "dump_data_dir": null, "data": {)" + data + "}}");
+}
+
+// The op names reported, in order.
+std::vector<std::string> reported(const std::string& text)
+{
+    std::vector<std::string> names;
+    const std::string key = "\"op_name\": \"";
+    for (std::size_t at = text.find(key); at != std::string::npos; at = text.find(key, at + 1)) {
+        const std::size_t begin = at + key.size();
+        names.push_back(text.substr(begin, text.find('"', begin) - begin));
+    }
+    return names;
 }
 
 } // namespace
@@ -73,6 +103,70 @@ private slots:
             threw = std::string(e.what()).find("only available for PyTorch") != std::string::npos;
         }
         QVERIFY(threw);
+    }
+
+    // Anomalies after the first communication op: the cross-rank graph orders them by layer, then by the number
+    // of compute ops since the last communication op; rank 1's comes first although rank 0 is read first.
+    void anomalyThroughCommunication()
+    {
+        QTemporaryDir tmp;
+        const fs::path step = fs::path(tmp.path().toStdString()) / "step0";
+        writeRank(step / "rank0", { { "Torch.a.0.forward", "1.0", "1.0" }, { "Distributed.all_reduce.0.forward", "1.0", "1.0" },
+            { "Torch.b.0.forward", "1.0", "1.0" }, { "Torch.mul.0.forward", "1.0", "NaN" },
+            { "Distributed.all_reduce.1.forward", "NaN", "NaN" } });
+        writeRank(step / "rank1", { { "Torch.a.0.forward", "1.0", "1.0" }, { "Distributed.all_reduce.0.forward", "1.0", "1.0" },
+            { "Torch.add.0.forward", "1.0", "Infinity" }, { "Distributed.all_reduce.1.forward", "Infinity", "Infinity" } });
+        const std::string text = analyzeOverflow(step);
+        QCOMPARE(reported(text), std::vector<std::string> { "Torch.add.0.forward" });
+        QVERIFY2(text.starts_with("{\n  \"rank_1\": ["), text.c_str());
+        QVERIFY(text.find("\"construct_info\": [\n        \"Torch.add.0.forward\"\n      ],") != std::string::npos);
+        QVERIFY(text.find("\"stack_info\": {}") != std::string::npos);
+    }
+
+    // No anomaly reaches a communication op: the first anomalous op after each rank's last one is reported.
+    void anomalyAfterLastCommunication()
+    {
+        QTemporaryDir tmp;
+        const fs::path step = fs::path(tmp.path().toStdString()) / "step0";
+        writeRank(step / "rank0", { { "Distributed.all_reduce.0.forward", "1.0", "1.0" }, { "Torch.a.0.forward", "1.0", "1.0" },
+            { "Torch.log.0.forward", "1.0", "-Infinity" }, { "Torch.log.1.forward", "1.0", "NaN" } });
+        writeRank(step / "rank2", { { "Distributed.all_reduce.0.forward", "1.0", "1.0" }, { "Torch.exp.0.forward", "1.0", "Infinity" } });
+        writeRank(step / "rank3", { { "Distributed.all_reduce.0.forward", "1.0", "1.0" }, { "Torch.exp.0.forward", "1.0", "1.0" } });
+        const std::string text = analyzeOverflow(step);
+        QCOMPARE(reported(text), (std::vector<std::string> { "Torch.log.0.forward", "Torch.exp.0.forward" }));
+        QVERIFY2(text.find("\"rank_0\": [") != std::string::npos && text.find("\"rank_2\": [") != std::string::npos, text.c_str());
+    }
+
+    // A construct.json whose parent chain is 200,000 modules deep: the whole chain, root first, in one pass
+    // (the chain used to be built by inserting at its front, quadratic in its length).
+    void longParentChain()
+    {
+        QTemporaryDir tmp;
+        const fs::path step = fs::path(tmp.path().toStdString()) / "step0";
+        writeStep(step);
+        constexpr int depth = 200000;
+        std::string construct = R"({"Torch.log.0.forward": "Module.m199999", "Module.m0": null)";
+        for (int i = 1; i < depth; ++i)
+            construct += ", \"Module.m" + std::to_string(i) + "\": \"Module.m" + std::to_string(i - 1) + "\"";
+        construct += ", \"Module.loop.a\": \"Module.loop.b\", \"Module.loop.b\": \"Module.loop.a\"}";
+        test::writeFile(step / "rank0" / "construct.json", construct);
+        const std::string text = analyzeOverflow(step);
+        const std::size_t begin = text.find("\"construct_info\": [\n        \"Module.m0\",\n        \"Module.m1\",\n");
+        QVERIFY(begin != std::string::npos);
+        const std::size_t end = text.find("\n      ],", begin);
+        const std::string chain = text.substr(begin, end - begin);
+        std::size_t lines = 0;
+        for (std::size_t at = chain.find("\n        \""); at != std::string::npos; at = chain.find("\n        \"", at + 1))
+            ++lines;
+        QCOMPARE(lines, std::size_t(depth + 1));
+        QVERIFY(chain.ends_with("\"Module.m199998\",\n        \"Module.m199999\",\n        \"Torch.log.0.forward\""));
+
+        // A parent loop ends the chain at the first name seen again.
+        test::writeFile(step / "rank0" / "construct.json",
+            R"({"Torch.log.0.forward": "Module.a", "Module.a": "Module.b", "Module.b": "Module.a"})");
+        QVERIFY(analyzeOverflow(step).find("\"construct_info\": [\n        \"Module.b\",\n        \"Module.a\",\n        "
+                                            "\"Torch.log.0.forward\"\n      ],")
+            != std::string::npos);
     }
 };
 

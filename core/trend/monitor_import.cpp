@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <charconv>
 #include <ctime>
+#include <limits>
 #include <map>
 #include <optional>
 #include <regex>
@@ -94,6 +95,7 @@ struct ParsedFile {
     std::size_t metric = 0;
     CsvTable table;
     std::vector<int> statColumn; // per monitorStatOrder() entry: CSV column or -1
+    fs::path path;
 };
 
 } // namespace
@@ -132,7 +134,7 @@ ImportSummary importMonitorData(const fs::path& dataDir, const fs::path& dbFile,
     for (auto& dir : findRankDirs(dataDir)) {
         summary.maxRank = std::max(summary.maxRank, dir.rank);
         for (const auto& file : dir.files) {
-            ParsedFile parsed { dir.rank, file.metric, readCsvFile(file.path), {} };
+            ParsedFile parsed { dir.rank, file.metric, readCsvFile(file.path), {}, file.path };
             for (const char* required : { "vpp_stage", "name", "step" })
                 if (parsed.table.column(required) < 0)
                     throw Error(file.path.string(), "header", std::string("missing the column \"") + required + "\"");
@@ -171,7 +173,8 @@ ImportSummary importMonitorData(const fs::path& dataDir, const fs::path& dbFile,
         const int vppCol = t.column("vpp_stage"), nameCol = t.column("name"), stepCol = t.column("step");
         const int microCol = t.column("micro_step");
         FileRows out { &file, {} };
-        for (const auto& cells : t.rows) {
+        for (std::size_t r = 0; r < t.rows.size(); ++r) {
+            const auto& cells = t.rows[r];
             const auto vpp = parseInteger(cells[static_cast<std::size_t>(vppCol)]);
             const auto step = parseInteger(cells[static_cast<std::size_t>(stepCol)]);
             std::optional<std::int64_t> micro = 0;
@@ -179,6 +182,11 @@ ImportSummary importMonitorData(const fs::path& dataDir, const fs::path& dbFile,
                 micro = parseInteger(cells[static_cast<std::size_t>(microCol)]);
             if (!vpp || !step || !micro)
                 continue;
+            // Micro steps are numbered from 0 within a step and summed across steps: a count beyond
+            // 2^31 is not a training run, and would overflow the step numbering.
+            if (*micro > std::numeric_limits<std::int32_t>::max())
+                throw Error(file.path.string(), "data row " + std::to_string(r + 1),
+                    "micro_step " + std::to_string(*micro) + " is out of range");
             Row row { *vpp, *step, *micro, microCol >= 0, &cells[static_cast<std::size_t>(nameCol)], {} };
             for (std::size_t s : dbStatIndex) {
                 const int col = file.statColumn[s];
