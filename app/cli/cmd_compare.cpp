@@ -72,10 +72,13 @@ std::optional<std::string> optionalValue(ArgScanner& scan)
     return scan.next();
 }
 
-void printPoint(const char* what, const std::optional<DivergencePoint>& point)
+// "first divergence: ENTRY (row N): REASON"; `none` (when given) is printed when there is no such point.
+void printPoint(const char* what, const std::optional<DivergencePoint>& point, const char* none = nullptr)
 {
     if (point)
         std::printf("  %s: %s (row %zu): %s\n", what, point->entry.c_str(), point->row + 2, point->reason.c_str());
+    else if (none)
+        std::printf("  %s: %s\n", what, none);
 }
 
 } // namespace
@@ -238,7 +241,7 @@ int runCompare(const std::vector<std::string>& args)
         if (!options.compare.firstDiffAnalyze) {
             std::printf("  %s mode, %zu rows: %zu pass, %zu warning, %zu error\n", pair.mode.c_str(), pair.rows, pair.pass,
                 pair.warning, pair.error);
-            printPoint("first divergence", pair.firstDivergence);
+            printPoint("first divergence", pair.firstDivergence, "none");
             printPoint("first NaN/Inf", pair.firstNanInf);
         }
     }

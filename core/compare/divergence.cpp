@@ -151,6 +151,16 @@ bool isModule(const CompareTable& table, const EntryRows& rows)
 
 } // namespace
 
+std::string_view toString(DivergencePoint::Rule rule)
+{
+    switch (rule) {
+    case DivergencePoint::Rule::Argument: return "argument";
+    case DivergencePoint::Rule::Output: return "output";
+    case DivergencePoint::Rule::NanInf: return "nan_inf";
+    }
+    return "output";
+}
+
 std::optional<DivergencePoint> firstDivergence(const CompareTable& table, const DivergenceTolerance& tolerance, const ConstructInfo* construct)
 {
     const std::vector<EntryRows> entries = entryRows(table);

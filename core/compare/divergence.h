@@ -22,6 +22,9 @@ struct DivergencePoint {
     Rule rule = Rule::Output;
 };
 
+// "argument", "output", "nan_inf" (the verdict JSON's `rule`).
+std::string_view toString(DivergencePoint::Rule rule);
+
 struct DivergenceTolerance {
     // statistics: the largest |diff| of Max/Min/Mean as a fraction of max(|Max|, |Min|) of both sides, of Norm as a
     // fraction of the larger Norm (also a numeric non-tensor output's and a 0-d tensor's relative error). 1e-5 sits
