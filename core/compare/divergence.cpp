@@ -52,20 +52,21 @@ std::string entryName(const CompareTable& table, const EntryRows& rows)
 // Rule (a) for a non-tensor input the bench entry has and the NPU entry lacks (a kwarg passed on one side only).
 std::optional<DivergencePoint> benchOnlyArgument(const CompareTable& table, const EntryRows& rows)
 {
-    std::vector<std::int32_t> paired;
-    std::uint32_t benchEntry = 0;
-    for (std::size_t r = rows.begin; r < rows.end; ++r)
-        if (const Item* b = table.benchItem(table.rows[r])) {
-            paired.push_back(table.rows[r].bench);
-            benchEntry = b->entry;
-        }
+    const Item* anyBench = nullptr;
+    for (std::size_t r = rows.begin; r < rows.end && !anyBench; ++r)
+        anyBench = table.benchItem(table.rows[r]);
+    if (!anyBench)
+        return std::nullopt;
     const ItemTable& bench = *table.bench.items;
-    const EntryInfo& info = bench.entries()[benchEntry];
+    const EntryInfo& info = bench.entries()[anyBench->entry];
     for (std::uint32_t i = info.firstItem; i < info.firstItem + info.itemCount; ++i) {
         const Item& item = bench.items()[i];
-        if (roleOf(item) != Role::Input || isTensor(bench, item) || namesPlacement(bench, item))
+        if (roleOf(item) != Role::Input || isTensor(bench, item))
             continue;
-        if (std::find(paired.begin(), paired.end(), static_cast<std::int32_t>(i)) != paired.end())
+        bool paired = false;
+        for (std::size_t r = rows.begin; r < rows.end && !paired; ++r)
+            paired = table.rows[r].bench == static_cast<std::int32_t>(i);
+        if (paired || namesPlacement(bench, item))
             continue;
         return DivergencePoint { entryName(table, rows), rows.begin, itemLabel(bench, item) + " absent vs " + valueText(bench, item),
             DivergencePoint::Rule::Argument };

@@ -254,14 +254,24 @@ std::string tensorProblem(const CompareTable& table, const CompareRow& row, cons
     const Item* bench = table.benchItem(row);
     if (!bench)
         return {};
-    const std::string npuShape = table.npu.items->shape(npu), benchShape = table.bench.items->shape(*bench);
-    if (npuShape != benchShape)
-        return "shape " + npuShape + " vs " + benchShape;
+    const ItemTable& a = *table.npu.items;
+    const ItemTable& b = *table.bench.items;
+    if (!isTensor(a, npu) || !isTensor(b, *bench))
+        return isTensor(a, npu) == isTensor(b, *bench) ? std::string() : valueText(a, npu) + " vs " + valueText(b, *bench);
+    const TensorTable& ta = a.dump().tensors;
+    const TensorTable& tb = b.dump().tensors;
+    const std::uint32_t ra = a.dump().nodes[npu.node].payload, rb = b.dump().nodes[bench->node].payload;
+    if (!std::ranges::equal(ta.shape(ra), tb.shape(rb))) {
+        std::string text = "shape ";
+        appendShapeText(text, ta.shape(ra));
+        text += " vs ";
+        appendShapeText(text, tb.shape(rb));
+        return text;
+    }
     switch (table.mode) {
     case CompareMode::Md5: {
-        const std::string a = table.npu.items->fields(npu).md5, b = table.bench.items->fields(*bench).md5;
-        auto known = [](const std::string& md5) { return !md5.empty() && md5 != kNA && md5 != kNanText; };
-        return known(a) && known(b) && a != b ? "CRC-32 " + a + " vs " + b : std::string();
+        const std::string_view x = a.dump().text(ta.md5[ra]), y = b.dump().text(tb.md5[rb]);
+        return !x.empty() && !y.empty() && x != y ? "CRC-32 " + std::string(x) + " vs " + std::string(y) : std::string();
     }
     case CompareMode::Statistics: return statisticsProblem(table, row, tolerance.relative);
     case CompareMode::Tensor: return tensorModeProblem(table, row, tolerance);
