@@ -87,12 +87,13 @@ private slots:
         const fs::path benchJson = rankDir(root / "bench") / "dump.json";
         const fs::path problemJson = rankDir(root / "problem") / "dump.json";
 
-        // Our compare engine: the faulty MLP of block 1 is the first entry whose inputs agree and outputs do not
-        // (the GELU op itself is excluded there: its "approximate" argument differs).
+        // Our compare engine: the faulty GELU op of block 1 is the first divergence (its "approximate" argument
+        // differs), not the MLP module around it.
         const auto table = compareDumpFiles(problemJson, benchJson, CompareOptions {});
-        const auto divergence = firstDivergence(*table);
+        const auto divergence = firstDivergence(*table, {}, problemJson);
         QVERIFY(divergence.has_value());
-        QVERIFY2(divergence->entry == "Module.blocks.1.mlp.MLP.forward.0", divergence->entry.c_str());
+        QVERIFY2(divergence->entry == "Aten.gelu.1.forward", divergence->entry.c_str());
+        QVERIFY2(divergence->rule == DivergencePoint::Rule::Argument, divergence->reason.c_str());
         const auto construct = readConstructJson(rankDir(root / "problem") / "construct.json");
         const auto* node = construct.find("Aten.gelu.1.forward");
         QVERIFY(node && node->parent);

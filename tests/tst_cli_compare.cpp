@@ -49,6 +49,7 @@ private slots:
             "--json", "--fail-on", "error", "--no-progress" });
         QVERIFY2(run.exitCode == 3, qPrintable(run.err + run.out)); // one error row -> --fail-on error
         QVERIFY(run.out.contains("statistics mode, 573 rows: 567 pass, 5 warning, 1 error"));
+        QVERIFY2(run.out.contains("first divergence: Functional.gelu.1.forward (row 202): kwarg approximate 'tanh' vs 'none'"), qPrintable(run.out));
         const auto files = filesIn(out);
         QCOMPARE(files.size(), std::size_t(3));
         fs::path verdict;
@@ -62,10 +63,10 @@ private slots:
         QCOMPARE(json["counts"]["error"].get<int>(), 1);
         QCOMPARE(json["pairs"][0]["failed_rows"][0]["npu_name"].get<std::string>(), std::string("Functional.gelu.1.forward.input.approximate"));
         // warning threshold also trips; bench vs bench passes
-        QCOMPARE(runCli({ "compare", "-tp", qp(statsJson("bench")), "-gp", qp(statsJson("bench")), "-o", qp(out), "--fail-on", "warning",
-                              "--no-progress" })
-                     .exitCode,
-            0);
+        const Run same = runCli({ "compare", "-tp", qp(statsJson("bench")), "-gp", qp(statsJson("bench")), "-o", qp(out), "--fail-on",
+            "warning", "--no-progress" });
+        QCOMPARE(same.exitCode, 0);
+        QVERIFY2(same.out.contains("first divergence: none"), qPrintable(same.out));
     }
 
     // --consistent_check end to end: the backend is required, the CSV has the statistics header and one row per

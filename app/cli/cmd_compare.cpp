@@ -74,10 +74,13 @@ std::optional<std::string> optionalValue(ArgScanner& scan)
     return scan.next();
 }
 
-void printPoint(const char* what, const std::optional<DivergencePoint>& point)
+// "first divergence: ENTRY (row N): REASON"; `none` (when given) is printed when there is no such point.
+void printPoint(const char* what, const std::optional<DivergencePoint>& point, const char* none = nullptr)
 {
     if (point)
         std::printf("  %s: %s (row %zu): %s\n", what, point->entry.c_str(), point->row + 2, point->reason.c_str());
+    else if (none)
+        std::printf("  %s: %s\n", what, none);
 }
 
 } // namespace
@@ -240,7 +243,7 @@ int runCompare(const std::vector<std::string>& args)
                 pair.mode == "tensor" ? "; " : "", pair.mode == "tensor" ? tensorFileProblemCount(pair.unreadableFiles).c_str() : "");
             for (const std::string& warning : pairWarnings(pair))
                 std::fprintf(stderr, "msprobe compare: warning: %s%s%s\n", title.c_str(), title.empty() ? "" : ": ", warning.c_str());
-            printPoint("first divergence", pair.firstDivergence);
+            printPoint("first divergence", pair.firstDivergence, "none");
             printPoint("first NaN/Inf", pair.firstNanInf);
         }
     }

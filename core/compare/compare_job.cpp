@@ -118,7 +118,7 @@ void summarizePair(const CompareTable& table, PairOutcome& outcome, const JobOpt
     outcome.error = table.countLevel(ResultLevel::Error);
     // A consistent check's rows are aggregated across entries: the per-entry divergence search does not apply.
     if (!table.consistent()) {
-        outcome.firstDivergence = firstDivergence(table, options.tolerance);
+        outcome.firstDivergence = firstDivergence(table, options.tolerance, outcome.pair.npuJson);
         outcome.firstNanInf = firstNanInf(table);
     }
     Cell cell;

@@ -1,14 +1,210 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "compare/divergence.h"
 
+#include "compare/divergence_checks.h"
 #include "compare/stats_diff.h"
+#include "support/error.h"
 
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
-#include <limits>
 
 namespace msprobe {
+
+namespace {
+
+using namespace divergence_detail;
+
+// The rows of one NPU entry (the table keeps an entry's rows together).
+struct EntryRows {
+    std::uint32_t entry = 0; // ItemTable entry
+    std::size_t begin = 0, end = 0;
+};
+
+std::vector<EntryRows> entryRows(const CompareTable& table)
+{
+    std::vector<EntryRows> out;
+    for (std::size_t r = 0; r < table.rows.size(); ++r) {
+        const std::uint32_t entry = table.npuItem(table.rows[r]).entry;
+        if (out.empty() || out.back().entry != entry)
+            out.push_back({ entry, r, r });
+        out.back().end = r + 1;
+    }
+    return out;
+}
+
+// 0: forward pass, 1: backward pass, -1: not judged (debug values).
+int passOf(const CompareTable& table, const EntryRows& rows)
+{
+    switch (table.npu.items->entries()[rows.entry].kind) {
+    case CallKind::Forward: return 0;
+    case CallKind::Backward:
+    case CallKind::ParametersGrad: return 1;
+    case CallKind::Debug: break;
+    }
+    return -1;
+}
+
+std::string entryName(const CompareTable& table, const EntryRows& rows)
+{
+    return std::string(table.apiOriginName(table.rows[rows.begin]));
+}
+
+// Rule (a) for a non-tensor input the bench entry has and the NPU entry lacks (a kwarg passed on one side only).
+std::optional<DivergencePoint> benchOnlyArgument(const CompareTable& table, const EntryRows& rows)
+{
+    const Item* anyBench = nullptr;
+    for (std::size_t r = rows.begin; r < rows.end && !anyBench; ++r)
+        anyBench = table.benchItem(table.rows[r]);
+    if (!anyBench)
+        return std::nullopt;
+    const ItemTable& bench = *table.bench.items;
+    const EntryInfo& info = bench.entries()[anyBench->entry];
+    for (std::uint32_t i = info.firstItem; i < info.firstItem + info.itemCount; ++i) {
+        const Item& item = bench.items()[i];
+        if (roleOf(item) != Role::Input || isTensor(bench, item))
+            continue;
+        bool paired = false;
+        for (std::size_t r = rows.begin; r < rows.end && !paired; ++r)
+            paired = table.rows[r].bench == static_cast<std::int32_t>(i);
+        if (paired || namesPlacement(bench, item))
+            continue;
+        return DivergencePoint { entryName(table, rows), rows.begin, itemLabel(bench, item) + " absent vs " + valueText(bench, item),
+            DivergencePoint::Rule::Argument };
+    }
+    return std::nullopt;
+}
+
+// Whether the entry diverges by the rule (divergence.h), and why.
+std::optional<DivergencePoint> judge(const CompareTable& table, const EntryRows& rows, const DivergenceTolerance& tolerance)
+{
+    const ItemTable& npu = *table.npu.items;
+    const ItemTable& bench = *table.bench.items;
+    bool paired = false;
+    for (std::size_t r = rows.begin; r < rows.end && !paired; ++r)
+        paired = table.rows[r].bench != kUnmatched;
+    if (!paired)
+        return std::nullopt;
+
+    // (a) a non-tensor argument differs
+    for (std::size_t r = rows.begin; r < rows.end; ++r) {
+        const CompareRow& row = table.rows[r];
+        const Item& item = npu.items()[row.npu];
+        if (roleOf(item) != Role::Input || isTensor(npu, item))
+            continue;
+        const Item* other = table.benchItem(row);
+        if (other && isTensor(bench, *other))
+            continue; // a tensor on the bench side: judged with the tensors
+        if (!other ? !namesPlacement(npu, item) : valuesDiffer(npu, item, bench, *other))
+            return DivergencePoint { entryName(table, rows), r,
+                itemLabel(npu, item) + " " + valueText(npu, item) + " vs " + (other ? valueText(bench, *other) : std::string("absent")),
+                DivergencePoint::Rule::Argument };
+    }
+    if (auto missing = benchOnlyArgument(table, rows))
+        return missing;
+
+    // (b) an output leaves tolerance while the tensor inputs stay within it
+    bool inputs = false;
+    for (std::size_t r = rows.begin; r < rows.end; ++r) {
+        const CompareRow& row = table.rows[r];
+        const Item& item = npu.items()[row.npu];
+        if (roleOf(item) != Role::Input)
+            continue;
+        inputs = true;
+        if (!isTensor(npu, item))
+            continue;
+        if (row.bench == kUnmatched || !tensorProblem(table, row, tolerance).empty())
+            return std::nullopt;
+    }
+    if (!inputs)
+        return std::nullopt;
+    for (std::size_t r = rows.begin; r < rows.end; ++r) {
+        const CompareRow& row = table.rows[r];
+        const Item& item = npu.items()[row.npu];
+        if (roleOf(item) != Role::Output || row.bench == kUnmatched)
+            continue;
+        const bool tensor = isTensor(npu, item) && isTensor(bench, *table.benchItem(row));
+        const std::string problem = tensor ? tensorProblem(table, row, tolerance) : valueProblem(table, row, tolerance);
+        if (!problem.empty())
+            return DivergencePoint { entryName(table, rows), r,
+                itemLabel(npu, item) + " " + problem + (table.mode == CompareMode::Md5 ? " with equal inputs" : " with inputs within tolerance"),
+                DivergencePoint::Rule::Output };
+    }
+    return std::nullopt;
+}
+
+// Whether construct.json puts `name` (at any depth) inside `ancestor`.
+bool inside(const ConstructInfo& construct, const std::string& name, const std::string& ancestor)
+{
+    const ConstructInfo::Node* node = construct.find(name);
+    for (std::size_t depth = 0; node && node->parent && depth < construct.nodes.size(); ++depth) {
+        if (*node->parent == ancestor)
+            return true;
+        node = construct.find(*node->parent);
+    }
+    return false;
+}
+
+bool isModule(const CompareTable& table, const EntryRows& rows)
+{
+    const EntryInfo& info = table.npu.items->entries()[rows.entry];
+    return table.npu.dump.entries[info.dumpEntry].parsed.kind == EntryKind::Module;
+}
+
+} // namespace
+
+std::string_view toString(DivergencePoint::Rule rule)
+{
+    switch (rule) {
+    case DivergencePoint::Rule::Argument: return "argument";
+    case DivergencePoint::Rule::Output: return "output";
+    case DivergencePoint::Rule::NanInf: return "nan_inf";
+    }
+    return "output";
+}
+
+std::optional<DivergencePoint> firstDivergence(const CompareTable& table, const DivergenceTolerance& tolerance, const ConstructInfo* construct)
+{
+    const std::vector<EntryRows> entries = entryRows(table);
+    for (int pass = 0; pass < 2; ++pass) {
+        for (std::size_t i = 0; i < entries.size(); ++i) {
+            if (passOf(table, entries[i]) != pass)
+                continue;
+            std::optional<DivergencePoint> found = judge(table, entries[i], tolerance);
+            if (!found)
+                continue;
+            if (!construct || construct->nodes.empty() || !isModule(table, entries[i]))
+                return found;
+            // Entries written after their module (a start-order dump): the first diverging one inside it wins,
+            // then the first diverging one inside that, while the entries stay inside the current choice.
+            for (std::size_t j = i + 1; j < entries.size(); ++j) {
+                if (passOf(table, entries[j]) != pass)
+                    continue;
+                if (!inside(*construct, entryName(table, entries[j]), found->entry))
+                    break;
+                if (auto inner = judge(table, entries[j], tolerance))
+                    found = std::move(inner);
+            }
+            return found;
+        }
+    }
+    return std::nullopt;
+}
+
+std::optional<DivergencePoint> firstDivergence(const CompareTable& table, const DivergenceTolerance& tolerance, const std::filesystem::path& npuJson)
+{
+    auto found = firstDivergence(table, tolerance);
+    if (!found || !npuJson.has_parent_path())
+        return found;
+    const EntryName parsed = parseEntryName(found->entry);
+    if (parsed.kind != EntryKind::Module)
+        return found;
+    try {
+        const ConstructInfo construct = readConstructJson(npuJson.parent_path() / "construct.json");
+        return firstDivergence(table, tolerance, &construct);
+    } catch (const Error&) {
+        return found; // the compare never needed construct.json: a broken one leaves the dump order
+    }
+}
 
 namespace {
 
@@ -22,135 +218,36 @@ bool nonFinite(const PyVal& v)
     return c == StatClass::Nan || c == StatClass::Inf || c == StatClass::NegInf;
 }
 
-// The statistics test: each of Max/Min/Mean/Norm may differ by at most `relative` of the tensor's magnitude,
-// max(|Max|, |Min|) over both sides (for Norm: of the larger Norm). Scaling by the statistic itself would flag
-// every near-zero Mean (a LayerNorm gradient's Mean of 1e-9 moving to 2e-9 is a 100% change of nothing).
-std::string statisticsReason(const CompareTable& table, const CompareRow& row, double relative)
-{
-    PyVal npu[4], bench[4];
-    for (int k = 0; k < 4; ++k) {
-        npu[k] = table.statistic(row, true, k);
-        bench[k] = table.statistic(row, false, k);
-    }
-    auto magnitude = [](const PyVal& v) { return v.isNumber() && std::isfinite(v.number()) ? std::fabs(v.number()) : 0.0; };
-    const double range = std::max({ magnitude(npu[0]), magnitude(npu[1]), magnitude(bench[0]), magnitude(bench[1]) });
-    static constexpr const char* kNames[] = { "Max", "Min", "Mean", "Norm" };
-    for (int k = 0; k < 4; ++k) {
-        if (!npu[k].isNumber() || !bench[k].isNumber())
-            continue;
-        const double a = npu[k].number(), b = bench[k].number();
-        if (!std::isfinite(a) || !std::isfinite(b))
-            continue;
-        const double scale = k == 3 ? std::max(std::fabs(a), std::fabs(b)) : range;
-        const double diff = std::fabs(a - b);
-        if (diff == 0 || diff <= relative * scale)
-            continue;
-        const double share = scale > 0 ? diff / scale : std::numeric_limits<double>::infinity();
-        char percent[64];
-        std::snprintf(percent, sizeof percent, "%.3g%% of %s > %.3g%%", share * 100, k == 3 ? "the Norm" : "max(|Max|, |Min|)",
-            relative * 100);
-        return std::string(kNames[k]) + " " + pyText(npu[k]) + " vs " + pyText(bench[k]) + ", off by " + percent;
-    }
-    return {};
-}
-
-// Why a row is out of tolerance (without the row's name), or empty.
-std::string rowReason(const CompareTable& table, const CompareRow& row, const DivergenceTolerance& tolerance)
-{
-    if (row.bench == kUnmatched)
-        return {};
-    if (row.messages & kMsgParameters)
-        return "scalar argument differs";
-    switch (table.mode) {
-    case CompareMode::Md5: {
-        const std::string npuMd5 = table.npu.items->fields(table.npuItem(row)).md5;
-        const std::string benchMd5 = table.bench.items->fields(*table.benchItem(row)).md5;
-        if (npuMd5 != benchMd5)
-            return "CRC-32 " + npuMd5 + " vs " + benchMd5;
-        return {};
-    }
-    case CompareMode::Statistics: {
-        bool npuBad = false, benchBad = false;
-        for (int k = 0; k < 4; ++k) {
-            npuBad |= nonFinite(table.statistic(row, true, k));
-            benchBad |= nonFinite(table.statistic(row, false, k));
-        }
-        if (npuBad && !benchBad)
-            return "NaN/Inf on the NPU side only";
-        return statisticsReason(table, row, tolerance.relative);
-    }
-    case CompareMode::Tensor: {
-        const PyVal cosine = table.tensorMetrics[row.metrics].cells[0];
-        if (cosine.isStr(kNA))
-            return "NaN/Inf positions differ";
-        if (cosine.kind == PyKind::Float && cosine.f < tolerance.cosine)
-            return "Cosine " + pyText(cosine) + " < " + pyText(PyVal::real(tolerance.cosine));
-        return {};
-    }
-    }
-    return {};
-}
-
-std::string rowProblem(const CompareTable& table, std::size_t r, const DivergenceTolerance& tolerance)
-{
-    std::string reason = rowReason(table, table.rows[r], tolerance);
-    if (reason.empty())
-        return reason;
-    std::string line;
-    table.npu.items->appendName(line, table.npuItem(table.rows[r]));
-    return line + ": " + reason;
-}
-
-template <typename RowTest>
-std::optional<DivergencePoint> firstEntry(const CompareTable& table, RowTest test)
-{
-    std::size_t start = 0;
-    while (start < table.rows.size()) {
-        const std::uint32_t entry = table.npuItem(table.rows[start]).entry;
-        std::size_t end = start;
-        while (end < table.rows.size() && table.npuItem(table.rows[end]).entry == entry)
-            ++end;
-        bool inputsOk = true;
-        std::optional<DivergencePoint> found;
-        for (std::size_t r = start; r < end && inputsOk; ++r) {
-            const bool output = table.npuItem(table.rows[r]).state == ItemState::Output;
-            std::string problem = test(r);
-            if (problem.empty())
-                continue;
-            if (!output)
-                inputsOk = false;
-            else if (!found)
-                found = DivergencePoint { std::string(table.apiOriginName(table.rows[r])), r, problem };
-        }
-        if (inputsOk && found)
-            return found;
-        start = end;
-    }
-    return std::nullopt;
-}
-
 } // namespace
-
-std::optional<DivergencePoint> firstDivergence(const CompareTable& table, const DivergenceTolerance& tolerance)
-{
-    return firstEntry(table, [&](std::size_t r) { return rowProblem(table, r, tolerance); });
-}
 
 std::optional<DivergencePoint> firstNanInf(const CompareTable& table)
 {
     if (table.mode == CompareMode::Md5)
         return std::nullopt;
     Cell cell;
-    return firstEntry(table, [&](std::size_t r) -> std::string {
-        const CompareRow& row = table.rows[r];
-        for (int k = 0; k < 4; ++k)
-            if (nonFinite(table.statistic(row, true, k))) {
-                table.cell(r, Column::NpuName, cell);
-                return cell.text + ": NPU " + std::string(k == 0 ? "max" : k == 1 ? "min" : k == 2 ? "mean" : "l2norm") + " is "
-                    + pyText(table.statistic(row, true, k));
-            }
-        return {};
-    });
+    for (const EntryRows& rows : entryRows(table)) {
+        bool inputsOk = true;
+        std::optional<DivergencePoint> found;
+        for (std::size_t r = rows.begin; r < rows.end && inputsOk; ++r) {
+            const CompareRow& row = table.rows[r];
+            std::string problem;
+            for (int k = 0; k < 4 && problem.empty(); ++k)
+                if (nonFinite(table.statistic(row, true, k))) {
+                    table.cell(r, Column::NpuName, cell);
+                    problem = cell.text + ": NPU " + std::string(k == 0 ? "max" : k == 1 ? "min" : k == 2 ? "mean" : "l2norm") + " is "
+                        + pyText(table.statistic(row, true, k));
+                }
+            if (problem.empty())
+                continue;
+            if (table.npuItem(row).state != ItemState::Output)
+                inputsOk = false;
+            else if (!found)
+                found = DivergencePoint { entryName(table, rows), r, problem, DivergencePoint::Rule::NanInf };
+        }
+        if (inputsOk && found)
+            return found;
+    }
+    return std::nullopt;
 }
 
 } // namespace msprobe

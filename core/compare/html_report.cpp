@@ -174,7 +174,8 @@ std::string renderHtmlReport(const JobOutcome& job)
         out += "</li>\n";
     }
     if (!any)
-        out += "<li class=note>no entry leaves tolerance while its inputs stay within it</li>\n";
+        out += "<li class=note>none: no non-tensor argument differs and no output leaves tolerance while its inputs stay "
+               "within it</li>\n";
     out += "</ul>\n";
     for (const auto& p : job.pairs)
         out += p.htmlSection;

@@ -11,7 +11,7 @@ nlohmann::ordered_json pointJson(const std::optional<DivergencePoint>& p)
 {
     if (!p)
         return nullptr;
-    return { { "entry", p->entry }, { "row", p->row + 2 }, { "reason", p->reason } };
+    return { { "entry", p->entry }, { "row", p->row + 2 }, { "reason", p->reason }, { "rule", std::string(toString(p->rule)) } };
 }
 
 } // namespace
