@@ -307,6 +307,21 @@ private slots:
         QVERIFY(!session.warnings().join(QLatin1Char('\n')).contains(QStringLiteral("layer mapping")));
     }
 
+    // The window must fit a 1024x640 screen: its minimum size (docks, toolbar, graph header) stays within it.
+    void fitsALaptopScreen()
+    {
+        MainWindow window;
+        QVERIFY(openSamplePair(window));
+        const QSize minimum = window.minimumSizeHint().expandedTo(window.minimumSize());
+        if (minimum.width() > 1024 || minimum.height() > 640) {
+            for (QWidget* child : window.findChildren<QWidget*>())
+                if (child->minimumSizeHint().width() > 300 || child->minimumSizeHint().height() > 200)
+                    qWarning() << child->metaObject()->className() << child->objectName() << child->minimumSizeHint();
+        }
+        QVERIFY2(minimum.width() <= 1024 && minimum.height() <= 640,
+            qPrintable(QStringLiteral("minimum %1x%2").arg(minimum.width()).arg(minimum.height())));
+    }
+
     void cancelStopsTheLoad()
     {
         MainWindow window;

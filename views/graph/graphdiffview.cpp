@@ -95,8 +95,11 @@ void GraphDiffView::buildUi()
                                                      "Wheel: scroll; A / D: left / right"),
         this);
     m_status = new QLabel(this);
-    header->addWidget(m_legend, 1);
-    header->addWidget(m_status);
+    // The legend takes a row of its own (it wraps); the controls sit below it, so the header never forces the
+    // window wider than a laptop screen.
+    layout->addWidget(m_legend);
+    m_status->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
+    header->addWidget(m_status, 1);
     header->addWidget(m_mode);
     header->addWidget(m_syncExpand);
     header->addWidget(m_problemMinimap);
