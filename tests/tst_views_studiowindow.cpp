@@ -13,6 +13,7 @@
 #include "pairdialog.h"
 
 #include <QComboBox>
+#include <QLabel>
 #include <QLineEdit>
 #include <QMessageBox>
 #include <QMimeData>
@@ -252,6 +253,29 @@ private slots:
         QVERIFY(window.session()->graphs().empty());
     }
 
+    // A failed open (an empty folder) keeps the pair that was open, its graphs and its compare table.
+    void failedOpenKeepsTheOpenSession()
+    {
+        MainWindow window;
+        QVERIFY(openSamplePair(window));
+        StudioSession* session = window.session();
+        const auto graphsBefore = session->graphs(0, 0);
+        QVERIFY(graphsBefore.problem && graphsBefore.bench);
+        const int rowsBefore = window.compareView()->model()->rowCount();
+        QVERIFY(rowsBefore > 0);
+
+        QTemporaryDir empty;
+        window.openPath(empty.path());
+        QVERIFY(waitIdle(window));
+        QMessageBox* box = nullptr;
+        QTRY_VERIFY((box = window.findChild<QMessageBox*>()) != nullptr);
+        box->close();
+        QCOMPARE(session->graphs(0, 0).problem, graphsBefore.problem);
+        QCOMPARE(session->compareResults().size(), 2u);
+        QCOMPARE(window.compareView()->model()->rowCount(), rowsBefore);
+        QCOMPARE(session->request().bench, samplePath("bench"));
+    }
+
     void dropOfTwoFoldersOpensAPair()
     {
         MainWindow window;
@@ -263,9 +287,9 @@ private slots:
         QVERIFY(enter.isAccepted());
         QDropEvent drop(QPointF(50, 50), Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
         QApplication::sendEvent(&window, &drop);
+        QVERIFY(waitIdle(window));
         QCOMPARE(int(window.session()->request().kind), int(LoadRequest::Kind::Pair));
         QCOMPARE(window.session()->request().bench, samplePath("bench"));
-        QVERIFY(waitIdle(window));
         QCOMPARE(window.session()->compareResults().size(), 2u);
     }
 
@@ -279,6 +303,15 @@ private slots:
         QVERIFY(dialog.request().layerMappingFile.isEmpty());
         dialog.layerMappingEdit()->setText(m_scratch.filePath(QStringLiteral("nope.yaml")));
         QVERIFY(!dialog.canOpen());
+        // Open is disabled with the reason shown, naming the path; the field labels are shortcuts, not literal '&'.
+        QVERIFY2(dialog.whyNotOpen().contains(QStringLiteral("nope.yaml")), qPrintable(dialog.whyNotOpen()));
+        QCOMPARE(dialog.findChild<QLabel*>(QStringLiteral("whyNotOpen"))->text(), dialog.whyNotOpen());
+        for (QLabel* label : dialog.findChildren<QLabel*>())
+            if (label->text().contains(QLatin1Char('&')))
+                QVERIFY2(label->buddy() != nullptr, qPrintable(label->text()));
+        dialog.setPaths(samplePath("problem"), m_scratch.filePath(QStringLiteral("missing_bench")));
+        QVERIFY(dialog.whyNotOpen().contains(QStringLiteral("missing_bench")));
+        dialog.setPaths(samplePath("problem"), samplePath("bench"));
 
         const QString bad = m_scratch.filePath(QStringLiteral("bad_mapping.yaml"));
         test::writeFile(bad.toStdString(), "  orphan: entry\n");

@@ -2,7 +2,8 @@
 // What the studio has open: the dump summary, the vis.db with its graphs per (step, rank), and the compare
 // results per (step, rank). Loads run on a worker thread in stages (graphs first, then the compare table);
 // each stage is published on the GUI thread as soon as it is ready, progress comes as signals, and a load can
-// be cancelled. A newer load makes the results of an older one be dropped.
+// be cancelled. A newer load makes the results of an older one be dropped. What is open stays until the new
+// load's first part arrives, so a failed or cancelled open keeps the old session.
 #pragma once
 
 #include "comparerows.h"
@@ -92,9 +93,15 @@ private:
     // Runs f on the GUI thread if generation is still the current one.
     template <typename F>
     void publish(std::uint64_t generation, F&& f);
+    // As publish, for a part of the new session: the first such part replaces what was open.
+    template <typename F>
+    void publishPart(std::uint64_t generation, F&& f);
+    void replaceWithPending();
     void applyGraphs(GraphStage stage);
 
     LoadRequest m_request;
+    LoadRequest m_pendingRequest; // the load under way; becomes m_request when its first part arrives
+    bool m_replacePending = false;
     std::shared_ptr<const msprobe::TreeSummary> m_summary;
     QString m_visDbPath;
     msprobe::graph::VisDbConfig m_config;

@@ -155,7 +155,8 @@ void GraphDiffView::setGraphs(std::shared_ptr<VisGraph> problem, std::shared_ptr
     m_benchPane->setVisible(m_bench != nullptr);
     m_benchMinimap->setVisible(m_bench != nullptr);
     m_syncExpand->setEnabled(m_bench != nullptr);
-    m_status->setText(tr("Laying out…"));
+    // Nothing to lay out (a failed load, a CSV-only open, an L1 pair): no "Laying out…" left behind.
+    m_status->setText(m_problem ? tr("Laying out…") : QString());
     for (GraphSideView* view : { m_problemView, m_benchView })
         view->layoutState().setMicroStep(m_focus->microStep());
     m_problemView->setGraph(m_problem, config.isCompare(), config.task);
