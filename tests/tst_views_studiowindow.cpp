@@ -251,6 +251,24 @@ private slots:
         window.openPaths({ m_scratch.filePath(QStringLiteral("missing")) });
         QVERIFY(waitIdle(window));
         QVERIFY(window.session()->graphs().empty());
+
+        // A CSV that is not a compare result is refused with its name, not shown as an empty table.
+        const QString notCompare = m_scratch.filePath(QStringLiteral("plain.csv"));
+        test::writeFile(notCompare.toStdString(), "a,b\n1,2\n");
+        window.openPath(notCompare);
+        QVERIFY(waitIdle(window));
+        auto boxNaming = [&window](const QString& text) -> QMessageBox* {
+            for (QMessageBox* shown : window.findChildren<QMessageBox*>())
+                if (shown->isVisible() && QString(shown->text() + shown->informativeText() + shown->detailedText()).contains(text))
+                    return shown;
+            return nullptr;
+        };
+        QTRY_VERIFY((box = boxNaming(QStringLiteral("plain.csv"))) != nullptr);
+        QVERIFY2(box->text().contains(QStringLiteral("not a compare result"))
+                || box->informativeText().contains(QStringLiteral("not a compare result")),
+            qPrintable(box->text() + box->informativeText()));
+        QVERIFY(window.session()->compareResults().empty());
+        box->close();
     }
 
     // A failed open (an empty folder) keeps the pair that was open, its graphs and its compare table.

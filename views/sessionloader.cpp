@@ -113,7 +113,12 @@ std::map<StudioSession::Key, std::shared_ptr<const CompareRows>> readCompareCsv(
     const std::string parent = file.parent_path().filename().string();
     if (std::regex_match(parent, match, stepInPath))
         step = std::stoi(match[1]);
-    return { { { step, rank }, compareRowsOf(msprobe::readCsvFile(file)) } };
+    msprobe::CsvTable table = msprobe::readCsvFile(file);
+    // Every compare CSV (statistics, md5, tensor; ours or the reference's) names both sides.
+    if (table.column("NPU Name") < 0 || table.column("Bench Name") < 0)
+        throw msprobe::Error(file.string(), "line 1",
+            "not a compare result: the header has no \"NPU Name\" and \"Bench Name\" columns");
+    return { { { step, rank }, compareRowsOf(std::move(table)) } };
 }
 
 fs::path newOutputDir(const QString& chosen)
