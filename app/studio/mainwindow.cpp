@@ -377,7 +377,7 @@ void MainWindow::showFocusedGraph()
 #endif
 #if MSPROBE_HAVE_DETAILS
     m_details->setDataProvider(provider);
-    m_details->setGraphs(pair.problem, pair.bench, m_session->visDbPath());
+    m_details->setGraphs(pair.problem, pair.bench, m_session->visDb());
 #endif
     Q_UNUSED(provider);
 }

@@ -6,7 +6,7 @@
 // load's first part arrives, so a failed or cancelled open keeps the old session.
 #pragma once
 
-#include "comparerows.h"
+#include "sessiontypes.h"
 
 #include "dump/dump_summary.h"
 #include "graph/vis_db_reader.h"
@@ -19,28 +19,12 @@
 #include <map>
 #include <memory>
 
-struct LoadRequest {
-    enum class Kind { DumpFolder, Pair, VisDb, CompareCsv };
-    Kind kind = Kind::DumpFolder;
-    QString path; // DumpFolder, VisDb, CompareCsv; Pair: the problem side
-    QString bench; // Pair
-    bool fuzzyMatch = false; // -fm
-    bool overflowCheck = false; // -oc
-    QString layerMappingFile; // -lm FILE for the graphs of a pair (empty: no layer mapping)
-    QString outputDir; // Pair and DumpFolder graphs: where the vis.db goes (empty: a new folder under the cache)
-
-    // What to load for paths given on the command line or dropped: one .vis.db / .db, one .csv, one dump folder
-    // or dump.json, or two folders (problem, bench). Empty kind list -> invalid (see error).
-    static LoadRequest forPaths(const QStringList& paths, QString* error);
-};
-
 class StudioSession : public QObject {
     Q_OBJECT
 public:
-    struct GraphPair {
-        std::shared_ptr<msprobe::graph::VisGraph> problem, bench; // bench null for build dbs
-    };
-    using Key = std::pair<int, int>; // (step, rank)
+    using GraphPair = studio::GraphPair;
+    using Key = studio::Key;
+    using GraphStage = studio::GraphStage;
 
     explicit StudioSession(QObject* parent = nullptr);
     ~StudioSession() override;
@@ -68,13 +52,6 @@ public:
     std::vector<int> ranks() const;
     QStringList warnings() const { return m_warnings; }
 
-    // Stage payloads built on the worker (public for the loader).
-    struct GraphStage {
-        QString visDbPath;
-        std::shared_ptr<msprobe::graph::VisDb> db;
-        msprobe::graph::VisDbConfig config;
-        std::map<Key, GraphPair> graphs;
-    };
 
 signals:
     void loadStarted(const QString& description);
