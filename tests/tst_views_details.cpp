@@ -53,13 +53,13 @@ private slots:
 
     void tableOfAKnownNodeEqualsItsStoredItems()
     {
-        VisDb vis(m_db);
-        auto problem = std::make_shared<VisGraph>(vis.load(0, 0, "NPU", true));
-        auto bench = std::make_shared<VisGraph>(vis.load(0, 0, "Bench", true));
+        auto vis = std::make_shared<VisDb>(m_db);
+        auto problem = std::make_shared<VisGraph>(vis->load(0, 0, "NPU", true));
+        auto bench = std::make_shared<VisGraph>(vis->load(0, 0, "Bench", true));
         NodeDetailsPanel panel;
         QAbstractItemModelTester tester(panel.model(), QAbstractItemModelTester::FailureReportingMode::QtTest);
         StudioFocus focus;
-        panel.setGraphs(problem, bench, q(m_db.string()));
+        panel.setGraphs(problem, bench, vis);
         panel.setStudioFocus(&focus);
         const std::string name = "Functional.linear.0.forward";
         focus.setNode(q(name), StudioFocus::Side::Problem);
@@ -106,7 +106,7 @@ private slots:
 
         // Stacks come from tb_stack.
         QString frames;
-        for (const auto& frame : vis.stackFrames(npu.stackId))
+        for (const auto& frame : vis->stackFrames(npu.stackId))
             frames += (frames.isEmpty() ? QString() : QStringLiteral("\n")) + q(frame);
         QVERIFY(!frames.isEmpty());
         QCOMPARE(panel.stackText(StudioFocus::Side::Problem), frames);
@@ -114,13 +114,13 @@ private slots:
 
     void benchNodeBringsItsPartnerAndUnmatchedShowsOneSide()
     {
-        VisDb vis(m_db);
-        auto problem = std::make_shared<VisGraph>(vis.load(0, 0, "NPU")); // without data: read on demand
-        auto bench = std::make_shared<VisGraph>(vis.load(0, 0, "Bench"));
+        auto vis = std::make_shared<VisDb>(m_db);
+        auto problem = std::make_shared<VisGraph>(vis->load(0, 0, "NPU")); // without data: read on demand
+        auto bench = std::make_shared<VisGraph>(vis->load(0, 0, "Bench"));
         NodeDetailsPanel panel;
         QAbstractItemModelTester tester(panel.model(), QAbstractItemModelTester::FailureReportingMode::QtTest);
         StudioFocus focus;
-        panel.setGraphs(problem, bench, q(m_db.string()));
+        panel.setGraphs(problem, bench, vis);
         panel.setStudioFocus(&focus);
         focus.setNode(QStringLiteral("Module.head.Linear.forward.0"), StudioFocus::Side::Bench);
         QCOMPARE(panel.problemNode(), QStringLiteral("Module.head.Linear.forward.0"));
@@ -131,7 +131,7 @@ private slots:
             if (!node.matched() && node.type == 1) {
                 focus.setNode(q(node.name), StudioFocus::Side::Problem);
                 QCOMPARE(panel.benchNode(), QString());
-                const auto [in, out] = vis.nodeData(0, 0, "NPU", node.name);
+                const auto [in, out] = vis->nodeData(0, 0, "NPU", node.name);
                 QCOMPARE(std::size_t(panel.model()->rowCount()), storedItems(in).size() + storedItems(out).size());
                 for (int r = 0; r < panel.model()->rowCount(); ++r)
                     QVERIFY(!panel.model()->index(r, 0).data(NodeDetailsModel::IsPairedRole).toBool());
@@ -143,12 +143,12 @@ private slots:
 
     void communicationNodesListTheirPeersAndJump()
     {
-        VisDb vis(m_ranksDb);
-        auto problem = std::make_shared<VisGraph>(vis.load(0, 0, "NPU"));
-        auto bench = std::make_shared<VisGraph>(vis.load(0, 0, "Bench"));
+        auto vis = std::make_shared<VisDb>(m_ranksDb);
+        auto problem = std::make_shared<VisGraph>(vis->load(0, 0, "NPU"));
+        auto bench = std::make_shared<VisGraph>(vis->load(0, 0, "Bench"));
         NodeDetailsPanel panel;
         StudioFocus focus;
-        panel.setGraphs(problem, bench, q(m_ranksDb.string()));
+        panel.setGraphs(problem, bench, vis);
         panel.setStudioFocus(&focus);
         const VisNode* comm = nullptr;
         for (const auto& node : problem->nodes)

@@ -13,6 +13,7 @@
 #include "pairdialog.h"
 
 #include <QComboBox>
+#include <QLabel>
 #include <QLineEdit>
 #include <QMessageBox>
 #include <QMimeData>
@@ -250,6 +251,47 @@ private slots:
         window.openPaths({ m_scratch.filePath(QStringLiteral("missing")) });
         QVERIFY(waitIdle(window));
         QVERIFY(window.session()->graphs().empty());
+
+        // A CSV that is not a compare result is refused with its name, not shown as an empty table.
+        const QString notCompare = m_scratch.filePath(QStringLiteral("plain.csv"));
+        test::writeFile(notCompare.toStdString(), "a,b\n1,2\n");
+        window.openPath(notCompare);
+        QVERIFY(waitIdle(window));
+        auto boxNaming = [&window](const QString& text) -> QMessageBox* {
+            for (QMessageBox* shown : window.findChildren<QMessageBox*>())
+                if (shown->isVisible() && QString(shown->text() + shown->informativeText() + shown->detailedText()).contains(text))
+                    return shown;
+            return nullptr;
+        };
+        QTRY_VERIFY((box = boxNaming(QStringLiteral("plain.csv"))) != nullptr);
+        QVERIFY2(box->text().contains(QStringLiteral("not a compare result"))
+                || box->informativeText().contains(QStringLiteral("not a compare result")),
+            qPrintable(box->text() + box->informativeText()));
+        QVERIFY(window.session()->compareResults().empty());
+        box->close();
+    }
+
+    // A failed open (an empty folder) keeps the pair that was open, its graphs and its compare table.
+    void failedOpenKeepsTheOpenSession()
+    {
+        MainWindow window;
+        QVERIFY(openSamplePair(window));
+        StudioSession* session = window.session();
+        const auto graphsBefore = session->graphs(0, 0);
+        QVERIFY(graphsBefore.problem && graphsBefore.bench);
+        const int rowsBefore = window.compareView()->model()->rowCount();
+        QVERIFY(rowsBefore > 0);
+
+        QTemporaryDir empty;
+        window.openPath(empty.path());
+        QVERIFY(waitIdle(window));
+        QMessageBox* box = nullptr;
+        QTRY_VERIFY((box = window.findChild<QMessageBox*>()) != nullptr);
+        box->close();
+        QCOMPARE(session->graphs(0, 0).problem, graphsBefore.problem);
+        QCOMPARE(session->compareResults().size(), 2u);
+        QCOMPARE(window.compareView()->model()->rowCount(), rowsBefore);
+        QCOMPARE(session->request().bench, samplePath("bench"));
     }
 
     void dropOfTwoFoldersOpensAPair()
@@ -263,9 +305,9 @@ private slots:
         QVERIFY(enter.isAccepted());
         QDropEvent drop(QPointF(50, 50), Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
         QApplication::sendEvent(&window, &drop);
+        QVERIFY(waitIdle(window));
         QCOMPARE(int(window.session()->request().kind), int(LoadRequest::Kind::Pair));
         QCOMPARE(window.session()->request().bench, samplePath("bench"));
-        QVERIFY(waitIdle(window));
         QCOMPARE(window.session()->compareResults().size(), 2u);
     }
 
@@ -279,6 +321,15 @@ private slots:
         QVERIFY(dialog.request().layerMappingFile.isEmpty());
         dialog.layerMappingEdit()->setText(m_scratch.filePath(QStringLiteral("nope.yaml")));
         QVERIFY(!dialog.canOpen());
+        // Open is disabled with the reason shown, naming the path; the field labels are shortcuts, not literal '&'.
+        QVERIFY2(dialog.whyNotOpen().contains(QStringLiteral("nope.yaml")), qPrintable(dialog.whyNotOpen()));
+        QCOMPARE(dialog.findChild<QLabel*>(QStringLiteral("whyNotOpen"))->text(), dialog.whyNotOpen());
+        for (QLabel* label : dialog.findChildren<QLabel*>())
+            if (label->text().contains(QLatin1Char('&')))
+                QVERIFY2(label->buddy() != nullptr, qPrintable(label->text()));
+        dialog.setPaths(samplePath("problem"), m_scratch.filePath(QStringLiteral("missing_bench")));
+        QVERIFY(dialog.whyNotOpen().contains(QStringLiteral("missing_bench")));
+        dialog.setPaths(samplePath("problem"), samplePath("bench"));
 
         const QString bad = m_scratch.filePath(QStringLiteral("bad_mapping.yaml"));
         test::writeFile(bad.toStdString(), "  orphan: entry\n");
@@ -306,6 +357,21 @@ private slots:
         QVERIFY2(finished.front().at(0).toBool(), qPrintable(finished.front().at(1).toString()));
         QVERIFY(session.graphs(0, 0).problem && session.graphs(0, 0).bench);
         QVERIFY(!session.warnings().join(QLatin1Char('\n')).contains(QStringLiteral("layer mapping")));
+    }
+
+    // The window must fit a 1024x640 screen: its minimum size (docks, toolbar, graph header) stays within it.
+    void fitsALaptopScreen()
+    {
+        MainWindow window;
+        QVERIFY(openSamplePair(window));
+        const QSize minimum = window.minimumSizeHint().expandedTo(window.minimumSize());
+        if (minimum.width() > 1024 || minimum.height() > 640) {
+            for (QWidget* child : window.findChildren<QWidget*>())
+                if (child->minimumSizeHint().width() > 300 || child->minimumSizeHint().height() > 200)
+                    qWarning() << child->metaObject()->className() << child->objectName() << child->minimumSizeHint();
+        }
+        QVERIFY2(minimum.width() <= 1024 && minimum.height() <= 640,
+            qPrintable(QStringLiteral("minimum %1x%2").arg(minimum.width()).arg(minimum.height())));
     }
 
     void cancelStopsTheLoad()

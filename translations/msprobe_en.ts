@@ -4,38 +4,47 @@
 <context>
     <name>CompareTableView</name>
     <message>
+        <location filename="../views/comparetableview.cpp" line="41"/>
         <source>Filter by NPU or bench name…</source>
         <translation>Filter by NPU or bench name…</translation>
     </message>
     <message>
+        <location filename="../views/comparetableview.cpp" line="43"/>
         <source>All results</source>
         <translation>All results</translation>
     </message>
     <message>
+        <location filename="../views/comparetableview.cpp" line="44"/>
         <source>Warning and error</source>
         <translation>Warning and error</translation>
     </message>
     <message>
+        <location filename="../views/comparetableview.cpp" line="45"/>
         <source>Error</source>
         <translation>Error</translation>
     </message>
     <message>
+        <location filename="../views/comparetableview.cpp" line="46"/>
         <source>Warning</source>
         <translation>Warning</translation>
     </message>
     <message>
+        <location filename="../views/comparetableview.cpp" line="47"/>
         <source>Pass</source>
         <translation>Pass</translation>
     </message>
     <message>
+        <location filename="../views/comparetableview.cpp" line="186"/>
         <source>%1 of %2 rows</source>
         <translation>%1 of %2 rows</translation>
     </message>
     <message>
+        <location filename="../views/comparetableview.cpp" line="23"/>
         <source>All steps and ranks</source>
         <translation>All steps and ranks</translation>
     </message>
     <message>
+        <location filename="../views/comparetableview.cpp" line="26"/>
         <source>Show the rows of every compared step and rank, with Step and Rank columns</source>
         <translation>Show the rows of every compared step and rank, with Step and Rank columns</translation>
     </message>
@@ -43,42 +52,52 @@
 <context>
     <name>DumpSummaryModel</name>
     <message>
+        <location filename="../views/dumpsummarymodel.cpp" line="67"/>
         <source>(single step)</source>
         <translation>(single step)</translation>
     </message>
     <message>
+        <location filename="../views/dumpsummarymodel.cpp" line="93"/>
         <source>Step / rank</source>
         <translation>Step / rank</translation>
     </message>
     <message>
+        <location filename="../views/dumpsummarymodel.cpp" line="94"/>
         <source>Entries</source>
         <translation>Entries</translation>
     </message>
     <message>
+        <location filename="../views/dumpsummarymodel.cpp" line="95"/>
         <source>API</source>
         <translation>API</translation>
     </message>
     <message>
+        <location filename="../views/dumpsummarymodel.cpp" line="96"/>
         <source>Module</source>
         <translation>Module</translation>
     </message>
     <message>
+        <location filename="../views/dumpsummarymodel.cpp" line="97"/>
         <source>Backward</source>
         <translation>Backward</translation>
     </message>
     <message>
+        <location filename="../views/dumpsummarymodel.cpp" line="98"/>
         <source>Param grads</source>
         <translation>Param grads</translation>
     </message>
     <message>
+        <location filename="../views/dumpsummarymodel.cpp" line="99"/>
         <source>Tensors</source>
         <translation>Tensors</translation>
     </message>
     <message>
+        <location filename="../views/dumpsummarymodel.cpp" line="100"/>
         <source>NaN/Inf</source>
         <translation>NaN/Inf</translation>
     </message>
     <message>
+        <location filename="../views/dumpsummarymodel.cpp" line="101"/>
         <source>dump.json</source>
         <translation>dump.json</translation>
     </message>
@@ -86,42 +105,52 @@
 <context>
     <name>GraphDiffView</name>
     <message>
+        <location filename="../views/graph/graphdiffview.cpp" line="78"/>
         <source>Precision</source>
         <translation>Precision</translation>
     </message>
     <message>
+        <location filename="../views/graph/graphdiffview.cpp" line="78"/>
         <source>Overflow</source>
         <translation>Overflow</translation>
     </message>
     <message>
+        <location filename="../views/graph/graphdiffview.cpp" line="79"/>
         <source>Colour nodes by precision level or by overflow level (needs a db made with -oc)</source>
         <translation>Colour nodes by precision level or by overflow level (needs a db made with -oc)</translation>
     </message>
     <message>
+        <location filename="../views/graph/graphdiffview.cpp" line="80"/>
         <source>Sync expand</source>
         <translation>Sync expand</translation>
     </message>
     <message>
+        <location filename="../views/graph/graphdiffview.cpp" line="82"/>
         <source>Expanding a node also expands its match on the other side</source>
         <translation>Expanding a node also expands its match on the other side</translation>
     </message>
     <message>
+        <location filename="../views/graph/graphdiffview.cpp" line="90"/>
         <source>Fit</source>
         <translation>Fit</translation>
     </message>
     <message>
+        <location filename="../views/graph/graphdiffview.cpp" line="90"/>
         <source>Fit both graphs to the window</source>
         <translation>Fit both graphs to the window</translation>
     </message>
     <message>
+        <location filename="../views/graph/graphdiffview.cpp" line="91"/>
         <source>First divergence</source>
         <translation>First divergence</translation>
     </message>
     <message>
+        <location filename="../views/graph/graphdiffview.cpp" line="91"/>
         <source>Go to the first error-level node in execution order</source>
         <translation>Go to the first error-level node in execution order</translation>
     </message>
     <message>
+        <location filename="../views/graph/graphdiffview.cpp" line="92"/>
         <source>Click: select (the match is selected on the other side)
 Double-click: expand / collapse
 Drag empty space: pan; drag a node onto a node of the other side: match them
@@ -134,74 +163,98 @@ Ctrl+wheel, W / S: zoom
 Wheel: scroll; A / D: left / right</translation>
     </message>
     <message>
+        <location filename="../views/graph/graphdiffview.cpp" line="113"/>
+        <location filename="../views/graph/graphdiffview.cpp" line="384"/>
         <source>Debug</source>
         <translation>Debug</translation>
     </message>
     <message>
+        <location filename="../views/graph/graphdiffview.cpp" line="114"/>
+        <location filename="../views/graph/graphdiffview.cpp" line="386"/>
         <source>Bench</source>
         <translation>Bench</translation>
     </message>
     <message>
+        <location filename="../views/graph/graphdiffview.cpp" line="159"/>
+        <location filename="../views/graph/graphdiffview.cpp" line="251"/>
+        <location filename="../views/graph/graphdiffview.cpp" line="270"/>
         <source>Laying out…</source>
         <translation>Laying out…</translation>
     </message>
     <message>
+        <location filename="../views/graph/graphdiffview.cpp" line="311"/>
         <source>Locate matched node</source>
         <translation>Locate matched node</translation>
     </message>
     <message>
+        <location filename="../views/graph/graphdiffview.cpp" line="313"/>
         <source>Collapse</source>
         <translation>Collapse</translation>
     </message>
     <message>
+        <location filename="../views/graph/graphdiffview.cpp" line="313"/>
         <source>Expand</source>
         <translation>Expand</translation>
     </message>
     <message>
+        <location filename="../views/graph/graphdiffview.cpp" line="314"/>
         <source>Show details</source>
         <translation>Show details</translation>
     </message>
     <message>
+        <location filename="../views/graph/graphdiffview.cpp" line="319"/>
         <source>Unmatch</source>
         <translation>Unmatch</translation>
     </message>
     <message>
+        <location filename="../views/graph/graphdiffview.cpp" line="322"/>
         <source>Copy name</source>
         <translation>Copy name</translation>
     </message>
     <message>
+        <location filename="../views/graph/graphdiffview.cpp" line="394"/>
         <source>Nothing to export yet: the graph is not laid out</source>
         <translation>Nothing to export yet: the graph is not laid out</translation>
     </message>
     <message>
+        <location filename="../views/graph/graphdiffview.cpp" line="413"/>
         <source>msprobe graph diff</source>
         <translation>msprobe graph diff</translation>
     </message>
     <message>
+        <location filename="../views/graph/graphdiffview.cpp" line="416"/>
+        <location filename="../views/graph/graphdiffview.cpp" line="422"/>
+        <location filename="../views/graph/graphdiffview.cpp" line="440"/>
         <source>Cannot write %1</source>
         <translation>Cannot write %1</translation>
     </message>
     <message>
+        <location filename="../views/graph/graphdiffview.cpp" line="431"/>
         <source>The picture is too large to render (%1 x %2)</source>
         <translation>The picture is too large to render (%1 x %2)</translation>
     </message>
     <message>
+        <location filename="../views/graph/graphdiffview.cpp" line="342"/>
         <source>Data send</source>
         <translation>Data send</translation>
     </message>
     <message>
+        <location filename="../views/graph/graphdiffview.cpp" line="342"/>
         <source>Data receive</source>
         <translation>Data receive</translation>
     </message>
     <message>
+        <location filename="../views/graph/graphdiffview.cpp" line="342"/>
         <source>Data send-receive</source>
         <translation>Data send-receive</translation>
     </message>
     <message>
+        <location filename="../views/graph/graphdiffview.cpp" line="84"/>
         <source>Debug mini-map</source>
         <translation>Debug mini-map</translation>
     </message>
     <message>
+        <location filename="../views/graph/graphdiffview.cpp" line="86"/>
         <source>Bench mini-map</source>
         <translation>Bench mini-map</translation>
     </message>
@@ -209,70 +262,87 @@ Wheel: scroll; A / D: left / right</translation>
 <context>
     <name>GraphLegend</name>
     <message>
+        <location filename="../views/graph/graphlegend.cpp" line="22"/>
         <source>Rounded box: module (double-click to expand). Ellipse: node without children. Dashed box: API list (standalone APIs between modules). Dotted box: multi collection (fused operators). A badge on a collapsed module counts the warnings and errors inside it, in the worst colour.</source>
         <translation>Rounded box: module (double-click to expand). Ellipse: node without children. Dashed box: API list (standalone APIs between modules). Dotted box: multi collection (fused operators). A badge on a collapsed module counts the warnings and errors inside it, in the worst colour.</translation>
     </message>
     <message>
+        <location filename="../views/graph/graphlegend.cpp" line="42"/>
         <source>Module</source>
         <translation>Module</translation>
     </message>
     <message>
+        <location filename="../views/graph/graphlegend.cpp" line="43"/>
         <source>Leaf</source>
         <translation>Leaf</translation>
     </message>
     <message>
+        <location filename="../views/graph/graphlegend.cpp" line="44"/>
         <source>API list</source>
         <translation>API list</translation>
     </message>
     <message>
+        <location filename="../views/graph/graphlegend.cpp" line="45"/>
         <source>Multi collection</source>
         <translation>Multi collection</translation>
     </message>
     <message>
+        <location filename="../views/graph/graphlegend.cpp" line="47"/>
         <source>Medium</source>
         <translation>Medium</translation>
     </message>
     <message>
+        <location filename="../views/graph/graphlegend.cpp" line="48"/>
         <source>High</source>
         <translation>High</translation>
     </message>
     <message>
+        <location filename="../views/graph/graphlegend.cpp" line="49"/>
         <source>Critical</source>
         <translation>Critical</translation>
     </message>
     <message>
+        <location filename="../views/graph/graphlegend.cpp" line="53"/>
         <source>Pass</source>
         <translation>Pass</translation>
     </message>
     <message>
+        <location filename="../views/graph/graphlegend.cpp" line="54"/>
         <source>Warning</source>
         <translation>Warning</translation>
     </message>
     <message>
+        <location filename="../views/graph/graphlegend.cpp" line="55"/>
         <source>Error</source>
         <translation>Error</translation>
     </message>
     <message>
+        <location filename="../views/graph/graphlegend.cpp" line="56"/>
         <source>No grade</source>
         <translation>No grade</translation>
     </message>
     <message>
+        <location filename="../views/graph/graphlegend.cpp" line="58"/>
         <source>Unmatched</source>
         <translation>Unmatched</translation>
     </message>
     <message>
+        <location filename="../views/graph/graphlegend.cpp" line="42"/>
         <source>A module or operator; double-click a module to expand it</source>
         <translation>A module or operator; double-click a module to expand it</translation>
     </message>
     <message>
+        <location filename="../views/graph/graphlegend.cpp" line="43"/>
         <source>An unexpanded node: it has no children, so it cannot be expanded</source>
         <translation>An unexpanded node: it has no children, so it cannot be expanded</translation>
     </message>
     <message>
+        <location filename="../views/graph/graphlegend.cpp" line="44"/>
         <source>A collection of standalone APIs between modules</source>
         <translation>A collection of standalone APIs between modules</translation>
     </message>
     <message>
+        <location filename="../views/graph/graphlegend.cpp" line="45"/>
         <source>A collection of fused operators</source>
         <translation>A collection of fused operators</translation>
     </message>
@@ -280,6 +350,7 @@ Wheel: scroll; A / D: left / right</translation>
 <context>
     <name>GraphMinimap</name>
     <message>
+        <location filename="../views/graph/graphminimap.cpp" line="24"/>
         <source>Overview: click or drag to move the view</source>
         <translation>Overview: click or drag to move the view</translation>
     </message>
@@ -287,30 +358,37 @@ Wheel: scroll; A / D: left / right</translation>
 <context>
     <name>GraphSwitcher</name>
     <message>
+        <location filename="../app/studio/graphswitcher.cpp" line="34"/>
         <source>Training step (Alt+Left / Alt+Right)</source>
         <translation>Training step (Alt+Left / Alt+Right)</translation>
     </message>
     <message>
+        <location filename="../app/studio/graphswitcher.cpp" line="35"/>
         <source>Rank (Ctrl+PgUp / Ctrl+PgDown)</source>
         <translation>Rank (Ctrl+PgUp / Ctrl+PgDown)</translation>
     </message>
     <message>
+        <location filename="../app/studio/graphswitcher.cpp" line="36"/>
         <source>Micro step: only the nodes of one micro batch</source>
         <translation>Micro step: only the nodes of one micro batch</translation>
     </message>
     <message>
+        <location filename="../app/studio/graphswitcher.cpp" line="39"/>
         <source> Step </source>
         <translation> Step </translation>
     </message>
     <message>
+        <location filename="../app/studio/graphswitcher.cpp" line="41"/>
         <source> Rank </source>
         <translation> Rank </translation>
     </message>
     <message>
+        <location filename="../app/studio/graphswitcher.cpp" line="43"/>
         <source> Micro step </source>
         <translation> Micro step </translation>
     </message>
     <message>
+        <location filename="../app/studio/graphswitcher.cpp" line="60"/>
         <source>All</source>
         <translation>All</translation>
     </message>
@@ -318,342 +396,454 @@ Wheel: scroll; A / D: left / right</translation>
 <context>
     <name>MainWindow</name>
     <message>
+        <location filename="../app/studio/mainwindow.cpp" line="61"/>
         <source>msprobe studio</source>
         <translation>msprobe studio</translation>
     </message>
     <message>
+        <location filename="../app/studio/mainwindow.cpp" line="202"/>
         <source>&amp;File</source>
         <translation>&amp;File</translation>
     </message>
     <message>
+        <location filename="../app/studio/mainwindow.cpp" line="220"/>
         <source>&amp;Quit</source>
         <translation>&amp;Quit</translation>
     </message>
     <message>
+        <location filename="../app/studio/mainwindow.cpp" line="72"/>
         <source>Cancel</source>
         <translation>Cancel</translation>
     </message>
     <message>
+        <location filename="../app/studio/mainwindow.cpp" line="406"/>
         <source>Loading %1…</source>
         <translation>Loading %1…</translation>
     </message>
     <message>
+        <location filename="../app/studio/mainwindow.cpp" line="440"/>
         <source>Loading cancelled.</source>
         <translation>Loading cancelled.</translation>
     </message>
     <message>
+        <location filename="../app/studio/mainwindow.cpp" line="433"/>
         <source>%1 — msprobe studio</source>
         <translation>%1 — msprobe studio</translation>
     </message>
     <message>
+        <location filename="../app/studio/mainwindow.cpp" line="442"/>
+        <location filename="../app/studio/mainwindow.cpp" line="443"/>
         <source>Could not open %1</source>
         <translation>Could not open %1</translation>
     </message>
     <message>
+        <location filename="../app/studio/mainwindow.cpp" line="472"/>
         <source>Open dump folder</source>
         <translation>Open dump folder</translation>
     </message>
     <message>
+        <location filename="../app/studio/mainwindow.cpp" line="73"/>
         <source>Stop loading (Esc)</source>
         <translation>Stop loading (Esc)</translation>
     </message>
     <message>
+        <location filename="../app/studio/mainwindow.cpp" line="79"/>
         <source>Open a dump folder, a problem/bench pair, a vis.db or a compare CSV (File menu, or drop it here).</source>
         <translation>Open a dump folder, a problem/bench pair, a vis.db or a compare CSV (File menu, or drop it here).</translation>
     </message>
     <message>
+        <location filename="../app/studio/mainwindow.cpp" line="137"/>
+        <location filename="../app/studio/mainwindow.cpp" line="140"/>
         <source>Search and filter</source>
         <translation>Search and filter</translation>
     </message>
     <message>
+        <location filename="../app/studio/mainwindow.cpp" line="139"/>
         <source>Graph diff view: not part of this build.</source>
         <translation>Graph diff view: not part of this build.</translation>
     </message>
     <message>
+        <location filename="../app/studio/mainwindow.cpp" line="140"/>
         <source>Node search and filters: not part of this build.</source>
         <translation>Node search and filters: not part of this build.</translation>
     </message>
     <message>
+        <location filename="../app/studio/mainwindow.cpp" line="148"/>
+        <location filename="../app/studio/mainwindow.cpp" line="150"/>
         <source>Node matching</source>
         <translation>Node matching</translation>
     </message>
     <message>
+        <location filename="../app/studio/mainwindow.cpp" line="150"/>
         <source>Node matching: not part of this build.</source>
         <translation>Node matching: not part of this build.</translation>
     </message>
     <message>
+        <location filename="../app/studio/mainwindow.cpp" line="160"/>
         <source>Dump summary</source>
         <translation>Dump summary</translation>
     </message>
     <message>
+        <location filename="../app/studio/mainwindow.cpp" line="166"/>
         <source>Compare table</source>
         <translation>Compare table</translation>
     </message>
     <message>
+        <location filename="../app/studio/mainwindow.cpp" line="170"/>
+        <location filename="../app/studio/mainwindow.cpp" line="172"/>
         <source>Node details</source>
         <translation>Node details</translation>
     </message>
     <message>
+        <location filename="../app/studio/mainwindow.cpp" line="172"/>
         <source>Node details: not part of this build.</source>
         <translation>Node details: not part of this build.</translation>
     </message>
     <message>
+        <location filename="../app/studio/mainwindow.cpp" line="181"/>
         <source>Matching failed</source>
         <translation>Matching failed</translation>
     </message>
     <message>
+        <location filename="../app/studio/mainwindow.cpp" line="203"/>
         <source>Open &amp;dump folder…</source>
         <translation>Open &amp;dump folder…</translation>
     </message>
     <message>
+        <location filename="../app/studio/mainwindow.cpp" line="204"/>
         <source>Open problem/bench &amp;pair…</source>
         <translation>Open problem/bench &amp;pair…</translation>
     </message>
     <message>
+        <location filename="../app/studio/mainwindow.cpp" line="204"/>
         <source>Ctrl+Shift+O</source>
         <translation>Ctrl+Shift+O</translation>
     </message>
     <message>
+        <location filename="../app/studio/mainwindow.cpp" line="205"/>
         <source>Open &amp;vis.db…</source>
         <translation>Open &amp;vis.db…</translation>
     </message>
     <message>
+        <location filename="../app/studio/mainwindow.cpp" line="205"/>
         <source>Ctrl+Shift+D</source>
         <translation>Ctrl+Shift+D</translation>
     </message>
     <message>
+        <location filename="../app/studio/mainwindow.cpp" line="206"/>
+        <location filename="../app/studio/mainwindow.cpp" line="245"/>
         <source>Open vis.db</source>
         <translation>Open vis.db</translation>
     </message>
     <message>
+        <location filename="../app/studio/mainwindow.cpp" line="206"/>
         <source>Graph databases (*.vis.db *.db);;All files (*)</source>
         <translation>Graph databases (*.vis.db *.db);;All files (*)</translation>
     </message>
     <message>
+        <location filename="../app/studio/mainwindow.cpp" line="207"/>
         <source>Open compare &amp;CSV…</source>
         <translation>Open compare &amp;CSV…</translation>
     </message>
     <message>
+        <location filename="../app/studio/mainwindow.cpp" line="207"/>
         <source>Ctrl+Shift+C</source>
         <translation>Ctrl+Shift+C</translation>
     </message>
     <message>
+        <location filename="../app/studio/mainwindow.cpp" line="208"/>
         <source>Open compare result</source>
         <translation>Open compare result</translation>
     </message>
     <message>
+        <location filename="../app/studio/mainwindow.cpp" line="208"/>
         <source>Compare results (*.csv);;All files (*)</source>
         <translation>Compare results (*.csv);;All files (*)</translation>
     </message>
     <message>
+        <location filename="../app/studio/mainwindow.cpp" line="209"/>
         <source>Open &amp;recent</source>
         <translation>Open &amp;recent</translation>
     </message>
     <message>
+        <location filename="../app/studio/mainwindow.cpp" line="212"/>
         <source>&amp;Export</source>
         <translation>&amp;Export</translation>
     </message>
     <message>
+        <location filename="../app/studio/mainwindow.cpp" line="213"/>
         <source>Comparison as &amp;CSV…</source>
         <translation>Comparison as &amp;CSV…</translation>
     </message>
     <message>
+        <location filename="../app/studio/mainwindow.cpp" line="213"/>
         <source>Ctrl+E</source>
         <translation>Ctrl+E</translation>
     </message>
     <message>
+        <location filename="../app/studio/mainwindow.cpp" line="215"/>
         <source>Comparison as &amp;XLSX…</source>
         <translation>Comparison as &amp;XLSX…</translation>
     </message>
     <message>
+        <location filename="../app/studio/mainwindow.cpp" line="216"/>
         <source>&amp;HTML report…</source>
         <translation>&amp;HTML report…</translation>
     </message>
     <message>
+        <location filename="../app/studio/mainwindow.cpp" line="218"/>
         <source>Graph as &amp;PNG or SVG…</source>
         <translation>Graph as &amp;PNG or SVG…</translation>
     </message>
     <message>
+        <location filename="../app/studio/mainwindow.cpp" line="218"/>
         <source>Ctrl+Shift+E</source>
         <translation>Ctrl+Shift+E</translation>
     </message>
     <message>
+        <location filename="../app/studio/mainwindow.cpp" line="222"/>
         <source>&amp;Edit</source>
         <translation>&amp;Edit</translation>
     </message>
     <message>
+        <location filename="../app/studio/mainwindow.cpp" line="224"/>
         <source>&amp;Undo</source>
         <translation>&amp;Undo</translation>
     </message>
     <message>
+        <location filename="../app/studio/mainwindow.cpp" line="226"/>
         <source>&amp;Redo</source>
         <translation>&amp;Redo</translation>
     </message>
     <message>
+        <location filename="../app/studio/mainwindow.cpp" line="232"/>
         <source>&amp;Filter the compare table</source>
         <translation>&amp;Filter the compare table</translation>
     </message>
     <message>
+        <location filename="../app/studio/mainwindow.cpp" line="239"/>
         <source>Main</source>
         <translation>Main</translation>
     </message>
     <message>
+        <location filename="../app/studio/mainwindow.cpp" line="243"/>
+        <source>Open folder</source>
+        <translation>Open folder</translation>
+    </message>
+    <message>
+        <location filename="../app/studio/mainwindow.cpp" line="244"/>
+        <source>Open pair</source>
+        <translation>Open pair</translation>
+    </message>
+    <message>
+        <location filename="../app/studio/mainwindow.cpp" line="246"/>
+        <source>Open CSV</source>
+        <translation>Open CSV</translation>
+    </message>
+    <message>
+        <location filename="../app/studio/mainwindow.cpp" line="254"/>
         <source>&amp;Navigate</source>
         <translation>&amp;Navigate</translation>
     </message>
     <message>
+        <location filename="../app/studio/mainwindow.cpp" line="255"/>
         <source>&amp;Next rank</source>
         <translation>&amp;Next rank</translation>
     </message>
     <message>
+        <location filename="../app/studio/mainwindow.cpp" line="255"/>
         <source>Ctrl+PgDown</source>
         <translation>Ctrl+PgDown</translation>
     </message>
     <message>
+        <location filename="../app/studio/mainwindow.cpp" line="256"/>
         <source>&amp;Previous rank</source>
         <translation>&amp;Previous rank</translation>
     </message>
     <message>
+        <location filename="../app/studio/mainwindow.cpp" line="256"/>
         <source>Ctrl+PgUp</source>
         <translation>Ctrl+PgUp</translation>
     </message>
     <message>
+        <location filename="../app/studio/mainwindow.cpp" line="257"/>
         <source>Next &amp;step</source>
         <translation>Next &amp;step</translation>
     </message>
     <message>
+        <location filename="../app/studio/mainwindow.cpp" line="257"/>
         <source>Alt+Right</source>
         <translation>Alt+Right</translation>
     </message>
     <message>
+        <location filename="../app/studio/mainwindow.cpp" line="258"/>
         <source>P&amp;revious step</source>
         <translation>P&amp;revious step</translation>
     </message>
     <message>
+        <location filename="../app/studio/mainwindow.cpp" line="258"/>
         <source>Alt+Left</source>
         <translation>Alt+Left</translation>
     </message>
     <message>
+        <location filename="../app/studio/mainwindow.cpp" line="261"/>
         <source>Go to first &amp;divergence</source>
         <translation>Go to first &amp;divergence</translation>
     </message>
     <message>
+        <location filename="../app/studio/mainwindow.cpp" line="261"/>
         <source>F3</source>
         <translation>F3</translation>
     </message>
     <message>
+        <location filename="../app/studio/mainwindow.cpp" line="263"/>
         <source>No error-level node in this graph.</source>
         <translation>No error-level node in this graph.</translation>
     </message>
     <message>
+        <location filename="../app/studio/mainwindow.cpp" line="265"/>
+        <source>First divergence</source>
+        <translation>First divergence</translation>
+    </message>
+    <message>
+        <location filename="../app/studio/mainwindow.cpp" line="270"/>
         <source>Cancel loading</source>
         <translation>Cancel loading</translation>
     </message>
     <message>
+        <location filename="../app/studio/mainwindow.cpp" line="275"/>
         <source>&amp;View</source>
         <translation>&amp;View</translation>
     </message>
     <message>
+        <location filename="../app/studio/mainwindow.cpp" line="280"/>
         <source>&amp;Dark theme</source>
         <translation>&amp;Dark theme</translation>
     </message>
     <message>
+        <location filename="../app/studio/mainwindow.cpp" line="283"/>
         <source>Ctrl+Shift+T</source>
         <translation>Ctrl+Shift+T</translation>
     </message>
     <message>
+        <location filename="../app/studio/mainwindow.cpp" line="285"/>
         <source>&amp;Language</source>
         <translation>&amp;Language</translation>
     </message>
     <message>
+        <location filename="../app/studio/mainwindow.cpp" line="288"/>
         <source>System default</source>
         <translation>System default</translation>
     </message>
     <message>
+        <location filename="../app/studio/mainwindow.cpp" line="296"/>
         <source>The language changes the next time msprobe studio starts.</source>
         <translation>The language changes the next time msprobe studio starts.</translation>
     </message>
     <message>
+        <location filename="../app/studio/mainwindow.cpp" line="300"/>
         <source>&amp;Reset layout</source>
         <translation>&amp;Reset layout</translation>
     </message>
     <message>
+        <location filename="../app/studio/mainwindow.cpp" line="302"/>
         <source>&amp;Help</source>
         <translation>&amp;Help</translation>
     </message>
     <message>
+        <location filename="../app/studio/mainwindow.cpp" line="303"/>
         <source>&amp;Keyboard shortcuts</source>
         <translation>&amp;Keyboard shortcuts</translation>
     </message>
     <message>
+        <location filename="../app/studio/mainwindow.cpp" line="304"/>
         <source>&amp;About msprobe studio</source>
         <translation>&amp;About msprobe studio</translation>
     </message>
     <message>
+        <location filename="../app/studio/mainwindow.cpp" line="305"/>
         <source>About msprobe studio</source>
         <translation>About msprobe studio</translation>
     </message>
     <message>
+        <location filename="../app/studio/mainwindow.cpp" line="306"/>
         <source>&lt;b&gt;msprobe studio %1&lt;/b&gt;&lt;br&gt;Numerical-accuracy workstation for msprobe dumps: graph diff, compare table, node matching and reports.</source>
         <translation>&lt;b&gt;msprobe studio %1&lt;/b&gt;&lt;br&gt;Numerical-accuracy workstation for msprobe dumps: graph diff, compare table, node matching and reports.</translation>
     </message>
     <message>
+        <location filename="../app/studio/mainwindow.cpp" line="390"/>
         <source>Cannot open</source>
         <translation>Cannot open</translation>
     </message>
     <message>
+        <location filename="../app/studio/mainwindow.cpp" line="420"/>
         <source>%p% — about %1 s left</source>
         <translation>%p% — about %1 s left</translation>
     </message>
     <message>
+        <location filename="../app/studio/mainwindow.cpp" line="423"/>
         <source>Loading: %1</source>
         <translation>Loading: %1</translation>
     </message>
     <message>
+        <location filename="../app/studio/mainwindow.cpp" line="430"/>
         <source> vs </source>
         <translation> vs </translation>
     </message>
     <message>
+        <location filename="../app/studio/mainwindow.cpp" line="434"/>
         <source>Opened %1 in %2 s.</source>
         <translation>Opened %1 in %2 s.</translation>
     </message>
     <message>
+        <location filename="../app/studio/mainwindow.cpp" line="502"/>
         <source>The graph view is not part of this build.</source>
         <translation>The graph view is not part of this build.</translation>
     </message>
     <message>
+        <location filename="../app/studio/mainwindow.cpp" line="508"/>
         <source>CSV (*.csv)</source>
         <translation>CSV (*.csv)</translation>
     </message>
     <message>
+        <location filename="../app/studio/mainwindow.cpp" line="509"/>
         <source>Excel workbook (*.xlsx)</source>
         <translation>Excel workbook (*.xlsx)</translation>
     </message>
     <message>
+        <location filename="../app/studio/mainwindow.cpp" line="510"/>
         <source>HTML report (*.html)</source>
         <translation>HTML report (*.html)</translation>
     </message>
     <message>
+        <location filename="../app/studio/mainwindow.cpp" line="514"/>
         <source>Export</source>
         <translation>Export</translation>
     </message>
     <message>
+        <location filename="../app/studio/mainwindow.cpp" line="521"/>
+        <location filename="../app/studio/mainwindow.cpp" line="534"/>
         <source>Written %1</source>
         <translation>Written %1</translation>
     </message>
     <message>
+        <location filename="../app/studio/mainwindow.cpp" line="523"/>
+        <location filename="../app/studio/mainwindow.cpp" line="536"/>
         <source>Export failed</source>
         <translation>Export failed</translation>
     </message>
     <message>
+        <location filename="../app/studio/mainwindow.cpp" line="528"/>
         <source>Export graph</source>
         <translation>Export graph</translation>
     </message>
     <message>
+        <location filename="../app/studio/mainwindow.cpp" line="529"/>
         <source>PNG image (*.png);;SVG drawing (*.svg)</source>
         <translation>PNG image (*.png);;SVG drawing (*.svg)</translation>
     </message>
     <message>
+        <location filename="../app/studio/mainwindow.cpp" line="548"/>
         <source>Keyboard shortcuts</source>
         <translation>Keyboard shortcuts</translation>
     </message>
@@ -661,22 +851,27 @@ Wheel: scroll; A / D: left / right</translation>
 <context>
     <name>MatchController</name>
     <message>
+        <location filename="../views/match/matchcontroller.cpp" line="104"/>
         <source>Match %1 with %2</source>
         <translation>Match %1 with %2</translation>
     </message>
     <message>
+        <location filename="../views/match/matchcontroller.cpp" line="116"/>
         <source>Unmatch %1</source>
         <translation>Unmatch %1</translation>
     </message>
     <message>
+        <location filename="../views/match/matchcontroller.cpp" line="128"/>
         <source>Apply %1</source>
         <translation>Apply %1</translation>
     </message>
     <message>
+        <location filename="../views/match/matchcontroller.cpp" line="148"/>
         <source>No compare graph is open for matching.</source>
         <translation>No compare graph is open for matching.</translation>
     </message>
     <message>
+        <location filename="../views/match/matchcontroller.cpp" line="152"/>
         <source>A match is still being computed; try again when it is done.</source>
         <translation>A match is still being computed; try again when it is done.</translation>
     </message>
@@ -684,10 +879,12 @@ Wheel: scroll; A / D: left / right</translation>
 <context>
     <name>NodeDetailsModel</name>
     <message>
+        <location filename="../views/details/nodedetailsmodel.cpp" line="81"/>
         <source>Bench</source>
         <translation>Bench</translation>
     </message>
     <message>
+        <location filename="../views/details/nodedetailsmodel.cpp" line="81"/>
         <source>Debug</source>
         <translation>Debug</translation>
     </message>
@@ -695,66 +892,83 @@ Wheel: scroll; A / D: left / right</translation>
 <context>
     <name>NodeDetailsPanel</name>
     <message>
+        <location filename="../views/details/nodedetailspanel.cpp" line="36"/>
         <source>Copy</source>
         <translation>Copy</translation>
     </message>
     <message>
+        <location filename="../views/details/nodedetailspanel.cpp" line="64"/>
         <source>Debug</source>
         <translation>Debug</translation>
     </message>
     <message>
+        <location filename="../views/details/nodedetailspanel.cpp" line="65"/>
         <source>Bench</source>
         <translation>Bench</translation>
     </message>
     <message>
+        <location filename="../views/details/nodedetailspanel.cpp" line="66"/>
         <source>&lt;span style=&quot;color:#808080&quot;&gt;grey&lt;/span&gt;: no item at the same position on the other side</source>
         <translation>&lt;span style=&quot;color:#808080&quot;&gt;grey&lt;/span&gt;: no item at the same position on the other side</translation>
     </message>
     <message>
+        <location filename="../views/details/nodedetailspanel.cpp" line="78"/>
+        <location filename="../views/details/nodedetailspanel.cpp" line="114"/>
         <source>Comparison details</source>
         <translation>Comparison details</translation>
     </message>
     <message>
+        <location filename="../views/details/nodedetailspanel.cpp" line="82"/>
         <source>Debug stack</source>
         <translation>Debug stack</translation>
     </message>
     <message>
+        <location filename="../views/details/nodedetailspanel.cpp" line="83"/>
         <source>Bench stack</source>
         <translation>Bench stack</translation>
     </message>
     <message>
+        <location filename="../views/details/nodedetailspanel.cpp" line="85"/>
         <source>Parallel merged info</source>
         <translation>Parallel merged info</translation>
     </message>
     <message>
+        <location filename="../views/details/nodedetailspanel.cpp" line="86"/>
         <source>Communication peers (double-click to go)</source>
         <translation>Communication peers (double-click to go)</translation>
     </message>
     <message>
+        <location filename="../views/details/nodedetailspanel.cpp" line="89"/>
         <source>Rank</source>
         <translation>Rank</translation>
     </message>
     <message>
+        <location filename="../views/details/nodedetailspanel.cpp" line="89"/>
         <source>Node</source>
         <translation>Node</translation>
     </message>
     <message>
+        <location filename="../views/details/nodedetailspanel.cpp" line="89"/>
         <source>Peer index</source>
         <translation>Peer index</translation>
     </message>
     <message>
+        <location filename="../views/details/nodedetailspanel.cpp" line="94"/>
         <source>Node information</source>
         <translation>Node information</translation>
     </message>
     <message>
+        <location filename="../views/details/nodedetailspanel.cpp" line="114"/>
         <source>Input/Output details</source>
         <translation>Input/Output details</translation>
     </message>
     <message>
+        <location filename="../views/details/nodedetailspanel.cpp" line="194"/>
         <source>Debug node: %1    Bench node: %2</source>
         <translation>Debug node: %1    Bench node: %2</translation>
     </message>
     <message>
+        <location filename="../views/details/nodedetailspanel.cpp" line="195"/>
         <source>(none)</source>
         <translation>(none)</translation>
     </message>
@@ -762,78 +976,97 @@ Wheel: scroll; A / D: left / right</translation>
 <context>
     <name>NodeListPanel</name>
     <message>
+        <location filename="../views/graph/nodelistpanel.cpp" line="47"/>
         <source>Debug</source>
         <translation>Debug</translation>
     </message>
     <message>
+        <location filename="../views/graph/nodelistpanel.cpp" line="47"/>
         <source>Bench</source>
         <translation>Bench</translation>
     </message>
     <message>
+        <location filename="../views/graph/nodelistpanel.cpp" line="51"/>
         <source>Search node names</source>
         <translation>Search node names</translation>
     </message>
     <message>
+        <location filename="../views/graph/nodelistpanel.cpp" line="53"/>
         <source>Regex</source>
         <translation>Regex</translation>
     </message>
     <message>
+        <location filename="../views/graph/nodelistpanel.cpp" line="60"/>
         <source>Precision (leaf debug nodes)</source>
         <translation>Precision (leaf debug nodes)</translation>
     </message>
     <message>
+        <location filename="../views/graph/nodelistpanel.cpp" line="62"/>
         <source>Pass</source>
         <translation>Pass</translation>
     </message>
     <message>
+        <location filename="../views/graph/nodelistpanel.cpp" line="63"/>
         <source>Warning</source>
         <translation>Warning</translation>
     </message>
     <message>
+        <location filename="../views/graph/nodelistpanel.cpp" line="64"/>
         <source>Error</source>
         <translation>Error</translation>
     </message>
     <message>
+        <location filename="../views/graph/nodelistpanel.cpp" line="65"/>
         <source>Unmatched</source>
         <translation>Unmatched</translation>
     </message>
     <message>
+        <location filename="../views/graph/nodelistpanel.cpp" line="66"/>
         <source>Overflow</source>
         <translation>Overflow</translation>
     </message>
     <message>
+        <location filename="../views/graph/nodelistpanel.cpp" line="69"/>
         <source>Medium</source>
         <translation>Medium</translation>
     </message>
     <message>
+        <location filename="../views/graph/nodelistpanel.cpp" line="70"/>
         <source>High</source>
         <translation>High</translation>
     </message>
     <message>
+        <location filename="../views/graph/nodelistpanel.cpp" line="71"/>
         <source>Critical</source>
         <translation>Critical</translation>
     </message>
     <message>
+        <location filename="../views/graph/nodelistpanel.cpp" line="81"/>
         <source>Previous node</source>
         <translation>Previous node</translation>
     </message>
     <message>
+        <location filename="../views/graph/nodelistpanel.cpp" line="85"/>
         <source>Next node</source>
         <translation>Next node</translation>
     </message>
     <message>
+        <location filename="../views/graph/nodelistpanel.cpp" line="182"/>
         <source>Node list (%1)</source>
         <translation>Node list (%1)</translation>
     </message>
     <message>
+        <location filename="../views/graph/nodelistpanel.cpp" line="183"/>
         <source>Invalid regular expression</source>
         <translation>Invalid regular expression</translation>
     </message>
     <message>
+        <location filename="../views/graph/nodelistpanel.cpp" line="210"/>
         <source>Top of the list</source>
         <translation>Top of the list</translation>
     </message>
     <message>
+        <location filename="../views/graph/nodelistpanel.cpp" line="214"/>
         <source>Bottom of the list</source>
         <translation>Bottom of the list</translation>
     </message>
@@ -841,70 +1074,88 @@ Wheel: scroll; A / D: left / right</translation>
 <context>
     <name>NodeMatchPanel</name>
     <message>
+        <location filename="../views/match/nodematchpanel.cpp" line="42"/>
         <source>Match configuration file</source>
         <translation>Match configuration file</translation>
     </message>
     <message>
+        <location filename="../views/match/nodematchpanel.cpp" line="45"/>
         <source>Apply</source>
         <translation>Apply</translation>
     </message>
     <message>
+        <location filename="../views/match/nodematchpanel.cpp" line="46"/>
         <source>Generate match configuration file</source>
         <translation>Generate match configuration file</translation>
     </message>
     <message>
+        <location filename="../views/match/nodematchpanel.cpp" line="57"/>
         <source>Debug unmatched</source>
         <translation>Debug unmatched</translation>
     </message>
     <message>
+        <location filename="../views/match/nodematchpanel.cpp" line="58"/>
         <source>Bench unmatched</source>
         <translation>Bench unmatched</translation>
     </message>
     <message>
+        <location filename="../views/match/nodematchpanel.cpp" line="59"/>
+        <location filename="../views/match/nodematchpanel.cpp" line="65"/>
         <source>Simultaneously operate descendant nodes</source>
         <translation>Simultaneously operate descendant nodes</translation>
     </message>
     <message>
+        <location filename="../views/match/nodematchpanel.cpp" line="60"/>
         <source>Match</source>
         <translation>Match</translation>
     </message>
     <message>
+        <location filename="../views/match/nodematchpanel.cpp" line="61"/>
         <source>Match nodes</source>
         <translation>Match nodes</translation>
     </message>
     <message>
+        <location filename="../views/match/nodematchpanel.cpp" line="63"/>
         <source>Debug matched</source>
         <translation>Debug matched</translation>
     </message>
     <message>
+        <location filename="../views/match/nodematchpanel.cpp" line="64"/>
         <source>Bench matched</source>
         <translation>Bench matched</translation>
     </message>
     <message>
+        <location filename="../views/match/nodematchpanel.cpp" line="66"/>
         <source>Unmatch</source>
         <translation>Unmatch</translation>
     </message>
     <message>
+        <location filename="../views/match/nodematchpanel.cpp" line="67"/>
         <source>Unmatch nodes</source>
         <translation>Unmatch nodes</translation>
     </message>
     <message>
+        <location filename="../views/match/nodematchpanel.cpp" line="88"/>
         <source>total %1 / success %2 / failed %3</source>
         <translation>total %1 / success %2 / failed %3</translation>
     </message>
     <message>
+        <location filename="../views/match/nodematchpanel.cpp" line="156"/>
         <source>Pick a debug node and a bench node to match.</source>
         <translation>Pick a debug node and a bench node to match.</translation>
     </message>
     <message>
+        <location filename="../views/match/nodematchpanel.cpp" line="166"/>
         <source>Pick a matched debug node to unmatch.</source>
         <translation>Pick a matched debug node to unmatch.</translation>
     </message>
     <message>
+        <location filename="../views/match/nodematchpanel.cpp" line="176"/>
         <source>No .vis.config file beside the database.</source>
         <translation>No .vis.config file beside the database.</translation>
     </message>
     <message>
+        <location filename="../views/match/nodematchpanel.cpp" line="185"/>
         <source>Written %1</source>
         <translation>Written %1</translation>
     </message>
@@ -912,6 +1163,7 @@ Wheel: scroll; A / D: left / right</translation>
 <context>
     <name>NodePickList</name>
     <message>
+        <location filename="../views/match/nodepicklist.cpp" line="25"/>
         <source>Search</source>
         <translation>Search</translation>
     </message>
@@ -919,62 +1171,107 @@ Wheel: scroll; A / D: left / right</translation>
 <context>
     <name>PairDialog</name>
     <message>
+        <location filename="../app/studio/pairdialog.cpp" line="18"/>
         <source>Open problem/bench pair</source>
         <translation>Open problem/bench pair</translation>
     </message>
     <message>
+        <location filename="../app/studio/pairdialog.cpp" line="20"/>
         <source>&amp;Problem dump:</source>
         <translation>&amp;Problem dump:</translation>
     </message>
     <message>
+        <location filename="../app/studio/pairdialog.cpp" line="20"/>
         <source>Problem (debug) dump folder</source>
         <translation>Problem (debug) dump folder</translation>
     </message>
     <message>
+        <location filename="../app/studio/pairdialog.cpp" line="21"/>
         <source>&amp;Bench dump:</source>
         <translation>&amp;Bench dump:</translation>
     </message>
     <message>
+        <location filename="../app/studio/pairdialog.cpp" line="21"/>
         <source>Benchmark dump folder</source>
         <translation>Benchmark dump folder</translation>
     </message>
     <message>
+        <location filename="../app/studio/pairdialog.cpp" line="22"/>
         <source>&amp;Output folder:</source>
         <translation>&amp;Output folder:</translation>
     </message>
     <message>
+        <location filename="../app/studio/pairdialog.cpp" line="22"/>
         <source>Folder for the vis.db</source>
         <translation>Folder for the vis.db</translation>
     </message>
     <message>
+        <location filename="../app/studio/pairdialog.cpp" line="23"/>
         <source>a new folder in the cache</source>
         <translation>a new folder in the cache</translation>
     </message>
     <message>
+        <location filename="../app/studio/pairdialog.cpp" line="26"/>
         <source>&amp;Fuzzy match (-fm): ignore call counters inside matched modules</source>
         <translation>&amp;Fuzzy match (-fm): ignore call counters inside matched modules</translation>
     </message>
     <message>
+        <location filename="../app/studio/pairdialog.cpp" line="27"/>
         <source>O&amp;verflow check (-oc): grade NaN/Inf anomalies</source>
         <translation>O&amp;verflow check (-oc): grade NaN/Inf anomalies</translation>
     </message>
     <message>
+        <location filename="../app/studio/pairdialog.cpp" line="50"/>
         <source>Browse…</source>
         <translation>Browse…</translation>
     </message>
     <message>
+        <location filename="../app/studio/pairdialog.cpp" line="73"/>
+        <source>Choose the %1 folder.</source>
+        <translation>Choose the %1 folder.</translation>
+    </message>
+    <message>
+        <location filename="../app/studio/pairdialog.cpp" line="76"/>
+        <source>The %1 folder does not exist: %2</source>
+        <translation>The %1 folder does not exist: %2</translation>
+    </message>
+    <message>
+        <location filename="../app/studio/pairdialog.cpp" line="78"/>
+        <source>The %1 path is not a folder: %2</source>
+        <translation>The %1 path is not a folder: %2</translation>
+    </message>
+    <message>
+        <location filename="../app/studio/pairdialog.cpp" line="81"/>
+        <source>problem dump</source>
+        <translation>problem dump</translation>
+    </message>
+    <message>
+        <location filename="../app/studio/pairdialog.cpp" line="83"/>
+        <source>bench dump</source>
+        <translation>bench dump</translation>
+    </message>
+    <message>
+        <location filename="../app/studio/pairdialog.cpp" line="87"/>
+        <source>The layer mapping is not a file: %1</source>
+        <translation>The layer mapping is not a file: %1</translation>
+    </message>
+    <message>
+        <location filename="../app/studio/pairdialog.cpp" line="24"/>
         <source>&amp;Layer mapping:</source>
         <translation>&amp;Layer mapping:</translation>
     </message>
     <message>
+        <location filename="../app/studio/pairdialog.cpp" line="24"/>
         <source>Layer mapping YAML (-lm)</source>
         <translation>Layer mapping YAML (-lm)</translation>
     </message>
     <message>
+        <location filename="../app/studio/pairdialog.cpp" line="24"/>
         <source>YAML files (*.yaml *.yml)</source>
         <translation>YAML files (*.yaml *.yml)</translation>
     </message>
     <message>
+        <location filename="../app/studio/pairdialog.cpp" line="25"/>
         <source>optional: a YAML file mapping renamed layers (-lm)</source>
         <translation>optional: a YAML file mapping renamed layers (-lm)</translation>
     </message>
@@ -982,18 +1279,22 @@ Wheel: scroll; A / D: left / right</translation>
 <context>
     <name>QObject</name>
     <message>
+        <location filename="../app/studio/reportexport.cpp" line="57"/>
         <source>There is no comparison to export.</source>
         <translation>There is no comparison to export.</translation>
     </message>
     <message>
+        <location filename="../app/studio/reportexport.cpp" line="64"/>
         <source>There is no comparison for step %1, rank %2 to export.</source>
         <translation>There is no comparison for step %1, rank %2 to export.</translation>
     </message>
     <message>
+        <location filename="../views/studiosession.cpp" line="36"/>
         <source>%1 does not exist.</source>
         <translation>%1 does not exist.</translation>
     </message>
     <message>
+        <location filename="../views/studiosession.cpp" line="49"/>
         <source>Open one path (a dump folder, a .vis.db or a compare CSV) or two dump folders (problem, bench).</source>
         <translation>Open one path (a dump folder, a .vis.db or a compare CSV) or two dump folders (problem, bench).</translation>
     </message>
@@ -1001,10 +1302,12 @@ Wheel: scroll; A / D: left / right</translation>
 <context>
     <name>RecentFiles</name>
     <message>
+        <location filename="../app/studio/recentfiles.cpp" line="49"/>
         <source> vs </source>
         <translation> vs </translation>
     </message>
     <message>
+        <location filename="../app/studio/recentfiles.cpp" line="54"/>
         <source>Clear the list</source>
         <translation>Clear the list</translation>
     </message>
@@ -1012,18 +1315,22 @@ Wheel: scroll; A / D: left / right</translation>
 <context>
     <name>StudioSession</name>
     <message>
+        <location filename="../views/studiosession.cpp" line="95"/>
         <source>%1 vs %2</source>
         <translation>%1 vs %2</translation>
     </message>
     <message>
+        <location filename="../views/studiosession.cpp" line="183"/>
         <source>No model graph for this dump: %1</source>
         <translation>No model graph for this dump: %1</translation>
     </message>
     <message>
+        <location filename="../views/studiosession.cpp" line="196"/>
         <source>Graph: %1</source>
         <translation>Graph: %1</translation>
     </message>
     <message>
+        <location filename="../views/studiosession.cpp" line="209"/>
         <source>Compare: %1</source>
         <translation>Compare: %1</translation>
     </message>
@@ -1031,14 +1338,17 @@ Wheel: scroll; A / D: left / right</translation>
 <context>
     <name>main</name>
     <message>
+        <location filename="../app/studio/main.cpp" line="50"/>
         <source>Numerical-accuracy workstation for msprobe dumps.</source>
         <translation>Numerical-accuracy workstation for msprobe dumps.</translation>
     </message>
     <message>
+        <location filename="../app/studio/main.cpp" line="54"/>
         <source>A dump folder, dump.json, .vis.db or compare CSV; or two dump folders: PROBLEM BENCH.</source>
         <translation>A dump folder, dump.json, .vis.db or compare CSV; or two dump folders: PROBLEM BENCH.</translation>
     </message>
     <message>
+        <location filename="../app/studio/main.cpp" line="57"/>
         <source>Save a PNG of the window once loading is done, then quit (for docs and checks).</source>
         <translation>Save a PNG of the window once loading is done, then quit (for docs and checks).</translation>
     </message>

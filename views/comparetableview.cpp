@@ -32,6 +32,8 @@ CompareTableView::CompareTableView(QWidget* parent)
     m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_table->setSelectionMode(QAbstractItemView::SingleSelection);
     m_table->setWordWrap(false);
+    // Elided in the middle, so a narrow column keeps a number's exponent (7.28…e-05) and an entry's last part.
+    m_table->setTextElideMode(Qt::ElideMiddle);
     m_table->verticalHeader()->setMinimumSectionSize(m_table->fontMetrics().height() + 4);
     m_table->verticalHeader()->setDefaultSectionSize(m_table->fontMetrics().height() + 6);
     m_table->horizontalHeader()->setDefaultSectionSize(110);

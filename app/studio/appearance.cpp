@@ -7,6 +7,7 @@
 #include <QSettings>
 #include <QStyle>
 #include <QStyleFactory>
+#include <QLibraryInfo>
 #include <QTranslator>
 
 namespace appearance {
@@ -61,13 +62,16 @@ QString language() { return QSettings().value(kLanguageKey).toString(); }
 
 void setLanguage(const QString& language) { QSettings().setValue(kLanguageKey, language); }
 
-bool installTranslator(QApplication& app, QTranslator& translator)
+bool installTranslator(QApplication& app, QTranslator& translator, QTranslator& qtTranslator)
 {
     const QString chosen = language();
     const QLocale locale = chosen.isEmpty() ? QLocale() : QLocale(chosen);
     if (!translator.load(locale, QStringLiteral("msprobe"), QStringLiteral("_"), QStringLiteral(":/i18n")))
         return false;
     app.installTranslator(&translator);
+    // Qt's own texts (Open, Cancel, Yes/No in dialogs) from Qt's translations, where they are installed.
+    if (qtTranslator.load(locale, QStringLiteral("qtbase"), QStringLiteral("_"), QLibraryInfo::path(QLibraryInfo::TranslationsPath)))
+        app.installTranslator(&qtTranslator);
     return true;
 }
 

@@ -16,6 +16,6 @@ void applyTheme(bool dark);
 QString language(); // "" = the system's
 void setLanguage(const QString& language); // saved; used on the next start
 // Installs the translator for the saved (or system) language; false when none matches.
-bool installTranslator(QApplication& app, QTranslator& translator);
+bool installTranslator(QApplication& app, QTranslator& translator, QTranslator& qtTranslator);
 
 } // namespace appearance

@@ -42,8 +42,8 @@ int main(int argc, char** argv)
     QApplication::setWindowIcon(QIcon(QStringLiteral(":/icons/msprobe-studio.svg")));
     QApplication::setDesktopFileName(QStringLiteral("msprobe-studio"));
 
-    QTranslator translator;
-    appearance::installTranslator(app, translator);
+    QTranslator translator, qtTranslator;
+    appearance::installTranslator(app, translator, qtTranslator);
     appearance::applyTheme(appearance::darkTheme());
 
     QCommandLineParser parser;

@@ -24,12 +24,16 @@
 #include <QMessageBox>
 #include <QMimeData>
 #include <QProgressBar>
+#include <QScreen>
+#include <QScrollArea>
 #include <QSettings>
 #include <QStatusBar>
 #include <QToolBar>
 #include <QToolButton>
 #include <QTreeView>
 #include <QUndoStack>
+
+#include <algorithm>
 
 namespace {
 
@@ -74,12 +78,24 @@ MainWindow::MainWindow(QWidget* parent)
     statusBar()->addPermanentWidget(m_cancel);
     m_status->setText(tr("Open a dump folder, a problem/bench pair, a vis.db or a compare CSV (File menu, or drop it here)."));
 
-    resize(1400, 900);
+    resize(initialSize());
+    // The compare table takes about a third of the height, the graphs the rest.
+    resizeDocks({ m_compareDock }, { std::max(160, height() / 3) }, Qt::Vertical);
     m_defaultState = saveState(kLayoutVersion);
     QSettings settings;
     restoreGeometry(settings.value(QStringLiteral("window/geometry")).toByteArray());
     restoreState(settings.value(QStringLiteral("window/state")).toByteArray(), kLayoutVersion);
     updateActions();
+}
+
+// 1400x900 where the screen has room, otherwise what it has less a margin for the panel and the title bar.
+QSize MainWindow::initialSize() const
+{
+    const QScreen* screen = this->screen() ? this->screen() : QGuiApplication::primaryScreen();
+    if (!screen)
+        return { 1400, 900 };
+    const QRect available = screen->availableGeometry();
+    return QSize(1400, 900).boundedTo(QSize(available.width() - 16, available.height() - 48));
 }
 
 MainWindow::~MainWindow()
@@ -100,7 +116,12 @@ QDockWidget* MainWindow::addDock(QWidget* widget, const QString& title, const QS
 {
     auto* dock = new QDockWidget(title, this);
     dock->setObjectName(objectName);
-    dock->setWidget(widget);
+    // A panel smaller than its contents scrolls instead of pushing the window past the screen.
+    auto* scroll = new QScrollArea(dock);
+    scroll->setFrameShape(QFrame::NoFrame);
+    scroll->setWidgetResizable(true);
+    scroll->setWidget(widget);
+    dock->setWidget(scroll);
     addDockWidget(area, dock);
     return dock;
 }
@@ -217,6 +238,12 @@ void MainWindow::buildMenus()
 
     QToolBar* tools = addToolBar(tr("Main"));
     tools->setObjectName(QStringLiteral("mainToolBar"));
+    // Short toolbar texts (the menu keeps the long ones) so the step/rank choosers and "First divergence" stay
+    // visible on a 1024 px wide window.
+    openFolder->setIconText(tr("Open folder"));
+    openPair->setIconText(tr("Open pair"));
+    openDb->setIconText(tr("Open vis.db"));
+    openCsv->setIconText(tr("Open CSV"));
     tools->addAction(openFolder);
     tools->addAction(openPair);
     tools->addAction(openDb);
@@ -235,6 +262,7 @@ void MainWindow::buildMenus()
         if (!m_graphView->goToFirstDivergence())
             statusBar()->showMessage(tr("No error-level node in this graph."), 5000);
     });
+    divergence->setIconText(tr("First divergence"));
     m_graphActions << divergence;
     tools->addSeparator();
     tools->addAction(divergence);
@@ -349,7 +377,7 @@ void MainWindow::showFocusedGraph()
 #endif
 #if MSPROBE_HAVE_DETAILS
     m_details->setDataProvider(provider);
-    m_details->setGraphs(pair.problem, pair.bench, m_session->visDbPath());
+    m_details->setGraphs(pair.problem, pair.bench, m_session->visDb());
 #endif
     Q_UNUSED(provider);
 }

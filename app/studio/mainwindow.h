@@ -55,6 +55,7 @@ protected:
     void dragEnterEvent(QDragEnterEvent* event) override;
     void dropEvent(QDropEvent* event) override;
     void closeEvent(QCloseEvent* event) override;
+    QSize initialSize() const;
 
 private:
     void buildViews();

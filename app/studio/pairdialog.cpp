@@ -7,6 +7,7 @@
 #include <QFileInfo>
 #include <QFormLayout>
 #include <QHBoxLayout>
+#include <QLabel>
 #include <QLineEdit>
 #include <QPushButton>
 #include <QToolButton>
@@ -29,6 +30,10 @@ PairDialog::PairDialog(QWidget* parent)
     m_buttons = new QDialogButtonBox(QDialogButtonBox::Open | QDialogButtonBox::Cancel, this);
     connect(m_buttons, &QDialogButtonBox::accepted, this, &QDialog::accept);
     connect(m_buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
+    m_why = new QLabel(this);
+    m_why->setObjectName(QStringLiteral("whyNotOpen"));
+    m_why->setWordWrap(true);
+    form->addRow(m_why);
     form->addRow(m_buttons);
     setLayout(form);
     connect(m_problem, &QLineEdit::textChanged, this, &PairDialog::validate);
@@ -52,17 +57,43 @@ QLineEdit* PairDialog::pathRow(const QString& label, const QString& dialogTitle,
     auto* row = new QHBoxLayout;
     row->addWidget(edit, 1);
     row->addWidget(browse);
-    form->addRow(label, row);
+    // The label is its edit's buddy, so "&Problem" is an Alt shortcut and not a literal ampersand.
+    auto* caption = new QLabel(label, this);
+    caption->setBuddy(edit);
+    form->addRow(caption, row);
     return edit;
 }
 
-bool PairDialog::canOpen() const
+bool PairDialog::canOpen() const { return whyNotOpen().isEmpty(); }
+
+QString PairDialog::whyNotOpen() const
 {
+    auto folderProblem = [](const QString& what, const QString& path) -> QString {
+        if (path.trimmed().isEmpty())
+            return tr("Choose the %1 folder.").arg(what);
+        const QFileInfo info(path);
+        if (!info.exists())
+            return tr("The %1 folder does not exist: %2").arg(what, path);
+        if (!info.isDir())
+            return tr("The %1 path is not a folder: %2").arg(what, path);
+        return {};
+    };
+    if (QString why = folderProblem(tr("problem dump"), m_problem->text()); !why.isEmpty())
+        return why;
+    if (QString why = folderProblem(tr("bench dump"), m_bench->text()); !why.isEmpty())
+        return why;
     const QString mapping = m_layerMapping->text().trimmed();
-    return QFileInfo(m_problem->text()).isDir() && QFileInfo(m_bench->text()).isDir() && (mapping.isEmpty() || QFileInfo(mapping).isFile());
+    if (!mapping.isEmpty() && !QFileInfo(mapping).isFile())
+        return tr("The layer mapping is not a file: %1").arg(mapping);
+    return {};
 }
 
-void PairDialog::validate() { m_buttons->button(QDialogButtonBox::Open)->setEnabled(canOpen()); }
+void PairDialog::validate()
+{
+    const QString why = whyNotOpen();
+    m_buttons->button(QDialogButtonBox::Open)->setEnabled(why.isEmpty());
+    m_why->setText(why);
+}
 
 void PairDialog::setPaths(const QString& problem, const QString& bench)
 {

@@ -6,6 +6,7 @@
 #include <QDialog>
 
 class QCheckBox;
+class QLabel;
 class QDialogButtonBox;
 class QLineEdit;
 
@@ -18,6 +19,8 @@ public:
     LoadRequest request() const;
     QLineEdit* layerMappingEdit() const { return m_layerMapping; }
     bool canOpen() const;
+    // Empty when Open can be pressed; otherwise why not (shown under the fields).
+    QString whyNotOpen() const;
     void setPaths(const QString& problem, const QString& bench);
 
 private:
@@ -29,6 +32,7 @@ private:
     QLineEdit* m_bench;
     QLineEdit* m_output;
     QLineEdit* m_layerMapping;
+    QLabel* m_why = nullptr;
     QCheckBox* m_fuzzy;
     QCheckBox* m_overflow;
     QDialogButtonBox* m_buttons;

@@ -300,11 +300,12 @@ private:
         m_report.unreachableNodes = m_graph.size() - order.size();
         if (m_report.unreachableNodes)
             m_report.warnings.push_back(std::to_string(m_report.unreachableNodes)
-                + " construct.json node(s) never reach the root (a parent that is not a construct key, or a cycle); "
-                  "they are left out as the reference tool does");
+                + (m_report.unreachableNodes == 1 ? " construct.json node never reaches" : " construct.json nodes never reach")
+                + " the root (a parent that is not a construct key, or a cycle); they are left out as the reference tool does");
         if (m_report.droppedParameterGrads)
             m_report.warnings.push_back(std::to_string(m_report.droppedParameterGrads)
-                + " parameters_grad entr(y/ies) have no backward module to attach to and are left out");
+                + (m_report.droppedParameterGrads == 1 ? " parameters_grad entry has" : " parameters_grad entries have")
+                + " no backward module to attach to and are left out");
     }
 
     Graph& m_graph;

@@ -99,18 +99,11 @@ NodeDetailsPanel::NodeDetailsPanel(QWidget* parent)
 
 NodeDetailsPanel::~NodeDetailsPanel() = default;
 
-void NodeDetailsPanel::setGraphs(std::shared_ptr<VisGraph> problem, std::shared_ptr<VisGraph> bench, const QString& database)
+void NodeDetailsPanel::setGraphs(std::shared_ptr<VisGraph> problem, std::shared_ptr<VisGraph> bench, std::shared_ptr<msprobe::graph::VisDb> db)
 {
     m_problem = std::move(problem);
     m_bench = std::move(bench);
-    m_db.reset();
-    if (!database.isEmpty()) {
-        try {
-            m_db = std::make_unique<msprobe::graph::VisDb>(database.toStdString());
-        } catch (const std::exception&) {
-            m_db.reset(); // the stacks stay empty; the data comes from the provider
-        }
-    }
+    m_db = std::move(db);
     m_tabs->setTabText(0, m_bench ? tr("Comparison details") : tr("Input/Output details"));
     m_problemNode.clear();
     m_benchNode.clear();

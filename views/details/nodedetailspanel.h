@@ -32,10 +32,10 @@ public:
     explicit NodeDetailsPanel(QWidget* parent = nullptr);
     ~NodeDetailsPanel() override;
 
-    // database: the vis.db the graphs come from (stacks and node data are read from it when needed).
-    // bench: null for build dbs.
+    // db: the session's handle on the vis.db the graphs come from (stacks and node data are read from it when
+    // needed; null: none). bench: null for build dbs.
     void setGraphs(std::shared_ptr<msprobe::graph::VisGraph> problem, std::shared_ptr<msprobe::graph::VisGraph> bench,
-        const QString& database);
+        std::shared_ptr<msprobe::graph::VisDb> db);
     void setStudioFocus(StudioFocus* focus);
     void setDataProvider(DataProvider provider);
 
@@ -61,7 +61,7 @@ private:
     const msprobe::graph::VisNode* nodeOf(StudioFocus::Side side, const QString& name) const;
 
     std::shared_ptr<msprobe::graph::VisGraph> m_problem, m_bench;
-    std::unique_ptr<msprobe::graph::VisDb> m_db;
+    std::shared_ptr<msprobe::graph::VisDb> m_db;
     DataProvider m_provider;
     QPointer<StudioFocus> m_focus;
     QString m_problemNode, m_benchNode;

@@ -95,8 +95,11 @@ void GraphDiffView::buildUi()
                                                      "Wheel: scroll; A / D: left / right"),
         this);
     m_status = new QLabel(this);
-    header->addWidget(m_legend, 1);
-    header->addWidget(m_status);
+    // The legend takes a row of its own (it wraps); the controls sit below it, so the header never forces the
+    // window wider than a laptop screen.
+    layout->addWidget(m_legend);
+    m_status->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
+    header->addWidget(m_status, 1);
     header->addWidget(m_mode);
     header->addWidget(m_syncExpand);
     header->addWidget(m_problemMinimap);
@@ -152,7 +155,8 @@ void GraphDiffView::setGraphs(std::shared_ptr<VisGraph> problem, std::shared_ptr
     m_benchPane->setVisible(m_bench != nullptr);
     m_benchMinimap->setVisible(m_bench != nullptr);
     m_syncExpand->setEnabled(m_bench != nullptr);
-    m_status->setText(tr("Laying out…"));
+    // Nothing to lay out (a failed load, a CSV-only open, an L1 pair): no "Laying out…" left behind.
+    m_status->setText(m_problem ? tr("Laying out…") : QString());
     for (GraphSideView* view : { m_problemView, m_benchView })
         view->layoutState().setMicroStep(m_focus->microStep());
     m_problemView->setGraph(m_problem, config.isCompare(), config.task);

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "graphminimap.h"
 
+#include <algorithm>
+
 #include <QGraphicsView>
 #include <QMouseEvent>
 #include <QPainter>
@@ -31,6 +33,12 @@ void GraphMinimap::invalidate()
 void GraphMinimap::reposition()
 {
     const QRect area = m_view->viewport()->geometry();
+    // At most a third of the smaller side of the view, so a short graph pane is not hidden behind its map.
+    const int side = std::clamp(std::min(area.width(), area.height()) / 3, 48, kSize);
+    if (side != width()) {
+        resize(side, side);
+        invalidate();
+    }
     move(area.right() - width() - kInset, area.bottom() - height() - kInset);
     raise();
 }

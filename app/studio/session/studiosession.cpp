@@ -86,11 +86,9 @@ void StudioSession::open(const LoadRequest& request)
 {
     cancel();
     waitForIdle();
-    clear();
-    emit summaryChanged();
-    emit graphsChanged();
-    emit compareChanged();
-    m_request = request;
+    // What is open stays until the new load publishes its first part: a failed or cancelled open loses nothing.
+    m_pendingRequest = request;
+    m_replacePending = true;
     const std::uint64_t generation = ++m_generation;
     m_cancel = std::make_shared<std::atomic<bool>>(false);
     m_loading = true;
@@ -108,6 +106,27 @@ void StudioSession::publish(std::uint64_t generation, F&& f)
                 f();
         },
         Qt::QueuedConnection);
+}
+
+void StudioSession::replaceWithPending()
+{
+    if (!m_replacePending)
+        return;
+    m_replacePending = false;
+    clear();
+    m_request = m_pendingRequest;
+    emit summaryChanged();
+    emit graphsChanged();
+    emit compareChanged();
+}
+
+template <typename F>
+void StudioSession::publishPart(std::uint64_t generation, F&& f)
+{
+    publish(generation, [this, f = std::forward<F>(f)]() mutable {
+        replaceWithPending();
+        f();
+    });
 }
 
 void StudioSession::applyGraphs(GraphStage stage)
@@ -130,7 +149,7 @@ void StudioSession::runLoad(LoadRequest request, std::uint64_t generation, std::
         publish(generation, [this, percent, text = QString::fromStdString(stage)] { emit progress(percent, text); });
     };
     auto warn = [this, generation](const QString& message) {
-        publish(generation, [this, message] {
+        publishPart(generation, [this, message] {
             m_warnings << message;
             emit warning(message);
         });
@@ -138,6 +157,9 @@ void StudioSession::runLoad(LoadRequest request, std::uint64_t generation, std::
     const auto graphWarning = [warn](const std::string& message) { warn(QString::fromStdString(message)); };
     auto finish = [this, generation](bool ok, const QString& message) {
         publish(generation, [this, ok, message] {
+            if (ok)
+                replaceWithPending();
+            m_replacePending = false;
             m_loading = false;
             emit loadFinished(ok, message);
         });
@@ -147,14 +169,14 @@ void StudioSession::runLoad(LoadRequest request, std::uint64_t generation, std::
         case LoadRequest::Kind::DumpFolder: {
             report(0, "reading the dump folder");
             auto summary = std::make_shared<const msprobe::TreeSummary>(msprobe::summarizeDumpTree(msprobe::discoverDumpTree(nativePath(request.path))));
-            publish(generation, [this, summary] {
+            publishPart(generation, [this, summary] {
                 m_summary = summary;
                 emit summaryChanged();
             });
             try {
                 auto stage = sessionloader::buildGraphs(nativePath(request.path), {}, sessionloader::newOutputDir(request.outputDir),
                     request, cancel, scaled(report, 30, 100), graphWarning);
-                publish(generation, [this, stage]() mutable { applyGraphs(std::move(stage)); });
+                publishPart(generation, [this, stage]() mutable { applyGraphs(std::move(stage)); });
             } catch (const msprobe::Error& error) {
                 if (cancel->load())
                     throw;
@@ -167,7 +189,7 @@ void StudioSession::runLoad(LoadRequest request, std::uint64_t generation, std::
             try {
                 auto stage = sessionloader::buildGraphs(nativePath(request.path), nativePath(request.bench),
                     sessionloader::newOutputDir(request.outputDir), request, cancel, scaled(report, 0, 60), graphWarning);
-                publish(generation, [this, stage]() mutable { applyGraphs(std::move(stage)); });
+                publishPart(generation, [this, stage]() mutable { applyGraphs(std::move(stage)); });
             } catch (const msprobe::Error& error) {
                 if (cancel->load())
                     throw;
@@ -176,7 +198,7 @@ void StudioSession::runLoad(LoadRequest request, std::uint64_t generation, std::
             try {
                 auto results = sessionloader::compareDumps(nativePath(request.path), nativePath(request.bench), request, cancel,
                     scaled(report, 60, 100));
-                publish(generation, [this, results] {
+                publishPart(generation, [this, results] {
                     m_compare = results;
                     m_allCompare.reset();
                     emit compareChanged();
@@ -197,13 +219,13 @@ void StudioSession::runLoad(LoadRequest request, std::uint64_t generation, std::
         case LoadRequest::Kind::VisDb: {
             report(0, "reading the vis.db");
             auto stage = sessionloader::loadVisDb(nativePath(request.path));
-            publish(generation, [this, stage]() mutable { applyGraphs(std::move(stage)); });
+            publishPart(generation, [this, stage]() mutable { applyGraphs(std::move(stage)); });
             break;
         }
         case LoadRequest::Kind::CompareCsv: {
             report(0, "reading the CSV");
             auto results = sessionloader::readCompareCsv(nativePath(request.path));
-            publish(generation, [this, results] {
+            publishPart(generation, [this, results] {
                 m_compare = results;
                 m_allCompare.reset();
                 emit compareChanged();

@@ -2,10 +2,11 @@
 // What the studio has open: the dump summary, the vis.db with its graphs per (step, rank), and the compare
 // results per (step, rank). Loads run on a worker thread in stages (graphs first, then the compare table);
 // each stage is published on the GUI thread as soon as it is ready, progress comes as signals, and a load can
-// be cancelled. A newer load makes the results of an older one be dropped.
+// be cancelled. A newer load makes the results of an older one be dropped. What is open stays until the new
+// load's first part arrives, so a failed or cancelled open keeps the old session.
 #pragma once
 
-#include "comparerows.h"
+#include "sessiontypes.h"
 
 #include "dump/dump_summary.h"
 #include "graph/vis_db_reader.h"
@@ -18,28 +19,12 @@
 #include <map>
 #include <memory>
 
-struct LoadRequest {
-    enum class Kind { DumpFolder, Pair, VisDb, CompareCsv };
-    Kind kind = Kind::DumpFolder;
-    QString path; // DumpFolder, VisDb, CompareCsv; Pair: the problem side
-    QString bench; // Pair
-    bool fuzzyMatch = false; // -fm
-    bool overflowCheck = false; // -oc
-    QString layerMappingFile; // -lm FILE for the graphs of a pair (empty: no layer mapping)
-    QString outputDir; // Pair and DumpFolder graphs: where the vis.db goes (empty: a new folder under the cache)
-
-    // What to load for paths given on the command line or dropped: one .vis.db / .db, one .csv, one dump folder
-    // or dump.json, or two folders (problem, bench). Empty kind list -> invalid (see error).
-    static LoadRequest forPaths(const QStringList& paths, QString* error);
-};
-
 class StudioSession : public QObject {
     Q_OBJECT
 public:
-    struct GraphPair {
-        std::shared_ptr<msprobe::graph::VisGraph> problem, bench; // bench null for build dbs
-    };
-    using Key = std::pair<int, int>; // (step, rank)
+    using GraphPair = studio::GraphPair;
+    using Key = studio::Key;
+    using GraphStage = studio::GraphStage;
 
     explicit StudioSession(QObject* parent = nullptr);
     ~StudioSession() override;
@@ -67,13 +52,6 @@ public:
     std::vector<int> ranks() const;
     QStringList warnings() const { return m_warnings; }
 
-    // Stage payloads built on the worker (public for the loader).
-    struct GraphStage {
-        QString visDbPath;
-        std::shared_ptr<msprobe::graph::VisDb> db;
-        msprobe::graph::VisDbConfig config;
-        std::map<Key, GraphPair> graphs;
-    };
 
 signals:
     void loadStarted(const QString& description);
@@ -92,9 +70,15 @@ private:
     // Runs f on the GUI thread if generation is still the current one.
     template <typename F>
     void publish(std::uint64_t generation, F&& f);
+    // As publish, for a part of the new session: the first such part replaces what was open.
+    template <typename F>
+    void publishPart(std::uint64_t generation, F&& f);
+    void replaceWithPending();
     void applyGraphs(GraphStage stage);
 
     LoadRequest m_request;
+    LoadRequest m_pendingRequest; // the load under way; becomes m_request when its first part arrives
+    bool m_replacePending = false;
     std::shared_ptr<const msprobe::TreeSummary> m_summary;
     QString m_visDbPath;
     msprobe::graph::VisDbConfig m_config;

@@ -38,9 +38,9 @@ void checkCancel(const std::atomic<bool>* cancel)
 
 } // namespace
 
-StudioSession::GraphStage loadVisDb(const fs::path& file)
+studio::GraphStage loadVisDb(const fs::path& file)
 {
-    StudioSession::GraphStage stage;
+    studio::GraphStage stage;
     stage.visDbPath = QString::fromStdString(file.string());
     stage.db = std::make_shared<msprobe::graph::VisDb>(file);
     stage.config = stage.db->config();
@@ -57,7 +57,7 @@ StudioSession::GraphStage loadVisDb(const fs::path& file)
     return stage;
 }
 
-StudioSession::GraphStage buildGraphs(const fs::path& problem, const fs::path& bench, const fs::path& outputDir,
+studio::GraphStage buildGraphs(const fs::path& problem, const fs::path& bench, const fs::path& outputDir,
     const LoadRequest& request, const std::atomic<bool>* cancel, const Progress& progress,
     const std::function<void(const std::string& message)>& warn)
 {
@@ -79,11 +79,11 @@ StudioSession::GraphStage buildGraphs(const fs::path& problem, const fs::path& b
     return loadVisDb(result.database);
 }
 
-std::map<StudioSession::Key, std::shared_ptr<const CompareRows>> compareDumps(const fs::path& problem, const fs::path& bench,
+std::map<studio::Key, std::shared_ptr<const CompareRows>> compareDumps(const fs::path& problem, const fs::path& bench,
     const LoadRequest& request, const std::atomic<bool>* cancel, const Progress& progress)
 {
     const auto pairs = msprobe::resolveComparePairs(problem, bench, fs::path(), false);
-    std::map<StudioSession::Key, std::shared_ptr<const CompareRows>> results;
+    std::map<studio::Key, std::shared_ptr<const CompareRows>> results;
     msprobe::CompareOptions options;
     options.fuzzyMatch = request.fuzzyMatch;
     msprobe::CompareHooks hooks;
@@ -101,7 +101,7 @@ std::map<StudioSession::Key, std::shared_ptr<const CompareRows>> compareDumps(co
     return results;
 }
 
-std::map<StudioSession::Key, std::shared_ptr<const CompareRows>> readCompareCsv(const fs::path& file)
+std::map<studio::Key, std::shared_ptr<const CompareRows>> readCompareCsv(const fs::path& file)
 {
     static const std::regex rankInName(R"(_rank(\d+)_)");
     static const std::regex stepInPath(R"(^step(\d+)$)");
@@ -113,7 +113,12 @@ std::map<StudioSession::Key, std::shared_ptr<const CompareRows>> readCompareCsv(
     const std::string parent = file.parent_path().filename().string();
     if (std::regex_match(parent, match, stepInPath))
         step = std::stoi(match[1]);
-    return { { { step, rank }, compareRowsOf(msprobe::readCsvFile(file)) } };
+    msprobe::CsvTable table = msprobe::readCsvFile(file);
+    // Every compare CSV (statistics, md5, tensor; ours or the reference's) names both sides.
+    if (table.column("NPU Name") < 0 || table.column("Bench Name") < 0)
+        throw msprobe::Error(file.string(), "line 1",
+            "not a compare result: the header has no \"NPU Name\" and \"Bench Name\" columns");
+    return { { { step, rank }, compareRowsOf(std::move(table)) } };
 }
 
 fs::path newOutputDir(const QString& chosen)

@@ -3,10 +3,12 @@
 // vis.db) and compare tables (the compare engine per rank pair, or a compare CSV). Throw msprobe::Error.
 #pragma once
 
-#include "studiosession.h"
+#include "sessiontypes.h"
 
 #include <atomic>
 #include <functional>
+#include <filesystem>
+#include <map>
 #include <string>
 
 namespace sessionloader {
@@ -14,20 +16,20 @@ namespace sessionloader {
 using Progress = std::function<void(int percent, const std::string& stage)>;
 
 // Every (step, rank) graph of the database, problem and bench side.
-StudioSession::GraphStage loadVisDb(const std::filesystem::path& file);
+studio::GraphStage loadVisDb(const std::filesystem::path& file);
 
 // msprobe graph_visualize of problem (and bench when not empty) into outputDir, then loadVisDb. warn receives
 // what graph_visualize would log as warnings (e.g. a layer mapping it could not read).
-StudioSession::GraphStage buildGraphs(const std::filesystem::path& problem, const std::filesystem::path& bench,
+studio::GraphStage buildGraphs(const std::filesystem::path& problem, const std::filesystem::path& bench,
     const std::filesystem::path& outputDir, const LoadRequest& request, const std::atomic<bool>* cancel, const Progress& progress,
     const std::function<void(const std::string& message)>& warn = {});
 
 // The compare engine on every rank pair of the two dumps (paired as msprobe compare pairs them).
-std::map<StudioSession::Key, std::shared_ptr<const CompareRows>> compareDumps(const std::filesystem::path& problem,
+std::map<studio::Key, std::shared_ptr<const CompareRows>> compareDumps(const std::filesystem::path& problem,
     const std::filesystem::path& bench, const LoadRequest& request, const std::atomic<bool>* cancel, const Progress& progress);
 
 // A compare_result CSV; its step and rank come from the path ("…/step1/compare_result_rank2_….csv"), else 0.
-std::map<StudioSession::Key, std::shared_ptr<const CompareRows>> readCompareCsv(const std::filesystem::path& file);
+std::map<studio::Key, std::shared_ptr<const CompareRows>> readCompareCsv(const std::filesystem::path& file);
 
 // A new folder for generated vis.dbs under the cache location.
 std::filesystem::path newOutputDir(const QString& chosen);
