@@ -1,0 +1,200 @@
+// SPDX-License-Identifier: Apache-2.0
+// DumpBuilder's rarer values: scalar "value"s, Python reprs of whatever a leaf carries besides its
+// columns (extras), bare values, and dropping rows read before a late "type".
+#include "dump/dump_json_builder.h"
+
+#include "support/pyformat.h"
+
+#include <limits>
+
+namespace msprobe::dumpjson {
+
+bool nonFiniteToken(std::string_view token, double& out)
+{
+    while (!token.empty() && (token.back() == ' ' || token.back() == '\n' || token.back() == '\r' || token.back() == '\t'))
+        token.remove_suffix(1);
+    if (token == "NaN")
+        out = std::numeric_limits<double>::quiet_NaN();
+    else if (token == "Infinity")
+        out = std::numeric_limits<double>::infinity();
+    else if (token == "-Infinity")
+        out = -std::numeric_limits<double>::infinity();
+    else
+        return false;
+    return true;
+}
+
+// Where the text's first JSON value closes (one past its last byte), or npos when the text ends
+// inside it: a truncated file. Only used to explain a failure, so a plain byte scan.
+std::size_t endOfFirstValue(std::string_view text)
+{
+    int depth = 0;
+    bool inString = false;
+    for (std::size_t at = 0; at < text.size(); ++at) {
+        const char c = text[at];
+        if (inString) {
+            if (c == '\\')
+                ++at;
+            else if (c == '"')
+                inString = false;
+        } else if (c == '"') {
+            inString = true;
+        } else if (c == '{' || c == '[') {
+            ++depth;
+        } else if ((c == '}' || c == ']') && --depth <= 0) {
+            return at + 1;
+        }
+    }
+    return std::string_view::npos;
+}
+
+void DumpBuilder::readScalarValue(od::value v, LeafFields& leaf, int depth)
+{
+    od::json_type type;
+    if (v.type().get(type)) {
+        double nonFinite;
+        if (!nonFiniteToken(v.raw_json_token(), nonFinite))
+            failAt(m_pos, "\"value\" is not valid JSON");
+        leaf.valueKind = ScalarValueKind::Float;
+        leaf.number = StatValue::ofFloat(nonFinite);
+        leaf.valueText = pythonFloatRepr(nonFinite);
+        return;
+    }
+    switch (type) {
+    case od::json_type::null:
+        if (!isNullLiteral(v))
+            failAt(m_pos, "\"value\" is not a valid literal");
+        leaf.valueKind = ScalarValueKind::Null;
+        leaf.valueText = "None";
+        return;
+    case od::json_type::boolean:
+        leaf.valueKind = ScalarValueKind::Bool;
+        leaf.number = StatValue::ofBool(v.get_bool().value());
+        leaf.valueText = pythonBool(leaf.number.b);
+        return;
+    case od::json_type::number:
+        leaf.number = readNumber(v, "value");
+        leaf.valueKind = leaf.number.kind == StatKind::Int ? ScalarValueKind::Int : ScalarValueKind::Float;
+        leaf.valueText = pythonText(leaf.number);
+        return;
+    case od::json_type::string:
+        leaf.valueKind = ScalarValueKind::String;
+        leaf.valueText = std::string(v.get_string().value());
+        return;
+    default:
+        leaf.valueKind = ScalarValueKind::Composite;
+        leaf.valueText.clear();
+        appendPythonRepr(v, leaf.valueText, depth + 1);
+        return;
+    }
+}
+
+void DumpBuilder::addExtra(std::string_view key, od::value v, int depth)
+{
+    std::string text;
+    appendPythonRepr(v, text, depth + 1);
+    addExtraText(key, std::move(text));
+}
+
+void DumpBuilder::addExtraText(std::string_view key, std::string text)
+{
+    m_out.extras.push_back({ intern(key), intern(text) });
+}
+
+// Python's repr() of the JSON value as json.load would have produced it.
+void DumpBuilder::appendPythonRepr(od::value v, std::string& out, int depth)
+{
+    if (depth > kMaxDepth)
+        failAt(currentLocation(), "values nested deeper than " + std::to_string(kMaxDepth) + " levels");
+    od::json_type type;
+    if (v.type().get(type)) {
+        double nonFinite;
+        if (!nonFiniteToken(v.raw_json_token(), nonFinite))
+            failAt(currentLocation(), "invalid JSON value");
+        out += pythonFloatRepr(nonFinite);
+        return;
+    }
+    switch (type) {
+    case od::json_type::array: {
+        out += '[';
+        bool first = true;
+        od::array array = v.get_array().value();
+        for (auto element : array) {
+            if (!first)
+                out += ", ";
+            first = false;
+            appendPythonRepr(element.value(), out, depth + 1);
+        }
+        out += ']';
+        return;
+    }
+    case od::json_type::object: {
+        out += '{';
+        bool first = true;
+        od::object object = v.get_object().value();
+        for (auto fieldResult : object) {
+            od::field field = takeField(fieldResult);
+            if (!first)
+                out += ", ";
+            first = false;
+            out += pythonStringRepr(field.unescaped_key().value());
+            out += ": ";
+            appendPythonRepr(field.value(), out, depth + 1);
+        }
+        out += '}';
+        return;
+    }
+    case od::json_type::string: out += pythonStringRepr(v.get_string().value()); return;
+    case od::json_type::number: out += pythonText(readNumber(v, "value")); return;
+    case od::json_type::boolean: out += pythonBool(v.get_bool().value()); return;
+    case od::json_type::null:
+        if (!isNullLiteral(v))
+            failAt(currentLocation(), "invalid literal (expected null)");
+        out += "None";
+        return;
+    }
+}
+
+void DumpBuilder::readRawScalar(od::value v, StringId key)
+{
+    LeafFields leaf;
+    readScalarValue(v, leaf, 0);
+    auto& s = m_out.scalars;
+    const auto row = static_cast<std::uint32_t>(s.size());
+    s.type.push_back(kNoString);
+    s.valueKind.push_back(leaf.valueKind);
+    s.number.push(leaf.number);
+    s.text.push_back(intern(leaf.valueText));
+    s.extras.push_back({});
+    pushNode(NodeKind::Raw, key, row);
+}
+
+// Drops the rows read for the children of an object that turned out to be a leaf: every column is
+// cut back to its mark, so the cost is that of the dropped rows only.
+void DumpBuilder::truncate(std::size_t nodes, std::size_t tensors, std::size_t scalars, std::size_t extras)
+{
+    m_out.nodes.resize(nodes);
+    m_out.extras.resize(extras);
+    auto& t = m_out.tensors;
+    if (t.size() > tensors) {
+        t.shapePool.resize(t.shapeBegin[tensors]);
+        for (auto* column : { &t.type, &t.dtype, &t.dataName, &t.md5 })
+            column->resize(tensors);
+        t.shapeBegin.resize(tensors);
+        t.shapeRank.resize(tensors);
+        for (StatColumn* column : { &t.max, &t.min, &t.mean, &t.norm })
+            column->truncate(tensors);
+        t.requiresGrad.resize(tensors);
+        t.extras.resize(tensors);
+    }
+    auto& s = m_out.scalars;
+    if (s.size() > scalars) {
+        s.type.resize(scalars);
+        s.valueKind.resize(scalars);
+        s.number.truncate(scalars);
+        s.text.resize(scalars);
+        s.extras.resize(scalars);
+    }
+}
+
+} // namespace msprobe::dumpjson
