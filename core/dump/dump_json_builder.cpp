@@ -5,6 +5,7 @@
 #include "support/error.h"
 
 #include <algorithm>
+#include <array>
 
 namespace msprobe::dumpjson {
 
@@ -89,6 +90,10 @@ void DumpBuilder::run(od::document& doc, Part part)
         } else if (key == "dump_data_dir") {
             m_out.dumpDataDir = optionalString(value, "dump_data_dir");
         } else if (key == "data") {
+            if (m_sawData && part == Part::Whole) { // json.load: a repeated key replaces the earlier value
+                m_out.entries.clear();
+                truncate(0, 0, 0, 0);
+            }
             readData(value, continuation);
             continuation = false;
             m_sawData = sawDataHere = true;
@@ -264,6 +269,12 @@ void DumpBuilder::readContainerObject(od::object& object, StringId key, int dept
     const std::size_t extrasMark = m_out.extras.size();
     const std::uint32_t index = pushNode(NodeKind::Dict, key);
     bool isLeaf = false;
+    // The keys read so far, to catch a repeated one cheaply; past kSeen keys the check is left to
+    // dropRepeatedKeys.
+    constexpr std::size_t kSeen = 8;
+    std::array<StringId, kSeen> seen {};
+    std::size_t keys = 0;
+    bool repeated = false;
     for (auto fieldResult : object) {
         od::field field = takeField(fieldResult);
         std::string_view fieldKey = keyOf(field);
@@ -275,10 +286,17 @@ void DumpBuilder::readContainerObject(od::object& object, StringId key, int dept
             }
         }
         StringId childKey = intern(fieldKey);
+        for (std::size_t i = 0; i < std::min(keys, kSeen); ++i)
+            repeated = repeated || seen[i] == childKey;
+        if (keys < kSeen)
+            seen[keys] = childKey;
+        ++keys;
         readValue(field.value(), childKey, depth + 1);
     }
     if (!isLeaf) {
         closeContainer(index);
+        if (repeated || keys > kSeen)
+            dropRepeatedKeys(index);
         return;
     }
     if (m_out.nodes.size() - nodeMark > 1) // rewind children read before a late "type"
@@ -294,6 +312,7 @@ void DumpBuilder::readLeaf(od::object& object, StringId key, int depth)
     LeafFields leaf;
     m_shape.clear();
     const auto extrasBegin = static_cast<std::uint32_t>(m_out.extras.size());
+    m_leafExtrasBegin = extrasBegin;
     readLeafFields(object, leaf, depth, /*insideP2P=*/false);
     // An empty range is always {0, 0}, so a whole read and a read in pieces give identical models.
     const auto extrasCount = static_cast<std::uint32_t>(m_out.extras.size() - extrasBegin);
@@ -377,7 +396,7 @@ void DumpBuilder::readLeafFields(od::object& object, LeafFields& leaf, int depth
                 failAt(m_pos, "\"data_name\" must be a string");
         } else if (k == "md5") {
             if (!isNullLiteral(v) && v.get_string().get(leaf.md5))
-                failAt(m_pos, "\"md5\" must be a string");
+                readNumericMd5(v, leaf);
         } else if (k == "value" && !insideP2P) {
             readScalarValue(v, leaf, depth);
         } else {
@@ -414,7 +433,7 @@ StatValue DumpBuilder::readStat(od::value v, const char* name)
         std::string_view token = v.raw_json_token();
         if (nonFiniteToken(token, nonFinite))
             return StatValue::ofFloat(nonFinite);
-        failAt(m_pos, std::string("\"") + name + "\" is not a number, bool, null, NaN or Infinity");
+        failAt(token.data(), std::string("\"") + name + "\" is not a number, bool, null, NaN or Infinity: " + tokenText(token));
     }
     switch (type) {
     case od::json_type::number: return readNumber(v, name);
@@ -436,25 +455,7 @@ StatValue DumpBuilder::readNumber(od::value v, const char* name)
             return StatValue::ofInt(number.get_int64());
         return StatValue::ofFloat(number.as_double());
     }
-    od::number_type numberType;
-    if (v.get_number_type().get(numberType)) {
-        double nonFinite;
-        if (nonFiniteToken(v.raw_json_token(), nonFinite))
-            return StatValue::ofFloat(nonFinite);
-        failAt(m_pos, std::string("\"") + name + "\" is not a valid number");
-    }
-    if (numberType == od::number_type::signed_integer) {
-        std::int64_t i;
-        if (!v.get_int64().get(i))
-            return StatValue::ofInt(i);
-    }
-    double d;
-    if (v.get_double().get(d)) {
-        // Integers beyond 64 bits: keep the closest double rather than failing.
-        std::string token(v.raw_json_token());
-        d = std::strtod(token.c_str(), nullptr);
-    }
-    return StatValue::ofFloat(d);
+    return readUnusualNumber(v, name);
 }
 
 } // namespace msprobe::dumpjson

@@ -66,6 +66,9 @@ bool nonFiniteToken(std::string_view token, double& out);
 // inside it: a truncated file. Only used to explain a failure, so a plain byte scan.
 std::size_t endOfFirstValue(std::string_view text);
 
+// A token as the reader names it in a message: trailing spaces cut, bytes made printable, at most 40 shown.
+std::string tokenText(std::string_view token);
+
 // Capacity for a typical dump of `textSize` bytes, reserved up front.
 void reserveModel(DumpFile& out, std::uint64_t textSize);
 
@@ -162,6 +165,10 @@ private:
     void addExtraText(std::string_view key, std::string text);
     void appendPythonRepr(od::value v, std::string& out, int depth);
     void readRawScalar(od::value v, StringId key);
+    StatValue readUnusualNumber(od::value v, const char* name);
+    void readNumericMd5(od::value v, LeafFields& leaf);
+    // Keeps the first position and the last value of a key repeated in the Dict at `index`, as json.load does.
+    void dropRepeatedKeys(std::uint32_t index);
 
     DumpFile& m_out;
     const char* m_base;
@@ -176,6 +183,7 @@ private:
     const char* m_pos = nullptr;
     std::string_view m_entryName;
     std::vector<std::int64_t> m_shape;
+    std::size_t m_leafExtrasBegin = 0; // the extras of the leaf being read start here
 };
 
 } // namespace msprobe::dumpjson

@@ -4,6 +4,7 @@
 #include "dump/dump_json_reader.h"
 
 #include "dump/dump_json_builder.h"
+#include "dump/dump_json_bytes.h"
 #include "dump/dump_json_chunks.h"
 #include "support/error.h"
 
@@ -80,12 +81,19 @@ DumpFile DumpJsonReader::read(const std::filesystem::path& file, const ReadOptio
             DumpFile dump;
             dump.path = display;
             dump.fileSize = size;
-            if (readChunked(m_state->lanes, readAt, size, dump, tracked).ok) {
+            const ChunkOutcome outcome = readChunked(m_state->lanes, readAt, size, dump, tracked);
+            if (outcome.ok) {
                 if (tracked.progress)
                     tracked.progress(size, size);
                 return dump;
             }
+            if (outcome.nulAt != UINT64_MAX)
+                throw Error(display, describeFileOffset(file, outcome.nulAt), nulByteMessage());
         }
+        // Whatever failed, a file with a NUL byte is refused before it is read whole (a zero-filled file
+        // of gigabytes would be held in memory for nothing).
+        if (const auto nul = firstNulInFile(file))
+            throw Error(display, describeFileOffset(file, *nul), nulByteMessage());
     }
     auto loaded = simdjson::padded_string::load(display);
     if (loaded.error())
@@ -127,10 +135,12 @@ DumpFile DumpJsonReader::parse(std::string_view text, const std::string& display
         copy = simdjson::padded_string(text);
         view = simdjson::padded_string_view(copy.data(), copy.size(), copy.size() + simdjson::SIMDJSON_PADDING);
     }
-    const char* base = view.data();
-
+    char* base = text.data() == m_state->buffer.data() ? m_state->buffer.data() : copy.data();
     if (text.empty())
         throw Error(displayName, {}, "the file is empty");
+    if (text.starts_with("\xEF\xBB\xBF")) // a UTF-8 byte order mark: JSON spaces keep every offset
+        std::memset(base, ' ', 3);
+    const std::string_view body(base, view.size());
     DumpBuilder builder(dump, base, view.size(), options);
     od::document doc; // outlives the try: the handlers ask the builder where the iterator stopped
     const auto fail = [&](const char* where, const std::string& message) {
@@ -138,10 +148,13 @@ DumpFile DumpJsonReader::parse(std::string_view text, const std::string& display
             where = builder.currentLocation();
         std::string place = where ? describeOffset(base, view.size(), static_cast<std::size_t>(where - base)) : std::string {};
         if (!builder.currentEntry().empty())
-            place += (place.empty() ? "" : ", ") + std::string("entry '") + std::string(builder.currentEntry()) + "'";
-        // Whatever simdjson tripped on first, a text that ends inside its top-level object is truncated.
-        const std::size_t start = text.find_first_not_of(" \t\r\n");
-        if (start != std::string_view::npos && text[start] == '{' && endOfFirstValue(text) == std::string_view::npos)
+            place += (place.empty() ? "" : ", ") + std::string("entry '") + printable(builder.currentEntry()) + "'";
+        // Whatever simdjson tripped on first, a byte that no JSON text has is the cause; else a text that
+        // ends inside its top-level object is truncated.
+        if (const auto bad = findBadByte(body))
+            throw Error(displayName, describeOffset(base, view.size(), bad->offset), bad->message);
+        const std::size_t start = body.find_first_not_of(" \t\r\n");
+        if (start != std::string_view::npos && body[start] == '{' && endOfFirstValue(body) == std::string_view::npos)
             throw Error(displayName, describeOffset(base, view.size(), view.size()), kEndsEarly);
         throw Error(displayName, place, message);
     };

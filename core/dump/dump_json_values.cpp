@@ -3,9 +3,11 @@
 // columns (extras), bare values, and dropping rows read before a late "type".
 #include "dump/dump_json_builder.h"
 
+#include "dump/dump_json_bytes.h"
 #include "support/pyformat.h"
 
 #include <limits>
+#include <unordered_map>
 
 namespace msprobe::dumpjson {
 
@@ -54,7 +56,7 @@ void DumpBuilder::readScalarValue(od::value v, LeafFields& leaf, int depth)
     if (v.type().get(type)) {
         double nonFinite;
         if (!nonFiniteToken(v.raw_json_token(), nonFinite))
-            failAt(m_pos, "\"value\" is not valid JSON");
+            failAt(v.raw_json_token().data(), "\"value\" is not valid JSON: " + tokenText(v.raw_json_token()));
         leaf.valueKind = ScalarValueKind::Float;
         leaf.number = StatValue::ofFloat(nonFinite);
         leaf.valueText = pythonFloatRepr(nonFinite);
@@ -98,7 +100,40 @@ void DumpBuilder::addExtra(std::string_view key, od::value v, int depth)
 
 void DumpBuilder::addExtraText(std::string_view key, std::string text)
 {
-    m_out.extras.push_back({ intern(key), intern(text) });
+    const StringId keyId = intern(key);
+    for (std::size_t at = m_leafExtrasBegin; at < m_out.extras.size(); ++at)
+        if (m_out.extras[at].key == keyId) { // a repeated key: its first position, its last value
+            m_out.extras[at].text = intern(text);
+            return;
+        }
+    m_out.extras.push_back({ keyId, intern(text) });
+}
+
+void DumpBuilder::dropRepeatedKeys(std::uint32_t index)
+{
+    std::vector<ValueNode>& nodes = m_out.nodes;
+    struct Child {
+        std::uint32_t begin, size;
+    };
+    std::vector<Child> kept;
+    std::unordered_map<StringId, std::size_t> keptOf;
+    std::size_t children = 0;
+    for (std::uint32_t at = index + 1; at < nodes.size(); at += nodes[at].subtreeSize, ++children) {
+        const auto [slot, inserted] = keptOf.try_emplace(nodes[at].key, kept.size());
+        if (inserted)
+            kept.push_back({ at, nodes[at].subtreeSize });
+        else
+            kept[slot->second] = { at, nodes[at].subtreeSize };
+    }
+    if (kept.size() == children)
+        return;
+    // The rows of dropped values stay in their tables, unreferenced (as those of a repeated entry do).
+    std::vector<ValueNode> rebuilt;
+    for (const Child& child : kept)
+        rebuilt.insert(rebuilt.end(), nodes.begin() + child.begin, nodes.begin() + child.begin + child.size);
+    nodes.resize(index + 1);
+    nodes.insert(nodes.end(), rebuilt.begin(), rebuilt.end());
+    nodes[index].subtreeSize = static_cast<std::uint32_t>(nodes.size() - index);
 }
 
 // Python's repr() of the JSON value as json.load would have produced it.
@@ -110,7 +145,7 @@ void DumpBuilder::appendPythonRepr(od::value v, std::string& out, int depth)
     if (v.type().get(type)) {
         double nonFinite;
         if (!nonFiniteToken(v.raw_json_token(), nonFinite))
-            failAt(currentLocation(), "invalid JSON value");
+            failAt(v.raw_json_token().data(), "invalid JSON value: " + tokenText(v.raw_json_token()));
         out += pythonFloatRepr(nonFinite);
         return;
     }
@@ -145,7 +180,7 @@ void DumpBuilder::appendPythonRepr(od::value v, std::string& out, int depth)
         return;
     }
     case od::json_type::string: out += pythonStringRepr(v.get_string().value()); return;
-    case od::json_type::number: out += pythonText(readNumber(v, "value")); return;
+    case od::json_type::number: out += pythonText(readNumber(v, "a value")); return;
     case od::json_type::boolean: out += pythonBool(v.get_bool().value()); return;
     case od::json_type::null:
         if (!isNullLiteral(v))
@@ -195,6 +230,82 @@ void DumpBuilder::truncate(std::size_t nodes, std::size_t tensors, std::size_t s
         s.text.resize(scalars);
         s.extras.resize(scalars);
     }
+}
+
+std::string_view trimmedToken(std::string_view token)
+{
+    const std::size_t end = token.find_last_not_of(" \t\r\n");
+    return token.substr(0, end == std::string_view::npos ? 0 : end + 1);
+}
+
+std::string tokenText(std::string_view token)
+{
+    constexpr std::size_t kShown = 40;
+    token = trimmedToken(token);
+    return printable(token.substr(0, kShown)) + (token.size() > kShown ? "..." : "");
+}
+
+// The JSON grammar of a number: -? (0 | [1-9][0-9]*) (. [0-9]+)? ([eE] [+-]? [0-9]+)?
+bool isJsonNumber(std::string_view token)
+{
+    std::size_t at = 0;
+    const auto digits = [&] {
+        const std::size_t start = at;
+        while (at < token.size() && token[at] >= '0' && token[at] <= '9')
+            ++at;
+        return at - start;
+    };
+    if (at < token.size() && token[at] == '-')
+        ++at;
+    if (at < token.size() && token[at] == '0')
+        ++at;
+    else if (digits() == 0)
+        return false;
+    if (at < token.size() && token[at] == '.') {
+        ++at;
+        if (digits() == 0)
+            return false;
+    }
+    if (at < token.size() && (token[at] == 'e' || token[at] == 'E')) {
+        ++at;
+        if (at < token.size() && (token[at] == '+' || token[at] == '-'))
+            ++at;
+        if (digits() == 0)
+            return false;
+    }
+    return at == token.size();
+}
+
+// A number simdjson would not read in one pass: NaN/Infinity, an integer beyond 64 bits (kept as the
+// closest double, as before), or no JSON number at all, which is an error at the token.
+StatValue DumpBuilder::readUnusualNumber(od::value v, const char* name)
+{
+    const std::string_view token = trimmedToken(v.raw_json_token());
+    double nonFinite;
+    if (nonFiniteToken(token, nonFinite))
+        return StatValue::ofFloat(nonFinite);
+    if (!isJsonNumber(token))
+        failAt(token.data(), std::string("\"") + name + "\" is not a valid JSON number: " + tokenText(token));
+    od::number_type numberType;
+    if (!v.get_number_type().get(numberType) && numberType == od::number_type::signed_integer) {
+        std::int64_t i;
+        if (!v.get_int64().get(i))
+            return StatValue::ofInt(i);
+    }
+    double d;
+    if (v.get_double().get(d))
+        d = std::strtod(std::string(token).c_str(), nullptr);
+    return StatValue::ofFloat(d);
+}
+
+// xor summaries write a number as "md5" (0-d tensors): kept as the text Python's str() gives.
+void DumpBuilder::readNumericMd5(od::value v, LeafFields& leaf)
+{
+    od::json_type type;
+    if (v.type().get(type) || type != od::json_type::number)
+        failAt(m_pos, "\"md5\" must be a string or a number");
+    leaf.md5Text = pythonText(readNumber(v, "md5"));
+    leaf.md5 = leaf.md5Text;
 }
 
 } // namespace msprobe::dumpjson
