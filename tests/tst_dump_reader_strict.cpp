@@ -145,13 +145,17 @@ private slots:
     {
         const std::string text = R"({"task": "t", "data": {"Torch.a.0.forward": {"input_args": [], "output": [{"type": "int", "value": 1}],
             "input_kwargs": {"k": {"type": "int", "value": 5}, "k": {"type": "int", "value": 6}},
-            "output": [{"type": "int", "value": 2}, {"type": "torch.ProcessGroup", "group_id": "a", "group_id": "b"}]}}})";
+            "output": [{"type": "int", "value": 2}, {"type": "torch.ProcessGroup", "group_id": "a", "group_id": "b"}],
+            "grad": [{"type": "torch.Tensor", "dtype": "torch.float32", "shape": [], "Max": NaN, "Min": 1, "Mean": 1, "Norm": 1}],
+            "grad": []}}})";
         DumpFile dump;
         const std::string message = parseError(text, &dump);
         QVERIFY2(message.empty(), message.c_str());
         const std::uint32_t body = dump.entries[0].body;
         const auto children = dump.children(body);
-        QCOMPARE(children.size(), std::size_t(3));
+        QCOMPARE(children.size(), std::size_t(4));
+        QCOMPARE(countEntries(dump).tensors, std::size_t(0)); // the replaced "grad" held the only tensor
+        QCOMPARE(countEntries(dump).tensorsWithNanOrInf, std::size_t(0));
         QCOMPARE(dump.text(dump.nodes[children[0]].key), std::string_view("input_args"));
         QCOMPARE(dump.text(dump.nodes[children[1]].key), std::string_view("output"));
         QCOMPARE(dump.text(dump.nodes[children[2]].key), std::string_view("input_kwargs"));
