@@ -157,30 +157,30 @@ void appendPiece(DumpFile& out, const DumpFile& piece, std::vector<std::int64_t>
 
     const TensorTable& t = piece.tensors;
     TensorTable& ot = out.tensors;
+    const auto appendMapped = [&map](std::vector<StringId>& into, const std::vector<StringId>& from) {
+        const std::size_t at = into.size();
+        into.resize(at + from.size());
+        std::transform(from.begin(), from.end(), into.begin() + static_cast<std::ptrdiff_t>(at), map);
+    };
+    for (auto [into, from] : { std::pair { &ot.type, &t.type }, { &ot.dtype, &t.dtype }, { &ot.dataName, &t.dataName }, { &ot.md5, &t.md5 } })
+        appendMapped(*into, *from);
     for (std::size_t row = 0; row < t.size(); ++row) {
-        ot.type.push_back(map(t.type[row]));
-        ot.dtype.push_back(map(t.dtype[row]));
         ot.shapeBegin.push_back(t.shapeBegin[row] + shapeBase);
-        ot.max.push(t.max[row]);
-        ot.min.push(t.min[row]);
-        ot.mean.push(t.mean[row]);
-        ot.norm.push(t.norm[row]);
-        ot.dataName.push_back(map(t.dataName[row]));
-        ot.md5.push_back(map(t.md5[row]));
         ot.extras.push_back(shiftExtras(t.extras[row]));
     }
+    for (auto [into, from] : { std::pair { &ot.max, &t.max }, { &ot.min, &t.min }, { &ot.mean, &t.mean }, { &ot.norm, &t.norm } })
+        into->append(*from);
     ot.shapeRank.insert(ot.shapeRank.end(), t.shapeRank.begin(), t.shapeRank.end());
     ot.shapePool.insert(ot.shapePool.end(), t.shapePool.begin(), t.shapePool.end());
     ot.requiresGrad.insert(ot.requiresGrad.end(), t.requiresGrad.begin(), t.requiresGrad.end());
 
     const ScalarTable& sc = piece.scalars;
     ScalarTable& os = out.scalars;
-    for (std::size_t row = 0; row < sc.size(); ++row) {
-        os.type.push_back(map(sc.type[row]));
-        os.number.push(sc.number[row]);
-        os.text.push_back(map(sc.text[row]));
+    appendMapped(os.type, sc.type);
+    appendMapped(os.text, sc.text);
+    os.number.append(sc.number);
+    for (std::size_t row = 0; row < sc.size(); ++row)
         os.extras.push_back(shiftExtras(sc.extras[row]));
-    }
     os.valueKind.insert(os.valueKind.end(), sc.valueKind.begin(), sc.valueKind.end());
 
     for (const Entry& entry : piece.entries) {
@@ -200,16 +200,17 @@ void appendPiece(DumpFile& out, const DumpFile& piece, std::vector<std::int64_t>
     }
 }
 
-// Builds the pieces of a chunked read on kLanes threads: a lane takes the next piece from the cutter
+// Builds the pieces of a chunked read on one thread per lane: a lane takes the next piece from the cutter
 // (reading is sequential), indexes it and builds its model; the calling thread appends the models in
-// order. At most kLanes models wait to be appended.
+// order. At most one model per lane waits to be appended.
 class PieceLanes {
 public:
     PieceLanes(PieceCutter& cutter, Lanes& lanes)
         : m_cutter(cutter)
+        , m_lanes(lanes.size())
     {
-        for (Lane& lane : lanes)
-            m_threads.emplace_back([this, &lane] { work(lane); });
+        for (const std::unique_ptr<Lane>& lane : lanes)
+            m_threads.emplace_back([this, &lane = *lane] { work(lane); });
     }
 
     ~PieceLanes()
@@ -242,7 +243,7 @@ private:
             BuiltPiece built;
             {
                 std::unique_lock lock(m_mutex);
-                m_changed.wait(lock, [&] { return m_stop || m_cutDone || m_nextIndex < m_handedOut + kLanes; });
+                m_changed.wait(lock, [&] { return m_stop || m_cutDone || m_nextIndex < m_handedOut + m_lanes; });
                 if (m_stop || m_cutDone)
                     return;
                 index = m_nextIndex++;
@@ -283,6 +284,7 @@ private:
     }
 
     PieceCutter& m_cutter;
+    std::size_t m_lanes;
     std::mutex m_mutex;
     std::condition_variable m_changed;
     std::map<std::size_t, BuiltPiece> m_built;
@@ -294,6 +296,15 @@ private:
 };
 
 } // namespace
+
+Lanes makeLanes()
+{
+    const std::size_t cores = std::thread::hardware_concurrency();
+    Lanes lanes(std::clamp<std::size_t>(cores > 1 ? cores - 1 : 2, 2, 6));
+    for (std::unique_ptr<Lane>& lane : lanes)
+        lane = std::make_unique<Lane>();
+    return lanes;
+}
 
 // Anything unexpected returns ok false, and the caller parses the whole text, which gives exactly the
 // same model or error (the pieces are the text itself, in order).

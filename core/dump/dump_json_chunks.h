@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // Internal to the dump.json reader: a large indented dump is read in pieces cut at entry boundaries,
-// each indexed and built on its own by one of two threads (lanes), then appended in order. Neither
+// each indexed and built on its own by one of several threads (lanes), then appended in order. Neither
 // the whole text nor simdjson's index of it is held at once.
 #pragma once
 
@@ -8,9 +8,9 @@
 
 #include <simdjson.h>
 
-#include <array>
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <vector>
 
 namespace msprobe::dumpjson {
@@ -33,8 +33,10 @@ struct Lane {
     simdjson::ondemand::parser parser;
     PieceText text;
 };
-constexpr std::size_t kLanes = 2;
-using Lanes = std::array<Lane, kLanes>;
+// One lane per core but one (the calling thread appends the pieces in order), at least 2 and at most 6:
+// each holds a piece, simdjson's index of it and its model (a few MB).
+using Lanes = std::vector<std::unique_ptr<Lane>>;
+Lanes makeLanes();
 
 // Why a chunked read gave up (the caller then reads the text whole, which gives the same model or error).
 struct ChunkOutcome {

@@ -40,7 +40,7 @@ struct DumpJsonReader::State {
     od::parser parser;
     simdjson::padded_string buffer;
     // Chunked reads: bounded by the chunk size, so kept between files.
-    Lanes lanes;
+    Lanes lanes = makeLanes();
 };
 
 namespace detail {
