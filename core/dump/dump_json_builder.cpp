@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <array>
+#include <bit>
 
 namespace msprobe::dumpjson {
 
@@ -198,12 +199,26 @@ void DumpBuilder::reportProgress()
 // A key exactly as unescaped_key() gives it; read in place when it has no escape.
 std::string_view DumpBuilder::keyOf(od::field& field)
 {
+    // Eight bytes at a time (the text is followed by simdjson's padding, so a word that starts before
+    // its end can be read whole): the lowest byte equal to '"' or '\\' decides.
+    constexpr std::uint64_t kOnes = 0x0101010101010101ull, kHighs = 0x8080808080808080ull;
+    const auto zeroBytes = [](std::uint64_t word) { return (word - kOnes) & ~word & kHighs; };
     const char* const raw = field.key().raw();
-    for (const char* p = raw; p < m_base + m_size; ++p) {
-        if (*p == '"')
-            return { raw, static_cast<std::size_t>(p - raw) };
-        if (*p == '\\')
+    for (const char* p = raw; p < m_base + m_size; p += 8) {
+        std::uint64_t word;
+        std::memcpy(&word, p, sizeof word);
+        const std::uint64_t quote = zeroBytes(word ^ (kOnes * '"'));
+        const std::uint64_t backslash = zeroBytes(word ^ (kOnes * '\\'));
+        if ((quote | backslash) == 0)
+            continue;
+        const int quoteAt = quote ? std::countr_zero(quote) : 64;
+        const int backslashAt = backslash ? std::countr_zero(backslash) : 64;
+        if (backslashAt < quoteAt)
             break;
+        const char* end = p + quoteAt / 8;
+        if (end >= m_base + m_size)
+            break;
+        return { raw, static_cast<std::size_t>(end - raw) };
     }
     return field.unescaped_key().value();
 }
