@@ -145,7 +145,7 @@ private slots:
     {
         const std::string text = R"({"task": "t", "data": {"Torch.a.0.forward": {"input_args": [], "output": [{"type": "int", "value": 1}],
             "input_kwargs": {"k": {"type": "int", "value": 5}, "k": {"type": "int", "value": 6}},
-            "output": [{"type": "int", "value": 2}, {"type": "torch.ProcessGroup", "group_id": "a", "group_id": "b"}],
+            "output": [{"type": "int", "value": 2}, {"type": "torch.ProcessGroup", "group_id": "a", "group_id": "b", "opts": {"x": 1, "y": 2, "x": [3]}}],
             "grad": [{"type": "torch.Tensor", "dtype": "torch.float32", "shape": [], "Max": NaN, "Min": 1, "Mean": 1, "Norm": 1}],
             "grad": []}}})";
         DumpFile dump;
@@ -163,8 +163,9 @@ private slots:
         QCOMPARE(output.size(), std::size_t(2));
         QCOMPARE(dump.text(dump.scalars.text[dump.nodes[output[0]].payload]), std::string_view("2"));
         const auto extras = dump.extrasOf(dump.scalars.extras[dump.nodes[output[1]].payload]);
-        QCOMPARE(extras.size(), std::size_t(1));
+        QCOMPARE(extras.size(), std::size_t(2));
         QCOMPARE(dump.text(extras[0].text), std::string_view("'b'"));
+        QCOMPARE(dump.text(extras[1].text), std::string_view("{'x': [3], 'y': 2}"));
         const auto kwargs = dump.children(children[2]);
         QCOMPARE(kwargs.size(), std::size_t(1));
         QCOMPARE(dump.text(dump.scalars.text[dump.nodes[kwargs[0]].payload]), std::string_view("6"));

@@ -6,6 +6,7 @@
 #include "dump/dump_json_bytes.h"
 #include "support/pyformat.h"
 
+#include <algorithm>
 #include <limits>
 #include <unordered_map>
 
@@ -164,18 +165,23 @@ void DumpBuilder::appendPythonRepr(od::value v, std::string& out, int depth)
         return;
     }
     case od::json_type::object: {
-        out += '{';
-        bool first = true;
+        // A repeated key keeps its first position and its last value, as in the dict json.load makes.
+        std::vector<std::pair<std::string, std::string>> items;
         od::object object = v.get_object().value();
         for (auto fieldResult : object) {
             od::field field = takeField(fieldResult);
-            if (!first)
-                out += ", ";
-            first = false;
-            out += pythonStringRepr(field.unescaped_key().value());
-            out += ": ";
-            appendPythonRepr(field.value(), out, depth + 1);
+            std::string key = pythonStringRepr(field.unescaped_key().value());
+            std::string value;
+            appendPythonRepr(field.value(), value, depth + 1);
+            const auto same = std::find_if(items.begin(), items.end(), [&key](const auto& item) { return item.first == key; });
+            if (same != items.end())
+                same->second = std::move(value);
+            else
+                items.emplace_back(std::move(key), std::move(value));
         }
+        out += '{';
+        for (std::size_t i = 0; i < items.size(); ++i)
+            out += (i ? ", " : "") + items[i].first + ": " + items[i].second;
         out += '}';
         return;
     }
