@@ -23,6 +23,10 @@ struct GeneratorOptions {
     int rank = 0;
     int worldSize = 1; // > 1 adds tensor-parallel Distributed.all_reduce entries
     bool md5 = false; // summary_mode "md5": an "md5" checksum on every tensor leaf
+    // Statistics as in real training: every floating value distinct (a parameter seen again in a later
+    // micro-batch drifts a little). True: a parameter's statistics repeat exactly each time it is used,
+    // as the generator wrote before (about 60% distinct values), which flatters a reader.
+    bool repeatValues = false;
 
     // Faults; they change values only, never the structure, so a faulted dump still pairs
     // entry for entry with the clean one made from the same seed.

@@ -31,6 +31,8 @@ void usage(std::FILE* out)
         "  --ranks N           rank0..rank{N-1}, with tensor-parallel all_reduce entries when N > 1\n"
         "  --steps N           step0..step{N-1} (default 1)\n"
         "  --md5               summary_mode md5: an \"md5\" key on every tensor\n"
+        "  --repeat-values     a parameter's statistics repeat exactly at each use (the old generator;\n"
+        "                      default: every floating statistic distinct, as in real training)\n"
         "  --pair              DIR/bench/... and DIR/problem/...: same structure, faults on problem only\n"
         "  --perturb REL       relative noise on every float statistic (default 1e-4 with --pair)\n"
         "  --diverge-at N      from entry N on, statistics are off by --divergence (default 0.05)\n"
@@ -60,6 +62,7 @@ bool parse(int argc, char** argv, Cli& cli)
         auto flag = [&](std::string_view name) { return arg == name; };
         if (flag("--pair")) { cli.pair = true; continue; }
         if (flag("--md5")) { cli.options.md5 = true; continue; }
+        if (flag("--repeat-values")) { cli.options.repeatValues = true; continue; }
         if (flag("--flat")) { cli.flat = true; continue; }
         if (flag("--quiet")) { cli.quiet = true; continue; }
         if (i + 1 >= argc) {

@@ -74,6 +74,7 @@ Engine::Engine(const GeneratorOptions& options, const TextSink& dump, const Text
     : m_options(options)
     , m_rng(options.seed * 1000003u + static_cast<std::uint64_t>(options.rank))
     , m_noise(~options.seed)
+    , m_drift(options.seed * 0x9e3779b97f4a7c15ull + 7)
     , m_dump(dump)
     , m_construct(construct ? construct : TextSink([](std::string_view) { }))
     , m_writeConstruct(static_cast<bool>(construct))
@@ -517,6 +518,8 @@ void Engine::writeTensor(const Tensor& t)
     if (t.kind == TensorKind::Float) {
         const bool diverged = m_options.divergeAt >= 0 && m_entryIndex >= m_options.divergeAt;
         for (double& v : stats) {
+            if (!m_options.repeatValues)
+                v *= 1.0 + 1e-3 * m_drift.symmetric();
             if (m_options.perturb > 0)
                 v *= 1.0 + m_options.perturb * m_noise.symmetric();
             if (diverged)

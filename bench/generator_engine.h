@@ -146,6 +146,7 @@ private:
     GeneratorOptions m_options;
     Rng m_rng; // structure and clean values: identical for both sides of a pair
     Rng m_noise; // faults only
+    Rng m_drift; // distinct values (unless repeatValues): drawn the same on both sides of a pair
     JsonEmitter m_dump;
     JsonEmitter m_construct;
     bool m_writeConstruct;

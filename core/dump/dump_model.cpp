@@ -121,10 +121,17 @@ DumpCounts countEntries(const DumpFile& dump)
         if (entry.parsed.direction == Direction::Backward)
             ++counts.backward;
     }
-    counts.tensors = dump.tensors.size();
-    for (std::size_t row = 0; row < dump.tensors.size(); ++row)
-        if (tensorHasNanOrInf(dump.tensors, row))
-            ++counts.tensorsWithNanOrInf;
+    // Tensors below the entries' bodies: the rows of a value that a repeated key replaced are not counted.
+    for (const auto& entry : dump.entries) {
+        const std::uint32_t end = entry.body + dump.nodes[entry.body].subtreeSize;
+        for (std::uint32_t node = entry.body; node < end; ++node) {
+            if (dump.nodes[node].kind != NodeKind::Tensor)
+                continue;
+            ++counts.tensors;
+            if (tensorHasNanOrInf(dump.tensors, dump.nodes[node].payload))
+                ++counts.tensorsWithNanOrInf;
+        }
+    }
     return counts;
 }
 

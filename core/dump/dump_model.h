@@ -76,6 +76,12 @@ public:
     StatValue operator[](std::size_t row) const;
     std::size_t size() const { return m_kind.size(); }
     void reserve(std::size_t n) { m_kind.reserve(n); m_bits.reserve(n); }
+    // Appends every row of `other`.
+    void append(const StatColumn& other)
+    {
+        m_kind.insert(m_kind.end(), other.m_kind.begin(), other.m_kind.end());
+        m_bits.insert(m_bits.end(), other.m_bits.begin(), other.m_bits.end());
+    }
     // Keeps the first `rows` rows.
     void truncate(std::size_t rows) { m_kind.resize(std::min(rows, size())); m_bits.resize(std::min(rows, size())); }
 

@@ -1,0 +1,476 @@
+// SPDX-License-Identifier: Apache-2.0
+// DumpBuilder's hot path: the top level, "data" and its entries, containers, leaves and statistics.
+#include "dump/dump_json_builder.h"
+
+#include "support/error.h"
+
+#include <algorithm>
+#include <array>
+#include <bit>
+
+namespace msprobe::dumpjson {
+
+std::size_t g_chunkBytes = std::size_t(1) << 20;
+
+namespace {
+
+// A string value exactly as get_string() gives it, and consumed the same way; read in place when it
+// has no escape, which saves simdjson's copy.
+simdjson::error_code stringOf(od::value& v, std::string_view& out)
+{
+    const std::string_view token = v.raw_json_token(); // the string and the spaces after it
+    const std::size_t close = token.find_last_not_of(" \t\n\r");
+    if (token.size() >= 2 && token.front() == '"' && close != std::string_view::npos && close > 0 && token[close] == '"') {
+        const std::string_view inner = token.substr(1, close - 1);
+        od::raw_json_string consumed;
+        if (inner.find('\\') == std::string_view::npos && !v.get_raw_json_string().get(consumed)) {
+            out = inner;
+            return simdjson::SUCCESS;
+        }
+    }
+    return v.get_string().get(out);
+}
+
+} // namespace
+
+// Capacity for a typical dump of this size (msprobe writes ~130 bytes per node, ~350 per tensor,
+// ~800 per entry): growing by doubling would copy each column and briefly hold it twice.
+// Capacity that is never written costs address space only.
+void reserveModel(DumpFile& out, std::uint64_t textSize)
+{
+    const auto expect = [textSize](std::uint64_t bytesPerItem) { return static_cast<std::size_t>(textSize / bytesPerItem); };
+    out.entries.reserve(expect(512));
+    out.strings.reserve(expect(512)); // mostly entry names
+    out.nodes.reserve(expect(96));
+    TensorTable& t = out.tensors;
+    const std::size_t tensors = expect(256);
+    for (auto* column : { &t.type, &t.dtype, &t.shapeBegin, &t.dataName, &t.md5 })
+        column->reserve(tensors);
+    t.shapeRank.reserve(tensors);
+    t.requiresGrad.reserve(tensors);
+    t.extras.reserve(tensors);
+    t.shapePool.reserve(tensors * 4);
+    for (StatColumn* column : { &t.max, &t.min, &t.mean, &t.norm })
+        column->reserve(tensors);
+}
+
+void DumpBuilder::run(od::document& doc, Part part)
+{
+    m_doc = &doc;
+    od::object top;
+    if (const auto error = doc.get_object().get(top)) {
+        // simdjson's only check of a whole object up front: the last token must be its "}".
+        if (error == simdjson::INCOMPLETE_ARRAY_OR_OBJECT) {
+            const std::size_t end = endOfFirstValue({ m_base, m_size });
+            if (end == std::string_view::npos)
+                failAt(m_base + m_size, kEndsEarly);
+            failAt(m_base + end, "unexpected content after the top-level object");
+        }
+        failAt(m_base, "the top level is not a JSON object");
+    }
+    bool continuation = part == Part::Middle || part == Part::Last;
+    bool sawDataHere = false;
+    m_dataClosedAt = nullptr;
+    for (auto fieldResult : top) {
+        od::field field = takeField(fieldResult);
+        m_pos = field.key().raw();
+        std::string_view key = field.unescaped_key().value();
+        od::value value = field.value();
+        // A piece is built on its own: a top-level key that its neighbours would have to know of
+        // sends the read back to a whole parse (see readChunked).
+        if (part != Part::Whole && (sawDataHere || (continuation && key != "data")))
+            failAt(m_pos, "a top-level key next to a cut \"data\"");
+        if (key == "task") {
+            m_out.task = optionalString(value, "task");
+            m_sawTask = true;
+        } else if (key == "level") {
+            m_out.level = optionalString(value, "level");
+        } else if (key == "framework") {
+            m_out.framework = optionalString(value, "framework");
+            m_out.frameworkPresent = true;
+        } else if (key == "dump_data_dir") {
+            m_out.dumpDataDir = optionalString(value, "dump_data_dir");
+        } else if (key == "data") {
+            if (m_sawData && part == Part::Whole) { // json.load: a repeated key replaces the earlier value
+                m_out.entries.clear();
+                truncate(0, 0, 0, 0);
+            }
+            readData(value, continuation);
+            continuation = false;
+            m_sawData = sawDataHere = true;
+        }
+    }
+    const char* trailing = nullptr;
+    if (!doc.current_location().get(trailing))
+        failAt(trailing, "unexpected content after the top-level object");
+    if (part == Part::First || part == Part::Middle) {
+        if (m_dataClosedAt != m_base + m_size - 1)
+            failAt(nullptr, "the piece does not end inside \"data\"");
+        return;
+    }
+    if (part == Part::Last)
+        return; // the first piece had the top-level keys
+    if (!m_sawData)
+        failAt(nullptr, "not a msprobe dump: the top-level key \"data\" is missing");
+    if (!m_sawTask)
+        failAt(nullptr, "not a msprobe dump: the top-level key \"task\" is missing");
+    if (!m_out.frameworkPresent)
+        m_out.framework = "pytorch";
+}
+
+const char* DumpBuilder::currentLocation() const
+{
+    const char* location = nullptr;
+    if (m_doc && !m_doc->current_location().get(location) && location >= m_base && location <= m_base + m_size)
+        return location;
+    return m_pos;
+}
+
+std::string DumpBuilder::optionalString(od::value value, const char* key)
+{
+    if (isNullLiteral(value))
+        return {};
+    std::string_view text;
+    if (value.get_string().get(text))
+        failAt(m_pos, std::string("the top-level key \"") + key + "\" must be a string");
+    return std::string(text);
+}
+
+void DumpBuilder::readData(od::value value, bool continuation)
+{
+    od::object data;
+    if (value.get_object().get(data))
+        failAt(m_pos, "\"data\" must be a JSON object of entries");
+    std::vector<std::int64_t>& entryOfName = m_entryOfName;
+    if (!continuation)
+        entryOfName.clear();
+    for (auto fieldResult : data) {
+        od::field field = takeField(fieldResult);
+        m_pos = field.key().raw();
+        // Names are nearly all new: interned after the body, by when the prefetched slot is in cache,
+        // and without the small cache, which they would only flush.
+        const std::string_view name = keyOf(field);
+        m_out.strings.prefetch(name);
+        m_entryName = name;
+
+        od::value body = field.value();
+        od::json_type type;
+        if (body.type().get(type) || type != od::json_type::object)
+            failAt(m_pos, "the entry is not a JSON object");
+        const auto bodyIndex = static_cast<std::uint32_t>(m_out.nodes.size());
+        od::object bodyObject = body.get_object().value();
+        readContainerObject(bodyObject, kNoString, 1, /*mayBeLeaf=*/false);
+        const StringId nameId = m_out.strings.intern(name);
+        m_entryName = m_out.strings.view(nameId);
+
+        if (entryOfName.size() <= nameId)
+            entryOfName.resize(nameId + 1, -1);
+        if (entryOfName[nameId] >= 0) {
+            // Python's json keeps the first position and the last value of a repeated key.
+            m_out.entries[static_cast<std::size_t>(entryOfName[nameId])].body = bodyIndex;
+        } else {
+            entryOfName[nameId] = static_cast<std::int64_t>(m_out.entries.size());
+            Entry entry;
+            entry.name = nameId;
+            entry.parsed = parseEntryName(m_entryName);
+            entry.body = bodyIndex;
+            m_out.entries.push_back(entry);
+        }
+        if (m_out.entries.size() % kProgressEvery == 0)
+            reportProgress();
+    }
+    m_entryName = {};
+    const char* next = nullptr;
+    m_dataClosedAt = m_doc->current_location().get(next) ? nullptr : next;
+}
+
+void DumpBuilder::reportProgress()
+{
+    if (m_options.cancel && m_options.cancel->load(std::memory_order_relaxed))
+        throw Error(m_out.path, {}, "cancelled");
+    if (m_options.progress && m_pos) {
+        const auto done = static_cast<std::int64_t>(m_pos - m_base);
+        m_options.progress(static_cast<std::uint64_t>(std::clamp<std::int64_t>(done, 0, static_cast<std::int64_t>(m_totalSize))),
+            m_totalSize);
+    }
+}
+
+
+// A key exactly as unescaped_key() gives it; read in place when it has no escape.
+std::string_view DumpBuilder::keyOf(od::field& field)
+{
+    // Eight bytes at a time (the text is followed by simdjson's padding, so a word that starts before
+    // its end can be read whole): the lowest byte equal to '"' or '\\' decides.
+    constexpr std::uint64_t kOnes = 0x0101010101010101ull, kHighs = 0x8080808080808080ull;
+    const auto zeroBytes = [](std::uint64_t word) { return (word - kOnes) & ~word & kHighs; };
+    const char* const raw = field.key().raw();
+    for (const char* p = raw; p < m_base + m_size; p += 8) {
+        std::uint64_t word;
+        std::memcpy(&word, p, sizeof word);
+        const std::uint64_t quote = zeroBytes(word ^ (kOnes * '"'));
+        const std::uint64_t backslash = zeroBytes(word ^ (kOnes * '\\'));
+        if ((quote | backslash) == 0)
+            continue;
+        const int quoteAt = quote ? std::countr_zero(quote) : 64;
+        const int backslashAt = backslash ? std::countr_zero(backslash) : 64;
+        if (backslashAt < quoteAt)
+            break;
+        const char* end = p + quoteAt / 8;
+        if (end >= m_base + m_size)
+            break;
+        return { raw, static_cast<std::size_t>(end - raw) };
+    }
+    return field.unescaped_key().value();
+}
+
+std::uint32_t DumpBuilder::pushNode(NodeKind kind, StringId key, std::uint32_t payload)
+{
+    ValueNode node;
+    node.kind = kind;
+    node.key = key;
+    node.payload = payload;
+    m_out.nodes.push_back(node);
+    return static_cast<std::uint32_t>(m_out.nodes.size() - 1);
+}
+
+void DumpBuilder::closeContainer(std::uint32_t index)
+{
+    m_out.nodes[index].subtreeSize = static_cast<std::uint32_t>(m_out.nodes.size() - index);
+}
+
+void DumpBuilder::readValue(od::value value, StringId key, int depth)
+{
+    if (depth > kMaxDepth)
+        failAt(currentLocation(), "values nested deeper than " + std::to_string(kMaxDepth) + " levels");
+    od::json_type type;
+    if (value.type().get(type)) {
+        readRawScalar(value, key);
+        return;
+    }
+    switch (type) {
+    case od::json_type::array: {
+        const std::uint32_t index = pushNode(NodeKind::List, key);
+        // A named local: value() of a temporary result returns a reference into it, which a
+        // range-for over the call would leave dangling.
+        od::array array = value.get_array().value();
+        for (auto element : array)
+            readValue(element.value(), kNoString, depth + 1);
+        closeContainer(index);
+        return;
+    }
+    case od::json_type::object: {
+        od::object object = value.get_object().value();
+        readContainerObject(object, key, depth, /*mayBeLeaf=*/true);
+        return;
+    }
+    case od::json_type::null:
+        if (!isNullLiteral(value))
+            failAt(currentLocation(), "invalid literal (expected null)");
+        pushNode(NodeKind::Null, key);
+        return;
+    default:
+        readRawScalar(value, key);
+        return;
+    }
+}
+
+// An object is a leaf when it has a "type" key with a string value (or a P2POp "class_type").
+// The common case has "type" first; a later "type" makes us rewind and re-read it as a leaf.
+void DumpBuilder::readContainerObject(od::object& object, StringId key, int depth, bool mayBeLeaf)
+{
+    const std::size_t nodeMark = m_out.nodes.size();
+    const std::size_t tensorMark = m_out.tensors.size();
+    const std::size_t scalarMark = m_out.scalars.size();
+    const std::size_t extrasMark = m_out.extras.size();
+    const std::uint32_t index = pushNode(NodeKind::Dict, key);
+    bool isLeaf = false;
+    // The keys read so far, to catch a repeated one cheaply; past kSeen keys the check is left to
+    // dropRepeatedKeys.
+    constexpr std::size_t kSeen = 8;
+    std::array<StringId, kSeen> seen {};
+    std::size_t keys = 0;
+    bool repeated = false;
+    for (auto fieldResult : object) {
+        od::field field = takeField(fieldResult);
+        std::string_view fieldKey = keyOf(field);
+        if (mayBeLeaf && (fieldKey == "type" || fieldKey == "class_type")) {
+            od::json_type type;
+            if (!field.value().type().get(type) && type == od::json_type::string) {
+                isLeaf = true;
+                break;
+            }
+        }
+        StringId childKey = intern(fieldKey);
+        for (std::size_t i = 0; i < std::min(keys, kSeen); ++i)
+            repeated = repeated || seen[i] == childKey;
+        if (keys < kSeen)
+            seen[keys] = childKey;
+        ++keys;
+        readValue(field.value(), childKey, depth + 1);
+    }
+    if (!isLeaf) {
+        closeContainer(index);
+        if (repeated || keys > kSeen)
+            dropRepeatedKeys(index);
+        return;
+    }
+    if (m_out.nodes.size() - nodeMark > 1) // rewind children read before a late "type"
+        truncate(nodeMark, tensorMark, scalarMark, extrasMark);
+    else
+        m_out.nodes.pop_back();
+    object.reset();
+    readLeaf(object, key, depth);
+}
+
+void DumpBuilder::readLeaf(od::object& object, StringId key, int depth)
+{
+    LeafFields leaf;
+    m_shape.clear();
+    const auto extrasBegin = static_cast<std::uint32_t>(m_out.extras.size());
+    m_leafExtrasBegin = extrasBegin;
+    readLeafFields(object, leaf, depth, /*insideP2P=*/false);
+    // An empty range is always {0, 0}, so a whole read and a read in pieces give identical models.
+    const auto extrasCount = static_cast<std::uint32_t>(m_out.extras.size() - extrasBegin);
+    const ExtrasRange extras = extrasCount == 0 ? ExtrasRange {} : ExtrasRange { extrasBegin, extrasCount };
+
+    if (leaf.hasDtype || leaf.isP2P) {
+        auto& t = m_out.tensors;
+        const auto row = static_cast<std::uint32_t>(t.size());
+        t.type.push_back(intern(leaf.type));
+        t.dtype.push_back(leaf.hasDtype ? intern(leaf.dtype) : kNoString);
+        t.shapeBegin.push_back(static_cast<std::uint32_t>(t.shapePool.size()));
+        t.shapeRank.push_back(static_cast<std::uint8_t>(m_shape.size()));
+        t.shapePool.insert(t.shapePool.end(), m_shape.begin(), m_shape.end());
+        t.max.push(leaf.max);
+        t.min.push(leaf.min);
+        t.mean.push(leaf.mean);
+        t.norm.push(leaf.norm);
+        t.requiresGrad.push_back(leaf.requiresGrad);
+        t.dataName.push_back(leaf.dataName.empty() ? kNoString : intern(leaf.dataName));
+        t.md5.push_back(leaf.md5.empty() ? kNoString : intern(leaf.md5));
+        t.extras.push_back(extras);
+        pushNode(NodeKind::Tensor, key, row);
+        return;
+    }
+    auto& s = m_out.scalars;
+    const auto row = static_cast<std::uint32_t>(s.size());
+    s.type.push_back(intern(leaf.type));
+    s.valueKind.push_back(leaf.valueKind);
+    s.number.push(leaf.number);
+    s.text.push_back(leaf.valueKind == ScalarValueKind::Missing ? kNoString : intern(leaf.valueText));
+    s.extras.push_back(extras);
+    pushNode(NodeKind::Scalar, key, row);
+}
+
+void DumpBuilder::readLeafFields(od::object& object, LeafFields& leaf, int depth, bool insideP2P)
+{
+    for (auto fieldResult : object) {
+        od::field field = takeField(fieldResult);
+        m_pos = field.key().raw();
+        std::string_view k = keyOf(field);
+        od::value v = field.value();
+        if (k == "type") {
+            std::string_view text;
+            if (stringOf(v, text))
+                addExtra(k, v, depth);
+            else
+                leaf.type = text;
+        } else if (k == "class_type" && !insideP2P) {
+            std::string_view text;
+            if (!v.get_string().get(text) && text == "torch.distributed.P2POp") {
+                leaf.isP2P = true;
+                if (leaf.type.empty())
+                    leaf.type = text;
+            }
+            addExtraText(k, std::string(text));
+        } else if (k == "tensor" && leaf.isP2P && !insideP2P) {
+            od::object inner;
+            if (v.get_object().get(inner))
+                failAt(m_pos, "the P2POp \"tensor\" must be an object");
+            leaf.type = {};
+            readLeafFields(inner, leaf, depth + 1, true);
+        } else if (k == "dtype") {
+            if (stringOf(v, leaf.dtype))
+                failAt(m_pos, "\"dtype\" must be a string");
+            leaf.hasDtype = true;
+        } else if (k == "shape") {
+            readShape(v);
+        } else if (k == "Max" || k == "Min" || k == "Mean" || k == "Norm") {
+            StatValue& stat = k == "Max" ? leaf.max : k == "Min" ? leaf.min : k == "Mean" ? leaf.mean : leaf.norm;
+            stat = readStat(v, k == "Max" ? "Max" : k == "Min" ? "Min" : k == "Mean" ? "Mean" : "Norm");
+            // A string statistic ("inf", a writer placeholder) has no column; keep its text as an extra.
+            if (stat.kind == StatKind::Missing)
+                addExtra(k, v, depth);
+        } else if (k == "requires_grad") {
+            bool flag;
+            if (v.get_bool().get(flag))
+                failAt(m_pos, "\"requires_grad\" must be true or false");
+            leaf.requiresGrad = flag ? 1 : 0;
+        } else if (k == "data_name") {
+            if (!isNullLiteral(v) && v.get_string().get(leaf.dataName))
+                failAt(m_pos, "\"data_name\" must be a string");
+        } else if (k == "md5") {
+            if (!isNullLiteral(v) && v.get_string().get(leaf.md5))
+                readNumericMd5(v, leaf);
+        } else if (k == "value" && !insideP2P) {
+            readScalarValue(v, leaf, depth);
+        } else {
+            addExtra(k, v, depth);
+        }
+    }
+}
+
+void DumpBuilder::readShape(od::value v)
+{
+    od::array dims;
+    if (v.get_array().get(dims))
+        failAt(m_pos, "\"shape\" must be a list of integers");
+    m_shape.clear();
+    double elements = 1.0;
+    for (auto dimResult : dims) {
+        std::int64_t dim;
+        if (dimResult.value().get_int64().get(dim) || dim < 0)
+            failAt(m_pos, "\"shape\" must be a list of non-negative integers");
+        if (m_shape.size() == kMaxRank)
+            failAt(m_pos, "\"shape\" has more than " + std::to_string(kMaxRank) + " dimensions");
+        elements *= static_cast<double>(dim);
+        m_shape.push_back(dim);
+    }
+    if (elements > 9.2e18)
+        failAt(m_pos, "\"shape\" describes more than 2^63 elements");
+}
+
+StatValue DumpBuilder::readStat(od::value v, const char* name)
+{
+    od::json_type type;
+    if (v.type().get(type)) {
+        double nonFinite;
+        std::string_view token = v.raw_json_token();
+        if (nonFiniteToken(token, nonFinite))
+            return StatValue::ofFloat(nonFinite);
+        failAt(token.data(), std::string("\"") + name + "\" is not a number, bool, null, NaN or Infinity: " + tokenText(token));
+    }
+    switch (type) {
+    case od::json_type::number: return readNumber(v, name);
+    case od::json_type::boolean: return StatValue::ofBool(v.get_bool().value());
+    case od::json_type::null:
+        if (!isNullLiteral(v))
+            failAt(m_pos, std::string("\"") + name + "\" is not a number, bool, null, NaN or Infinity");
+        return StatValue::null();
+    case od::json_type::string: return {}; // an unresolved writer placeholder: no statistic
+    default: failAt(m_pos, std::string("\"") + name + "\" must be a number, bool or null");
+    }
+}
+
+StatValue DumpBuilder::readNumber(od::value v, const char* name)
+{
+    od::number number; // one pass over the digits for the common case
+    if (!v.get_number().get(number)) {
+        if (number.is_int64())
+            return StatValue::ofInt(number.get_int64());
+        return StatValue::ofFloat(number.as_double());
+    }
+    return readUnusualNumber(v, name);
+}
+
+} // namespace msprobe::dumpjson
