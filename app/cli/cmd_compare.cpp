@@ -202,8 +202,8 @@ int runCompare(const std::vector<std::string>& args)
     try {
         job = runCompareJob(pairs, options, nullptr);
     } catch (const Error& error) {
-        // Pairs that finished before (or beside) the failing one keep their files: say which.
-        if (!committedOutputs().empty()) {
+        // Pairs that finished before (or beside) the failing one keep their files: say which (or that none did).
+        if (pairs.size() > 1 || !committedOutputs().empty()) {
             std::fprintf(stderr, "msprobe compare: error: %s\nmsprobe compare: the run stopped; %s\n", error.what(),
                 describeKeptOutputs().c_str());
             return kExitFailure;
