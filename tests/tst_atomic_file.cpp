@@ -5,6 +5,7 @@
 #include "test_util.h"
 
 #include "compare/atomic_file.h"
+#include "support/error.h"
 
 #include <QTemporaryDir>
 
@@ -78,6 +79,72 @@ private slots:
             for (const auto& item : fs::directory_iterator(folder))
                 QVERIFY2(item.path().filename().string().find("atomic_direct_test") == std::string::npos, item.path().c_str());
         }
+    }
+
+    // PickFreeName never replaces a file: the name gets _1, _2 before its extension; Replace does replace.
+    void freeNamesNeverReplaceAFile()
+    {
+        QTemporaryDir scratch;
+        const fs::path dir = scratch.path().toStdString();
+        {
+            std::ofstream(dir / "compare_1.vis.db") << "other run";
+            std::ofstream(dir / "compare_1_1.vis.db") << "third run";
+        }
+        AtomicFile file(dir / "compare_1.vis.db", AtomicFile::OnClash::PickFreeName);
+        file.write("mine");
+        file.commit();
+        QCOMPARE(file.finalPath(), dir / "compare_1_2.vis.db");
+        QCOMPARE(readAll(dir / "compare_1.vis.db"), std::string("other run"));
+        QCOMPARE(readAll(dir / "compare_1_1.vis.db"), std::string("third run"));
+        QCOMPARE(readAll(dir / "compare_1_2.vis.db"), std::string("mine"));
+        AtomicFile replace(dir / "compare_1.vis.db");
+        replace.write("replaced");
+        replace.commit();
+        QCOMPARE(readAll(dir / "compare_1.vis.db"), std::string("replaced"));
+        QCOMPARE(replace.finalPath(), dir / "compare_1.vis.db");
+    }
+
+    // The parts of one result commit together under one suffix, even when only one of their names is taken.
+    void partsShareOneSuffix()
+    {
+        QTemporaryDir scratch;
+        const fs::path dir = scratch.path().toStdString();
+        std::ofstream(dir / "r_part_2.csv") << "other run";
+        AtomicFile a(dir / "r_part_1.csv", AtomicFile::OnClash::PickFreeName), b(dir / "r_part_2.csv", AtomicFile::OnClash::PickFreeName);
+        a.write("1");
+        b.write("2");
+        AtomicFile* group[] = { &a, &b };
+        AtomicFile::commitTogether(group);
+        QCOMPARE(a.finalPath(), dir / "r_part_1_1.csv");
+        QCOMPARE(b.finalPath(), dir / "r_part_2_1.csv");
+        QVERIFY(!fs::exists(dir / "r_part_1.csv")); // the first attempt was undone
+        QCOMPARE(readAll(dir / "r_part_2.csv"), std::string("other run"));
+        QCOMPARE(readAll(dir / "r_part_2_1.csv"), std::string("2"));
+    }
+
+    // After an interruption: temporaries (ours and registered ones) are gone, later commits are refused, and the
+    // outputs committed before are reported. Runs last: it leaves the process refusing commits.
+    void abandonRemovesTemporariesAndRefusesCommits()
+    {
+        QTemporaryDir scratch;
+        const fs::path dir = scratch.path().toStdString();
+        AtomicFile done(dir / "done.csv");
+        done.write("x");
+        done.commit();
+        AtomicFile open(dir / "open.csv");
+        open.write("partial");
+        std::fflush(open.stream());
+        const fs::path registered = dir / ".library_file.tmp";
+        std::ofstream(registered) << "y";
+        registerTemporaryFile(registered);
+        QVERIFY(fs::exists(open.temporaryPath()));
+        const auto kept = abandonPendingOutputs();
+        QVERIFY(std::find(kept.begin(), kept.end(), dir / "done.csv") != kept.end());
+        QVERIFY(!fs::exists(open.temporaryPath()));
+        QVERIFY(!fs::exists(registered));
+        QVERIFY_THROWS_EXCEPTION(Error, open.commit());
+        QVERIFY(!fs::exists(dir / "open.csv"));
+        unregisterTemporaryFile(registered);
     }
 };
 

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // msprobe data2db --format monitor: monitor v1 CSVs into monitor_data.trend.db, checked against the trend.db the
 // reference tool wrote for the same CSVs (row for row) and against a hand-checked worked example.
+#include "cli_interrupt.h"
 #include "cli_runner.h"
 #include "graph/sqlite_util.h"
 #include "test_util.h"
@@ -82,6 +83,31 @@ std::set<std::string> splitComma(const std::string& text)
 Run data2db(const fs::path& db, const fs::path& data, const QStringList& extra = {})
 {
     return runCli(QStringList { "data2db", "--db", q(db.string()), "--data", q(data.string()), "--format", "monitor" } + extra);
+}
+
+std::string readAll(const fs::path& file)
+{
+    std::ifstream in(file, std::ios::binary);
+    return { std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>() };
+}
+
+std::vector<std::string> namesIn(const fs::path& dir)
+{
+    std::vector<std::string> names;
+    for (const auto& item : fs::directory_iterator(dir))
+        names.push_back(item.path().filename().string());
+    std::sort(names.begin(), names.end());
+    return names;
+}
+
+// A monitor folder of one rank whose actv CSV has `rows` distinct targets (about 100 bytes of database each).
+fs::path largeMonitorData(const fs::path& dir, int rows)
+{
+    std::string csv = "vpp_stage,name,step,micro_step,norm,max,min,mean,nans\n";
+    for (int r = 0; r < rows; ++r)
+        csv += "0,module.layers." + std::to_string(r) + ".mlp.input,0,0," + std::to_string(r) + ".5,2.0,-1.0,0.1,0\n";
+    writeFile(dir / "Dec03_21-34-40-rank0-abcd1234" / "actv_0-1.csv", csv);
+    return dir;
 }
 
 } // namespace
@@ -201,14 +227,94 @@ private slots:
             "vpp_stage,name,step,micro_step,norm\n0,a,0,0,1\n0,a,0,9223372036854775807,1\n");
         run = data2db(out / "db", out / "huge");
         QCOMPARE(run.exitCode, 1);
-        QVERIFY2(run.err.contains("actv_0-0.csv") && run.err.contains("data row 2") && run.err.contains("micro_step"),
+        QVERIFY2(run.err.contains("actv_0-0.csv") && run.err.contains("line 3") && run.err.contains("micro_step"),
             qPrintable(run.err));
 
         run = data2db(out / "db", trendData() / "monitor_input_example", { "--process_num", "0" });
         QCOMPARE(run.exitCode, 2);
         QVERIFY2(run.err.contains("--process_num"), qPrintable(run.err));
     }
+
+    // Ctrl-C once the new database is complete under its temporary name: the earlier database stays byte for
+    // byte, nothing else is left, exit status 130.
+    void interruptedRunLeavesTheEarlierDatabase()
+    {
+        QTemporaryDir tmp;
+        const fs::path out = tmp.path().toStdString();
+        QCOMPARE(data2db(out / "db", trendData() / "monitor_input_example").exitCode, 0);
+        const fs::path db = out / "db" / "monitor_data.trend.db";
+        const std::string before = readAll(db);
+        const auto run = runCliInterrupted({ "data2db", "--db", q((out / "db").string()), "--data",
+                                               q(largeMonitorData(out / "data", 2000).string()) },
+            1, SIGINT);
+        QVERIFY2(run.held && run.exitedNormally && run.exitCode == 130, qPrintable(run.err));
+        QVERIFY2(run.err.contains("no output file was written"), qPrintable(run.err));
+        QCOMPARE(namesIn(out / "db"), std::vector<std::string> { "monitor_data.trend.db" });
+        QVERIFY(readAll(db) == before);
+    }
+
+    // A full disk (here: the file size limit, so writes fail with EFBIG as they would with ENOSPC): exit 1 naming
+    // the database, the earlier database untouched, no temporary left; without an earlier one, no file at all.
+    void fullDiskLeavesTheEarlierDatabase()
+    {
+        QTemporaryDir tmp;
+        const fs::path out = tmp.path().toStdString();
+        const fs::path data = largeMonitorData(out / "data", 20000);
+        auto limitedRun = [&](const fs::path& dbDir) {
+            QProcess process;
+            process.start("/bin/bash", { "-c", "ulimit -f 256; trap '' XFSZ; exec \"$0\" data2db --db \"$1\" --data \"$2\"",
+                                           QStringLiteral(MSPROBE_CLI_PATH), q(dbDir.string()), q(data.string()) });
+            process.waitForFinished(120000);
+            return Run { process.exitCode(), QString::fromUtf8(process.readAllStandardOutput()),
+                QString::fromUtf8(process.readAllStandardError()) };
+        };
+        QCOMPARE(data2db(out / "db", trendData() / "monitor_input_example").exitCode, 0);
+        const fs::path db = out / "db" / "monitor_data.trend.db";
+        const std::string before = readAll(db);
+        Run run = limitedRun(out / "db");
+        QCOMPARE(run.exitCode, 1);
+        QVERIFY2(run.err.contains(q(db.string())) && run.err.contains("left as it was"), qPrintable(run.err));
+        QCOMPARE(namesIn(out / "db"), std::vector<std::string> { "monitor_data.trend.db" });
+        QVERIFY(readAll(db) == before);
+
+        run = limitedRun(out / "fresh");
+        QCOMPARE(run.exitCode, 1);
+        QVERIFY(namesIn(out / "fresh").empty());
+        // Without the limit the same data imports (the failure above was the disk, not the data).
+        QCOMPARE(data2db(out / "fresh", data).exitCode, 0);
+    }
+
+    // Rows that cannot be imported and statistics that are not numbers are reported per file with their lines.
+    void skippedRowsAndNonNumericValuesAreReported()
+    {
+        QTemporaryDir tmp;
+        const fs::path out = tmp.path().toStdString();
+        fs::copy(trendData() / "monitor_input_example", out / "data", fs::copy_options::recursive);
+        const fs::path csv = out / "data" / "Dec03_21-34-40-rank0-abcd1234" / "actv_0-1.csv";
+        std::string text = readAll(csv);
+        const auto lines = std::count(text.begin(), text.end(), '\n');
+        text += "0,module.x,abc,0,1,2,3,4,0\n" // step not an integer
+                "0,,1,0,1,2,3,4,0\n" // empty name
+                ",module.y,1,0,1,2,3,4,0\n" // empty vpp_stage
+                "0,module.z,1,0,oops,2,3,nan,0\n"; // non-numeric norm (nan is a number)
+        writeFile(csv, text);
+        const Run run = data2db(out / "db", out / "data");
+        QVERIFY2(run.exitCode == 0, qPrintable(run.err));
+        const QString file = q(csv.string());
+        const QString expected = file + ": 3 rows skipped:\n    line " + QString::number(lines + 1) + ": step \"abc\" is not an integer\n"
+            + "    line " + QString::number(lines + 2) + ": name is empty\n    line " + QString::number(lines + 3) + ": vpp_stage is empty\n";
+        QVERIFY2(run.err.contains(expected), qPrintable(run.err));
+        QVERIFY2(run.err.contains(file + ": 1 statistic value is not a number, stored as NULL:\n    line " + QString::number(lines + 4)
+                     + ": norm \"oops\""),
+            qPrintable(run.err));
+        QVERIFY2(run.out.contains("3 rows skipped, 1 non-numeric statistic values stored as NULL"), qPrintable(run.out));
+        const auto rows = trendRows(out / "db" / "monitor_data.trend.db", "t.norm, t.mean");
+        QCOMPARE(rows.size(), std::size_t(25)); // the example's 24 and module.z
+        QVERIFY(std::any_of(rows.begin(), rows.end(), [](const std::string& r) { return r.find("module.z|0|0|actv|NULL|NULL") != std::string::npos; }));
+        // The fixtures themselves import without a warning.
+        QVERIFY(data2db(out / "db2", trendData() / "monitor_input_example").err.isEmpty());
+    }
 };
 
-QTEST_APPLESS_MAIN(TestCliData2db)
+QTEST_GUILESS_MAIN(TestCliData2db)
 #include "tst_cli_data2db.moc"

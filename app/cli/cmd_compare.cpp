@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "cli.h"
+#include "interrupt.h"
 
 #include "compare/atomic_file.h"
 #include "compare/compare_job.h"
@@ -13,8 +14,6 @@
 #include <malloc.h>
 #include <unistd.h>
 
-#include <atomic>
-#include <csignal>
 #include <cstdio>
 
 namespace msprobe::cli {
@@ -54,17 +53,9 @@ const char* kCompareHelp
       "  -m, --mode auto             only the auto mode is implemented\n"
       "  -h, --help                  show this help\n\n"
       "exit status: 0 done, 1 bad input or I/O error, 2 bad command line, 3 --fail-on threshold reached,\n"
-      "130 interrupted (no partial output file is left).\n";
-
-std::atomic<bool> g_cancel { false };
-
-extern "C" void onInterrupt(int)
-{
-    if (g_cancel.exchange(true)) {
-        removePendingTemporaryFiles();
-        _exit(130);
-    }
-}
+      "130 interrupted (SIGINT/SIGTERM). Each result file appears whole or not at all: an interrupted or failed run\n"
+      "removes what it had not finished, keeps the results it finished and lists them on stderr. Time-stamped names\n"
+      "never replace an existing file (a second run in the same second writes name_1.csv).\n";
 
 // argparse nargs='?': the next argument is the value unless it looks like an option.
 std::optional<std::string> optionalValue(ArgScanner& scan)
@@ -208,26 +199,19 @@ int runCompare(const std::vector<std::string>& args)
     const auto pairs = resolveComparePairs(target, golden, output, options.compare.firstDiffAnalyze);
     options.leaveTablesToProcessExit = pairs.size() == 1; // with many pairs each table is freed to make room
 
-    struct sigaction action {};
-    action.sa_handler = onInterrupt;
-    sigemptyset(&action.sa_mask);
-    struct sigaction oldInt {}, oldTerm {};
-    sigaction(SIGINT, &action, &oldInt);
-    sigaction(SIGTERM, &action, &oldTerm);
+    InterruptGuard guard("compare");
     JobOutcome job;
     try {
-        job = runCompareJob(pairs, options, &g_cancel);
+        job = runCompareJob(pairs, options, nullptr);
     } catch (const Error& error) {
-        sigaction(SIGINT, &oldInt, nullptr);
-        sigaction(SIGTERM, &oldTerm, nullptr);
-        if (g_cancel.load()) {
-            std::fprintf(stderr, "msprobe compare: interrupted; no partial output was left\n");
-            return 130;
+        // Pairs that finished before (or beside) the failing one keep their files: say which (or that none did).
+        if (pairs.size() > 1 || !committedOutputs().empty()) {
+            std::fprintf(stderr, "msprobe compare: error: %s\nmsprobe compare: the run stopped; %s\n", error.what(),
+                describeKeptOutputs().c_str());
+            return kExitFailure;
         }
         throw;
     }
-    sigaction(SIGINT, &oldInt, nullptr);
-    sigaction(SIGTERM, &oldTerm, nullptr);
 
     for (const auto& pair : job.pairs) {
         const std::string title = (pair.pair.step.empty() ? "" : pair.pair.step + "/") + (pair.pair.label.empty() ? "" : pair.pair.label);

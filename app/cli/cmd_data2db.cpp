@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "cli.h"
+#include "interrupt.h"
 
 #include "support/error.h"
 #include "support/json_file.h"
@@ -20,13 +21,18 @@ const char* kData2dbHelp
       "Import training-state monitor CSVs ({time}-rank{N}-{hash}/{metric}_{a}-{b}.csv, written by the reference's\n"
       "monitor or by msprobe::TrainerMonitor) into DIR/monitor_data.trend.db for the trend view.\n\n"
       "options:\n"
-      "  --db DIR            output directory (created; an existing database file is replaced)\n"
+      "  --db DIR            output directory (created; an existing database file is replaced once the new one is\n"
+      "                      complete: on an error, a full disk or Ctrl-C the earlier file is left as it was)\n"
       "  --data DIR          input directory\n"
       "  --format FORMAT     auto (default), dump or monitor\n"
       "  --mapping FILE      JSON object of \"from\": \"to\" substring replacements applied to target names\n"
       "  --micro_step BOOL   number the steps by micro step (default true)\n"
       "  --process_num N     worker count, 1..128 (accepted for compatibility; the import runs in one thread)\n"
-      "  -h, --help          show this help\n";
+      "  -h, --help          show this help\n\n"
+      "Rows that cannot be imported (a step, vpp_stage or micro_step that is not an integer, an empty name) are\n"
+      "skipped and statistic cells that are not numbers are stored as NULL, as the reference does; both are\n"
+      "reported per file on stderr with their first lines. Exit status: 0 done, 1 bad input or I/O error,\n"
+      "2 bad command line, 130 interrupted.\n";
 
 std::vector<std::pair<std::string, std::string>> readMapping(const std::string& file)
 {
@@ -40,6 +46,27 @@ std::vector<std::pair<std::string, std::string>> readMapping(const std::string& 
         mapping.emplace_back(key, value.get<std::string>());
     }
     return mapping;
+}
+
+void reportProblems(const std::vector<trend::FileProblems>& problems)
+{
+    auto list = [](const std::vector<std::string>& items, std::size_t total) {
+        std::string text;
+        for (const auto& item : items)
+            text += "\n    " + item;
+        if (total > items.size())
+            text += "\n    ... and " + std::to_string(total - items.size()) + " more";
+        return text;
+    };
+    for (const auto& file : problems) {
+        if (file.skippedRows)
+            std::fprintf(stderr, "msprobe data2db: warning: %s: %zu row%s skipped:%s\n", file.file.string().c_str(),
+                file.skippedRows, file.skippedRows == 1 ? "" : "s", list(file.firstSkipped, file.skippedRows).c_str());
+        if (file.nonNumeric)
+            std::fprintf(stderr, "msprobe data2db: warning: %s: %zu statistic value%s not a number, stored as NULL:%s\n",
+                file.file.string().c_str(), file.nonNumeric, file.nonNumeric == 1 ? " is" : "s are",
+                list(file.firstNonNumeric, file.nonNumeric).c_str());
+    }
 }
 
 } // namespace
@@ -99,10 +126,20 @@ int runData2db(const std::vector<std::string>& args)
     if (ec)
         throw Error(db, {}, "cannot create the output directory: " + ec.message());
     const auto file = std::filesystem::path(db) / "monitor_data.trend.db";
+    InterruptGuard guard("data2db"); // Ctrl-C: the unfinished database removed, an earlier one untouched, exit 130
     const auto summary = trend::importMonitorData(dataDir, file, options);
+    reportProblems(summary.problems);
+    std::size_t skipped = 0, nonNumeric = 0;
+    for (const auto& problem : summary.problems) {
+        skipped += problem.skippedRows;
+        nonNumeric += problem.nonNumeric;
+    }
     std::printf("Monitor data import completed: %zu files, %zu rows, ranks 0-%lld, steps %lld-%lld. DB: %s\n",
         summary.files, summary.rows, static_cast<long long>(summary.maxRank), static_cast<long long>(summary.minStep),
         static_cast<long long>(summary.maxStep), file.string().c_str());
+    if (skipped || nonNumeric)
+        std::printf("%zu rows skipped, %zu non-numeric statistic values stored as NULL (see the warnings above)\n", skipped,
+            nonNumeric);
     return kExitOk;
 }
 

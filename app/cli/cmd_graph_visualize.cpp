@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "cli.h"
+#include "interrupt.h"
 
 #include "graph/graph_export.h"
 #include "graph/graph_run.h"
@@ -42,7 +43,10 @@ const char* kGraphHelp
       "                                data-parallel replica (TP, PP, VPP, TP+PP, full), stored under the\n"
       "                                rank of its first member; a compare matches fuzzily (-fm).\n"
       "                                --file_type json (build only): write each merged graph as\n"
-      "                                step{S}/rank{R}/construct.json, dump.json, stack.json under -o\n";
+      "                                step{S}/rank{R}/construct.json, dump.json, stack.json under -o\n\n"
+      "The database appears whole or not at all: Ctrl-C or SIGTERM removes the unfinished file and exits with\n"
+      "status 130. A database of the same name (another run in the same second) is never replaced: the new one\n"
+      "is written as compare_{ts}_1.vis.db, and the name used is printed.\n";
 
 void printProgress(int percent, bool running, const std::vector<std::string>& errors)
 {
@@ -182,6 +186,7 @@ int runGraphVisualize(const std::vector<std::string>& args)
         lastPercent = percent;
     };
     options.warn = [&](const std::string& message) { std::fprintf(stderr, "[WARNING] %s\n", message.c_str()); };
+    InterruptGuard guard("graph_visualize"); // Ctrl-C: unfinished files removed, exit 130
     try {
         const graph::GraphRunResult result = graph::runGraphVisualize(options);
         for (const auto& folder : result.jsonFolders)

@@ -4,15 +4,19 @@
 #include "support/error.h"
 
 #include <fcntl.h>
+#include <stdio.h> // renameat2
 #include <unistd.h>
 
 #include <algorithm>
 #include <atomic>
 #include <cerrno>
+#include <chrono>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <mutex>
 #include <set>
+#include <thread>
 
 namespace fs = std::filesystem;
 
@@ -27,15 +31,51 @@ std::set<std::string>& pending()
     return files;
 }
 
+std::vector<fs::path>& committed()
+{
+    static std::vector<fs::path> files;
+    return files;
+}
+
+bool g_abandoned = false; // under g_pendingMutex
+
 std::atomic<unsigned> g_counter { 0 };
+std::atomic<unsigned> g_commits { 0 };
+
+// MSPROBE_TEST_HOLD_BEFORE_COMMIT=N (tests only): the N-th commit of the process announces itself on stderr once
+// its files are complete and then waits for ever, so a test can interrupt a run at that exact point.
+void testHoldBeforeCommit()
+{
+    static const char* hold = std::getenv("MSPROBE_TEST_HOLD_BEFORE_COMMIT");
+    const unsigned number = g_commits.fetch_add(1) + 1;
+    if (!hold || std::strtoul(hold, nullptr, 10) != number)
+        return;
+    std::fprintf(stderr, "msprobe: test hold before commit %u\n", number);
+    std::fflush(stderr);
+    for (;;)
+        std::this_thread::sleep_for(std::chrono::seconds(1));
+}
+
+// "name_3.vis.db" for "name.vis.db": the suffix goes before the first dot of the file name.
+fs::path withSuffix(const fs::path& file, unsigned suffix)
+{
+    if (suffix == 0)
+        return file;
+    const std::string name = file.filename().string();
+    std::size_t dot = name.find('.', 1);
+    if (dot == std::string::npos)
+        dot = name.size();
+    return file.parent_path() / (name.substr(0, dot) + "_" + std::to_string(suffix) + name.substr(dot));
+}
 
 constexpr std::size_t kDirectAlign = 4096;
 constexpr std::size_t kDirectBlock = 16u << 20; // a multiple of kDirectAlign
 
 } // namespace
 
-AtomicFile::AtomicFile(fs::path finalPath)
+AtomicFile::AtomicFile(fs::path finalPath, OnClash onClash)
     : m_finalPath(std::move(finalPath))
+    , m_onClash(onClash)
 {
     const std::string name = "." + m_finalPath.filename().string() + ".tmp" + std::to_string(::getpid()) + "_"
         + std::to_string(g_counter.fetch_add(1));
@@ -163,29 +203,113 @@ void AtomicFile::writeAt(std::uint64_t offset, std::string_view bytes)
     m_written = std::max<std::uint64_t>(m_written, offset + bytes.size());
 }
 
-void AtomicFile::commit()
+void AtomicFile::closeForCommit()
 {
     if (m_fd >= 0)
         closeDirect();
     if (m_file) {
         const bool failed = std::fflush(m_file) != 0 || std::ferror(m_file);
-        std::fclose(m_file);
+        const int error = errno;
+        const bool closeFailed = std::fclose(m_file) != 0;
         m_file = nullptr;
-        if (failed)
-            throw Error(m_finalPath.string(), {}, "write failed (disk full?)");
+        if (failed || closeFailed)
+            throw Error(m_finalPath.string(), {},
+                std::string("write failed (disk full?): ") + std::strerror(failed ? error : errno));
     }
-    std::error_code ec;
-    fs::rename(m_tempPath, m_finalPath, ec);
-    if (ec)
-        throw Error(m_finalPath.string(), {}, "cannot move the finished output into place: " + ec.message());
-    m_committed = true;
 }
 
-void removePendingTemporaryFiles()
+// 0, or the errno of placing the temporary file under `target` (EEXIST: PickFreeName found a file there).
+int AtomicFile::placeAs(const fs::path& target) const
+{
+    if (m_onClash == OnClash::Replace)
+        return ::rename(m_tempPath.c_str(), target.c_str()) == 0 ? 0 : errno;
+    if (::renameat2(AT_FDCWD, m_tempPath.c_str(), AT_FDCWD, target.c_str(), RENAME_NOREPLACE) == 0)
+        return 0;
+    if (errno != EINVAL && errno != ENOSYS && errno != ENOTSUP)
+        return errno;
+    // A file system without RENAME_NOREPLACE: a hard link fails on an existing name just the same.
+    if (::link(m_tempPath.c_str(), target.c_str()) == 0) {
+        ::unlink(m_tempPath.c_str());
+        return 0;
+    }
+    if (errno != EPERM && errno != ENOTSUP)
+        return errno;
+    // Nor hard links (vfat): check, then rename (another process could still slip in between).
+    if (::access(target.c_str(), F_OK) == 0)
+        return EEXIST;
+    return ::rename(m_tempPath.c_str(), target.c_str()) == 0 ? 0 : errno;
+}
+
+void AtomicFile::commit()
+{
+    AtomicFile* self = this;
+    commitTogether(std::span<AtomicFile* const>(&self, 1));
+}
+
+void AtomicFile::commitTogether(std::span<AtomicFile* const> files)
+{
+    for (AtomicFile* file : files)
+        file->closeForCommit();
+    testHoldBeforeCommit();
+    std::lock_guard lock(g_pendingMutex);
+    if (g_abandoned)
+        throw Error("cancelled");
+    // Free names first (a clash undoes this attempt), files that replace last.
+    std::vector<AtomicFile*> order(files.begin(), files.end());
+    std::stable_partition(order.begin(), order.end(), [](const AtomicFile* f) { return f->m_onClash == OnClash::PickFreeName; });
+    std::vector<fs::path> targets(order.size());
+    for (unsigned suffix = 0;; ++suffix) {
+        std::size_t placed = 0;
+        int error = 0;
+        for (; placed < order.size(); ++placed) {
+            AtomicFile& file = *order[placed];
+            targets[placed] = file.m_onClash == OnClash::PickFreeName ? withSuffix(file.m_finalPath, suffix) : file.m_finalPath;
+            if ((error = file.placeAs(targets[placed])) != 0)
+                break;
+        }
+        if (placed == order.size())
+            break;
+        for (std::size_t k = 0; k < placed; ++k) // undo this attempt
+            ::rename(targets[k].c_str(), order[k]->m_tempPath.c_str());
+        if (error != EEXIST || suffix >= 9999)
+            throw Error(order[placed]->m_finalPath.string(), {},
+                std::string("cannot move the finished output into place: ") + std::strerror(error));
+    }
+    for (std::size_t k = 0; k < order.size(); ++k) {
+        order[k]->m_finalPath = targets[k];
+        order[k]->m_committed = true;
+        committed().push_back(targets[k]);
+    }
+}
+
+std::vector<fs::path> abandonPendingOutputs()
 {
     std::lock_guard lock(g_pendingMutex);
-    for (const auto& file : pending())
+    g_abandoned = true;
+    for (const auto& file : pending()) {
         ::unlink(file.c_str());
+        for (const char* sqliteSide : { "-journal", "-wal", "-shm" }) // a database written under this name
+            ::unlink((file + sqliteSide).c_str());
+    }
+    return committed();
+}
+
+std::vector<fs::path> committedOutputs()
+{
+    std::lock_guard lock(g_pendingMutex);
+    return committed();
+}
+
+void registerTemporaryFile(const fs::path& file)
+{
+    std::lock_guard lock(g_pendingMutex);
+    pending().insert(file.string());
+}
+
+void unregisterTemporaryFile(const fs::path& file)
+{
+    std::lock_guard lock(g_pendingMutex);
+    pending().erase(file.string());
 }
 
 } // namespace msprobe

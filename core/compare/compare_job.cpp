@@ -57,17 +57,20 @@ std::vector<fs::path> writeCsvFiles(const CompareTable& table, const fs::path& d
     std::vector<std::unique_ptr<AtomicFile>> files;
     for (std::size_t p = 0; p < parts; ++p) {
         const std::string name = parts == 1 ? base + ".csv" : base + "_part_" + std::to_string(p + 1) + ".csv";
-        files.push_back(std::make_unique<AtomicFile>(dir / name));
+        files.push_back(std::make_unique<AtomicFile>(dir / name, AtomicFile::OnClash::PickFreeName));
         AtomicFile& file = *files.back();
         file.useDirectWrites();
         streamCsv(table, p * kMaxCsvRows, std::min(rows, (p + 1) * kMaxCsvRows), threads,
             [&](std::string_view block) { file.write(block); }, cancel);
     }
+    // The parts of one result appear together or not at all.
+    std::vector<AtomicFile*> group;
+    for (auto& file : files)
+        group.push_back(file.get());
+    AtomicFile::commitTogether(group);
     std::vector<fs::path> written;
-    for (auto& file : files) {
-        file->commit();
+    for (auto& file : files)
         written.push_back(file->finalPath());
-    }
     return written;
 }
 
@@ -230,7 +233,7 @@ JobOutcome runCompareJob(const std::vector<ComparePair>& pairs, const JobOptions
                 logTensorRows(*table, pair.label);
             if (compareOptions.firstDiffAnalyze) {
                 const auto checks = firstDiffChecks(*table);
-                AtomicFile file(pair.outputDir / (baseName(pair, "compare_result") + ".json"));
+                AtomicFile file(pair.outputDir / (baseName(pair, "compare_result") + ".json"), AtomicFile::OnClash::PickFreeName);
                 file.write(firstDiffCompareJson(*table, checks));
                 file.commit();
                 outcome.outputs.push_back(file.finalPath());
@@ -238,8 +241,7 @@ JobOutcome runCompareJob(const std::vector<ComparePair>& pairs, const JobOptions
                 keptTables[index] = std::move(table);
             } else if (options.xlsx) {
                 const fs::path path = pair.outputDir / (baseName(pair, "compare_result") + ".xlsx");
-                writeXlsx(*table, path, cancel);
-                outcome.outputs.push_back(path);
+                outcome.outputs.push_back(writeXlsx(*table, path, cancel, AtomicFile::OnClash::PickFreeName));
             } else {
                 outcome.outputs = writeCsvFiles(*table, pair.outputDir, baseName(pair, "compare_result"), hooks.threads, cancel);
             }
@@ -304,7 +306,7 @@ JobOutcome runCompareJob(const std::vector<ComparePair>& pairs, const JobOptions
                 continue;
             }
             const auto ns = std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::system_clock::now().time_since_epoch()).count();
-            AtomicFile file(folder / ("diff_analyze_" + std::to_string(ns) + ".json"));
+            AtomicFile file(folder / ("diff_analyze_" + std::to_string(ns) + ".json"), AtomicFile::OnClash::PickFreeName);
             file.write(text);
             file.commit();
             job.diffAnalyzeFile = file.finalPath();
@@ -312,14 +314,14 @@ JobOutcome runCompareJob(const std::vector<ComparePair>& pairs, const JobOptions
     }
     if (options.html) {
         ensureDirectory(outputRoot);
-        AtomicFile file(outputRoot / ("compare_report_" + compareTimestamp() + ".html"));
+        AtomicFile file(outputRoot / ("compare_report_" + compareTimestamp() + ".html"), AtomicFile::OnClash::PickFreeName);
         file.write(renderHtmlReport(job));
         file.commit();
         job.htmlFile = file.finalPath();
     }
     if (options.json) {
         ensureDirectory(outputRoot);
-        AtomicFile file(outputRoot / ("compare_verdict_" + compareTimestamp() + ".json"));
+        AtomicFile file(outputRoot / ("compare_verdict_" + compareTimestamp() + ".json"), AtomicFile::OnClash::PickFreeName);
         file.write(renderVerdictJson(job));
         file.commit();
         job.jsonFile = file.finalPath();

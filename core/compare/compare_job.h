@@ -68,7 +68,9 @@ std::string unpairedText(std::size_t unpaired, std::size_t rows);
 std::vector<std::string> pairWarnings(const PairOutcome& outcome);
 
 // Runs every pair (in parallel), writing each output under a temporary name renamed into place when complete.
-// Throws msprobe::Error on the first failing pair (files already finished stay; nothing half-written remains).
+// Output files named by time never replace an existing file (a suffix is added; outcomes list the names used).
+// Throws msprobe::Error on the first failing pair once the others are done (their finished files stay, nothing
+// half-written remains).
 JobOutcome runCompareJob(const std::vector<ComparePair>& pairs, const JobOptions& options, const std::atomic<bool>* cancel);
 
 // Fills the outcome's mode, counts, first divergence / NaN-Inf and first failed rows from a finished table (what

@@ -33,13 +33,19 @@ void check(lxw_error error, const std::filesystem::path& path)
 
 } // namespace
 
-void writeXlsx(const CompareTable& table, const std::filesystem::path& path, const std::atomic<bool>* cancel)
+std::filesystem::path writeXlsx(const CompareTable& table, const std::filesystem::path& path, const std::atomic<bool>* cancel,
+    AtomicFile::OnClash onClash)
 {
-    AtomicFile output(path);
+    AtomicFile output(path, onClash);
     const std::string temp = output.temporaryPath().string() + ".xlsx";
+    registerTemporaryFile(temp); // libxlsxwriter writes it by path: removed on an interruption too
     struct TempRemover {
         std::string file;
-        ~TempRemover() { std::remove(file.c_str()); }
+        ~TempRemover()
+        {
+            std::remove(file.c_str());
+            unregisterTemporaryFile(file);
+        }
     } remover { temp };
 
     lxw_workbook_options options {};
@@ -137,6 +143,7 @@ void writeXlsx(const CompareTable& table, const std::filesystem::path& path, con
     if (ec)
         throw Error(path.string(), {}, "cannot move the xlsx file into place: " + ec.message());
     output.commit();
+    return output.finalPath();
 }
 
 } // namespace msprobe

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 
+#include "compare/atomic_file.h"
 #include "compare/compare_table.h"
 
 #include <atomic>
@@ -11,7 +12,9 @@ namespace msprobe {
 // Writes the table as .xlsx (libxlsxwriter, constant memory): sheet "Sheet1", or "part_0", "part_1", ... of at
 // most 1,048,500 rows as the reference splits them; bold frozen header with an autofilter; rows coloured by
 // Result (error red, warning yellow), or by the legacy highlight rules when options.legacyResult is set.
-// Written under a temporary name and renamed into place. Throws msprobe::Error.
-void writeXlsx(const CompareTable& table, const std::filesystem::path& path, const std::atomic<bool>* cancel = nullptr);
+// Written under a temporary name and renamed into place (onClash: replace an existing file or pick a free name);
+// returns the path written. Throws msprobe::Error.
+std::filesystem::path writeXlsx(const CompareTable& table, const std::filesystem::path& path,
+    const std::atomic<bool>* cancel = nullptr, AtomicFile::OnClash onClash = AtomicFile::OnClash::Replace);
 
 } // namespace msprobe

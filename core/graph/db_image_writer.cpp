@@ -43,8 +43,8 @@ std::uint64_t imageChunkHash(std::string_view bytes)
     return (h ^ (h >> 29)) * k2;
 }
 
-DbImageWriter::DbImageWriter(const std::filesystem::path& file)
-    : m_out(file)
+DbImageWriter::DbImageWriter(const std::filesystem::path& file, AtomicFile::OnClash onClash)
+    : m_out(file, onClash)
 {
     m_out.useDirectWrites();
 }

@@ -17,7 +17,7 @@ namespace msprobe::graph {
 
 class DbImageWriter {
 public:
-    explicit DbImageWriter(const std::filesystem::path& file);
+    explicit DbImageWriter(const std::filesystem::path& file, AtomicFile::OnClash onClash = AtomicFile::OnClash::Replace);
     ~DbImageWriter();
     DbImageWriter(const DbImageWriter&) = delete;
     DbImageWriter& operator=(const DbImageWriter&) = delete;
@@ -30,6 +30,9 @@ public:
     // Writes the finished image (waiting for the early part first) and renames the file into place.
     // Throws msprobe::Error naming the file on I/O errors.
     void finish(std::string_view image);
+
+    // The file; after finish() the name actually written.
+    const std::filesystem::path& finalPath() const { return m_out.finalPath(); }
 
     // How many early-written chunks finish() had to write again because they changed (for tests).
     std::size_t rewrittenChunks() const { return m_rewritten; }

@@ -95,7 +95,8 @@ public:
         m_result.database = m_options.output
             / ((compare ? "compare_" : "build_") + (m_options.timestamp.empty() ? compareTimestamp() : m_options.timestamp) + ".vis.db");
 
-        VisDbWriter writer(m_result.database);
+        // Never replaces a database of another run stamped the same second: finish() picks a free name then.
+        VisDbWriter writer(m_result.database, -1, AtomicFile::OnClash::PickFreeName);
         if (parallel)
             runParallel(writer, layout, compare);
         for (std::size_t j = 0; j < jobs.size(); ++j) {
@@ -109,6 +110,7 @@ public:
         writer.finish(distributed, m_options.overflowCheck, [&](int percent) {
             report(percent, distributed ? "matching communication across ranks" : "closing");
         });
+        m_result.database = writer.file();
         report(100, "done");
         return m_result;
     }

@@ -103,9 +103,9 @@ std::int64_t physicalMemoryBytes()
 
 } // namespace
 
-VisDbWriter::VisDbWriter(fs::path file, std::int64_t memoryBudget)
+VisDbWriter::VisDbWriter(fs::path file, std::int64_t memoryBudget, AtomicFile::OnClash onClash)
     : m_file(std::move(file))
-    , m_partial(m_file.string() + ".partial")
+    , m_onClash(onClash)
 {
     std::error_code ec;
     if (m_file.has_parent_path())
@@ -117,8 +117,8 @@ VisDbWriter::VisDbWriter(fs::path file, std::int64_t memoryBudget)
         // Room for the last graph written before the budget check moves the database to disk.
         m_db = SqliteDb::inMemory(m_file.string(), std::max(physical / 2, m_memoryBudget * 2));
     } else {
-        fs::remove(m_partial, ec);
-        m_db = std::make_unique<SqliteDb>(m_partial, false);
+        m_onDisk.emplace(m_file, m_onClash);
+        m_db = std::make_unique<SqliteDb>(m_onDisk->temporaryPath(), false);
     }
     // Rows are about 1.2 kB: on 4 kB pages a fifth of the table is slack, on 64 kB pages almost none (the file
     // is 14% smaller and every index build scans less). Any SQLite reader opens either.
@@ -154,30 +154,25 @@ void VisDbWriter::moveToDiskIfLarge()
 {
     if (!m_inMemory || std::int64_t(m_db->memoryImage().size()) <= m_memoryBudget)
         return;
+    m_onDisk.emplace(m_file, m_onClash);
+    const fs::path& partial = m_onDisk->temporaryPath();
     {
-        std::error_code ec;
-        fs::remove(m_partial, ec);
-        std::ofstream out(m_partial, std::ios::binary);
+        std::ofstream out(partial, std::ios::binary);
         const std::string_view image = m_db->memoryImage();
         out.write(image.data(), static_cast<std::streamsize>(image.size()));
         out.close();
         if (!out)
-            throw Error(m_partial.string(), {}, "cannot write the database to disk (disk full?)");
+            throw Error(m_file.string(), {}, "cannot write the database to disk (disk full?)");
     }
     m_db.reset();
     m_inMemory = false;
-    m_db = std::make_unique<SqliteDb>(m_partial, false);
+    m_db = std::make_unique<SqliteDb>(partial, false);
     applyWritePragmas();
 }
 
 VisDbWriter::~VisDbWriter()
 {
-    if (!m_finished) {
-        m_db.reset();
-        std::error_code ec;
-        if (!m_inMemory)
-            fs::remove(m_partial, ec);
-    }
+    m_db.reset(); // closed before m_onDisk removes an unfinished file
 }
 
 SqliteDb& VisDbWriter::db() { return *m_db; }
@@ -346,7 +341,7 @@ void VisDbWriter::finish(bool distributedAnalysis, bool overflowCheck, const std
     PhaseTimes phases;
     std::optional<DbImageWriter> image;
     if (m_inMemory) {
-        image.emplace(m_file);
+        image.emplace(m_file, m_onClash);
         // The table pages are final: they go to disk while the indexes are built (checked again at the end).
         if (m_db->hasFixedImage())
             image->writeEarly(m_db->memoryImage());
@@ -359,6 +354,7 @@ void VisDbWriter::finish(bool distributedAnalysis, bool overflowCheck, const std
         analyseDistributed(*m_db, overflowCheck);
     if (image) {
         image->finish(m_db->memoryImage());
+        m_file = image->finalPath();
         phases.mark("file write");
         image.reset();
         m_db.reset();
@@ -367,10 +363,8 @@ void VisDbWriter::finish(bool distributedAnalysis, bool overflowCheck, const std
     }
     m_db->exec("PRAGMA journal_mode=WAL");
     m_db.reset();
-    std::error_code ec;
-    fs::rename(m_partial, m_file, ec);
-    if (ec)
-        throw Error(m_file.string(), {}, "cannot move the finished database into place: " + ec.message());
+    m_onDisk->commit();
+    m_file = m_onDisk->finalPath();
     m_finished = true;
 }
 

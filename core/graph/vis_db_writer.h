@@ -2,6 +2,7 @@
 // Writes graphs into a .vis.db file with the reference's schema and value encodings.
 #pragma once
 
+#include "compare/atomic_file.h"
 #include "graph/graph_model.h"
 #include "graph/node_data.h"
 
@@ -9,6 +10,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <vector>
 
 namespace msprobe::graph {
@@ -28,9 +30,11 @@ class VisDbWriter {
 public:
     // The database is built in memory and written out in one piece by finish() (under a temporary name, renamed
     // into place; an existing file is replaced then). When it grows past memoryBudget bytes between two graphs
-    // it moves to "<file>.partial" on disk and carries on there; 0 writes to disk from the start, a negative
-    // budget takes the default (an eighth of the physical memory, at most 4 GiB).
-    explicit VisDbWriter(std::filesystem::path file, std::int64_t memoryBudget = -1);
+    // it moves to a hidden temporary file next to `file` and carries on there; 0 writes to disk from the start,
+    // a negative budget takes the default (an eighth of the physical memory, at most 4 GiB). onClash: whether an
+    // existing file of that name is replaced or the database takes a free name ("name_1.vis.db"; see file()).
+    explicit VisDbWriter(std::filesystem::path file, std::int64_t memoryBudget = -1,
+        AtomicFile::OnClash onClash = AtomicFile::OnClash::Replace);
     ~VisDbWriter();
     VisDbWriter(const VisDbWriter&) = delete;
     VisDbWriter& operator=(const VisDbWriter&) = delete;
@@ -54,6 +58,7 @@ public:
     void finish(bool distributedAnalysis, bool overflowCheck, const std::function<void(int)>& progress = {});
 
     SqliteDb& db();
+    // The database file; after finish() the name actually written.
     const std::filesystem::path& file() const { return m_file; }
 
     bool inMemory() const { return m_inMemory; }
@@ -62,7 +67,9 @@ private:
     void applyWritePragmas();
     void createIndexes();
     void moveToDiskIfLarge();
-    std::filesystem::path m_file, m_partial;
+    std::filesystem::path m_file;
+    AtomicFile::OnClash m_onClash;
+    std::optional<AtomicFile> m_onDisk; // the database file while it is written on disk
     std::unique_ptr<SqliteDb> m_db;
     std::int64_t m_memoryBudget = 0;
     std::int64_t m_nextRowId = 1;

@@ -80,6 +80,7 @@ CsvTable parseCsvText(std::string_view text, const std::string& fileName)
                 "has " + std::to_string(row.size()) + " fields, the header has " + std::to_string(table.header.size()));
         row.resize(table.header.size());
         table.rows.push_back(std::move(row));
+        table.lines.push_back(startLines[r]);
     }
     return table;
 }

@@ -12,6 +12,7 @@ namespace msprobe {
 struct CsvTable {
     std::vector<std::string> header;
     std::vector<std::vector<std::string>> rows;
+    std::vector<std::size_t> lines; // per row: the line of the file it starts on (1 is the header's)
     // Index of a header cell, or -1.
     int column(std::string_view title) const;
 };

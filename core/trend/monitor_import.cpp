@@ -91,12 +91,44 @@ struct Row {
 };
 
 struct ParsedFile {
+    fs::path path;
     std::int64_t rank = 0;
     std::size_t metric = 0;
     CsvTable table;
     std::vector<int> statColumn; // per monitorStatOrder() entry: CSV column or -1
-    fs::path path;
 };
+
+constexpr std::size_t kProblemsShown = 5;
+
+// A cell text for a message: quoted, cut at 40 characters, control characters shown as '?'.
+std::string quoted(const std::string& text)
+{
+    std::string out = "\"";
+    for (std::size_t i = 0; i < text.size() && i < 40; ++i)
+        out += static_cast<unsigned char>(text[i]) < 0x20 ? '?' : text[i];
+    return out + (text.size() > 40 ? "...\"" : "\"");
+}
+
+std::string skipReason(const CsvTable& t, const std::vector<std::string>& cells, const std::optional<std::int64_t>& vpp,
+    const std::optional<std::int64_t>& step, const std::optional<std::int64_t>& micro, int microCol)
+{
+    auto bad = [&](const char* column) {
+        const std::string& text = cells[static_cast<std::size_t>(t.column(column))];
+        return text.empty() ? std::string(column) + " is empty" : std::string(column) + " " + quoted(text) + " is not an integer";
+    };
+    if (!step)
+        return bad("step");
+    if (!vpp)
+        return bad("vpp_stage");
+    if (microCol >= 0 && !micro)
+        return bad("micro_step");
+    return "name is empty";
+}
+
+bool isNumberOrEmpty(const std::string& text)
+{
+    return text.find_first_not_of(" \t\r\n\f\v") == std::string::npos || parseTrendNumber(text).has_value();
+}
 
 } // namespace
 
@@ -134,7 +166,7 @@ ImportSummary importMonitorData(const fs::path& dataDir, const fs::path& dbFile,
     for (auto& dir : findRankDirs(dataDir)) {
         summary.maxRank = std::max(summary.maxRank, dir.rank);
         for (const auto& file : dir.files) {
-            ParsedFile parsed { dir.rank, file.metric, readCsvFile(file.path), {}, file.path };
+            ParsedFile parsed { file.path, dir.rank, file.metric, readCsvFile(file.path), {} };
             for (const char* required : { "vpp_stage", "name", "step" })
                 if (parsed.table.column(required) < 0)
                     throw Error(file.path.string(), "header", std::string("missing the column \"") + required + "\"");
@@ -173,29 +205,40 @@ ImportSummary importMonitorData(const fs::path& dataDir, const fs::path& dbFile,
         const int vppCol = t.column("vpp_stage"), nameCol = t.column("name"), stepCol = t.column("step");
         const int microCol = t.column("micro_step");
         FileRows out { &file, {} };
+        FileProblems problems { file.path, 0, 0, {}, {} };
         for (std::size_t r = 0; r < t.rows.size(); ++r) {
             const auto& cells = t.rows[r];
+            const std::string line = "line " + std::to_string(t.lines[r]);
             const auto vpp = parseInteger(cells[static_cast<std::size_t>(vppCol)]);
             const auto step = parseInteger(cells[static_cast<std::size_t>(stepCol)]);
             std::optional<std::int64_t> micro = 0;
             if (microCol >= 0)
                 micro = parseInteger(cells[static_cast<std::size_t>(microCol)]);
-            if (!vpp || !step || !micro)
+            const std::string& name = cells[static_cast<std::size_t>(nameCol)];
+            if (!vpp || !step || !micro || name.empty()) {
+                if (problems.skippedRows++ < kProblemsShown)
+                    problems.firstSkipped.push_back(line + ": " + skipReason(t, cells, vpp, step, micro, microCol));
                 continue;
+            }
             // Micro steps are numbered from 0 within a step and summed across steps: a count beyond
             // 2^31 is not a training run, and would overflow the step numbering.
             if (*micro > std::numeric_limits<std::int32_t>::max())
-                throw Error(file.path.string(), "data row " + std::to_string(r + 1),
-                    "micro_step " + std::to_string(*micro) + " is out of range");
-            Row row { *vpp, *step, *micro, microCol >= 0, &cells[static_cast<std::size_t>(nameCol)], {} };
+                throw Error(file.path.string(), line, "micro_step " + std::to_string(*micro) + " is out of range");
+            Row row { *vpp, *step, *micro, microCol >= 0, &name, {} };
             for (std::size_t s : dbStatIndex) {
                 const int col = file.statColumn[s];
                 row.cells.push_back(col >= 0 ? &cells[static_cast<std::size_t>(col)] : nullptr);
+                if (col >= 0 && !isNumberOrEmpty(cells[static_cast<std::size_t>(col)])
+                    && problems.nonNumeric++ < kProblemsShown)
+                    problems.firstNonNumeric.push_back(
+                        line + ": " + statOrder[s] + " " + quoted(cells[static_cast<std::size_t>(col)]));
             }
             auto& count = microCount[*step];
             count = std::max(count, *micro + 1);
             out.rows.push_back(std::move(row));
         }
+        if (problems.skippedRows || problems.nonNumeric)
+            summary.problems.push_back(std::move(problems));
         all.push_back(std::move(out));
     }
     std::map<std::int64_t, std::int64_t> base;
@@ -205,55 +248,63 @@ ImportSummary importMonitorData(const fs::path& dataDir, const fs::path& dbFile,
         total += count;
     }
 
-    TrendDbWriter db(dbFile, dbStats);
-    std::vector<std::int64_t> metricIds(monitorMetrics().size(), 0);
-    for (std::size_t m = 0; m < monitorMetrics().size(); ++m)
-        for (const auto& file : files)
-            if (file.metric == m) {
-                metricIds[m] = db.metricId(monitorMetrics()[m]);
-                break;
-            }
-    bool anyStep = false;
-    std::int64_t minStep = 0, maxStep = 0;
-    std::set<std::pair<std::int64_t, std::int64_t>> tagged; // (target, metric)
-    for (const auto& fileRows : all) {
-        const ParsedFile& file = *fileRows.file;
-        const std::int64_t metric = metricIds[file.metric];
-        for (const auto& row : fileRows.rows) {
-            const std::string name = applyMapping(*row.name, options.mapping);
-            const std::int64_t step = options.microStep ? base[row.step] + row.micro : row.step;
-            const std::int64_t target = db.targetId(name, row.vpp, options.microStep ? 0 : row.micro);
-            if (tagged.emplace(target, metric).second)
-                db.tagTarget(target, metric, monitorTags(name));
-            std::vector<std::optional<double>> values;
-            for (const std::string* cell : row.cells)
-                values.push_back(cell ? clampTrendValue(*cell) : std::nullopt);
-            db.addRow(file.rank, step, target, metric, values);
-            ++summary.rows;
-            if (!options.microStep) {
-                minStep = anyStep ? std::min(minStep, row.step) : row.step;
-                maxStep = anyStep ? std::max(maxStep, row.step) : row.step;
-                anyStep = true;
+    // A database write failure (a full disk) names the temporary file: say what became of the real one.
+    try {
+        TrendDbWriter db(dbFile, dbStats);
+        std::vector<std::int64_t> metricIds(monitorMetrics().size(), 0);
+        for (std::size_t m = 0; m < monitorMetrics().size(); ++m)
+            for (const auto& file : files)
+                if (file.metric == m) {
+                    metricIds[m] = db.metricId(monitorMetrics()[m]);
+                    break;
+                }
+        bool anyStep = false;
+        std::int64_t minStep = 0, maxStep = 0;
+        std::set<std::pair<std::int64_t, std::int64_t>> tagged; // (target, metric)
+        for (const auto& fileRows : all) {
+            const ParsedFile& file = *fileRows.file;
+            const std::int64_t metric = metricIds[file.metric];
+            for (const auto& row : fileRows.rows) {
+                const std::string name = applyMapping(*row.name, options.mapping);
+                const std::int64_t step = options.microStep ? base[row.step] + row.micro : row.step;
+                const std::int64_t target = db.targetId(name, row.vpp, options.microStep ? 0 : row.micro);
+                if (tagged.emplace(target, metric).second)
+                    db.tagTarget(target, metric, monitorTags(name));
+                std::vector<std::optional<double>> values;
+                for (const std::string* cell : row.cells)
+                    values.push_back(cell ? clampTrendValue(*cell) : std::nullopt);
+                db.addRow(file.rank, step, target, metric, values);
+                ++summary.rows;
+                if (!options.microStep) {
+                    minStep = anyStep ? std::min(minStep, row.step) : row.step;
+                    maxStep = anyStep ? std::max(maxStep, row.step) : row.step;
+                    anyStep = true;
+                }
             }
         }
+        if (options.microStep) {
+            minStep = 0;
+            maxStep = total - 1;
+        }
+        summary.minStep = minStep;
+        summary.maxStep = maxStep;
+        std::vector<std::pair<std::string, std::string>> metricColumns;
+        for (std::size_t m = 0; m < monitorMetrics().size(); ++m) {
+            if (!metricIds[m])
+                continue;
+            std::string stats;
+            for (std::size_t s : metricStats[m])
+                stats += (stats.empty() ? "" : ",") + statOrder[s];
+            metricColumns.emplace_back(monitorMetrics()[m], stats);
+        }
+        db.writeGlobalStats({ { "min_step", minStep }, { "max_step", maxStep }, { "max_rank", summary.maxRank } }, metricColumns);
+        db.finish();
+    } catch (const Error& error) {
+        if (std::string_view(error.what()) == "cancelled")
+            throw;
+        throw Error(dbFile.string(), {},
+            std::string("the database was not written (an earlier file of this name is left as it was): ") + error.what());
     }
-    if (options.microStep) {
-        minStep = 0;
-        maxStep = total - 1;
-    }
-    summary.minStep = minStep;
-    summary.maxStep = maxStep;
-    std::vector<std::pair<std::string, std::string>> metricColumns;
-    for (std::size_t m = 0; m < monitorMetrics().size(); ++m) {
-        if (!metricIds[m])
-            continue;
-        std::string stats;
-        for (std::size_t s : metricStats[m])
-            stats += (stats.empty() ? "" : ",") + statOrder[s];
-        metricColumns.emplace_back(monitorMetrics()[m], stats);
-    }
-    db.writeGlobalStats({ { "min_step", minStep }, { "max_step", maxStep }, { "max_rank", summary.maxRank } }, metricColumns);
-    db.finish();
     return summary;
 }
 

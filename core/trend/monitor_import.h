@@ -17,9 +17,18 @@ struct ImportOptions {
     std::vector<std::pair<std::string, std::string>> mapping;
 };
 
+// What one CSV file held that could not be imported as it stands.
+struct FileProblems {
+    std::filesystem::path file;
+    std::size_t skippedRows = 0; // a step, vpp_stage or micro_step that is not an integer, or an empty name
+    std::size_t nonNumeric = 0; // statistic cells that are neither empty nor a number: stored as NULL
+    std::vector<std::string> firstSkipped, firstNonNumeric; // "line 7: step \"x\" is not an integer", at most 5 each
+};
+
 struct ImportSummary {
     std::size_t files = 0;
     std::size_t rows = 0;
+    std::vector<FileProblems> problems; // files with skipped rows or non-numeric statistics, in import order
     std::int64_t maxRank = 0;
     std::int64_t minStep = 0, maxStep = 0;
 };
@@ -28,7 +37,9 @@ struct ImportSummary {
 const std::vector<std::string>& monitorMetrics();
 
 // Throws msprobe::Error naming the directory or file at fault (a rank directory whose time prefix does not
-// parse, no monitor files at all, a CSV without the vpp_stage/name/step columns).
+// parse, no monitor files at all, a CSV without the vpp_stage/name/step columns, a database write failure).
+// The database is written under a temporary name and renamed onto dbFile when complete: on any failure an
+// earlier dbFile is left as it was.
 ImportSummary importMonitorData(const std::filesystem::path& dataDir, const std::filesystem::path& dbFile,
     const ImportOptions& options);
 

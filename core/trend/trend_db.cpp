@@ -35,7 +35,7 @@ std::optional<double> clampTrendValue(double value)
     return value;
 }
 
-std::optional<double> clampTrendValue(std::string_view text)
+std::optional<double> parseTrendNumber(std::string_view text)
 {
     // Python float(): surrounding white space allowed, the whole rest must be the number.
     while (!text.empty() && std::isspace(static_cast<unsigned char>(text.front())))
@@ -50,30 +50,33 @@ std::optional<double> clampTrendValue(std::string_view text)
     const double value = std::strtod(copy.c_str(), &end);
     if (end != copy.c_str() + copy.size())
         return std::nullopt;
-    return clampTrendValue(value);
+    return value;
+}
+
+std::optional<double> clampTrendValue(std::string_view text)
+{
+    const auto value = parseTrendNumber(text);
+    return value ? clampTrendValue(*value) : std::nullopt;
 }
 
 TrendDbWriter::TrendDbWriter(const std::filesystem::path& file, std::vector<std::string> statColumns)
-    : m_db([&] {
-        std::error_code ec;
-        std::filesystem::remove(file, ec);
-        return file;
-    }(), false)
+    : m_output(file)
+    , m_db(std::make_unique<graph::SqliteDb>(m_output.temporaryPath(), false))
     , m_stats(std::move(statColumns))
 {
-    m_db.exec("PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF; BEGIN;");
-    m_db.exec(R"(CREATE TABLE monitoring_targets (
+    m_db->exec("PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF; BEGIN;");
+    m_db->exec(R"(CREATE TABLE monitoring_targets (
             target_id INTEGER PRIMARY KEY AUTOINCREMENT,
             target_name TEXT NOT NULL,
             vpp_stage INTEGER NOT NULL,
             micro_step INTEGER NOT NULL DEFAULT 0,
             UNIQUE(target_name, vpp_stage, micro_step)
         ))");
-    m_db.exec(R"(CREATE TABLE monitoring_metrics (
+    m_db->exec(R"(CREATE TABLE monitoring_metrics (
             metric_id INTEGER PRIMARY KEY AUTOINCREMENT,
             metric_name TEXT UNIQUE NOT NULL
         ))");
-    m_db.exec(R"(CREATE TABLE monitoring_tags (
+    m_db->exec(R"(CREATE TABLE monitoring_tags (
             tag_id INTEGER PRIMARY KEY AUTOINCREMENT,
             tag_name TEXT NOT NULL,
             category TEXT NOT NULL,
@@ -82,7 +85,7 @@ TrendDbWriter::TrendDbWriter(const std::filesystem::path& file, std::vector<std:
             FOREIGN KEY (metric_id) REFERENCES monitoring_metrics(metric_id)
         ))");
     // The reference's foreign key names "monitoring_target": kept as is (SQLite does not enforce it).
-    m_db.exec(R"(CREATE TABLE tag_target_mapping (
+    m_db->exec(R"(CREATE TABLE tag_target_mapping (
             tag_id INTEGER NOT NULL,
             target_id INTEGER NOT NULL,
             PRIMARY KEY (tag_id, target_id),
@@ -95,7 +98,7 @@ TrendDbWriter::TrendDbWriter(const std::filesystem::path& file, std::vector<std:
         columns += (columns.empty() ? "" : ", ") + stat + " REAL DEFAULT NULL";
         placeholders += ", ?";
     }
-    m_db.exec("CREATE TABLE trend_data (\n            rank INTEGER NOT NULL,\n            step INTEGER NOT NULL,\n"
+    m_db->exec("CREATE TABLE trend_data (\n            rank INTEGER NOT NULL,\n            step INTEGER NOT NULL,\n"
               "            target_id INTEGER NOT NULL,\n            metric_id INTEGER NOT NULL,\n            "
         + columns + (columns.empty() ? "" : ",")
         + "\n            PRIMARY KEY (rank, step, target_id, metric_id),\n"
@@ -104,14 +107,14 @@ TrendDbWriter::TrendDbWriter(const std::filesystem::path& file, std::vector<std:
     std::string names;
     for (const auto& stat : m_stats)
         names += ", " + stat;
-    m_insertRow = std::make_unique<graph::SqliteStatement>(m_db,
+    m_insertRow = std::make_unique<graph::SqliteStatement>(*m_db,
         "INSERT OR IGNORE INTO trend_data (rank, step, target_id, metric_id" + names + ") VALUES (?, ?, ?, ?"
             + placeholders + ")");
-    m_insertTarget = std::make_unique<graph::SqliteStatement>(m_db,
+    m_insertTarget = std::make_unique<graph::SqliteStatement>(*m_db,
         "INSERT INTO monitoring_targets (target_id, target_name, vpp_stage, micro_step) VALUES (?, ?, ?, ?)");
-    m_insertTag = std::make_unique<graph::SqliteStatement>(m_db,
+    m_insertTag = std::make_unique<graph::SqliteStatement>(*m_db,
         "INSERT INTO monitoring_tags (tag_id, tag_name, category, metric_id) VALUES (?, ?, ?, ?)");
-    m_insertMapping = std::make_unique<graph::SqliteStatement>(m_db,
+    m_insertMapping = std::make_unique<graph::SqliteStatement>(*m_db,
         "INSERT OR IGNORE INTO tag_target_mapping (tag_id, target_id) VALUES (?, ?)");
 }
 
@@ -121,7 +124,7 @@ std::int64_t TrendDbWriter::metricId(const std::string& metric)
 {
     auto [it, inserted] = m_metrics.emplace(metric, static_cast<std::int64_t>(m_metrics.size()) + 1);
     if (inserted) {
-        graph::SqliteStatement insert(m_db, "INSERT INTO monitoring_metrics (metric_id, metric_name) VALUES (?, ?)");
+        graph::SqliteStatement insert(*m_db, "INSERT INTO monitoring_metrics (metric_id, metric_name) VALUES (?, ?)");
         insert.bindInt(1, it->second);
         insert.bindText(2, metric);
         insert.run();
@@ -192,8 +195,8 @@ void TrendDbWriter::writeGlobalStats(const std::vector<std::pair<std::string, st
         names += (names.empty() ? "" : ", ") + name;
         placeholders += placeholders.empty() ? "?" : ", ?";
     }
-    m_db.exec("CREATE TABLE global_stats (\n            " + columns + "\n        )");
-    graph::SqliteStatement insert(m_db, "INSERT INTO global_stats (" + names + ") VALUES (" + placeholders + ")");
+    m_db->exec("CREATE TABLE global_stats (\n            " + columns + "\n        )");
+    graph::SqliteStatement insert(*m_db, "INSERT INTO global_stats (" + names + ") VALUES (" + placeholders + ")");
     int index = 1;
     for (const auto& item : numbers)
         insert.bindInt(index++, item.second);
@@ -208,7 +211,9 @@ void TrendDbWriter::finish()
     m_insertTarget.reset();
     m_insertTag.reset();
     m_insertMapping.reset();
-    m_db.exec("COMMIT;");
+    m_db->exec("COMMIT;");
+    m_db.reset();
+    m_output.commit();
 }
 
 } // namespace msprobe::trend

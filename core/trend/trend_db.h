@@ -3,11 +3,13 @@
 // the exact schema of the reference (targets, metrics, tags, tag/target mapping, trend_data, global_stats).
 #pragma once
 
+#include "compare/atomic_file.h"
 #include "graph/sqlite_util.h"
 
 #include <cstdint>
 #include <filesystem>
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <tuple>
@@ -21,6 +23,9 @@ const std::vector<std::string>& monitorStatOrder();
 // A cell value as the reference stores it: parsed as a float (an unparseable text is NULL), infinities
 // become +-(1e9 + 1), values beyond +-1e9 are clamped to +-1e9, NaN is NULL.
 std::optional<double> clampTrendValue(std::string_view text);
+// The number a cell holds as Python float() reads it (NaN and infinities included); nullopt for an empty or
+// non-numeric text.
+std::optional<double> parseTrendNumber(std::string_view text);
 std::optional<double> clampTrendValue(double value);
 
 struct TrendTag {
@@ -30,7 +35,9 @@ struct TrendTag {
 
 class TrendDbWriter {
 public:
-    // Deletes an existing file first. statColumns: the trend_data statistic columns, in order.
+    // Writes under a temporary name next to `file`; finish() renames it onto `file` (replacing an earlier one
+    // in one step). Without finish() the temporary is removed and an earlier file is untouched.
+    // statColumns: the trend_data statistic columns, in order.
     TrendDbWriter(const std::filesystem::path& file, std::vector<std::string> statColumns);
     ~TrendDbWriter();
     TrendDbWriter(const TrendDbWriter&) = delete;
@@ -46,11 +53,12 @@ public:
     // global_stats: integer columns (name, value) then one TEXT column per metric (name, comma-joined stats).
     void writeGlobalStats(const std::vector<std::pair<std::string, std::int64_t>>& numbers,
         const std::vector<std::pair<std::string, std::string>>& metricStats);
-    // Commits everything.
+    // Commits everything and moves the file into place. Throws msprobe::Error.
     void finish();
 
 private:
-    graph::SqliteDb m_db;
+    AtomicFile m_output;
+    std::unique_ptr<graph::SqliteDb> m_db;
     std::vector<std::string> m_stats;
     std::map<std::string, std::int64_t> m_metrics;
     std::map<std::tuple<std::string, std::int64_t, std::int64_t>, std::int64_t> m_targets;
