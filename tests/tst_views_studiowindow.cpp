@@ -20,6 +20,7 @@
 #include <QSignalSpy>
 #include <QStandardPaths>
 #include <QCheckBox>
+#include <QStatusBar>
 #include <QTemporaryDir>
 
 using namespace msprobe;
@@ -269,6 +270,22 @@ private slots:
             qPrintable(box->text() + box->informativeText()));
         QVERIFY(window.session()->compareResults().empty());
         box->close();
+    }
+
+    // One verdict: the studio's "First divergence" names what `msprobe compare` prints for the pair (the GELU
+    // whose kwarg approximate changed), not the graph's first error-coloured module.
+    void firstDivergenceIsTheCliVerdict()
+    {
+        MainWindow window;
+        QVERIFY(openSamplePair(window));
+        const auto run = test::runCli({ QStringLiteral("compare"), QStringLiteral("-tp"), samplePath("problem"), QStringLiteral("-gp"),
+            samplePath("bench"), QStringLiteral("-o"), m_scratch.filePath(QStringLiteral("verdict")), QStringLiteral("--no-progress") });
+        QCOMPARE(run.exitCode, 0);
+        QVERIFY2(run.out.contains(QStringLiteral("first divergence: Functional.gelu.1.forward")), qPrintable(run.out));
+        window.studioFocus()->setGraph(0, 0);
+        window.goToFirstDivergence();
+        QCOMPARE(window.studioFocus()->node(), QStringLiteral("Functional.gelu.1.forward"));
+        QVERIFY2(window.statusBar()->currentMessage().contains(QStringLiteral("approximate")), qPrintable(window.statusBar()->currentMessage()));
     }
 
     // A failed open (an empty folder) keeps the pair that was open, its graphs and its compare table.

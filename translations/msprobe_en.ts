@@ -416,28 +416,28 @@ Wheel: scroll; A / D: left / right</translation>
         <translation>Cancel</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow.cpp" line="406"/>
+        <location filename="../app/studio/mainwindow.cpp" line="404"/>
         <source>Loading %1…</source>
         <translation>Loading %1…</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow.cpp" line="440"/>
+        <location filename="../app/studio/mainwindow.cpp" line="438"/>
         <source>Loading cancelled.</source>
         <translation>Loading cancelled.</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow.cpp" line="433"/>
+        <location filename="../app/studio/mainwindow.cpp" line="431"/>
         <source>%1 — msprobe studio</source>
         <translation>%1 — msprobe studio</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow.cpp" line="442"/>
-        <location filename="../app/studio/mainwindow.cpp" line="443"/>
+        <location filename="../app/studio/mainwindow.cpp" line="440"/>
+        <location filename="../app/studio/mainwindow.cpp" line="441"/>
         <source>Could not open %1</source>
         <translation>Could not open %1</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow.cpp" line="472"/>
+        <location filename="../app/studio/mainwindow.cpp" line="470"/>
         <source>Open dump folder</source>
         <translation>Open dump folder</translation>
     </message>
@@ -696,154 +696,169 @@ Wheel: scroll; A / D: left / right</translation>
         <translation>F3</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow.cpp" line="263"/>
+        <location filename="../app/studio/mainwindow.cpp" line="580"/>
+        <source>First divergence: %1 — %2</source>
+        <translation>First divergence: %1 — %2</translation>
+    </message>
+    <message>
+        <location filename="../app/studio/mainwindow.cpp" line="584"/>
+        <source>No divergence: every entry stays within tolerance.</source>
+        <translation>No divergence: every entry stays within tolerance.</translation>
+    </message>
+    <message>
+        <location filename="../app/studio/mainwindow.cpp" line="588"/>
+        <source>No compare table here: showing the graph&apos;s first error-level node.</source>
+        <translation>No compare table here: showing the graph&apos;s first error-level node.</translation>
+    </message>
+    <message>
+        <location filename="../app/studio/mainwindow.cpp" line="590"/>
         <source>No error-level node in this graph.</source>
         <translation>No error-level node in this graph.</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow.cpp" line="265"/>
+        <location filename="../app/studio/mainwindow.cpp" line="263"/>
         <source>First divergence</source>
         <translation>First divergence</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow.cpp" line="270"/>
+        <location filename="../app/studio/mainwindow.cpp" line="268"/>
         <source>Cancel loading</source>
         <translation>Cancel loading</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow.cpp" line="275"/>
+        <location filename="../app/studio/mainwindow.cpp" line="273"/>
         <source>&amp;View</source>
         <translation>&amp;View</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow.cpp" line="280"/>
+        <location filename="../app/studio/mainwindow.cpp" line="278"/>
         <source>&amp;Dark theme</source>
         <translation>&amp;Dark theme</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow.cpp" line="283"/>
+        <location filename="../app/studio/mainwindow.cpp" line="281"/>
         <source>Ctrl+Shift+T</source>
         <translation>Ctrl+Shift+T</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow.cpp" line="285"/>
+        <location filename="../app/studio/mainwindow.cpp" line="283"/>
         <source>&amp;Language</source>
         <translation>&amp;Language</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow.cpp" line="288"/>
+        <location filename="../app/studio/mainwindow.cpp" line="286"/>
         <source>System default</source>
         <translation>System default</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow.cpp" line="296"/>
+        <location filename="../app/studio/mainwindow.cpp" line="294"/>
         <source>The language changes the next time msprobe studio starts.</source>
         <translation>The language changes the next time msprobe studio starts.</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow.cpp" line="300"/>
+        <location filename="../app/studio/mainwindow.cpp" line="298"/>
         <source>&amp;Reset layout</source>
         <translation>&amp;Reset layout</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow.cpp" line="302"/>
+        <location filename="../app/studio/mainwindow.cpp" line="300"/>
         <source>&amp;Help</source>
         <translation>&amp;Help</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow.cpp" line="303"/>
+        <location filename="../app/studio/mainwindow.cpp" line="301"/>
         <source>&amp;Keyboard shortcuts</source>
         <translation>&amp;Keyboard shortcuts</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow.cpp" line="304"/>
+        <location filename="../app/studio/mainwindow.cpp" line="302"/>
         <source>&amp;About msprobe studio</source>
         <translation>&amp;About msprobe studio</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow.cpp" line="305"/>
+        <location filename="../app/studio/mainwindow.cpp" line="303"/>
         <source>About msprobe studio</source>
         <translation>About msprobe studio</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow.cpp" line="306"/>
+        <location filename="../app/studio/mainwindow.cpp" line="304"/>
         <source>&lt;b&gt;msprobe studio %1&lt;/b&gt;&lt;br&gt;Numerical-accuracy workstation for msprobe dumps: graph diff, compare table, node matching and reports.</source>
         <translation>&lt;b&gt;msprobe studio %1&lt;/b&gt;&lt;br&gt;Numerical-accuracy workstation for msprobe dumps: graph diff, compare table, node matching and reports.</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow.cpp" line="390"/>
+        <location filename="../app/studio/mainwindow.cpp" line="388"/>
         <source>Cannot open</source>
         <translation>Cannot open</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow.cpp" line="420"/>
+        <location filename="../app/studio/mainwindow.cpp" line="418"/>
         <source>%p% — about %1 s left</source>
         <translation>%p% — about %1 s left</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow.cpp" line="423"/>
+        <location filename="../app/studio/mainwindow.cpp" line="421"/>
         <source>Loading: %1</source>
         <translation>Loading: %1</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow.cpp" line="430"/>
+        <location filename="../app/studio/mainwindow.cpp" line="428"/>
         <source> vs </source>
         <translation> vs </translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow.cpp" line="434"/>
+        <location filename="../app/studio/mainwindow.cpp" line="432"/>
         <source>Opened %1 in %2 s.</source>
         <translation>Opened %1 in %2 s.</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow.cpp" line="502"/>
+        <location filename="../app/studio/mainwindow.cpp" line="500"/>
         <source>The graph view is not part of this build.</source>
         <translation>The graph view is not part of this build.</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow.cpp" line="508"/>
+        <location filename="../app/studio/mainwindow.cpp" line="506"/>
         <source>CSV (*.csv)</source>
         <translation>CSV (*.csv)</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow.cpp" line="509"/>
+        <location filename="../app/studio/mainwindow.cpp" line="507"/>
         <source>Excel workbook (*.xlsx)</source>
         <translation>Excel workbook (*.xlsx)</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow.cpp" line="510"/>
+        <location filename="../app/studio/mainwindow.cpp" line="508"/>
         <source>HTML report (*.html)</source>
         <translation>HTML report (*.html)</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow.cpp" line="514"/>
+        <location filename="../app/studio/mainwindow.cpp" line="512"/>
         <source>Export</source>
         <translation>Export</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow.cpp" line="521"/>
-        <location filename="../app/studio/mainwindow.cpp" line="534"/>
+        <location filename="../app/studio/mainwindow.cpp" line="519"/>
+        <location filename="../app/studio/mainwindow.cpp" line="532"/>
         <source>Written %1</source>
         <translation>Written %1</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow.cpp" line="523"/>
-        <location filename="../app/studio/mainwindow.cpp" line="536"/>
+        <location filename="../app/studio/mainwindow.cpp" line="521"/>
+        <location filename="../app/studio/mainwindow.cpp" line="534"/>
         <source>Export failed</source>
         <translation>Export failed</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow.cpp" line="528"/>
+        <location filename="../app/studio/mainwindow.cpp" line="526"/>
         <source>Export graph</source>
         <translation>Export graph</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow.cpp" line="529"/>
+        <location filename="../app/studio/mainwindow.cpp" line="527"/>
         <source>PNG image (*.png);;SVG drawing (*.svg)</source>
         <translation>PNG image (*.png);;SVG drawing (*.svg)</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow.cpp" line="548"/>
+        <location filename="../app/studio/mainwindow.cpp" line="546"/>
         <source>Keyboard shortcuts</source>
         <translation>Keyboard shortcuts</translation>
     </message>
@@ -913,7 +928,7 @@ Wheel: scroll; A / D: left / right</translation>
     </message>
     <message>
         <location filename="../views/details/nodedetailspanel.cpp" line="78"/>
-        <location filename="../views/details/nodedetailspanel.cpp" line="114"/>
+        <location filename="../views/details/nodedetailspanel.cpp" line="107"/>
         <source>Comparison details</source>
         <translation>Comparison details</translation>
     </message>
@@ -958,17 +973,17 @@ Wheel: scroll; A / D: left / right</translation>
         <translation>Node information</translation>
     </message>
     <message>
-        <location filename="../views/details/nodedetailspanel.cpp" line="114"/>
+        <location filename="../views/details/nodedetailspanel.cpp" line="107"/>
         <source>Input/Output details</source>
         <translation>Input/Output details</translation>
     </message>
     <message>
-        <location filename="../views/details/nodedetailspanel.cpp" line="194"/>
+        <location filename="../views/details/nodedetailspanel.cpp" line="187"/>
         <source>Debug node: %1    Bench node: %2</source>
         <translation>Debug node: %1    Bench node: %2</translation>
     </message>
     <message>
-        <location filename="../views/details/nodedetailspanel.cpp" line="195"/>
+        <location filename="../views/details/nodedetailspanel.cpp" line="188"/>
         <source>(none)</source>
         <translation>(none)</translation>
     </message>
@@ -1289,12 +1304,12 @@ Wheel: scroll; A / D: left / right</translation>
         <translation>There is no comparison for step %1, rank %2 to export.</translation>
     </message>
     <message>
-        <location filename="../views/studiosession.cpp" line="36"/>
+        <location filename="../app/studio/session/studiosession.cpp" line="36"/>
         <source>%1 does not exist.</source>
         <translation>%1 does not exist.</translation>
     </message>
     <message>
-        <location filename="../views/studiosession.cpp" line="49"/>
+        <location filename="../app/studio/session/studiosession.cpp" line="49"/>
         <source>Open one path (a dump folder, a .vis.db or a compare CSV) or two dump folders (problem, bench).</source>
         <translation>Open one path (a dump folder, a .vis.db or a compare CSV) or two dump folders (problem, bench).</translation>
     </message>
@@ -1315,22 +1330,22 @@ Wheel: scroll; A / D: left / right</translation>
 <context>
     <name>StudioSession</name>
     <message>
-        <location filename="../views/studiosession.cpp" line="95"/>
+        <location filename="../app/studio/session/studiosession.cpp" line="95"/>
         <source>%1 vs %2</source>
         <translation>%1 vs %2</translation>
     </message>
     <message>
-        <location filename="../views/studiosession.cpp" line="183"/>
+        <location filename="../app/studio/session/studiosession.cpp" line="183"/>
         <source>No model graph for this dump: %1</source>
         <translation>No model graph for this dump: %1</translation>
     </message>
     <message>
-        <location filename="../views/studiosession.cpp" line="196"/>
+        <location filename="../app/studio/session/studiosession.cpp" line="196"/>
         <source>Graph: %1</source>
         <translation>Graph: %1</translation>
     </message>
     <message>
-        <location filename="../views/studiosession.cpp" line="209"/>
+        <location filename="../app/studio/session/studiosession.cpp" line="209"/>
         <source>Compare: %1</source>
         <translation>Compare: %1</translation>
     </message>

@@ -416,28 +416,28 @@ Ctrl+滚轮、W / S：缩放
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow.cpp" line="406"/>
+        <location filename="../app/studio/mainwindow.cpp" line="404"/>
         <source>Loading %1…</source>
         <translation>正在加载 %1…</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow.cpp" line="440"/>
+        <location filename="../app/studio/mainwindow.cpp" line="438"/>
         <source>Loading cancelled.</source>
         <translation>加载已取消。</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow.cpp" line="433"/>
+        <location filename="../app/studio/mainwindow.cpp" line="431"/>
         <source>%1 — msprobe studio</source>
         <translation>%1 — msprobe studio</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow.cpp" line="442"/>
-        <location filename="../app/studio/mainwindow.cpp" line="443"/>
+        <location filename="../app/studio/mainwindow.cpp" line="440"/>
+        <location filename="../app/studio/mainwindow.cpp" line="441"/>
         <source>Could not open %1</source>
         <translation>无法打开 %1</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow.cpp" line="472"/>
+        <location filename="../app/studio/mainwindow.cpp" line="470"/>
         <source>Open dump folder</source>
         <translation>打开 dump 目录</translation>
     </message>
@@ -696,154 +696,169 @@ Ctrl+滚轮、W / S：缩放
         <translation>F3</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow.cpp" line="263"/>
+        <location filename="../app/studio/mainwindow.cpp" line="580"/>
+        <source>First divergence: %1 — %2</source>
+        <translation>首个分歧：%1 — %2</translation>
+    </message>
+    <message>
+        <location filename="../app/studio/mainwindow.cpp" line="584"/>
+        <source>No divergence: every entry stays within tolerance.</source>
+        <translation>无分歧：所有条目都在容差之内。</translation>
+    </message>
+    <message>
+        <location filename="../app/studio/mainwindow.cpp" line="588"/>
+        <source>No compare table here: showing the graph&apos;s first error-level node.</source>
+        <translation>此处没有比对表：显示图中第一个错误级节点。</translation>
+    </message>
+    <message>
+        <location filename="../app/studio/mainwindow.cpp" line="590"/>
         <source>No error-level node in this graph.</source>
         <translation>此图中没有错误级节点。</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow.cpp" line="265"/>
+        <location filename="../app/studio/mainwindow.cpp" line="263"/>
         <source>First divergence</source>
         <translation>首个分歧</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow.cpp" line="270"/>
+        <location filename="../app/studio/mainwindow.cpp" line="268"/>
         <source>Cancel loading</source>
         <translation>取消加载</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow.cpp" line="275"/>
+        <location filename="../app/studio/mainwindow.cpp" line="273"/>
         <source>&amp;View</source>
         <translation>视图(&amp;V)</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow.cpp" line="280"/>
+        <location filename="../app/studio/mainwindow.cpp" line="278"/>
         <source>&amp;Dark theme</source>
         <translation>深色主题(&amp;D)</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow.cpp" line="283"/>
+        <location filename="../app/studio/mainwindow.cpp" line="281"/>
         <source>Ctrl+Shift+T</source>
         <translation>Ctrl+Shift+T</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow.cpp" line="285"/>
+        <location filename="../app/studio/mainwindow.cpp" line="283"/>
         <source>&amp;Language</source>
         <translation>语言(&amp;L)</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow.cpp" line="288"/>
+        <location filename="../app/studio/mainwindow.cpp" line="286"/>
         <source>System default</source>
         <translation>跟随系统</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow.cpp" line="296"/>
+        <location filename="../app/studio/mainwindow.cpp" line="294"/>
         <source>The language changes the next time msprobe studio starts.</source>
         <translation>语言将在下次启动 msprobe studio 时生效。</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow.cpp" line="300"/>
+        <location filename="../app/studio/mainwindow.cpp" line="298"/>
         <source>&amp;Reset layout</source>
         <translation>重置布局(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow.cpp" line="302"/>
+        <location filename="../app/studio/mainwindow.cpp" line="300"/>
         <source>&amp;Help</source>
         <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow.cpp" line="303"/>
+        <location filename="../app/studio/mainwindow.cpp" line="301"/>
         <source>&amp;Keyboard shortcuts</source>
         <translation>快捷键(&amp;K)</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow.cpp" line="304"/>
+        <location filename="../app/studio/mainwindow.cpp" line="302"/>
         <source>&amp;About msprobe studio</source>
         <translation>关于 msprobe studio(&amp;A)</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow.cpp" line="305"/>
+        <location filename="../app/studio/mainwindow.cpp" line="303"/>
         <source>About msprobe studio</source>
         <translation>关于 msprobe studio</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow.cpp" line="306"/>
+        <location filename="../app/studio/mainwindow.cpp" line="304"/>
         <source>&lt;b&gt;msprobe studio %1&lt;/b&gt;&lt;br&gt;Numerical-accuracy workstation for msprobe dumps: graph diff, compare table, node matching and reports.</source>
         <translation>&lt;b&gt;msprobe studio %1&lt;/b&gt;&lt;br&gt;msprobe dump 数值精度调试工作台：图差异、比对表、节点匹配与报告。</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow.cpp" line="390"/>
+        <location filename="../app/studio/mainwindow.cpp" line="388"/>
         <source>Cannot open</source>
         <translation>无法打开</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow.cpp" line="420"/>
+        <location filename="../app/studio/mainwindow.cpp" line="418"/>
         <source>%p% — about %1 s left</source>
         <translation>%p% — 约剩 %1 秒</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow.cpp" line="423"/>
+        <location filename="../app/studio/mainwindow.cpp" line="421"/>
         <source>Loading: %1</source>
         <translation>正在加载：%1</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow.cpp" line="430"/>
+        <location filename="../app/studio/mainwindow.cpp" line="428"/>
         <source> vs </source>
         <translation> 对比 </translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow.cpp" line="434"/>
+        <location filename="../app/studio/mainwindow.cpp" line="432"/>
         <source>Opened %1 in %2 s.</source>
         <translation>已打开 %1，用时 %2 秒。</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow.cpp" line="502"/>
+        <location filename="../app/studio/mainwindow.cpp" line="500"/>
         <source>The graph view is not part of this build.</source>
         <translation>本构建未包含图视图。</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow.cpp" line="508"/>
+        <location filename="../app/studio/mainwindow.cpp" line="506"/>
         <source>CSV (*.csv)</source>
         <translation>CSV (*.csv)</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow.cpp" line="509"/>
+        <location filename="../app/studio/mainwindow.cpp" line="507"/>
         <source>Excel workbook (*.xlsx)</source>
         <translation>Excel 工作簿 (*.xlsx)</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow.cpp" line="510"/>
+        <location filename="../app/studio/mainwindow.cpp" line="508"/>
         <source>HTML report (*.html)</source>
         <translation>HTML 报告 (*.html)</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow.cpp" line="514"/>
+        <location filename="../app/studio/mainwindow.cpp" line="512"/>
         <source>Export</source>
         <translation>导出</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow.cpp" line="521"/>
-        <location filename="../app/studio/mainwindow.cpp" line="534"/>
+        <location filename="../app/studio/mainwindow.cpp" line="519"/>
+        <location filename="../app/studio/mainwindow.cpp" line="532"/>
         <source>Written %1</source>
         <translation>已写入 %1</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow.cpp" line="523"/>
-        <location filename="../app/studio/mainwindow.cpp" line="536"/>
+        <location filename="../app/studio/mainwindow.cpp" line="521"/>
+        <location filename="../app/studio/mainwindow.cpp" line="534"/>
         <source>Export failed</source>
         <translation>导出失败</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow.cpp" line="528"/>
+        <location filename="../app/studio/mainwindow.cpp" line="526"/>
         <source>Export graph</source>
         <translation>导出图</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow.cpp" line="529"/>
+        <location filename="../app/studio/mainwindow.cpp" line="527"/>
         <source>PNG image (*.png);;SVG drawing (*.svg)</source>
         <translation>PNG 图片 (*.png);;SVG 图形 (*.svg)</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow.cpp" line="548"/>
+        <location filename="../app/studio/mainwindow.cpp" line="546"/>
         <source>Keyboard shortcuts</source>
         <translation>快捷键</translation>
     </message>
@@ -913,7 +928,7 @@ Ctrl+滚轮、W / S：缩放
     </message>
     <message>
         <location filename="../views/details/nodedetailspanel.cpp" line="78"/>
-        <location filename="../views/details/nodedetailspanel.cpp" line="114"/>
+        <location filename="../views/details/nodedetailspanel.cpp" line="107"/>
         <source>Comparison details</source>
         <translation>比对详情</translation>
     </message>
@@ -958,17 +973,17 @@ Ctrl+滚轮、W / S：缩放
         <translation>节点信息</translation>
     </message>
     <message>
-        <location filename="../views/details/nodedetailspanel.cpp" line="114"/>
+        <location filename="../views/details/nodedetailspanel.cpp" line="107"/>
         <source>Input/Output details</source>
         <translation>输入/输出详情</translation>
     </message>
     <message>
-        <location filename="../views/details/nodedetailspanel.cpp" line="194"/>
+        <location filename="../views/details/nodedetailspanel.cpp" line="187"/>
         <source>Debug node: %1    Bench node: %2</source>
         <translation>调试侧节点：%1    标杆侧节点：%2</translation>
     </message>
     <message>
-        <location filename="../views/details/nodedetailspanel.cpp" line="195"/>
+        <location filename="../views/details/nodedetailspanel.cpp" line="188"/>
         <source>(none)</source>
         <translation>（无）</translation>
     </message>
@@ -1289,12 +1304,12 @@ Ctrl+滚轮、W / S：缩放
         <translation>step %1、rank %2 没有可导出的比对结果。</translation>
     </message>
     <message>
-        <location filename="../views/studiosession.cpp" line="36"/>
+        <location filename="../app/studio/session/studiosession.cpp" line="36"/>
         <source>%1 does not exist.</source>
         <translation>%1 不存在。</translation>
     </message>
     <message>
-        <location filename="../views/studiosession.cpp" line="49"/>
+        <location filename="../app/studio/session/studiosession.cpp" line="49"/>
         <source>Open one path (a dump folder, a .vis.db or a compare CSV) or two dump folders (problem, bench).</source>
         <translation>请打开一个路径（dump 目录、.vis.db 或比对 CSV）或两个 dump 目录（问题侧、标杆侧）。</translation>
     </message>
@@ -1315,22 +1330,22 @@ Ctrl+滚轮、W / S：缩放
 <context>
     <name>StudioSession</name>
     <message>
-        <location filename="../views/studiosession.cpp" line="95"/>
+        <location filename="../app/studio/session/studiosession.cpp" line="95"/>
         <source>%1 vs %2</source>
         <translation>%1 对比 %2</translation>
     </message>
     <message>
-        <location filename="../views/studiosession.cpp" line="183"/>
+        <location filename="../app/studio/session/studiosession.cpp" line="183"/>
         <source>No model graph for this dump: %1</source>
         <translation>此 dump 无法生成模型图：%1</translation>
     </message>
     <message>
-        <location filename="../views/studiosession.cpp" line="196"/>
+        <location filename="../app/studio/session/studiosession.cpp" line="196"/>
         <source>Graph: %1</source>
         <translation>图：%1</translation>
     </message>
     <message>
-        <location filename="../views/studiosession.cpp" line="209"/>
+        <location filename="../app/studio/session/studiosession.cpp" line="209"/>
         <source>Compare: %1</source>
         <translation>比对：%1</translation>
     </message>

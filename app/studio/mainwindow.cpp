@@ -258,10 +258,8 @@ void MainWindow::buildMenus()
     navigate->addAction(tr("P&revious step"), QKeySequence(tr("Alt+Left")), this, [this] { m_switcher->nextStep(-1); });
 #if MSPROBE_HAVE_GRAPH_VIEW
     navigate->addSeparator();
-    QAction* divergence = navigate->addAction(tr("Go to first &divergence"), QKeySequence(tr("F3")), this, [this] {
-        if (!m_graphView->goToFirstDivergence())
-            statusBar()->showMessage(tr("No error-level node in this graph."), 5000);
-    });
+    QAction* divergence = navigate->addAction(tr("Go to first &divergence"), QKeySequence(tr("F3")), this, &MainWindow::goToFirstDivergence);
+    connect(m_graphView, &GraphDiffView::firstDivergenceRequested, this, &MainWindow::goToFirstDivergence);
     divergence->setIconText(tr("First divergence"));
     m_graphActions << divergence;
     tools->addSeparator();
@@ -564,4 +562,31 @@ void MainWindow::dropEvent(QDropEvent* event)
         return;
     event->acceptProposedAction();
     openPaths(paths.mid(0, 2));
+}
+
+// One verdict: the core's first-divergence rule on the pair's compare table, as `msprobe compare` prints it.
+// Without a compare table (a vis.db or a build graph alone) the graph's first error-level node is shown, and the
+// status bar says which rule answered.
+void MainWindow::goToFirstDivergence()
+{
+#if MSPROBE_HAVE_GRAPH_VIEW
+    const int step = m_focus->step(), rank = m_focus->rank();
+    if (const auto point = m_session->firstDivergence(step, rank)) {
+        const auto graph = m_session->graphs(step, rank).problem;
+        const QString entry = QString::fromStdString(point->entry);
+        const QString node = graph ? nodeOwningItem(*graph, entry) : QString();
+        if (!node.isEmpty())
+            m_focus->setNode(node, StudioFocus::Side::Problem);
+        statusBar()->showMessage(tr("First divergence: %1 — %2").arg(entry, QString::fromStdString(point->reason)), 15000);
+        return;
+    }
+    if (m_session->compareRows(step, rank) && m_session->compareRows(step, rank)->table()) {
+        statusBar()->showMessage(tr("No divergence: every entry stays within tolerance."), 8000);
+        return;
+    }
+    if (m_graphView->goToFirstDivergence())
+        statusBar()->showMessage(tr("No compare table here: showing the graph's first error-level node."), 8000);
+    else
+        statusBar()->showMessage(tr("No error-level node in this graph."), 5000);
+#endif
 }

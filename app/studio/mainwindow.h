@@ -47,6 +47,10 @@ public:
     // The graph view's picture (PNG or SVG by suffix). Empty string on success.
     QString exportGraphImage(const QString& file);
 
+public slots:
+    // Selects the first divergence of the shown pair (the core's rule, as msprobe compare prints it) and says why.
+    void goToFirstDivergence();
+
 signals:
     // A load has finished (or failed, or was cancelled) and the window shows the result.
     void idle();

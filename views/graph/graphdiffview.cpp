@@ -123,7 +123,7 @@ void GraphDiffView::buildUi()
         m_problemView->fitToScreen();
         m_benchView->fitToScreen();
     });
-    connect(divergence, &QToolButton::clicked, this, &GraphDiffView::goToFirstDivergence);
+    connect(divergence, &QToolButton::clicked, this, &GraphDiffView::firstDivergenceRequested);
     wireSide(m_problemView, Side::Problem);
     wireSide(m_benchView, Side::Bench);
 }

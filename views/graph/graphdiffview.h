@@ -58,6 +58,8 @@ signals:
     void nodeActivated(const QString& name, StudioFocus::Side side);
     // Both sides are laid out and drawn after an expand, collapse or new graph.
     void settled();
+    // The header's "First divergence" button: the studio answers with the session's verdict.
+    void firstDivergenceRequested();
 
 private:
     void buildUi();

@@ -284,3 +284,12 @@ std::vector<int> StudioSession::ranks() const
         found.insert(key.second);
     return { found.begin(), found.end() };
 }
+
+std::optional<msprobe::DivergencePoint> StudioSession::firstDivergence(int step, int rank) const
+{
+    const auto rows = compareRows(step, rank);
+    const msprobe::CompareTable* table = rows ? rows->table() : nullptr;
+    if (!table)
+        return std::nullopt;
+    return msprobe::firstDivergence(*table);
+}

@@ -8,6 +8,7 @@
 
 #include "sessiontypes.h"
 
+#include "compare/divergence.h"
 #include "dump/dump_summary.h"
 #include "graph/vis_db_reader.h"
 
@@ -51,6 +52,9 @@ public:
     std::vector<int> steps() const;
     std::vector<int> ranks() const;
     QStringList warnings() const { return m_warnings; }
+    // The core's first-divergence verdict (the rule `msprobe compare` prints) for a pair compared in this
+    // session; nullopt when none diverges or the pair has no compare table here (a CSV or a vis.db alone).
+    std::optional<msprobe::DivergencePoint> firstDivergence(int step, int rank) const;
 
 
 signals:
