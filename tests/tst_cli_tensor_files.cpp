@@ -24,6 +24,37 @@ namespace fs = std::filesystem;
 
 namespace {
 
+// IEEE 754 binary16 bits of a float, rounded to nearest even (clang 14 has no _Float16 on x86-64).
+std::uint16_t halfBits(float value)
+{
+    std::uint32_t f;
+    std::memcpy(&f, &value, sizeof f);
+    const std::uint32_t sign = (f >> 16) & 0x8000u;
+    const std::uint32_t exponent = (f >> 23) & 0xffu;
+    std::uint32_t mantissa = f & 0x7fffffu;
+    if (exponent == 0xffu)
+        return static_cast<std::uint16_t>(sign | 0x7c00u | (mantissa ? 0x200u : 0u));
+    const int e = static_cast<int>(exponent) - 127 + 15;
+    if (e >= 0x1f)
+        return static_cast<std::uint16_t>(sign | 0x7c00u);
+    if (e <= 0) {
+        if (e < -10)
+            return static_cast<std::uint16_t>(sign);
+        mantissa |= 0x800000u;
+        const int shift = 14 - e;
+        std::uint32_t half = mantissa >> shift;
+        const std::uint32_t rest = mantissa & ((1u << shift) - 1), halfway = 1u << (shift - 1);
+        if (rest > halfway || (rest == halfway && (half & 1u)))
+            ++half;
+        return static_cast<std::uint16_t>(sign | half);
+    }
+    std::uint32_t half = (static_cast<std::uint32_t>(e) << 10) | (mantissa >> 13);
+    const std::uint32_t rest = mantissa & 0x1fffu;
+    if (rest > 0x1000u || (rest == 0x1000u && (half & 1u)))
+        ++half; // a carry into the exponent is the right rounding (up to infinity)
+    return static_cast<std::uint16_t>(sign | half);
+}
+
 QString qp(const fs::path& p) { return QString::fromStdString(p.string()); }
 
 std::string readText(const fs::path& file)
@@ -86,7 +117,7 @@ std::string npyBytes(const TensorData& tensor)
         case ElementType::Int16: put(static_cast<std::int16_t>(v)); break;
         case ElementType::Int32: put(static_cast<std::int32_t>(v)); break;
         case ElementType::Int64: put(static_cast<std::int64_t>(v)); break;
-        case ElementType::Float16: put(static_cast<_Float16>(v)); break;
+        case ElementType::Float16: put(halfBits(static_cast<float>(v))); break;
         case ElementType::Float64: put(v); break;
         case ElementType::BFloat16:
         case ElementType::Float32: put(static_cast<float>(v)); break;
