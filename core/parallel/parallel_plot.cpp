@@ -209,8 +209,9 @@ void fillBlock(Painter& p, const ParallelLayout& layout, int copy, double x, dou
     for (int i = 0; i < stripes; ++i) {
         const int k = static_cast<int>(static_cast<long long>(i) * copies / stripes);
         p.color(copyColor(k, copies), 0.8);
-        // Stripes overlap by half a pixel so that no white seam shows between them.
-        p.fillRect(x + w * i / stripes, y, w / stripes + (i + 1 < stripes ? 0.5 : 0), h);
+        // Whole-pixel edges: translucent stripes must neither overlap (darker seams) nor leave gaps (white seams).
+        const double left = std::round(x + w * i / stripes), right = std::round(x + w * (i + 1) / stripes);
+        p.fillRect(left, y, right - left, h);
     }
 }
 
