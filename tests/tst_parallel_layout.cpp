@@ -413,6 +413,11 @@ private slots:
                 dark += (pixels.at(x, y) & 0xff) < 80 ? 1 : 0;
         QVERIFY2(dark > 20, qPrintable(QString::number(dark)));
         QCOMPARE(drawParallelPlot(layout, { 300 }).width, 3900);
+        // Over the pixel budget the dpi is lowered: 13 x 4 inches in 100,000 pixels is 43.85 dpi, 570 x 175.
+        const PlotPicture small = drawParallelPlot(layout, { 100, 1e5 });
+        QVERIFY(std::abs(small.dpi - 43.85) < 0.01);
+        QCOMPARE(small.width, 570);
+        QCOMPARE(small.height, 175);
     }
 
     // 1,024 TP groups: one row per pipeline stage, each block striped with the copies' colours (viridis for 512).

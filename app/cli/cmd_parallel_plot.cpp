@@ -68,9 +68,9 @@ int runParallelPlot(const std::vector<std::string>& args)
             worldSize = *v;
         else if (auto v = scan.value({ "--num_layers" }))
             numLayers = *v;
-        else if (auto v = scan.value({ "--tensor_parallel_size", "-tp" }))
+        else if (auto v = scan.value({ "--tensor_parallel_size" }))
             config.tensorParallelSize = wholeNumber(*v);
-        else if (auto v = scan.value({ "--pipeline_parallel_size", "-pp" }))
+        else if (auto v = scan.value({ "--pipeline_parallel_size" }))
             config.pipelineParallelSize = wholeNumber(*v);
         else if (auto v = scan.value({ "--num_layers_per_virtual_pipeline_stage" }))
             config.layersPerVirtualStage = wholeNumber(*v);
@@ -108,6 +108,9 @@ int runParallelPlot(const std::vector<std::string>& args)
     if (std::filesystem::exists(file, ec))
         std::fprintf(stderr, "warning: replacing the existing %s\n", file.string().c_str());
     parallel::savePicture(picture, file);
+    if (picture.dpi < plotOptions.dpi)
+        std::fprintf(stderr, "note: drawn at %.0f dpi instead of %.0f so that the picture (%d x %d) stays within %.0f million pixels\n",
+            picture.dpi, plotOptions.dpi, picture.width, picture.height, plotOptions.maxPixels / 1e6);
     if (picture.summarised)
         std::fprintf(stderr, "note: %zu TP groups are drawn as %d pipeline-stage rows (one per stage, striped by model copy)\n",
             layout.rows.size(), picture.rowCount);

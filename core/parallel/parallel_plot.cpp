@@ -96,6 +96,12 @@ public:
         cairo_rectangle(m_cr, x, y, w, h);
         cairo_fill(m_cr);
     }
+    void strokeRectPx(double x, double y, double w, double h, double linePx)
+    {
+        cairo_set_line_width(m_cr, linePx);
+        cairo_rectangle(m_cr, x, y, w, h);
+        cairo_stroke(m_cr);
+    }
     void strokeRect(double x, double y, double w, double h, double linePt)
     {
         cairo_set_line_width(m_cr, px(linePt));
@@ -215,6 +221,57 @@ void fillBlock(Painter& p, const ParallelLayout& layout, int copy, double x, dou
     }
 }
 
+// The plot area in pixels and its cells; row 0 at the bottom.
+struct Axes {
+    double left, top, width, height, cellW, cellH;
+    double columnX(int column) const { return left + (column + 0.5) * cellW; }
+    double rowY(int row) const { return top + height - (row + 0.5) * cellH; }
+};
+
+// Dashed grid through the tick positions, then the blocks over it.
+void drawBlocks(Painter& p, const ParallelLayout& layout, const Grid& grid, const Axes& axes)
+{
+    // Dashed grid through the tick positions, behind the blocks; left out where lines would fill the area.
+    p.dashes(true);
+    p.gray(0.69, 0.3);
+    if (axes.cellW >= 4)
+        for (int c = 0; c < grid.columns; ++c)
+            p.line(axes.columnX(c), axes.top, axes.columnX(c), axes.top + axes.height, 0.8);
+    if (axes.cellH >= 4)
+        for (int r = 0; r < grid.rows; ++r)
+            p.line(axes.left, axes.rowY(r), axes.left + axes.width, axes.rowY(r), 0.8);
+    p.dashes(false);
+
+    // Blocks: 0.9 x 0.9 of a cell, white edge, alpha 0.8; the text centred in a faint white box.
+    const double blockW = 0.9 * axes.cellW, blockH = 0.9 * axes.cellH;
+    const double edge = std::min(p.px(1), std::min(blockW, blockH) / 8);
+    for (int r = 0; r < grid.rows; ++r)
+        for (int c = 0; c < grid.columns; ++c) {
+            const double x = axes.columnX(c) - blockW / 2, y = axes.rowY(r) - blockH / 2;
+            fillBlock(p, layout, grid.rowCopy[static_cast<std::size_t>(r)], x, y, blockW, blockH);
+            if (edge >= 0.25) {
+                p.gray(1);
+                p.strokeRectPx(x, y, blockW, blockH, edge);
+            }
+            const std::string text
+                = layout.stageChunks[static_cast<std::size_t>(grid.rowStage[static_cast<std::size_t>(r)])][static_cast<std::size_t>(c)].text();
+            if (text.empty())
+                continue;
+            // Shrinks the text to fit its block, down to a readable minimum; below that the block stays bare.
+            for (double size = kBlockPt; size >= kMinBlockPt; size -= 0.5) {
+                p.font(size);
+                const double w = p.textWidth(text) + 2 * p.px(1), h = p.lineHeight() + 2 * p.px(1);
+                if (w > blockW || h > blockH)
+                    continue;
+                p.gray(1, 0.3);
+                p.fillRect(axes.columnX(c) - w / 2, axes.rowY(r) - h / 2, w, h);
+                p.gray(0);
+                p.text(text, axes.columnX(c), axes.rowY(r));
+                break;
+            }
+        }
+}
+
 } // namespace
 
 PlotPicture drawParallelPlot(const ParallelLayout& layout, const PlotOptions& options)
@@ -223,7 +280,8 @@ PlotPicture drawParallelPlot(const ParallelLayout& layout, const PlotOptions& op
     double widthInches = 0, heightInches = 0;
     figureInches(grid.rows, grid.columns, widthInches, heightInches);
     PlotPicture picture;
-    picture.dpi = std::min(options.dpi, kMaxPictureSide / std::max(widthInches, heightInches));
+    picture.dpi = std::min({ options.dpi, kMaxPictureSide / std::max(widthInches, heightInches),
+        std::sqrt(options.maxPixels / (widthInches * heightInches)) });
     picture.width = static_cast<int>(std::lround(widthInches * picture.dpi));
     picture.height = static_cast<int>(std::lround(heightInches * picture.dpi));
     picture.summarised = grid.summarised;
@@ -259,7 +317,7 @@ PlotPicture drawParallelPlot(const ParallelLayout& layout, const PlotOptions& op
     const double axisLine = p.lineHeight();
     const double tickLength = p.px(3.5);
     const double bottom = p.px(10) + axisLine + p.px(6) + tickLine + tickLength + p.px(3.5);
-    const double plotHeight = picture.height - top - bottom;
+    const double plotHeight = std::max(1.0, picture.height - top - bottom);
     // The reference keeps 5 inches for the legend and crops the white away (tight bounding box); the axes take
     // the room the legend does not need instead, so that the picture keeps the figure's size.
     const Legend legend = planLegend(p, layout, plotHeight);
@@ -268,68 +326,25 @@ PlotPicture drawParallelPlot(const ParallelLayout& layout, const PlotOptions& op
     const double left = std::min(p.px(10) + axisLine + p.px(8) + labelWidth + tickLength + p.px(3.5),
         0.45 * (picture.width - legendRoom));
     const double plotLeft = left, plotTop = top;
-    const double plotWidth = picture.width - legendRoom - left;
+    const double plotWidth = std::max(1.0, picture.width - legendRoom - left);
     picture.plotLeft = plotLeft, picture.plotTop = plotTop, picture.plotWidth = plotWidth, picture.plotHeight = plotHeight;
-    const double cellW = plotWidth / grid.columns, cellH = plotHeight / grid.rows;
-    auto columnX = [&](int column) { return plotLeft + (column + 0.5) * cellW; };
-    auto rowY = [&](int row) { return plotTop + plotHeight - (row + 0.5) * cellH; };
-
-    // Dashed grid through the tick positions, behind the blocks; left out where lines would fill the area.
-    p.dashes(true);
-    p.gray(0.69, 0.3);
-    if (cellW >= 4)
-        for (int c = 0; c < grid.columns; ++c)
-            p.line(columnX(c), plotTop, columnX(c), plotTop + plotHeight, 0.8);
-    if (cellH >= 4)
-        for (int r = 0; r < grid.rows; ++r)
-            p.line(plotLeft, rowY(r), plotLeft + plotWidth, rowY(r), 0.8);
-    p.dashes(false);
-
-    // Blocks: 0.9 x 0.9 of a cell, white edge, alpha 0.8; the text centred in a faint white box.
-    const double blockW = 0.9 * cellW, blockH = 0.9 * cellH;
-    const double edge = std::min(p.px(1), std::min(blockW, blockH) / 8);
-    for (int r = 0; r < grid.rows; ++r)
-        for (int c = 0; c < grid.columns; ++c) {
-            const double x = columnX(c) - blockW / 2, y = rowY(r) - blockH / 2;
-            fillBlock(p, layout, grid.rowCopy[static_cast<std::size_t>(r)], x, y, blockW, blockH);
-            if (edge >= 0.25) {
-                p.gray(1);
-                cairo_set_line_width(cr, edge);
-                cairo_rectangle(cr, x, y, blockW, blockH);
-                cairo_stroke(cr);
-            }
-            const std::string text
-                = layout.stageChunks[static_cast<std::size_t>(grid.rowStage[static_cast<std::size_t>(r)])][static_cast<std::size_t>(c)].text();
-            if (text.empty())
-                continue;
-            // Shrinks the text to fit its block, down to a readable minimum; below that the block stays bare.
-            for (double size = kBlockPt; size >= kMinBlockPt; size -= 0.5) {
-                p.font(size);
-                const double w = p.textWidth(text) + 2 * p.px(1), h = p.lineHeight() + 2 * p.px(1);
-                if (w > blockW || h > blockH)
-                    continue;
-                p.gray(1, 0.3);
-                p.fillRect(columnX(c) - w / 2, rowY(r) - h / 2, w, h);
-                p.gray(0);
-                p.text(text, columnX(c), rowY(r));
-                break;
-            }
-        }
+    const Axes axes { plotLeft, plotTop, plotWidth, plotHeight, plotWidth / grid.columns, plotHeight / grid.rows };
+    drawBlocks(p, layout, grid, axes);
 
     // Axes frame, ticks and tick labels.
     p.gray(0);
     p.strokeRect(plotLeft, plotTop, plotWidth, plotHeight, 0.8);
     p.font(kTickPt);
-    const int rowStep = labelStep(tickLine * 1.1, cellH);
+    const int rowStep = labelStep(tickLine * 1.1, axes.cellH);
     for (int r = 0; r < grid.rows; r += rowStep) {
-        p.line(plotLeft - tickLength, rowY(r), plotLeft, rowY(r), 0.8);
-        p.text(grid.rowLabels[static_cast<std::size_t>(r)], plotLeft - tickLength - p.px(3.5), rowY(r), 1);
+        p.line(plotLeft - tickLength, axes.rowY(r), plotLeft, axes.rowY(r), 0.8);
+        p.text(grid.rowLabels[static_cast<std::size_t>(r)], plotLeft - tickLength - p.px(3.5), axes.rowY(r), 1);
     }
-    const int columnStep = labelStep(p.textWidth("Stage " + std::to_string(grid.columns - 1)) + p.px(6), cellW);
+    const int columnStep = labelStep(p.textWidth("Stage " + std::to_string(grid.columns - 1)) + p.px(6), axes.cellW);
     const double xLabelY = plotTop + plotHeight + tickLength + p.px(3.5) + tickLine / 2;
     for (int c = 0; c < grid.columns; c += columnStep) {
-        p.line(columnX(c), plotTop + plotHeight, columnX(c), plotTop + plotHeight + tickLength, 0.8);
-        p.text("Stage " + std::to_string(c), columnX(c), xLabelY);
+        p.line(axes.columnX(c), plotTop + plotHeight, axes.columnX(c), plotTop + plotHeight + tickLength, 0.8);
+        p.text("Stage " + std::to_string(c), axes.columnX(c), xLabelY);
     }
     p.font(kAxisPt);
     p.text("Virtual Pipeline Stage", plotLeft + plotWidth / 2, picture.height - p.px(10) - axisLine / 2);

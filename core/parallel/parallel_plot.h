@@ -13,14 +13,18 @@ namespace msprobe::parallel {
 // every model copy holding it (all copies hold the same layers), instead of one row per TP group.
 inline constexpr int kMaxDetailedRows = 256;
 
+// Limits of the picture (a 65 x 100 inch figure at 300 dpi would take 2.3 GB): the dpi is lowered to stay within.
+inline constexpr int kMaxPictureSide = 30000;
+
 struct PlotOptions {
     double dpi = 100; // pixels per inch of the reference's figure size
+    double maxPixels = 120e6;
 };
 
 struct PlotPicture {
     std::string png; // the encoded picture
     int width = 0, height = 0; // pixels
-    double dpi = 0; // as drawn: lowered from PlotOptions::dpi when the picture would exceed kMaxPictureSide
+    double dpi = 0; // as drawn: lowered from PlotOptions::dpi when the picture would exceed the limits below
     bool summarised = false; // rows are pipeline stages (see kMaxDetailedRows)
     int rowCount = 0, columnCount = 0;
     // The axes area in pixels; block (row, column) is centred at column + 0.5, row + 0.5 cells from its
@@ -28,7 +32,6 @@ struct PlotPicture {
     double plotLeft = 0, plotTop = 0, plotWidth = 0, plotHeight = 0;
 };
 
-inline constexpr int kMaxPictureSide = 30000;
 
 // Draws the layout as spec 4.4 describes it (layout, colours, labels, title) with cairo: no display needed.
 PlotPicture drawParallelPlot(const ParallelLayout& layout, const PlotOptions& options = {});
