@@ -14,6 +14,7 @@ const std::vector<Verb>& verbs()
         { "compare", "compare a problem dump with a benchmark dump (statistics, md5 or tensor mode)", &runCompare },
         { "overflow_check", "find the first NaN/Inf-producing node of a step directory", &runOverflowCheck },
         { "data2db", "import training-state monitor CSVs into a trend database (monitor_data.trend.db)", &runData2db },
+        { "parallel_plot", "draw how a Megatron tp/pp/vpp/dp configuration spreads layers over ranks (PNG)", &runParallelPlot },
     };
     return list;
 }
