@@ -308,4 +308,16 @@ ImportSummary importMonitorData(const fs::path& dataDir, const fs::path& dbFile,
     return summary;
 }
 
+bool hasMonitorData(const fs::path& dir)
+{
+    static const std::regex v1(R"(^([\w-]{0,20})-rank(\d{1,5})-)"), v2(R"(^rank_(\d{1,5})$)");
+    std::error_code ec;
+    for (const auto& entry : fs::directory_iterator(dir, ec)) {
+        const std::string name = entry.path().filename().string();
+        if (entry.is_directory(ec) && (std::regex_search(name, v1) || std::regex_match(name, v2)))
+            return true;
+    }
+    return false;
+}
+
 } // namespace msprobe::trend

@@ -165,7 +165,7 @@ void TrendDbWriter::tagTarget(std::int64_t targetId, std::int64_t metricId, cons
 }
 
 void TrendDbWriter::addRow(std::int64_t rank, std::int64_t step, std::int64_t targetId, std::int64_t metricId,
-    const std::vector<std::optional<double>>& values)
+    std::span<const std::optional<double>> values)
 {
     m_insertRow->bindInt(1, rank);
     m_insertRow->bindInt(2, step);

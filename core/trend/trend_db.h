@@ -11,6 +11,7 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <span>
 #include <string>
 #include <tuple>
 #include <vector>
@@ -49,7 +50,7 @@ public:
     void tagTarget(std::int64_t targetId, std::int64_t metricId, const std::vector<TrendTag>& tags);
     // values: one per stat column (nullopt = NULL). The first row for a (rank, step, target, metric) wins.
     void addRow(std::int64_t rank, std::int64_t step, std::int64_t targetId, std::int64_t metricId,
-        const std::vector<std::optional<double>>& values);
+        std::span<const std::optional<double>> values);
     // global_stats: integer columns (name, value) then one TEXT column per metric (name, comma-joined stats).
     void writeGlobalStats(const std::vector<std::pair<std::string, std::int64_t>>& numbers,
         const std::vector<std::pair<std::string, std::string>>& metricStats);
