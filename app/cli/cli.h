@@ -53,5 +53,6 @@ int runGraphVisualize(const std::vector<std::string>& args);
 int runCompare(const std::vector<std::string>& args);
 int runOverflowCheck(const std::vector<std::string>& args);
 int runData2db(const std::vector<std::string>& args);
+int runTrendCompare(const std::vector<std::string>& args);
 
 } // namespace msprobe::cli
