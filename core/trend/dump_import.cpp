@@ -14,6 +14,8 @@
 #include <condition_variable>
 #include <mutex>
 #include <set>
+#include <tuple>
+#include <unordered_map>
 
 namespace msprobe::trend {
 
@@ -27,6 +29,7 @@ struct RankJob {
     std::int64_t rank = 0;
     fs::path dumpJson;
     fs::path constructJson;
+    bool repeatsKeys = false; // another step folder has the same number ("step1", "step01"): rows may repeat keys
 };
 
 struct RankResult {
@@ -75,6 +78,9 @@ std::vector<RankJob> listJobs(const fs::path& dataDir, DumpImportSummary& summar
     }
     if (jobs.empty())
         throw Error(dataDir.string(), {}, "no step{S}/rank{R}/dump.json below this folder");
+    std::set<std::pair<std::int64_t, std::int64_t>> seen;
+    for (auto& job : jobs)
+        job.repeatsKeys = !seen.emplace(job.step, job.rank).second;
     return jobs;
 }
 
@@ -174,25 +180,60 @@ DumpImportSummary importDumpData(const fs::path& dataDir, const fs::path& dbFile
         std::vector<std::int64_t> metricIds;
         for (const auto& metric : dumpMetricNames())
             metricIds.push_back(db.metricId(metric));
-        std::set<std::pair<std::int64_t, std::int64_t>> tagged; // (target, metric)
+        // Target ids by "name\x1fcall index" (hashed: most ranks repeat the same targets), and which (target,
+        // metric) pairs have their tags, a bit per metric by target id.
+        std::unordered_map<std::string, std::int64_t> knownTargets;
+        std::vector<std::uint8_t> tagged;
         std::int64_t offset = 0, stepMicroSteps = 0;
         std::int64_t minStep = jobs.front().step, maxStep = jobs.front().step;
         RankPipeline pipeline(jobs, options);
         std::vector<std::int64_t> targetIds;
+        std::vector<std::uint32_t> order;
+        std::string key;
         for (std::size_t j = 0; j < jobs.size(); ++j) {
             const RankJob& job = jobs[j];
             RankResult result = pipeline.take(j);
             const RankRows& rows = result.rows;
             targetIds.clear();
-            for (const auto& [name, callIndex] : rows.targets)
-                targetIds.push_back(db.targetId(name, 0, callIndex));
-            for (const auto& row : rows.rows) {
+            for (const auto& [name, callIndex] : rows.targets) {
+                key.assign(name).append("\x1f").append(std::to_string(callIndex));
+                auto [it, inserted] = knownTargets.try_emplace(key, 0);
+                if (inserted)
+                    it->second = db.targetId(name, 0, callIndex);
+                targetIds.push_back(it->second);
+            }
+            // In primary-key order, SQLite appends to the end of trend_data instead of searching it; a stable
+            // sort keeps the first of two rows with one key first (it wins, as in the reference).
+            order.resize(rows.rows.size());
+            for (std::uint32_t k = 0; k < order.size(); ++k)
+                order[k] = k;
+            auto sortKey = [&](std::uint32_t k) {
+                const auto& row = rows.rows[k];
+                return std::make_tuple(row.microStep, targetIds[row.target], row.metric);
+            };
+            std::stable_sort(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) { return sortKey(a) < sortKey(b); });
+            // Within one rank and step only a row of this rank can repeat a key: the first is kept, the others
+            // are dropped here, so the database needs no look-up before each insert.
+            for (std::size_t n = 0; n < order.size(); ++n) {
+                const std::uint32_t k = order[n];
+                if (n > 0 && sortKey(order[n - 1]) == sortKey(k))
+                    continue;
+                const auto& row = rows.rows[k];
                 const std::int64_t target = targetIds[row.target];
-                const std::int64_t metric = metricIds[static_cast<std::size_t>(row.metric)];
-                if (tagged.emplace(target, metric).second)
+                const auto metricIndex = static_cast<std::size_t>(row.metric);
+                const std::int64_t metric = metricIds[metricIndex];
+                if (static_cast<std::size_t>(target) >= tagged.size())
+                    tagged.resize(static_cast<std::size_t>(target) * 2 + 1, 0);
+                auto& bits = tagged[static_cast<std::size_t>(target)];
+                if (!(bits & (1u << metricIndex))) {
+                    bits = static_cast<std::uint8_t>(bits | (1u << metricIndex));
                     db.tagTarget(target, metric, dumpTags(rows.targets[row.target].first));
+                }
                 const std::int64_t step = options.microStep ? offset + row.microStep : job.step;
-                db.addRow(job.rank, step, target, metric, row.values);
+                if (job.repeatsKeys)
+                    db.addRow(job.rank, step, target, metric, row.values);
+                else
+                    db.addNewRow(job.rank, step, target, metric, row.values);
             }
             summary.rows += rows.rows.size();
             summary.droppedEntries += rows.droppedEntries;

@@ -134,12 +134,15 @@ class RowCollector {
 public:
     RowCollector(const DumpFile& dump, RankRows& out) : m_dump(dump), m_out(out) { }
 
-    void add(const std::string& target, std::int64_t callIndex, DumpMetric metric, std::int64_t microStep,
-        std::uint32_t row)
+    // The target named by m_name.
+    void add(std::int64_t callIndex, DumpMetric metric, std::int64_t microStep, std::uint32_t row)
     {
-        auto [it, inserted] = m_index.try_emplace(std::make_pair(target, callIndex), static_cast<std::uint32_t>(m_out.targets.size()));
+        const std::size_t nameLength = m_name.size();
+        m_name.append("\x1f").append(std::to_string(callIndex));
+        auto [it, inserted] = m_index.try_emplace(m_name, static_cast<std::uint32_t>(m_out.targets.size()));
+        m_name.resize(nameLength);
         if (inserted)
-            m_out.targets.emplace_back(target, callIndex);
+            m_out.targets.emplace_back(m_name, callIndex);
         const auto& t = m_dump.tensors;
         m_out.rows.push_back({ it->second, metric, microStep,
             { statValue(m_dump, row, t.norm[row], "Norm"), statValue(m_dump, row, t.max[row], "Max"),
@@ -153,12 +156,13 @@ public:
         const auto list = m_dump.childByKey(body, key);
         if (list < 0 || m_dump.nodes[static_cast<std::size_t>(list)].kind != NodeKind::List)
             return;
+        const auto end = static_cast<std::uint32_t>(list) + m_dump.nodes[static_cast<std::size_t>(list)].subtreeSize;
         std::size_t i = 0;
-        for (const auto child : m_dump.children(static_cast<std::uint32_t>(list))) {
-            if (const auto row = floatTensor(m_dump, child))
-                add(prefix + "." + label + "." + std::to_string(i), callIndex, metric, microStep, *row);
-            ++i;
-        }
+        for (auto child = static_cast<std::uint32_t>(list) + 1; child < end; child += m_dump.nodes[child].subtreeSize, ++i)
+            if (const auto row = floatTensor(m_dump, child)) {
+                m_name.assign(prefix).append(".").append(label).append(".").append(std::to_string(i));
+                add(callIndex, metric, microStep, *row);
+            }
     }
 
     // name: [tensor, ...] pairs of a dict: the first element when it is a floating tensor, as prefix.{name}.
@@ -168,15 +172,18 @@ public:
         for (const auto child : m_dump.children(dict)) {
             if (m_dump.nodes[child].kind != NodeKind::List || m_dump.nodes[child].subtreeSize < 2)
                 continue;
-            if (const auto row = floatTensor(m_dump, child + 1))
-                add(prefix + "." + std::string(m_dump.text(m_dump.nodes[child].key)), callIndex, metric, microStep, *row);
+            if (const auto row = floatTensor(m_dump, child + 1)) {
+                m_name.assign(prefix).append(".").append(m_dump.text(m_dump.nodes[child].key));
+                add(callIndex, metric, microStep, *row);
+            }
         }
     }
 
 private:
     const DumpFile& m_dump;
     RankRows& m_out;
-    std::map<std::pair<std::string, std::int64_t>, std::uint32_t> m_index;
+    std::unordered_map<std::string, std::uint32_t> m_index; // "name\x1fcall index" -> index into targets
+    std::string m_name;
 };
 
 } // namespace

@@ -64,7 +64,7 @@ TrendDbWriter::TrendDbWriter(const std::filesystem::path& file, std::vector<std:
     , m_db(std::make_unique<graph::SqliteDb>(m_output.temporaryPath(), false))
     , m_stats(std::move(statColumns))
 {
-    m_db->exec("PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF; BEGIN;");
+    m_db->exec("PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF; PRAGMA cache_size=-65536; BEGIN;");
     m_db->exec(R"(CREATE TABLE monitoring_targets (
             target_id INTEGER PRIMARY KEY AUTOINCREMENT,
             target_name TEXT NOT NULL,
@@ -110,6 +110,12 @@ TrendDbWriter::TrendDbWriter(const std::filesystem::path& file, std::vector<std:
     m_insertRow = std::make_unique<graph::SqliteStatement>(*m_db,
         "INSERT OR IGNORE INTO trend_data (rank, step, target_id, metric_id" + names + ") VALUES (?, ?, ?, ?"
             + placeholders + ")");
+    m_insertNewRow = std::make_unique<graph::SqliteStatement>(*m_db,
+        "INSERT INTO trend_data (rank, step, target_id, metric_id" + names + ") VALUES (?, ?, ?, ?" + placeholders + ")");
+    std::string manyRows = "INSERT INTO trend_data (rank, step, target_id, metric_id" + names + ") VALUES ";
+    for (std::size_t r = 0; r < kBatchRows; ++r)
+        manyRows += (r ? ", (?, ?, ?, ?" : "(?, ?, ?, ?") + placeholders + ")";
+    m_insertNewRows = std::make_unique<graph::SqliteStatement>(*m_db, manyRows);
     m_insertTarget = std::make_unique<graph::SqliteStatement>(*m_db,
         "INSERT INTO monitoring_targets (target_id, target_name, vpp_stage, micro_step) VALUES (?, ?, ?, ?)");
     m_insertTag = std::make_unique<graph::SqliteStatement>(*m_db,
@@ -164,21 +170,60 @@ void TrendDbWriter::tagTarget(std::int64_t targetId, std::int64_t metricId, cons
     }
 }
 
+void TrendDbWriter::bindRow(graph::SqliteStatement& statement, int first, std::int64_t rank, std::int64_t step,
+    std::int64_t targetId, std::int64_t metricId, std::span<const std::optional<double>> values)
+{
+    statement.bindInt(first, rank);
+    statement.bindInt(first + 1, step);
+    statement.bindInt(first + 2, targetId);
+    statement.bindInt(first + 3, metricId);
+    for (std::size_t k = 0; k < m_stats.size(); ++k) {
+        const int index = first + 4 + static_cast<int>(k);
+        if (k < values.size() && values[k])
+            statement.bindDouble(index, *values[k]);
+        else
+            statement.bindNull(index);
+    }
+}
+
 void TrendDbWriter::addRow(std::int64_t rank, std::int64_t step, std::int64_t targetId, std::int64_t metricId,
     std::span<const std::optional<double>> values)
 {
-    m_insertRow->bindInt(1, rank);
-    m_insertRow->bindInt(2, step);
-    m_insertRow->bindInt(3, targetId);
-    m_insertRow->bindInt(4, metricId);
-    for (std::size_t k = 0; k < m_stats.size(); ++k) {
-        const int index = static_cast<int>(k) + 5;
-        if (k < values.size() && values[k])
-            m_insertRow->bindDouble(index, *values[k]);
-        else
-            m_insertRow->bindNull(index);
-    }
+    if (!m_pending.empty())
+        flushNewRows(); // so that a duplicate of a pending row is seen and ignored
+    bindRow(*m_insertRow, 1, rank, step, targetId, metricId, values);
     m_insertRow->run();
+}
+
+void TrendDbWriter::addNewRow(std::int64_t rank, std::int64_t step, std::int64_t targetId, std::int64_t metricId,
+    std::span<const std::optional<double>> values)
+{
+    m_pending.push_back({ rank, step, targetId, metricId });
+    for (std::size_t k = 0; k < m_stats.size(); ++k)
+        m_pendingValues.push_back(k < values.size() ? values[k] : std::nullopt);
+    if (m_pending.size() == kBatchRows)
+        flushNewRows();
+}
+
+void TrendDbWriter::flushNewRows()
+{
+    const std::size_t width = m_stats.size();
+    auto values = [&](std::size_t r) { return std::span<const std::optional<double>>(m_pendingValues.data() + r * width, width); };
+    if (m_pending.size() == kBatchRows) {
+        for (std::size_t r = 0; r < kBatchRows; ++r) {
+            const auto& row = m_pending[r];
+            bindRow(*m_insertNewRows, static_cast<int>(r * (4 + width)) + 1, row.rank, row.step, row.target, row.metric, values(r));
+        }
+        m_insertNewRows->run();
+    } else {
+        for (std::size_t r = 0; r < m_pending.size(); ++r) {
+            const auto& row = m_pending[r];
+            bindRow(*m_insertNewRow, 1, row.rank, row.step, row.target, row.metric, values(r));
+            m_insertNewRow->run();
+        }
+    }
+    m_pending.clear();
+    m_pendingValues.clear();
 }
 
 void TrendDbWriter::writeGlobalStats(const std::vector<std::pair<std::string, std::int64_t>>& numbers,
@@ -207,7 +252,10 @@ void TrendDbWriter::writeGlobalStats(const std::vector<std::pair<std::string, st
 
 void TrendDbWriter::finish()
 {
+    flushNewRows();
     m_insertRow.reset();
+    m_insertNewRow.reset();
+    m_insertNewRows.reset();
     m_insertTarget.reset();
     m_insertTag.reset();
     m_insertMapping.reset();
