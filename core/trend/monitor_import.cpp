@@ -306,7 +306,10 @@ ImportSummary importMonitorData(const fs::path& dataDir, const fs::path& dbFile,
         bool anyStep = false;
         std::int64_t minStep = 0, maxStep = 0;
         std::set<std::pair<std::int64_t, std::int64_t>> tagged; // (target, metric)
+        std::size_t filesWritten = 0;
         for (const auto& fileRows : all) {
+            if (options.progress)
+                options.progress(filesWritten++, all.size());
             const ParsedFile& file = *fileRows.file;
             const std::int64_t metric = metricIds[file.metric];
             for (const auto& row : fileRows.rows) {
@@ -327,6 +330,8 @@ ImportSummary importMonitorData(const fs::path& dataDir, const fs::path& dbFile,
                 }
             }
         }
+        if (options.progress)
+            options.progress(all.size(), all.size());
         if (options.microStep) {
             minStep = 0;
             maxStep = total - 1;
