@@ -4,6 +4,7 @@
 #include "support/error.h"
 
 #include <cerrno>
+#include <algorithm>
 #include <cmath>
 #include <cstdlib>
 
@@ -116,12 +117,12 @@ TrendDbWriter::TrendDbWriter(const std::filesystem::path& file, std::vector<std:
     for (std::size_t r = 0; r < kBatchRows; ++r)
         manyRows += (r ? ", (?, ?, ?, ?" : "(?, ?, ?, ?") + placeholders + ")";
     m_insertNewRows = std::make_unique<graph::SqliteStatement>(*m_db, manyRows);
-    m_insertTarget = std::make_unique<graph::SqliteStatement>(*m_db,
-        "INSERT INTO monitoring_targets (target_id, target_name, vpp_stage, micro_step) VALUES (?, ?, ?, ?)");
+    m_insertTarget = std::make_unique<BatchedInsert>(
+        *m_db, "monitoring_targets", std::vector<std::string> { "target_id", "target_name", "vpp_stage", "micro_step" });
     m_insertTag = std::make_unique<graph::SqliteStatement>(*m_db,
         "INSERT INTO monitoring_tags (tag_id, tag_name, category, metric_id) VALUES (?, ?, ?, ?)");
-    m_insertMapping = std::make_unique<graph::SqliteStatement>(*m_db,
-        "INSERT OR IGNORE INTO tag_target_mapping (tag_id, target_id) VALUES (?, ?)");
+    m_insertMapping
+        = std::make_unique<BatchedInsert>(*m_db, "tag_target_mapping", std::vector<std::string> { "tag_id", "target_id" });
 }
 
 TrendDbWriter::~TrendDbWriter() = default;
@@ -143,17 +144,15 @@ std::int64_t TrendDbWriter::targetId(const std::string& name, std::int64_t vppSt
     auto [it, inserted]
         = m_targets.emplace(std::make_tuple(name, vppStage, microStep), static_cast<std::int64_t>(m_targets.size()) + 1);
     if (inserted) {
-        m_insertTarget->bindInt(1, it->second);
-        m_insertTarget->bindText(2, name);
-        m_insertTarget->bindInt(3, vppStage);
-        m_insertTarget->bindInt(4, microStep);
-        m_insertTarget->run();
+        std::vector<BatchedInsert::Value> row { it->second, name, vppStage, microStep };
+        m_insertTarget->add(row);
     }
     return it->second;
 }
 
 void TrendDbWriter::tagTarget(std::int64_t targetId, std::int64_t metricId, const std::vector<TrendTag>& tags)
 {
+    std::vector<std::int64_t> linked; // a name may give one tag twice ("layers" in "a.layers.0.layers.1")
     for (const auto& tag : tags) {
         auto [it, inserted] = m_tags.emplace(
             std::make_tuple(tag.name, tag.category, metricId), static_cast<std::int64_t>(m_tags.size()) + 1);
@@ -164,9 +163,10 @@ void TrendDbWriter::tagTarget(std::int64_t targetId, std::int64_t metricId, cons
             m_insertTag->bindInt(4, metricId);
             m_insertTag->run();
         }
-        m_insertMapping->bindInt(1, it->second);
-        m_insertMapping->bindInt(2, targetId);
-        m_insertMapping->run();
+        if (std::find(linked.begin(), linked.end(), it->second) != linked.end())
+            continue;
+        linked.push_back(it->second);
+        m_insertMapping->add(it->second, targetId);
     }
 }
 
@@ -253,6 +253,8 @@ void TrendDbWriter::writeGlobalStats(const std::vector<std::pair<std::string, st
 void TrendDbWriter::finish()
 {
     flushNewRows();
+    m_insertTarget->flush();
+    m_insertMapping->flush();
     m_insertRow.reset();
     m_insertNewRow.reset();
     m_insertNewRows.reset();

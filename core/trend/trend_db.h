@@ -4,6 +4,7 @@
 #pragma once
 
 #include "compare/atomic_file.h"
+#include "trend/batched_insert.h"
 #include "graph/sqlite_util.h"
 
 #include <cstdint>
@@ -46,7 +47,7 @@ public:
 
     std::int64_t metricId(const std::string& metric);
     std::int64_t targetId(const std::string& name, std::int64_t vppStage, std::int64_t microStep);
-    // Tags are per metric; each is linked to the target once.
+    // Tags are per metric; each is linked to the target once. Call once per (target, metric).
     void tagTarget(std::int64_t targetId, std::int64_t metricId, const std::vector<TrendTag>& tags);
     // values: one per stat column (nullopt = NULL). The first row for a (rank, step, target, metric) wins.
     void addRow(std::int64_t rank, std::int64_t step, std::int64_t targetId, std::int64_t metricId,
@@ -78,7 +79,8 @@ private:
     std::map<std::string, std::int64_t> m_metrics;
     std::map<std::tuple<std::string, std::int64_t, std::int64_t>, std::int64_t> m_targets;
     std::map<std::tuple<std::string, std::string, std::int64_t>, std::int64_t> m_tags;
-    std::unique_ptr<graph::SqliteStatement> m_insertRow, m_insertNewRow, m_insertNewRows, m_insertTarget, m_insertTag, m_insertMapping;
+    std::unique_ptr<graph::SqliteStatement> m_insertRow, m_insertNewRow, m_insertNewRows, m_insertTag;
+    std::unique_ptr<BatchedInsert> m_insertTarget, m_insertMapping;
 };
 
 } // namespace msprobe::trend
