@@ -13,7 +13,8 @@ const std::vector<Verb>& verbs()
         { "graph_visualize", "build or compare model graphs into a .vis.db (hierarchy, precision, overflow)", &runGraphVisualize },
         { "compare", "compare a problem dump with a benchmark dump (statistics, md5 or tensor mode)", &runCompare },
         { "overflow_check", "find the first NaN/Inf-producing node of a step directory", &runOverflowCheck },
-        { "data2db", "import training-state monitor CSVs into a trend database (monitor_data.trend.db)", &runData2db },
+        { "data2db", "import a dump folder or training-state monitor CSVs into a trend database (*.trend.db)", &runData2db },
+        { "trend_compare", "compare the trends of two runs and name the first step where they part", &runTrendCompare },
         { "parallel_plot", "draw how a Megatron tp/pp/vpp/dp configuration spreads layers over ranks (PNG)", &runParallelPlot },
     };
     return list;

@@ -54,5 +54,6 @@ int runCompare(const std::vector<std::string>& args);
 int runOverflowCheck(const std::vector<std::string>& args);
 int runData2db(const std::vector<std::string>& args);
 int runParallelPlot(const std::vector<std::string>& args);
+int runTrendCompare(const std::vector<std::string>& args);
 
 } // namespace msprobe::cli

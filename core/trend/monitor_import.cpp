@@ -3,6 +3,8 @@
 
 #include "support/error.h"
 #include "support/csv_text.h"
+#include "compare/thread_pool.h"
+#include "trend/monitor_v2.h"
 #include "trend/trend_db.h"
 #include "trend/trend_tags.h"
 
@@ -25,6 +27,7 @@ struct MonitorFile {
     fs::path path;
     std::size_t metric = 0; // index into monitorMetrics()
     std::int64_t start = 0;
+    std::string v2Slug; // the monitor v2 layout: the slug (its rows are split by scope into metrics); empty for v1
 };
 
 struct RankDir {
@@ -51,6 +54,18 @@ std::vector<RankDir> findRankDirs(const fs::path& dataDir)
     for (const auto& entry : fs::directory_iterator(dataDir, ec)) {
         const std::string name = entry.path().filename().string();
         std::smatch match;
+        if (const auto v2Rank = monitorV2Rank(name); v2Rank && entry.is_directory()) {
+            RankDir dir;
+            dir.rank = *v2Rank;
+            for (const auto& file : fs::directory_iterator(entry.path(), ec))
+                if (const auto v2 = parseMonitorV2FileName(file.path().filename().string()); v2 && file.is_regular_file())
+                    dir.files.push_back({ file.path(), 0, v2->start, v2->slug });
+            std::sort(dir.files.begin(), dir.files.end(), [](const MonitorFile& a, const MonitorFile& b) {
+                return std::tie(a.start, a.v2Slug, a.path) < std::tie(b.start, b.v2Slug, b.path);
+            });
+            ranks.push_back(std::move(dir));
+            continue;
+        }
         if (!entry.is_directory() || !std::regex_search(name, match, dirPattern))
             continue;
         std::tm tm {};
@@ -70,7 +85,7 @@ std::vector<RankDir> findRankDirs(const fs::path& dataDir)
             const auto it = std::find(metrics.begin(), metrics.end(), parts[1].str());
             if (it == metrics.end())
                 continue;
-            dir.files.push_back({ file.path(), static_cast<std::size_t>(it - metrics.begin()), std::stoll(parts[2]) });
+            dir.files.push_back({ file.path(), static_cast<std::size_t>(it - metrics.begin()), std::stoll(parts[2]), {} });
         }
         std::sort(dir.files.begin(), dir.files.end(), [](const MonitorFile& a, const MonitorFile& b) {
             return std::tie(a.metric, a.start, a.path) < std::tie(b.metric, b.start, b.path);
@@ -163,10 +178,39 @@ ImportSummary importMonitorData(const fs::path& dataDir, const fs::path& dbFile,
     std::vector<bool> statUsed(statOrder.size(), false);
     std::vector<std::set<std::size_t>> metricStats(monitorMetrics().size());
     ImportSummary summary;
-    for (auto& dir : findRankDirs(dataDir)) {
-        summary.maxRank = std::max(summary.maxRank, dir.rank);
-        for (const auto& file : dir.files) {
-            ParsedFile parsed { file.path, dir.rank, file.metric, readCsvFile(file.path), {} };
+    // The CSVs are read on --process_num threads, then taken in rank and file order.
+    const auto rankDirs = findRankDirs(dataDir);
+    std::vector<std::pair<const RankDir*, const MonitorFile*>> toRead;
+    for (const auto& dir : rankDirs)
+        for (const auto& file : dir.files)
+            toRead.emplace_back(&dir, &file);
+    std::vector<CsvTable> tables(toRead.size());
+    parallelFor(toRead.size(), std::max<std::size_t>(options.threads, 1), [&](std::size_t begin, std::size_t end) {
+        for (std::size_t k = begin; k < end; ++k)
+            tables[k] = readCsvFile(toRead[k].second->path);
+    });
+    // v1 files as they are; a v2 file as one v1-shaped table per metric its scopes map to.
+    std::vector<std::tuple<const RankDir*, MonitorFile, CsvTable>> inputs;
+    for (std::size_t k = 0; k < toRead.size(); ++k) {
+        const auto& [dir, file] = toRead[k];
+        if (file->v2Slug.empty()) {
+            inputs.emplace_back(dir, *file, std::move(tables[k]));
+            continue;
+        }
+        for (auto& [metric, table] : splitMonitorV2(tables[k], file->v2Slug, file->path)) {
+            MonitorFile part = *file;
+            part.metric = metric;
+            inputs.emplace_back(dir, std::move(part), std::move(table));
+        }
+    }
+    std::stable_sort(inputs.begin(), inputs.end(), [](const auto& a, const auto& b) {
+        return std::make_tuple(std::get<0>(a)->rank, std::get<1>(a).metric, std::get<1>(a).start)
+            < std::make_tuple(std::get<0>(b)->rank, std::get<1>(b).metric, std::get<1>(b).start);
+    });
+    for (auto& [dir, file, table] : inputs) {
+        summary.maxRank = std::max(summary.maxRank, dir->rank);
+        {
+            ParsedFile parsed { file.path, dir->rank, file.metric, std::move(table), {} };
             for (const char* required : { "vpp_stage", "name", "step" })
                 if (parsed.table.column(required) < 0)
                     throw Error(file.path.string(), "header", std::string("missing the column \"") + required + "\"");
@@ -182,7 +226,8 @@ ImportSummary importMonitorData(const fs::path& dataDir, const fs::path& dbFile,
     }
     if (files.empty())
         throw Error(dataDir.string(), {},
-            "no monitor CSV files: expected {time}-rank{N}-{hash}/{metric}_{start}-{end}.csv directories inside");
+            "no monitor CSV files: expected {time}-rank{N}-{hash}/{metric}_{start}-{end}.csv (monitor v1) or "
+            "rank_{N}/{slug}_step{start}-{end}.csv (monitor v2) inside");
     summary.files = files.size();
 
     std::vector<std::string> dbStats;
@@ -261,7 +306,10 @@ ImportSummary importMonitorData(const fs::path& dataDir, const fs::path& dbFile,
         bool anyStep = false;
         std::int64_t minStep = 0, maxStep = 0;
         std::set<std::pair<std::int64_t, std::int64_t>> tagged; // (target, metric)
+        std::size_t filesWritten = 0;
         for (const auto& fileRows : all) {
+            if (options.progress)
+                options.progress(filesWritten++, all.size());
             const ParsedFile& file = *fileRows.file;
             const std::int64_t metric = metricIds[file.metric];
             for (const auto& row : fileRows.rows) {
@@ -282,6 +330,8 @@ ImportSummary importMonitorData(const fs::path& dataDir, const fs::path& dbFile,
                 }
             }
         }
+        if (options.progress)
+            options.progress(all.size(), all.size());
         if (options.microStep) {
             minStep = 0;
             maxStep = total - 1;
@@ -306,6 +356,18 @@ ImportSummary importMonitorData(const fs::path& dataDir, const fs::path& dbFile,
             std::string("the database was not written (an earlier file of this name is left as it was): ") + error.what());
     }
     return summary;
+}
+
+bool hasMonitorData(const fs::path& dir)
+{
+    static const std::regex v1(R"(^([\w-]{0,20})-rank(\d{1,5})-)"), v2(R"(^rank_(\d{1,5})$)");
+    std::error_code ec;
+    for (const auto& entry : fs::directory_iterator(dir, ec)) {
+        const std::string name = entry.path().filename().string();
+        if (entry.is_directory(ec) && (std::regex_search(name, v1) || std::regex_match(name, v2)))
+            return true;
+    }
+    return false;
 }
 
 } // namespace msprobe::trend

@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <functional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -15,6 +16,10 @@ struct ImportOptions {
     bool microStep = true;
     // Plain substring replacements applied in order to every target name (--mapping).
     std::vector<std::pair<std::string, std::string>> mapping;
+    // Ranks read at the same time (--process_num); the database is written by one thread in rank order.
+    std::size_t threads = 1;
+    // Called on the writing thread after each rank (dump) or file (monitor): items done, items in all.
+    std::function<void(std::size_t done, std::size_t total)> progress;
 };
 
 // What one CSV file held that could not be imported as it stands.
@@ -42,6 +47,9 @@ const std::vector<std::string>& monitorMetrics();
 // earlier dbFile is left as it was.
 ImportSummary importMonitorData(const std::filesystem::path& dataDir, const std::filesystem::path& dbFile,
     const ImportOptions& options);
+
+// Whether `dir` holds monitor rank directories ({time}-rank{N}-{hash}, or rank_{N} of the v2 layout).
+bool hasMonitorData(const std::filesystem::path& dir);
 
 // Applies --mapping to a name.
 std::string applyMapping(std::string name, const std::vector<std::pair<std::string, std::string>>& mapping);

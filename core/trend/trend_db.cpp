@@ -4,6 +4,7 @@
 #include "support/error.h"
 
 #include <cerrno>
+#include <algorithm>
 #include <cmath>
 #include <cstdlib>
 
@@ -64,7 +65,7 @@ TrendDbWriter::TrendDbWriter(const std::filesystem::path& file, std::vector<std:
     , m_db(std::make_unique<graph::SqliteDb>(m_output.temporaryPath(), false))
     , m_stats(std::move(statColumns))
 {
-    m_db->exec("PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF; BEGIN;");
+    m_db->exec("PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF; PRAGMA cache_size=-65536; BEGIN;");
     m_db->exec(R"(CREATE TABLE monitoring_targets (
             target_id INTEGER PRIMARY KEY AUTOINCREMENT,
             target_name TEXT NOT NULL,
@@ -110,12 +111,18 @@ TrendDbWriter::TrendDbWriter(const std::filesystem::path& file, std::vector<std:
     m_insertRow = std::make_unique<graph::SqliteStatement>(*m_db,
         "INSERT OR IGNORE INTO trend_data (rank, step, target_id, metric_id" + names + ") VALUES (?, ?, ?, ?"
             + placeholders + ")");
-    m_insertTarget = std::make_unique<graph::SqliteStatement>(*m_db,
-        "INSERT INTO monitoring_targets (target_id, target_name, vpp_stage, micro_step) VALUES (?, ?, ?, ?)");
+    m_insertNewRow = std::make_unique<graph::SqliteStatement>(*m_db,
+        "INSERT INTO trend_data (rank, step, target_id, metric_id" + names + ") VALUES (?, ?, ?, ?" + placeholders + ")");
+    std::string manyRows = "INSERT INTO trend_data (rank, step, target_id, metric_id" + names + ") VALUES ";
+    for (std::size_t r = 0; r < kBatchRows; ++r)
+        manyRows += (r ? ", (?, ?, ?, ?" : "(?, ?, ?, ?") + placeholders + ")";
+    m_insertNewRows = std::make_unique<graph::SqliteStatement>(*m_db, manyRows);
+    m_insertTarget = std::make_unique<BatchedInsert>(
+        *m_db, "monitoring_targets", std::vector<std::string> { "target_id", "target_name", "vpp_stage", "micro_step" });
     m_insertTag = std::make_unique<graph::SqliteStatement>(*m_db,
         "INSERT INTO monitoring_tags (tag_id, tag_name, category, metric_id) VALUES (?, ?, ?, ?)");
-    m_insertMapping = std::make_unique<graph::SqliteStatement>(*m_db,
-        "INSERT OR IGNORE INTO tag_target_mapping (tag_id, target_id) VALUES (?, ?)");
+    m_insertMapping
+        = std::make_unique<BatchedInsert>(*m_db, "tag_target_mapping", std::vector<std::string> { "tag_id", "target_id" });
 }
 
 TrendDbWriter::~TrendDbWriter() = default;
@@ -137,17 +144,15 @@ std::int64_t TrendDbWriter::targetId(const std::string& name, std::int64_t vppSt
     auto [it, inserted]
         = m_targets.emplace(std::make_tuple(name, vppStage, microStep), static_cast<std::int64_t>(m_targets.size()) + 1);
     if (inserted) {
-        m_insertTarget->bindInt(1, it->second);
-        m_insertTarget->bindText(2, name);
-        m_insertTarget->bindInt(3, vppStage);
-        m_insertTarget->bindInt(4, microStep);
-        m_insertTarget->run();
+        std::vector<BatchedInsert::Value> row { it->second, name, vppStage, microStep };
+        m_insertTarget->add(row);
     }
     return it->second;
 }
 
 void TrendDbWriter::tagTarget(std::int64_t targetId, std::int64_t metricId, const std::vector<TrendTag>& tags)
 {
+    std::vector<std::int64_t> linked; // a name may give one tag twice ("layers" in "a.layers.0.layers.1")
     for (const auto& tag : tags) {
         auto [it, inserted] = m_tags.emplace(
             std::make_tuple(tag.name, tag.category, metricId), static_cast<std::int64_t>(m_tags.size()) + 1);
@@ -158,27 +163,67 @@ void TrendDbWriter::tagTarget(std::int64_t targetId, std::int64_t metricId, cons
             m_insertTag->bindInt(4, metricId);
             m_insertTag->run();
         }
-        m_insertMapping->bindInt(1, it->second);
-        m_insertMapping->bindInt(2, targetId);
-        m_insertMapping->run();
+        if (std::find(linked.begin(), linked.end(), it->second) != linked.end())
+            continue;
+        linked.push_back(it->second);
+        m_insertMapping->add(it->second, targetId);
+    }
+}
+
+void TrendDbWriter::bindRow(graph::SqliteStatement& statement, int first, std::int64_t rank, std::int64_t step,
+    std::int64_t targetId, std::int64_t metricId, std::span<const std::optional<double>> values)
+{
+    statement.bindInt(first, rank);
+    statement.bindInt(first + 1, step);
+    statement.bindInt(first + 2, targetId);
+    statement.bindInt(first + 3, metricId);
+    for (std::size_t k = 0; k < m_stats.size(); ++k) {
+        const int index = first + 4 + static_cast<int>(k);
+        if (k < values.size() && values[k])
+            statement.bindDouble(index, *values[k]);
+        else
+            statement.bindNull(index);
     }
 }
 
 void TrendDbWriter::addRow(std::int64_t rank, std::int64_t step, std::int64_t targetId, std::int64_t metricId,
-    const std::vector<std::optional<double>>& values)
+    std::span<const std::optional<double>> values)
 {
-    m_insertRow->bindInt(1, rank);
-    m_insertRow->bindInt(2, step);
-    m_insertRow->bindInt(3, targetId);
-    m_insertRow->bindInt(4, metricId);
-    for (std::size_t k = 0; k < m_stats.size(); ++k) {
-        const int index = static_cast<int>(k) + 5;
-        if (k < values.size() && values[k])
-            m_insertRow->bindDouble(index, *values[k]);
-        else
-            m_insertRow->bindNull(index);
-    }
+    if (!m_pending.empty())
+        flushNewRows(); // so that a duplicate of a pending row is seen and ignored
+    bindRow(*m_insertRow, 1, rank, step, targetId, metricId, values);
     m_insertRow->run();
+}
+
+void TrendDbWriter::addNewRow(std::int64_t rank, std::int64_t step, std::int64_t targetId, std::int64_t metricId,
+    std::span<const std::optional<double>> values)
+{
+    m_pending.push_back({ rank, step, targetId, metricId });
+    for (std::size_t k = 0; k < m_stats.size(); ++k)
+        m_pendingValues.push_back(k < values.size() ? values[k] : std::nullopt);
+    if (m_pending.size() == kBatchRows)
+        flushNewRows();
+}
+
+void TrendDbWriter::flushNewRows()
+{
+    const std::size_t width = m_stats.size();
+    auto values = [&](std::size_t r) { return std::span<const std::optional<double>>(m_pendingValues.data() + r * width, width); };
+    if (m_pending.size() == kBatchRows) {
+        for (std::size_t r = 0; r < kBatchRows; ++r) {
+            const auto& row = m_pending[r];
+            bindRow(*m_insertNewRows, static_cast<int>(r * (4 + width)) + 1, row.rank, row.step, row.target, row.metric, values(r));
+        }
+        m_insertNewRows->run();
+    } else {
+        for (std::size_t r = 0; r < m_pending.size(); ++r) {
+            const auto& row = m_pending[r];
+            bindRow(*m_insertNewRow, 1, row.rank, row.step, row.target, row.metric, values(r));
+            m_insertNewRow->run();
+        }
+    }
+    m_pending.clear();
+    m_pendingValues.clear();
 }
 
 void TrendDbWriter::writeGlobalStats(const std::vector<std::pair<std::string, std::int64_t>>& numbers,
@@ -207,7 +252,12 @@ void TrendDbWriter::writeGlobalStats(const std::vector<std::pair<std::string, st
 
 void TrendDbWriter::finish()
 {
+    flushNewRows();
+    m_insertTarget->flush();
+    m_insertMapping->flush();
     m_insertRow.reset();
+    m_insertNewRow.reset();
+    m_insertNewRows.reset();
     m_insertTarget.reset();
     m_insertTag.reset();
     m_insertMapping.reset();

@@ -4,6 +4,7 @@
 #pragma once
 
 #include "compare/atomic_file.h"
+#include "trend/batched_insert.h"
 #include "graph/sqlite_util.h"
 
 #include <cstdint>
@@ -11,6 +12,7 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <span>
 #include <string>
 #include <tuple>
 #include <vector>
@@ -45,11 +47,15 @@ public:
 
     std::int64_t metricId(const std::string& metric);
     std::int64_t targetId(const std::string& name, std::int64_t vppStage, std::int64_t microStep);
-    // Tags are per metric; each is linked to the target once.
+    // Tags are per metric; each is linked to the target once. Call once per (target, metric).
     void tagTarget(std::int64_t targetId, std::int64_t metricId, const std::vector<TrendTag>& tags);
     // values: one per stat column (nullopt = NULL). The first row for a (rank, step, target, metric) wins.
     void addRow(std::int64_t rank, std::int64_t step, std::int64_t targetId, std::int64_t metricId,
-        const std::vector<std::optional<double>>& values);
+        std::span<const std::optional<double>> values);
+    // addRow for a key the caller knows is new (no look-up for a duplicate first: faster, and a duplicate is an
+    // error).
+    void addNewRow(std::int64_t rank, std::int64_t step, std::int64_t targetId, std::int64_t metricId,
+        std::span<const std::optional<double>> values);
     // global_stats: integer columns (name, value) then one TEXT column per metric (name, comma-joined stats).
     void writeGlobalStats(const std::vector<std::pair<std::string, std::int64_t>>& numbers,
         const std::vector<std::pair<std::string, std::string>>& metricStats);
@@ -57,13 +63,24 @@ public:
     void finish();
 
 private:
+    void bindRow(graph::SqliteStatement& statement, int first, std::int64_t rank, std::int64_t step,
+        std::int64_t targetId, std::int64_t metricId, std::span<const std::optional<double>> values);
+    void flushNewRows();
+    // New rows wait here and go in kBatchRows per statement (one statement per row costs twice the time).
+    static constexpr std::size_t kBatchRows = 64;
+    struct PendingRow {
+        std::int64_t rank, step, target, metric;
+    };
+    std::vector<PendingRow> m_pending;
+    std::vector<std::optional<double>> m_pendingValues;
     AtomicFile m_output;
     std::unique_ptr<graph::SqliteDb> m_db;
     std::vector<std::string> m_stats;
     std::map<std::string, std::int64_t> m_metrics;
     std::map<std::tuple<std::string, std::int64_t, std::int64_t>, std::int64_t> m_targets;
     std::map<std::tuple<std::string, std::string, std::int64_t>, std::int64_t> m_tags;
-    std::unique_ptr<graph::SqliteStatement> m_insertRow, m_insertTarget, m_insertTag, m_insertMapping;
+    std::unique_ptr<graph::SqliteStatement> m_insertRow, m_insertNewRow, m_insertNewRows, m_insertTag;
+    std::unique_ptr<BatchedInsert> m_insertTarget, m_insertMapping;
 };
 
 } // namespace msprobe::trend

@@ -1,0 +1,270 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "trend/dump_import.h"
+
+#include "compare/thread_pool.h"
+#include "dump/construct_stack.h"
+#include "dump/dump_json_reader.h"
+#include "dump/dump_tree.h"
+#include "support/error.h"
+#include "trend/dump_rank_rows.h"
+#include "trend/trend_db.h"
+#include "trend/trend_tags.h"
+
+#include <algorithm>
+#include <condition_variable>
+#include <mutex>
+#include <set>
+#include <tuple>
+#include <unordered_map>
+
+namespace msprobe::trend {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+struct RankJob {
+    std::size_t stepIndex = 0; // position in the ascending step list
+    std::int64_t step = 0; // the S of step{S}
+    std::int64_t rank = 0;
+    fs::path dumpJson;
+    fs::path constructJson;
+    bool repeatsKeys = false; // another step folder has the same number ("step1", "step01"): rows may repeat keys
+};
+
+struct RankResult {
+    RankRows rows;
+    std::uint64_t bytes = 0;
+    std::exception_ptr failure;
+    bool done = false;
+};
+
+std::vector<RankJob> listJobs(const fs::path& dataDir, DumpImportSummary& summary)
+{
+    const DumpTree tree = discoverDumpTree(dataDir);
+    if (tree.kind != DumpRootKind::DumpPath)
+        throw Error(dataDir.string(), {},
+            "not a dump folder of step{N} directories (data2db imports a whole dump: step{S}/rank{R}/dump.json)");
+    std::vector<RankJob> jobs;
+    std::size_t stepIndex = 0;
+    for (const auto& step : tree.steps) {
+        if (!step.step)
+            continue;
+        // rank{R} keep their number; proc{P} follow the highest rank number of the step, by process id.
+        std::int64_t maxRank = -1;
+        for (const auto& rank : step.ranks)
+            if (rank.rank)
+                maxRank = std::max<std::int64_t>(maxRank, *rank.rank);
+        std::vector<RankJob> stepJobs;
+        for (const auto& rank : step.ranks) {
+            std::int64_t number = 0;
+            if (rank.rank)
+                number = *rank.rank;
+            else if (rank.label.starts_with("proc"))
+                number = ++maxRank;
+            else {
+                summary.warnings.push_back(rank.dir.string() + ": no rank number in the directory name, skipped");
+                continue;
+            }
+            if (rank.dumpJson.empty() || rank.isDebug) {
+                summary.warnings.push_back(rank.dir.string() + ": no dump.json, skipped");
+                continue;
+            }
+            stepJobs.push_back({ stepIndex, *step.step, number, rank.dumpJson, rank.constructJson() });
+        }
+        std::stable_sort(stepJobs.begin(), stepJobs.end(), [](const RankJob& a, const RankJob& b) { return a.rank < b.rank; });
+        jobs.insert(jobs.end(), stepJobs.begin(), stepJobs.end());
+        ++stepIndex;
+    }
+    if (jobs.empty())
+        throw Error(dataDir.string(), {}, "no step{S}/rank{R}/dump.json below this folder");
+    std::set<std::pair<std::int64_t, std::int64_t>> seen;
+    for (auto& job : jobs)
+        job.repeatsKeys = !seen.emplace(job.step, job.rank).second;
+    return jobs;
+}
+
+RankResult readRank(const RankJob& job, const ImportOptions& options)
+{
+    thread_local DumpJsonReader reader;
+    RankResult result;
+    const DumpFile dump = reader.read(job.dumpJson);
+    if (dump.level == "L1")
+        throw Error(job.dumpJson.string(), "\"level\": \"L1\"",
+            "an L1 dump holds API calls only, without the module tree of construct.json that numbers micro steps "
+            "and gives targets their layer and module tags; dump with level L0 or mix to import it");
+    result.bytes = dump.fileSize;
+    if (options.microStep) {
+        const ConstructInfo construct = readConstructJson(job.constructJson);
+        result.rows = extractRankRows(dump, &construct, options.mapping);
+    } else
+        result.rows = extractRankRows(dump, nullptr, options.mapping);
+    return result;
+}
+
+// Writes ranks into the database in job order while up to `window` later ones are read on the pool.
+class RankPipeline {
+public:
+    RankPipeline(const std::vector<RankJob>& jobs, const ImportOptions& options)
+        : m_jobs(jobs), m_options(options), m_results(jobs.size()), m_pool(std::max<std::size_t>(options.threads, 1))
+    {
+        m_window = 2 * m_pool.size();
+        while (m_submitted < std::min(m_window, m_jobs.size()))
+            submitNext();
+    }
+    ~RankPipeline() { m_pool.wait(); }
+
+    // The result of job `index` (in order), once read; the slot is released by the caller's move.
+    RankResult take(std::size_t index)
+    {
+        std::unique_lock lock(m_mutex);
+        m_ready.wait(lock, [&] { return m_results[index].done; });
+        RankResult result = std::move(m_results[index]);
+        m_results[index] = {};
+        lock.unlock();
+        if (m_submitted < m_jobs.size())
+            submitNext();
+        if (result.failure)
+            std::rethrow_exception(result.failure);
+        return result;
+    }
+
+private:
+    void submitNext()
+    {
+        const std::size_t index = m_submitted++;
+        m_pool.submit([this, index] {
+            RankResult result;
+            try {
+                result = readRank(m_jobs[index], m_options);
+            } catch (...) {
+                result.failure = std::current_exception();
+            }
+            std::lock_guard lock(m_mutex);
+            m_results[index] = std::move(result);
+            m_results[index].done = true;
+            m_ready.notify_all();
+        });
+    }
+
+    const std::vector<RankJob>& m_jobs;
+    const ImportOptions& m_options;
+    std::vector<RankResult> m_results;
+    std::mutex m_mutex;
+    std::condition_variable m_ready;
+    std::size_t m_submitted = 0, m_window = 2;
+    ThreadPool m_pool; // last: its workers stop before the members they use go
+};
+
+} // namespace
+
+bool hasDumpSteps(const fs::path& dir)
+{
+    std::error_code ec;
+    for (const auto& entry : fs::directory_iterator(dir, ec))
+        if (stepNumberOf(entry.path().filename().string()) && entry.is_directory(ec))
+            return true;
+    return false;
+}
+
+DumpImportSummary importDumpData(const fs::path& dataDir, const fs::path& dbFile, const ImportOptions& options)
+{
+    if (!fs::is_directory(dataDir))
+        throw Error(dataDir.string(), {}, "not a directory");
+    DumpImportSummary summary;
+    const std::vector<RankJob> jobs = listJobs(dataDir, summary);
+    for (const auto& job : jobs)
+        summary.maxRank = std::max(summary.maxRank, job.rank);
+    try {
+        TrendDbWriter db(dbFile, dumpStatColumns());
+        std::vector<std::int64_t> metricIds;
+        for (const auto& metric : dumpMetricNames())
+            metricIds.push_back(db.metricId(metric));
+        // Target ids by "name\x1fcall index" (hashed: most ranks repeat the same targets), and which (target,
+        // metric) pairs have their tags, a bit per metric by target id.
+        std::unordered_map<std::string, std::int64_t> knownTargets;
+        std::vector<std::uint8_t> tagged;
+        std::int64_t offset = 0, stepMicroSteps = 0;
+        std::int64_t minStep = jobs.front().step, maxStep = jobs.front().step;
+        RankPipeline pipeline(jobs, options);
+        std::vector<std::int64_t> targetIds;
+        std::vector<std::uint32_t> order;
+        std::string key;
+        for (std::size_t j = 0; j < jobs.size(); ++j) {
+            const RankJob& job = jobs[j];
+            RankResult result = pipeline.take(j);
+            const RankRows& rows = result.rows;
+            targetIds.clear();
+            for (const auto& [name, callIndex] : rows.targets) {
+                key.assign(name).append("\x1f").append(std::to_string(callIndex));
+                auto [it, inserted] = knownTargets.try_emplace(key, 0);
+                if (inserted)
+                    it->second = db.targetId(name, 0, callIndex);
+                targetIds.push_back(it->second);
+            }
+            // In primary-key order, SQLite appends to the end of trend_data instead of searching it; a stable
+            // sort keeps the first of two rows with one key first (it wins, as in the reference).
+            order.resize(rows.rows.size());
+            for (std::uint32_t k = 0; k < order.size(); ++k)
+                order[k] = k;
+            auto sortKey = [&](std::uint32_t k) {
+                const auto& row = rows.rows[k];
+                return std::make_tuple(row.microStep, targetIds[row.target], row.metric);
+            };
+            std::stable_sort(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) { return sortKey(a) < sortKey(b); });
+            // Within one rank and step only a row of this rank can repeat a key: the first is kept, the others
+            // are dropped here, so the database needs no look-up before each insert.
+            for (std::size_t n = 0; n < order.size(); ++n) {
+                const std::uint32_t k = order[n];
+                if (n > 0 && sortKey(order[n - 1]) == sortKey(k))
+                    continue;
+                const auto& row = rows.rows[k];
+                const std::int64_t target = targetIds[row.target];
+                const auto metricIndex = static_cast<std::size_t>(row.metric);
+                const std::int64_t metric = metricIds[metricIndex];
+                if (static_cast<std::size_t>(target) >= tagged.size())
+                    tagged.resize(static_cast<std::size_t>(target) * 2 + 1, 0);
+                auto& bits = tagged[static_cast<std::size_t>(target)];
+                if (!(bits & (1u << metricIndex))) {
+                    bits = static_cast<std::uint8_t>(bits | (1u << metricIndex));
+                    db.tagTarget(target, metric, dumpTags(rows.targets[row.target].first));
+                }
+                const std::int64_t step = options.microStep ? offset + row.microStep : job.step;
+                if (job.repeatsKeys)
+                    db.addRow(job.rank, step, target, metric, row.values);
+                else
+                    db.addNewRow(job.rank, step, target, metric, row.values);
+            }
+            summary.rows += rows.rows.size();
+            summary.droppedEntries += rows.droppedEntries;
+            summary.bytes += result.bytes;
+            ++summary.files;
+            minStep = std::min(minStep, job.step);
+            maxStep = std::max(maxStep, job.step);
+            stepMicroSteps = std::max(stepMicroSteps, rows.microSteps);
+            if (j + 1 == jobs.size() || jobs[j + 1].stepIndex != job.stepIndex) {
+                offset += stepMicroSteps;
+                stepMicroSteps = 0;
+            }
+            if (options.progress)
+                options.progress(j + 1, jobs.size());
+        }
+        summary.minStep = options.microStep ? 0 : minStep;
+        summary.maxStep = options.microStep ? offset - 1 : maxStep;
+        std::vector<std::pair<std::string, std::string>> metricColumns;
+        for (const auto& metric : dumpMetricNames())
+            metricColumns.emplace_back(metric, "norm,max,min,mean");
+        db.writeGlobalStats(
+            { { "max_rank", summary.maxRank }, { "min_step", summary.minStep }, { "max_step", summary.maxStep } },
+            metricColumns);
+        db.finish();
+    } catch (const Error& error) {
+        if (std::string_view(error.what()) == "cancelled")
+            throw;
+        throw Error(dbFile.string(), {},
+            std::string("the database was not written (an earlier file of this name is left as it was): ") + error.what());
+    }
+    return summary;
+}
+
+} // namespace msprobe::trend

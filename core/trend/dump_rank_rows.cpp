@@ -1,0 +1,349 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "trend/dump_rank_rows.h"
+
+#include "trend/monitor_import.h"
+#include "trend/trend_db.h"
+
+#include <algorithm>
+#include <map>
+#include <tuple>
+#include <unordered_set>
+
+namespace msprobe::trend {
+
+namespace {
+
+bool allDigits(std::string_view text)
+{
+    return !text.empty() && std::all_of(text.begin(), text.end(), [](char c) { return c >= '0' && c <= '9'; });
+}
+
+// Python int(): an optional sign, then digits.
+std::optional<std::int64_t> integerPart(std::string_view text)
+{
+    std::string_view digits = text;
+    if (!digits.empty() && (digits.front() == '-' || digits.front() == '+'))
+        digits.remove_prefix(1);
+    if (!allDigits(digits) || digits.size() > 18)
+        return std::nullopt;
+    return std::stoll(std::string(text));
+}
+
+std::string replaceAll(std::string text, std::string_view from, std::string_view to)
+{
+    std::string out;
+    std::size_t pos = 0;
+    for (std::size_t hit; (hit = text.find(from, pos)) != std::string::npos; pos = hit + from.size())
+        out.append(text, pos, hit - pos).append(to);
+    out.append(text, pos, std::string::npos);
+    return out;
+}
+
+bool endsWith(std::string_view text, std::string_view tail)
+{
+    return text.size() >= tail.size() && text.substr(text.size() - tail.size()) == tail;
+}
+
+std::string asForward(const std::string& name)
+{
+    if (name.find(".backward") == std::string::npos && name.find(".parameters_grad") == std::string::npos)
+        return name;
+    return replaceAll(replaceAll(name, ".backward", ".forward"), ".parameters_grad", ".forward");
+}
+
+std::vector<std::string_view> splitDots(std::string_view text)
+{
+    std::vector<std::string_view> parts;
+    std::size_t start = 0;
+    for (std::size_t dot; (dot = text.find('.', start)) != std::string_view::npos; start = dot + 1)
+        parts.push_back(text.substr(start, dot - start));
+    parts.push_back(text.substr(start));
+    return parts;
+}
+
+// The parts joined with '.', leaving out the part at `skip`.
+std::string joinDots(const std::vector<std::string_view>& parts, std::size_t skip)
+{
+    std::string out;
+    bool first = true;
+    for (std::size_t k = 0; k < parts.size(); ++k) {
+        if (k == skip)
+            continue;
+        out.append(first ? "" : ".").append(parts[k]);
+        first = false;
+    }
+    return out;
+}
+
+const std::unordered_set<std::string_view>& tensorTypes()
+{
+    static const std::unordered_set<std::string_view> types = { "torch.Tensor", "mindspore.Tensor", "mindtorch.Tensor" };
+    return types;
+}
+
+const std::unordered_set<std::string_view>& floatDtypes()
+{
+    static const std::unordered_set<std::string_view> dtypes
+        = { "float16", "float32", "bfloat16", "torch.float16", "torch.float32", "torch.bfloat16" };
+    return dtypes;
+}
+
+// A statistic as the reference stores it: float() of the value (strings such as "inf" included), clamped.
+std::optional<double> statValue(const DumpFile& dump, std::size_t row, const StatValue& value, std::string_view key)
+{
+    switch (value.kind) {
+    case StatKind::Int:
+    case StatKind::Float: return clampTrendValue(value.asDouble());
+    case StatKind::Bool: return value.b ? 1.0 : 0.0;
+    case StatKind::Null: return std::nullopt;
+    case StatKind::Missing: break;
+    }
+    // A string statistic is kept as an extra holding its Python repr ('inf').
+    for (const auto& extra : dump.extrasOf(dump.tensors.extras[row]))
+        if (dump.text(extra.key) == key) {
+            std::string_view text = dump.text(extra.text);
+            if (text.size() >= 2 && (text.front() == '\'' || text.front() == '"') && text.back() == text.front())
+                return clampTrendValue(text.substr(1, text.size() - 2));
+            return std::nullopt;
+        }
+    return std::nullopt;
+}
+
+// The tensor row of a node when it is a floating tensor the trend view takes.
+std::optional<std::uint32_t> floatTensor(const DumpFile& dump, std::uint32_t node)
+{
+    const ValueNode& value = dump.nodes[node];
+    if (value.kind != NodeKind::Tensor)
+        return std::nullopt;
+    const auto row = value.payload;
+    if (!tensorTypes().contains(dump.text(dump.tensors.type[row])) || !floatDtypes().contains(dump.text(dump.tensors.dtype[row])))
+        return std::nullopt;
+    return row;
+}
+
+bool isRecomputeEntry(const DumpFile& dump, std::uint32_t body)
+{
+    const auto node = dump.childByKey(body, "is_recompute");
+    if (node < 0 || dump.nodes[static_cast<std::size_t>(node)].kind != NodeKind::Raw)
+        return false;
+    const auto row = dump.nodes[static_cast<std::size_t>(node)].payload;
+    return dump.scalars.valueKind[row] == ScalarValueKind::Bool && dump.scalars.number[row].b;
+}
+
+class RowCollector {
+public:
+    RowCollector(const DumpFile& dump, RankRows& out) : m_dump(dump), m_out(out) { }
+
+    // The target named by m_name.
+    void add(std::int64_t callIndex, DumpMetric metric, std::int64_t microStep, std::uint32_t row)
+    {
+        const std::size_t nameLength = m_name.size();
+        m_name.append("\x1f").append(std::to_string(callIndex));
+        auto [it, inserted] = m_index.try_emplace(m_name, static_cast<std::uint32_t>(m_out.targets.size()));
+        m_name.resize(nameLength);
+        if (inserted)
+            m_out.targets.emplace_back(m_name, callIndex);
+        const auto& t = m_dump.tensors;
+        m_out.rows.push_back({ it->second, metric, microStep,
+            { statValue(m_dump, row, t.norm[row], "Norm"), statValue(m_dump, row, t.max[row], "Max"),
+                statValue(m_dump, row, t.min[row], "Min"), statValue(m_dump, row, t.mean[row], "Mean") } });
+    }
+
+    // Every floating tensor directly inside the list `key` of the entry body, as prefix.{label}.{i}.
+    void addList(std::uint32_t body, std::string_view key, const std::string& prefix, const char* label,
+        std::int64_t callIndex, DumpMetric metric, std::int64_t microStep)
+    {
+        const auto list = m_dump.childByKey(body, key);
+        if (list < 0 || m_dump.nodes[static_cast<std::size_t>(list)].kind != NodeKind::List)
+            return;
+        const auto end = static_cast<std::uint32_t>(list) + m_dump.nodes[static_cast<std::size_t>(list)].subtreeSize;
+        std::size_t i = 0;
+        for (auto child = static_cast<std::uint32_t>(list) + 1; child < end; child += m_dump.nodes[child].subtreeSize, ++i)
+            if (const auto row = floatTensor(m_dump, child)) {
+                m_name.assign(prefix).append(".").append(label).append(".").append(std::to_string(i));
+                add(callIndex, metric, microStep, *row);
+            }
+    }
+
+    // name: [tensor, ...] pairs of a dict: the first element when it is a floating tensor, as prefix.{name}.
+    void addNamedLists(std::uint32_t dict, const std::string& prefix, std::int64_t callIndex, DumpMetric metric,
+        std::int64_t microStep)
+    {
+        for (const auto child : m_dump.children(dict)) {
+            if (m_dump.nodes[child].kind != NodeKind::List || m_dump.nodes[child].subtreeSize < 2)
+                continue;
+            if (const auto row = floatTensor(m_dump, child + 1)) {
+                m_name.assign(prefix).append(".").append(m_dump.text(m_dump.nodes[child].key));
+                add(callIndex, metric, microStep, *row);
+            }
+        }
+    }
+
+private:
+    const DumpFile& m_dump;
+    RankRows& m_out;
+    std::unordered_map<std::string, std::uint32_t> m_index; // "name\x1fcall index" -> index into targets
+    std::string m_name;
+};
+
+} // namespace
+
+const std::vector<std::string>& dumpMetricNames()
+{
+    static const std::vector<std::string> names = { "forward", "backward", "recompute", "parameters_grad" };
+    return names;
+}
+
+const std::vector<std::string>& dumpStatColumns()
+{
+    static const std::vector<std::string> columns = { "norm", "max", "min", "mean" };
+    return columns;
+}
+
+std::unordered_map<std::string, std::int64_t> microStepsOf(const ConstructInfo& construct)
+{
+    std::unordered_map<std::string, std::int64_t> roots;
+    std::int64_t next = 0;
+    for (const auto& node : construct.nodes) {
+        const std::string_view name = node.name;
+        if (!node.parent && name.find(".backward") == std::string_view::npos
+            && (name.starts_with("Module") || name.starts_with("Cell") || name.starts_with("optimizer")))
+            roots.try_emplace(node.name, next++);
+    }
+    std::unordered_map<std::string, std::int64_t> result;
+    for (const auto& node : construct.nodes) {
+        std::string name = asForward(node.name);
+        // A chain longer than the file is a parent cycle: such a node belongs to no root.
+        for (std::size_t hops = 0; hops <= construct.nodes.size(); ++hops) {
+            if (const auto root = roots.find(name); root != roots.end()) {
+                result.emplace(node.name, root->second);
+                break;
+            }
+            const auto* found = construct.find(name);
+            if (!found || !found->parent)
+                break;
+            name = asForward(*found->parent);
+        }
+    }
+    return result;
+}
+
+std::vector<std::string> rebaseCallIndices(const std::vector<std::pair<std::string_view, std::int64_t>>& keys)
+{
+    // (micro step, group name, position of the index) -> (original index, key position)
+    std::map<std::tuple<std::int64_t, std::string, int>, std::vector<std::pair<std::int64_t, std::size_t>>> groups;
+    std::vector<std::string> result;
+    result.reserve(keys.size());
+    for (std::size_t k = 0; k < keys.size(); ++k) {
+        const auto& [name, micro] = keys[k];
+        result.emplace_back(name);
+        const auto parts = splitDots(name);
+        if (allDigits(parts.back()) && parts.back().size() <= 18)
+            groups[{ micro, joinDots(parts, parts.size() - 1), -1 }].emplace_back(std::stoll(std::string(parts.back())), k);
+        else if (parts.size() >= 2 && allDigits(parts[parts.size() - 2]) && parts[parts.size() - 2].size() <= 18)
+            groups[{ micro, joinDots(parts, parts.size() - 2), -2 }].emplace_back(
+                std::stoll(std::string(parts[parts.size() - 2])), k);
+    }
+    for (auto& [group, members] : groups) {
+        std::stable_sort(members.begin(), members.end(),
+            [](const auto& a, const auto& b) { return a.first < b.first; });
+        for (std::size_t n = 0; n < members.size(); ++n) {
+            auto parts = splitDots(keys[members[n].second].first);
+            const std::string index = std::to_string(n);
+            parts[parts.size() + static_cast<std::size_t>(std::get<2>(group))] = index;
+            std::string joined;
+            for (std::size_t p = 0; p < parts.size(); ++p)
+                joined.append(p ? "." : "").append(parts[p]);
+            result[members[n].second] = std::move(joined);
+        }
+    }
+    return result;
+}
+
+std::optional<ClassifiedKey> classifyDumpKey(const std::string& key, bool isRecompute)
+{
+    ClassifiedKey out;
+    if (key.find(".forward.") != std::string::npos || endsWith(key, ".forward")) {
+        out.metric = isRecompute ? DumpMetric::Recompute : DumpMetric::Forward;
+        out.prefix = replaceAll(replaceAll(key, ".forward.", "."), ".forward", "");
+    } else if (key.find(".backward.") != std::string::npos || endsWith(key, ".backward")) {
+        out.metric = DumpMetric::Backward;
+        out.prefix = replaceAll(replaceAll(key, ".backward.", "."), ".backward", "");
+    } else if (endsWith(key, "parameters_grad")) {
+        out.metric = DumpMetric::ParametersGrad;
+        out.prefix = replaceAll(key, ".parameters_grad", "");
+    } else {
+        const auto parts = splitDots(key);
+        if (parts.size() < 3 || parts[parts.size() - 2] != "parameters_grad")
+            return std::nullopt;
+        out.metric = DumpMetric::ParametersGrad;
+        out.prefix = key.substr(0, key.size() - parts.back().size() - parts[parts.size() - 2].size() - 2);
+    }
+    const auto dot = out.prefix.rfind('.');
+    const std::string_view last = dot == std::string::npos ? std::string_view(out.prefix) : std::string_view(out.prefix).substr(dot + 1);
+    if (const auto index = integerPart(last)) {
+        out.callIndex = *index;
+        out.prefix.resize(dot == std::string::npos ? 0 : dot);
+    }
+    return out;
+}
+
+RankRows extractRankRows(const DumpFile& dump, const ConstructInfo* construct,
+    const std::vector<std::pair<std::string, std::string>>& mapping)
+{
+    RankRows out;
+    // (entry index, micro step) of the entries taken, and their renumbered names.
+    std::vector<std::pair<std::size_t, std::int64_t>> taken;
+    std::vector<std::string> names;
+    if (construct) {
+        const auto micro = microStepsOf(*construct);
+        std::vector<std::pair<std::string_view, std::int64_t>> keys;
+        for (std::size_t e = 0; e < dump.entries.size(); ++e) {
+            const auto found = micro.find(std::string(dump.entryName(e)));
+            if (found == micro.end()) {
+                ++out.droppedEntries;
+                continue;
+            }
+            taken.emplace_back(e, found->second);
+            keys.emplace_back(dump.entryName(e), found->second);
+            out.microSteps = std::max(out.microSteps, found->second + 1);
+        }
+        names = rebaseCallIndices(keys);
+    } else {
+        for (std::size_t e = 0; e < dump.entries.size(); ++e) {
+            taken.emplace_back(e, 0);
+            names.emplace_back(dump.entryName(e));
+        }
+    }
+    RowCollector collect(dump, out);
+    for (std::size_t k = 0; k < taken.size(); ++k) {
+        const auto [entry, microStep] = taken[k];
+        const std::uint32_t body = dump.entries[entry].body;
+        if (dump.nodes[body].kind != NodeKind::Dict)
+            continue;
+        const auto key = classifyDumpKey(applyMapping(names[k], mapping), isRecomputeEntry(dump, body));
+        if (!key)
+            continue;
+        switch (key->metric) {
+        case DumpMetric::Forward:
+        case DumpMetric::Recompute: {
+            collect.addList(body, "input_args", key->prefix, "input", key->callIndex, key->metric, microStep);
+            collect.addList(body, "output", key->prefix, "output", key->callIndex, key->metric, microStep);
+            const auto parameters = dump.childByKey(body, "parameters");
+            if (parameters >= 0 && dump.nodes[static_cast<std::size_t>(parameters)].kind == NodeKind::Dict)
+                collect.addNamedLists(static_cast<std::uint32_t>(parameters), key->prefix, key->callIndex, key->metric, microStep);
+            break;
+        }
+        case DumpMetric::Backward:
+            collect.addList(body, "input", key->prefix, "input", key->callIndex, key->metric, microStep);
+            collect.addList(body, "output", key->prefix, "output", key->callIndex, key->metric, microStep);
+            break;
+        case DumpMetric::ParametersGrad:
+            collect.addNamedLists(body, key->prefix, key->callIndex, key->metric, microStep);
+            break;
+        }
+    }
+    return out;
+}
+
+} // namespace msprobe::trend

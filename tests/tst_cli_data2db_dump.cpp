@@ -1,0 +1,288 @@
+// SPDX-License-Identifier: Apache-2.0
+// msprobe data2db for dump folders: dump_data.trend.db checked row for row against the databases the reference
+// tool wrote (a proc-directory dump, a 2-rank dump, and the synthetic dump of the golden files with micro steps
+// on and off), plus the naming rules of spec §3.3 on hand-made names.
+#include "cli_runner.h"
+#include "graph/sqlite_util.h"
+#include "test_util.h"
+#include "trend/dump_rank_rows.h"
+#include "trend/trend_tags.h"
+
+#include <QTemporaryDir>
+
+#include <algorithm>
+#include <fstream>
+#include <regex>
+#include <set>
+
+using namespace msprobe;
+using namespace msprobe::test;
+namespace fs = std::filesystem;
+
+namespace {
+
+fs::path trendData() { return dataDir() / "trend"; }
+
+std::string number(double value)
+{
+    char text[40];
+    std::snprintf(text, sizeof text, "%.17g", value);
+    return text;
+}
+
+std::vector<std::string> queryRows(const fs::path& db, const std::string& sql)
+{
+    graph::SqliteDb file(db, true);
+    graph::SqliteStatement query(file, sql);
+    std::vector<std::string> rows;
+    while (query.step()) {
+        std::string row;
+        for (int c = 0; c < query.columnCount(); ++c) {
+            row += c ? "|" : "";
+            if (query.isNull(c))
+                row += "NULL";
+            else if (query.columnType(c) == 2)
+                row += number(query.columnDouble(c));
+            else
+                row += std::string(query.columnText(c));
+        }
+        rows.push_back(row);
+    }
+    std::sort(rows.begin(), rows.end());
+    return rows;
+}
+
+// Trend rows with target and metric ids resolved to names (ids are opaque: the reference leaves gaps).
+std::vector<std::string> trendRows(const fs::path& db)
+{
+    return queryRows(db,
+        "SELECT t.rank, t.step, m.target_name, m.vpp_stage, m.micro_step, k.metric_name, t.norm, t.max, t.min, t.mean"
+        " FROM trend_data t JOIN monitoring_targets m ON t.target_id = m.target_id"
+        " JOIN monitoring_metrics k ON t.metric_id = k.metric_id");
+}
+
+std::vector<std::string> tagMappings(const fs::path& db)
+{
+    return queryRows(db,
+        "SELECT g.tag_name, g.category, k.metric_name, m.target_name, m.micro_step FROM tag_target_mapping p"
+        " JOIN monitoring_tags g ON p.tag_id = g.tag_id JOIN monitoring_targets m ON p.target_id = m.target_id"
+        " JOIN monitoring_metrics k ON g.metric_id = k.metric_id");
+}
+
+// The schema, white space collapsed.
+std::vector<std::string> schema(const fs::path& db)
+{
+    auto rows = queryRows(db, "SELECT type, name, sql FROM sqlite_master WHERE name NOT LIKE 'sqlite_autoindex%'");
+    for (auto& row : rows)
+        row = std::regex_replace(row, std::regex(R"(\s+)"), " ");
+    return rows;
+}
+
+Run data2db(const fs::path& db, const fs::path& data, const QStringList& extra = {})
+{
+    return runCli(QStringList { "data2db", "--db", q(db.string()), "--data", q(data.string()) } + extra);
+}
+
+void compareWithReference(const fs::path& ours, const fs::path& reference, std::size_t rows)
+{
+    QCOMPARE(schema(ours), schema(reference));
+    const auto expected = trendRows(reference);
+    QCOMPARE(expected.size(), rows);
+    QCOMPARE(trendRows(ours), expected);
+    QCOMPARE(queryRows(ours, "SELECT metric_id, metric_name FROM monitoring_metrics"),
+        queryRows(reference, "SELECT metric_id, metric_name FROM monitoring_metrics"));
+    QCOMPARE(queryRows(ours, "SELECT target_name, vpp_stage, micro_step FROM monitoring_targets"),
+        queryRows(reference, "SELECT target_name, vpp_stage, micro_step FROM monitoring_targets"));
+    QCOMPARE(queryRows(ours, "SELECT tag_name, category, metric_id FROM monitoring_tags"),
+        queryRows(reference, "SELECT tag_name, category, metric_id FROM monitoring_tags"));
+    QCOMPARE(tagMappings(ours), tagMappings(reference));
+    QCOMPARE(queryRows(ours, "SELECT * FROM global_stats"), queryRows(reference, "SELECT * FROM global_stats"));
+}
+
+// The golden text dump of a trend.db (Python reprs): its trend rows, tags and global_stats in our row format.
+struct GoldenDb {
+    std::vector<std::string> rows, tags;
+    std::string globalStats;
+};
+
+GoldenDb readGolden(const fs::path& file)
+{
+    std::ifstream in(file);
+    std::map<std::string, std::string> targets; // id -> "name|vpp|micro"
+    const std::vector<std::string> metrics = { "", "forward", "backward", "recompute", "parameters_grad" };
+    static const std::regex target(R"('target_id': (\d+), 'target_name': '([^']*)', 'vpp_stage': (\d+), 'micro_step': (\d+))");
+    static const std::regex tag(R"('tag_name': '([^']*)', 'category': '([^']*)', 'metric_id': (\d+))");
+    static const std::regex row(R"(^   \((\d+), (\d+), (\d+), (\d+), ([^,]+), ([^,]+), ([^,]+), ([^)]+)\))");
+    static const std::regex stats(R"('max_rank': (\d+), 'min_step': (\d+), 'max_step': (\d+), 'forward': '([^']*)', 'backward': '([^']*)', 'recompute': '([^']*)', 'parameters_grad': '([^']*)')");
+    GoldenDb golden;
+    auto value = [](const std::string& text) { return text == "None" ? std::string("NULL") : number(std::stod(text)); };
+    for (std::string line; std::getline(in, line);) {
+        std::smatch m;
+        if (std::regex_search(line, m, target))
+            targets[m[1]] = m[2].str() + "|" + m[3].str() + "|" + m[4].str();
+        else if (std::regex_search(line, m, tag))
+            golden.tags.push_back(m[1].str() + "|" + m[2].str() + "|" + m[3].str());
+        else if (std::regex_search(line, m, row))
+            golden.rows.push_back(m[1].str() + "|" + m[2].str() + "|" + targets.at(m[3]) + "|"
+                + metrics.at(std::stoul(m[4])) + "|" + value(m[5]) + "|" + value(m[6]) + "|" + value(m[7]) + "|" + value(m[8]));
+        else if (line.starts_with("global_stats:") && std::regex_search(line, m, stats))
+            golden.globalStats = m[1].str() + "|" + m[2].str() + "|" + m[3].str() + "|" + m[4].str() + "|" + m[5].str()
+                + "|" + m[6].str() + "|" + m[7].str();
+    }
+    std::sort(golden.rows.begin(), golden.rows.end());
+    std::sort(golden.tags.begin(), golden.tags.end());
+    return golden;
+}
+
+std::vector<std::string> tagNames(const std::vector<trend::TrendTag>& tags)
+{
+    std::vector<std::string> names;
+    for (const auto& tag : tags)
+        names.push_back(tag.category + ":" + tag.name);
+    std::sort(names.begin(), names.end());
+    return names;
+}
+
+} // namespace
+
+class TestCliData2dbDump : public QObject {
+    Q_OBJECT
+
+private slots:
+    // The reference's trend.db for its single-process dump (step{0,1}/proc14851, --format auto): 7 micro steps per
+    // step (the optimizer root counts), call indices re-based, parameter grads and top-level APIs left out.
+    void referenceProcDumpRowForRow()
+    {
+        QTemporaryDir tmp;
+        const fs::path out = tmp.path().toStdString();
+        const Run run = data2db(out, refDumps() / "bench_mix_statistics");
+        QVERIFY2(run.exitCode == 0, qPrintable(run.err));
+        QVERIFY(!fs::exists(out / "monitor_data.trend.db"));
+        compareWithReference(out / "dump_data.trend.db", trendData() / "dump_bench_mix_statistics_reference.trend.db", 1022);
+        QVERIFY2(run.out.contains("steps 0-13"), qPrintable(run.out));
+    }
+
+    // Two ranks, --format dump; read by two workers (the rows do not depend on the worker count).
+    void referenceTwoRankDumpRowForRow()
+    {
+        QTemporaryDir tmp;
+        const fs::path out = tmp.path().toStdString();
+        const Run run = data2db(out, refDumps() / "bench_2rank_mix_statistics", { "--format", "dump", "--process_num", "2" });
+        QVERIFY2(run.exitCode == 0, qPrintable(run.err));
+        compareWithReference(
+            out / "dump_data.trend.db", trendData() / "dump_bench_2rank_mix_statistics_reference.trend.db", 2044);
+    }
+
+    // The golden dumps of the synthetic dump: inf -> 1e9 + 1, micro steps on (top-level APIs and parameter grads
+    // dropped) and off (all kept, step = the step directory's number).
+    void goldenSyntheticDump_data()
+    {
+        QTest::addColumn<QString>("microStep");
+        QTest::addColumn<QString>("golden");
+        QTest::addColumn<int>("rows");
+        QTest::newRow("micro steps") << "true" << "trend_db_ms_dump_data.trend.txt" << 128;
+        QTest::newRow("no micro steps") << "false" << "trend_db_nms_dump_data.trend.txt" << 172;
+    }
+    void goldenSyntheticDump()
+    {
+        QFETCH(QString, microStep);
+        QFETCH(QString, golden);
+        QFETCH(int, rows);
+        QTemporaryDir tmp;
+        const fs::path out = tmp.path().toStdString();
+        const Run run = data2db(out, trendData() / "synthetic_dump", { "--format", "dump", "--micro_step", microStep });
+        QVERIFY2(run.exitCode == 0, qPrintable(run.err));
+        const fs::path db = out / "dump_data.trend.db";
+        const GoldenDb expected = readGolden(trendData() / golden.toStdString());
+        QCOMPARE(expected.rows.size(), std::size_t(rows));
+        QCOMPARE(trendRows(db), expected.rows);
+        QCOMPARE(queryRows(db, "SELECT tag_name, category, metric_id FROM monitoring_tags"), expected.tags);
+        QCOMPARE(queryRows(db,
+                     "SELECT max_rank, min_step, max_step, forward, backward, recompute, parameters_grad FROM global_stats"),
+            std::vector<std::string> { expected.globalStats });
+    }
+
+    // --mapping rewrites names before they are classified; the tags follow the mapped name.
+    void mappingRenamesTargets()
+    {
+        QTemporaryDir tmp;
+        const fs::path out = tmp.path().toStdString();
+        writeFile(out / "map.json", R"({"fc1": "first", "model.first": "net.first"})");
+        const Run run = data2db(out, trendData() / "synthetic_dump",
+            { "--format", "dump", "--mapping", q((out / "map.json").string()), "--micro_step", "false" });
+        QVERIFY2(run.exitCode == 0, qPrintable(run.err));
+        const auto names = queryRows(out / "dump_data.trend.db", "SELECT DISTINCT target_name FROM monitoring_targets");
+        QVERIFY(std::find(names.begin(), names.end(), "Module.net.first.Linear.weight") != names.end());
+        for (const auto& name : names)
+            QVERIFY2(name.find("fc1") == std::string::npos, name.c_str());
+        const auto tags = queryRows(out / "dump_data.trend.db", "SELECT DISTINCT tag_name FROM monitoring_tags");
+        QVERIFY(std::find(tags.begin(), tags.end(), "net.first") != tags.end());
+    }
+
+    void l1DumpIsRefusedWithTheReason()
+    {
+        QTemporaryDir tmp;
+        const fs::path out = tmp.path().toStdString();
+        writeFile(out / "in" / "step0" / "rank0" / "dump.json",
+            R"({"task": "statistics", "level": "L1", "framework": "pytorch", "dump_data_dir": null, "data": {}})");
+        const Run run = data2db(out / "db", out / "in", { "--format", "dump" });
+        QCOMPARE(run.exitCode, 1);
+        QVERIFY2(run.err.contains("dump.json") && run.err.contains("L1") && run.err.contains("construct.json")
+                && run.err.contains("L0 or mix"),
+            qPrintable(run.err));
+        QVERIFY(!fs::exists(out / "db" / "dump_data.trend.db"));
+    }
+
+    void folderWithoutStepsIsAClearError()
+    {
+        QTemporaryDir tmp;
+        const fs::path out = tmp.path().toStdString();
+        fs::create_directories(out / "in" / "misc");
+        const Run run = data2db(out / "db", out / "in", { "--format", "dump" });
+        QCOMPARE(run.exitCode, 1);
+        QVERIFY2(run.err.contains(q((out / "in").string())), qPrintable(run.err));
+    }
+
+    // The worked examples of spec §3.3.
+    void namingRules()
+    {
+        auto classify = [](const std::string& key, bool recompute = false) {
+            const auto c = trend::classifyDumpKey(key, recompute);
+            return c ? trend::dumpMetricNames()[static_cast<std::size_t>(c->metric)] + " " + c->prefix + " "
+                    + std::to_string(c->callIndex)
+                     : std::string("skip");
+        };
+        QCOMPARE(classify("Module.model.fc1.Linear.forward.0"), std::string("forward Module.model.fc1.Linear 0"));
+        QCOMPARE(classify("Module.model.fc1.Linear.forward.0", true), std::string("recompute Module.model.fc1.Linear 0"));
+        QCOMPARE(classify("Functional.linear.1.forward"), std::string("forward Functional.linear 1"));
+        QCOMPARE(classify("Module.model.Net.backward.0"), std::string("backward Module.model.Net 0"));
+        QCOMPARE(classify("Module.model.fc1.Linear.parameters_grad.0"), std::string("parameters_grad Module.model.fc1.Linear 0"));
+        QCOMPARE(classify("Module.model.fc1.Linear.parameters_grad"), std::string("parameters_grad Module.model.fc1.Linear 0"));
+        QCOMPARE(classify("Functional.linear.0.debug"), std::string("skip"));
+
+        QCOMPARE(tagNames(trend::dumpTags("Module.module.language_model.encoder.layers.0.mlp.ParallelMlp.input.0")),
+            (std::vector<std::string> { "default:Module", "index:input.0", "layer:layers.0", "module:mlp.ParallelMlp",
+                "module:module.language_model.encoder" }));
+        QCOMPARE(tagNames(trend::dumpTags("Module.blocks.3.layer.1.conv2.Conv2d.input.2")),
+            (std::vector<std::string> { "default:Module", "index:input.2", "layer:blocks.3", "layer:layer.1", "module:conv2.Conv2d" }));
+        QCOMPARE(tagNames(trend::dumpTags("Module.layers.0.1.fc.Linear.output.0")),
+            (std::vector<std::string> { "default:Module", "index:output.0", "layer:layers.0", "module:fc.Linear" }));
+        QCOMPARE(tagNames(trend::dumpTags("Module.model.fc1.Linear.weight")),
+            (std::vector<std::string> { "default:Module", "index:Linear.weight", "module:model.fc1" }));
+        QCOMPARE(tagNames(trend::dumpTags("Functional.linear.input.0")),
+            (std::vector<std::string> { "function:Functional.linear", "index:input.0" }));
+        QVERIFY(trend::dumpTags("Module.input.0").empty());
+        QVERIFY(trend::dumpTags("linear.input").empty());
+
+        // Call indices re-based per micro step and group.
+        const std::vector<std::pair<std::string_view, std::int64_t>> keys = { { "Functional.linear.5.forward", 1 },
+            { "Functional.linear.3.forward", 1 }, { "Functional.linear.7.forward", 2 }, { "Module.a.Linear.forward.4", 1 },
+            { "Module.a.Linear.backward.9", 1 } };
+        QCOMPARE(trend::rebaseCallIndices(keys),
+            (std::vector<std::string> { "Functional.linear.1.forward", "Functional.linear.0.forward",
+                "Functional.linear.0.forward", "Module.a.Linear.forward.0", "Module.a.Linear.backward.0" }));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestCliData2dbDump)
+#include "tst_cli_data2db_dump.moc"
