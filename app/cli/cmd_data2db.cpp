@@ -121,12 +121,13 @@ int runData2db(const std::vector<std::string>& args)
                 break;
             }
     }
+    // Ctrl-C: the unfinished database removed, an earlier one untouched, a --db folder this run made removed; exit 130
+    InterruptGuard guard("data2db", db);
     std::error_code ec;
     std::filesystem::create_directories(db, ec);
     if (ec)
         throw Error(db, {}, "cannot create the output directory: " + ec.message());
     const auto file = std::filesystem::path(db) / "monitor_data.trend.db";
-    InterruptGuard guard("data2db"); // Ctrl-C: the unfinished database removed, an earlier one untouched, exit 130
     const auto summary = trend::importMonitorData(dataDir, file, options);
     reportProblems(summary.problems);
     std::size_t skipped = 0, nonNumeric = 0;
