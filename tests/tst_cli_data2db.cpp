@@ -235,6 +235,50 @@ private slots:
         QVERIFY2(run.err.contains("--process_num"), qPrintable(run.err));
     }
 
+    // Statistic cells follow the dump reader's number grammar (JSON's) plus the non-finite words Python writes:
+    // strtod's hex, "nan(...)" and valid prefixes are not numbers; they are reported and stored as NULL.
+    void statisticsFollowTheStrictNumberGrammar()
+    {
+        QTemporaryDir tmp;
+        const fs::path out = tmp.path().toStdString();
+        const std::vector<std::pair<std::string, std::string>> cells = { { "0x10", "NULL" }, { "0X1F", "NULL" },
+            { "0x1p3", "NULL" }, { "nan(7)", "NULL" }, { "1e", "NULL" }, { "1_000", "NULL" }, { "16.4abc", "NULL" },
+            { "+1", "NULL" }, { ".5", "NULL" }, { "01", "NULL" }, { "1e5", "100000" }, { " -2.5E-1 ", "-0.25" },
+            { "inf", "1000000001" }, { "-Infinity", "-1000000001" }, { "NaN", "NULL" }, { "1e400", "1000000001" } };
+        std::string csv = "vpp_stage,name,step,norm\n";
+        for (std::size_t i = 0; i < cells.size(); ++i)
+            csv += "0,w" + std::to_string(i) + ",0," + cells[i].first + "\n";
+        const fs::path file = out / "data" / "Dec03_21-34-40-rank0-abcd1234" / "grad_reduced_0-0.csv";
+        writeFile(file, csv);
+        const Run run = data2db(out / "db", out / "data");
+        QVERIFY2(run.exitCode == 0, qPrintable(run.err));
+        QVERIFY2(run.err.contains(q(file.string()) + ": 10 statistic values are not a number, stored as NULL:\n    line 2: norm \"0x10\"\n"
+                     "    line 3: norm \"0X1F\"\n    line 4: norm \"0x1p3\"\n    line 5: norm \"nan(7)\"\n    line 6: norm \"1e\"\n"
+                     "    ... and 5 more"),
+            qPrintable(run.err));
+        const auto rows = trendRows(out / "db" / "monitor_data.trend.db", "t.norm");
+        QCOMPARE(rows.size(), cells.size());
+        for (std::size_t i = 0; i < cells.size(); ++i) {
+            const std::string expected = "0|0|w" + std::to_string(i) + "|0|0|grad_reduced|" + cells[i].second;
+            QVERIFY2(std::binary_search(rows.begin(), rows.end(), expected), expected.c_str());
+        }
+    }
+
+    // Step numbers in a file name beyond 64 bits: an error naming the file (std::out_of_range escaped before).
+    void hugeStepInFileNameIsAClearError()
+    {
+        QTemporaryDir tmp;
+        const fs::path out = tmp.path().toStdString();
+        const std::string name = "actv_99999999999999999999-99999999999999999999.csv";
+        writeFile(out / "data" / "Dec03_21-34-40-rank0-abcd1234" / name, "vpp_stage,name,step,norm\n0,a,0,1\n");
+        const Run run = data2db(out / "db", out / "data");
+        QCOMPARE(run.exitCode, 1);
+        QVERIFY2(run.err.contains(QString::fromStdString(name)) && run.err.contains("file name")
+                && run.err.contains("beyond the 64-bit integer range"),
+            qPrintable(run.err));
+        QVERIFY(!fs::exists(out / "db" / "monitor_data.trend.db"));
+    }
+
     // Ctrl-C once the new database is complete under its temporary name: the earlier database stays byte for
     // byte, nothing else is left, exit status 130.
     void interruptedRunLeavesTheEarlierDatabase()
@@ -254,7 +298,8 @@ private slots:
     }
 
     // A full disk (here: the file size limit, so writes fail with EFBIG as they would with ENOSPC): exit 1 naming
-    // the database, the earlier database untouched, no temporary left; without an earlier one, no file at all.
+    // the database, the earlier database untouched, no temporary left; without an earlier one, no file at all
+    // (and no folder: the --db folder the run made is removed again).
     void fullDiskLeavesTheEarlierDatabase()
     {
         QTemporaryDir tmp;
@@ -279,7 +324,7 @@ private slots:
 
         run = limitedRun(out / "fresh");
         QCOMPARE(run.exitCode, 1);
-        QVERIFY(namesIn(out / "fresh").empty());
+        QVERIFY(!fs::exists(out / "fresh")); // nothing, not even the folder the run made
         // Without the limit the same data imports (the failure above was the disk, not the data).
         QCOMPARE(data2db(out / "fresh", data).exitCode, 0);
     }

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// What `msprobe compare` and `msprobe graph_visualize` leave in their output folder when they are interrupted
+// What `msprobe compare`, `msprobe graph_visualize` and `msprobe data2db` leave in their output folder when they are interrupted
 // (SIGINT, SIGTERM) at a controlled moment, when one rank of a run is bad, and when two runs write into one folder
 // in the same second: every file there is whole, the messages list exactly what was kept, and no run ever
 // replaces or mixes with another's files.
@@ -11,6 +11,7 @@
 #include <QTemporaryDir>
 
 #include <algorithm>
+#include <iterator>
 #include <set>
 
 using namespace msprobe::test;
@@ -184,6 +185,73 @@ private slots:
             QVERIFY(filesIn(out).empty());
             QVERIFY2(run.err.contains("no output file was written"), qPrintable(run.err));
         }
+    }
+
+    // An interrupted run into an -o folder it had to create (two levels here) removes the folders again: no empty
+    // folder is left behind. A folder that existed before stays.
+    void interruptedRunsLeaveNoNewFolder()
+    {
+        const std::vector<std::pair<std::string, QStringList>> runs = {
+            { "compare", { "compare", "-tp", qp(statsJson("problem")), "-gp", qp(statsJson("bench")), "--no-progress", "-o" } },
+            { "graph_visualize", { "graph_visualize", "-tp", qp(graphData() / "npu"), "-gp", qp(graphData() / "bench"), "-o" } },
+            { "data2db", { "data2db", "--data", qp(dataDir() / "trend" / "monitor_input_example"), "--db" } },
+        };
+        for (const auto& [name, args] : runs) {
+            QTemporaryDir tmp;
+            const fs::path root = tmp.path().toStdString();
+            for (int signal : { SIGINT, SIGTERM }) {
+                bool created = false;
+                const auto run = runCliInterrupted(args + QStringList { qp(root / "new" / "out") }, 1, signal,
+                    [&] { created = fs::is_directory(root / "new" / "out"); });
+                QVERIFY2(run.held && created, (name + ": " + run.err.toStdString()).c_str());
+                QVERIFY2(run.exitedNormally && run.exitCode == 130, (name + ": " + run.err.toStdString()).c_str());
+                QVERIFY2(!fs::exists(root / "new"), name.c_str());
+                QVERIFY(fs::is_directory(root));
+            }
+            // Into a folder that exists already: it stays, empty as it was.
+            fs::create_directories(root / "old");
+            const auto run = runCliInterrupted(args + QStringList { qp(root / "old") }, 1, SIGINT);
+            QVERIFY2(run.held && run.exitCode == 130, (name + ": " + run.err.toStdString()).c_str());
+            QVERIFY2(fs::is_directory(root / "old") && filesIn(root / "old").empty(), name.c_str());
+        }
+    }
+
+    // A run that fails on its input after it made its -o folder removes the folder again.
+    void failedRunLeavesNoNewFolder()
+    {
+        QTemporaryDir tmp;
+        const fs::path root = tmp.path().toStdString();
+        writeFile(root / "data" / "Dec03_21-34-40-rank0-abcd1234" / "actv_0-0.csv", "vpp_stage,name\n0,a\n"); // no "step"
+        const Run run = runCli({ "data2db", "--db", qp(root / "new" / "db"), "--data", qp(root / "data") });
+        QVERIFY2(run.exitCode == 1 && run.err.contains("step"), qPrintable(run.err));
+        QVERIFY(!fs::exists(root / "new"));
+    }
+
+    // graph_visualize --svg writes its picture all or nothing: held before the picture's commit, only a hidden
+    // temporary exists beside the committed database; Ctrl-C removes it and keeps (and lists) the database only.
+    void graphSvgIsWrittenWholeOrNotAtAll()
+    {
+        QTemporaryDir tmp;
+        const fs::path out = fs::path(tmp.path().toStdString()) / "out";
+        std::vector<std::string> whileHeld;
+        const auto run = runCliInterrupted({ "graph_visualize", "-tp", qp(graphData() / "npu"), "-gp", qp(graphData() / "bench"),
+                                               "-o", qp(out), "--svg" },
+            2, SIGINT, [&] { whileHeld = filesIn(out); });
+        // (The export reads the committed database, so SQLite's -wal/-shm files of that reader sit beside it.)
+        const auto svgFiles = [](const std::vector<std::string>& files) {
+            std::vector<std::string> svg;
+            std::copy_if(files.begin(), files.end(), std::back_inserter(svg), [](const std::string& f) { return f.find(".svg") != std::string::npos; });
+            return svg;
+        };
+        QVERIFY2(run.held, qPrintable(run.err));
+        QCOMPARE(svgFiles(whileHeld).size(), std::size_t(1));
+        QVERIFY2(svgFiles(whileHeld)[0].front() == '.' && !svgFiles(whileHeld)[0].ends_with(".svg"), svgFiles(whileHeld)[0].c_str());
+        QVERIFY2(run.exitedNormally && run.exitCode == 130, qPrintable(run.err));
+        const auto files = filesIn(out);
+        QVERIFY(svgFiles(files).empty());
+        const auto db = std::find_if(files.begin(), files.end(), [](const std::string& f) { return f.ends_with(".vis.db"); });
+        QVERIFY(db != files.end());
+        QVERIFY2(run.err.contains("1 finished file was written and kept:\n  " + qp(out / *db)), qPrintable(run.err));
     }
 
     // A vis.db of another run stamped the same second is never replaced; the new one's name is printed.

@@ -3,10 +3,13 @@
 #include "test_util.h"
 
 #include "dump/construct_stack.h"
+#include "dump/construct_stack_check.h"
 #include "dump/dump_tree.h"
 #include "support/error.h"
 
 #include <QTemporaryDir>
+
+#include <functional>
 
 using namespace msprobe;
 using namespace msprobe::test;
@@ -185,6 +188,44 @@ private slots:
         QVERIFY_THROWS_EXCEPTION(Error, readConstructJson(root / "badparent.json"));
         writeFile(root / "badstack.json", "{\"0\": [[\"a\"], [1]]}");
         QVERIFY_THROWS_EXCEPTION(Error, readStackJson(root / "badstack.json"));
+    }
+
+    // checkConstructJson / checkStackJson (msprobe info) accept what the readers accept and refuse the rest with
+    // the readers' message, for every kind of fault, good files (both formats, Megatron, repeated keys) included.
+    void checksAgreeWithTheReaders()
+    {
+        QTemporaryDir tmp;
+        const fs::path root = tmp.path().toStdString();
+        const auto outcome = [](const std::function<void()>& run) -> std::string {
+            try {
+                run();
+                return "ok";
+            } catch (const Error& error) {
+                return error.what();
+            }
+        };
+        const std::vector<std::string> constructs = { "{}", "{\"a\": null, \"b\": \"a\", \"b\": null}",
+            "{\"Module.a.A.forward.0\": [null, 0], \"Functional.x.0.forward\": [\"Module.a.A.forward.0\", 1], \"megatron_micro_step_number\": 2}",
+            "", " \n", "[1, 2]", "{\"a\": 5}", "{\"a\": {}}", "{\"a\": [null]}", "{\"a\": [\"p\", \"x\"]}", "{\"a\": [[1], 0]}",
+            "{\"megatron_micro_step_number\": \"2\"}", "{\"a\": nu", "{\"a\": \"b\"} x", "{\"a\": \"\\x\"}" };
+        for (std::size_t i = 0; i < constructs.size(); ++i) {
+            const fs::path file = root / ("construct" + std::to_string(i) + ".json");
+            writeFile(file, constructs[i]);
+            const std::string read = outcome([&] { (void)readConstructJson(file); });
+            QCOMPARE(outcome([&] { checkConstructJson(file); }), read);
+        }
+        const std::vector<std::string> stacks = { "{}", "{\"0\": [[\"a\", \"b\"], [\"f1\", \"f2\"]], \"1\": [[\"c\"], []]}",
+            "{\"Functional.relu.0.forward\": [\"File a.py\"], \"Tensor.add.0.forward\": []}", "", "[1]", "{\"0\": [[\"a\"], [1]]}",
+            "{\"0\": [[\"a\"], [\"f\"]], \"1\": [\"x\"]}", "{\"0\": [[1], [\"f\"]]}", "{\"x\": [1]}", "{\"0\": [[\"a\"], [\"fr",
+            "{\"0\": [[\"a\"], [\"f\"]], \"2\": 5, \"10\": [[], 7]}" };
+        for (std::size_t i = 0; i < stacks.size(); ++i) {
+            const fs::path file = root / ("stack" + std::to_string(i) + ".json");
+            writeFile(file, stacks[i]);
+            const std::string read = outcome([&] { (void)readStackJson(file); });
+            QCOMPARE(outcome([&] { checkStackJson(file); }), read);
+        }
+        QCOMPARE(outcome([&] { checkConstructJson(root / "absent.json"); }), std::string("ok"));
+        QCOMPARE(outcome([&] { checkStackJson(root / "absent.json"); }), std::string("ok"));
     }
 };
 

@@ -199,7 +199,7 @@ int runCompare(const std::vector<std::string>& args)
     const auto pairs = resolveComparePairs(target, golden, output, options.compare.firstDiffAnalyze);
     options.leaveTablesToProcessExit = pairs.size() == 1; // with many pairs each table is freed to make room
 
-    InterruptGuard guard("compare");
+    InterruptGuard guard("compare", output); // a new -o left empty by a stopped run goes too
     JobOutcome job;
     try {
         job = runCompareJob(pairs, options, nullptr);

@@ -170,11 +170,12 @@ int runData2db(const std::vector<std::string>& args)
     const std::filesystem::path dataDir(data);
     const bool dumpWanted = format == "dump" || (format == "auto" && trend::hasDumpSteps(dataDir));
     const bool monitorWanted = format == "monitor" || (format == "auto" && (!dumpWanted || trend::hasMonitorData(dataDir)));
+    // Ctrl-C: the unfinished database removed, an earlier one untouched, a --db folder this run made removed; exit 130
+    InterruptGuard guard("data2db", db);
     std::error_code ec;
     std::filesystem::create_directories(db, ec);
     if (ec)
         throw Error(db, {}, "cannot create the output directory: " + ec.message());
-    InterruptGuard guard("data2db"); // Ctrl-C: the unfinished database removed, an earlier one untouched, exit 130
     options.progress = progressPrinter();
     if (dumpWanted)
         importDump(dataDir, std::filesystem::path(db) / "dump_data.trend.db", options);

@@ -186,7 +186,7 @@ int runGraphVisualize(const std::vector<std::string>& args)
         lastPercent = percent;
     };
     options.warn = [&](const std::string& message) { std::fprintf(stderr, "[WARNING] %s\n", message.c_str()); };
-    InterruptGuard guard("graph_visualize"); // Ctrl-C: unfinished files removed, exit 130
+    InterruptGuard guard("graph_visualize", options.output); // Ctrl-C: unfinished files removed, exit 130
     try {
         const graph::GraphRunResult result = graph::runGraphVisualize(options);
         for (const auto& folder : result.jsonFolders)

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "cli.h"
 
-#include "dump/construct_stack.h"
+#include "dump/construct_stack_check.h"
 #include "dump/dump_summary.h"
 
 #include <algorithm>
@@ -78,12 +78,12 @@ std::vector<std::string> sideFileProblems(const DumpTree& tree)
     for (const auto& step : tree.steps)
         for (const auto& rank : step.ranks) {
             try {
-                (void)readConstructJson(rank.constructJson());
+                checkConstructJson(rank.constructJson());
             } catch (const std::exception& error) {
                 problems.push_back(error.what());
             }
             try {
-                (void)readStackJson(rank.stackJson());
+                checkStackJson(rank.stackJson());
             } catch (const std::exception& error) {
                 problems.push_back(error.what());
             }

@@ -6,6 +6,7 @@
 #include <signal.h>
 
 #include <atomic>
+#include <filesystem>
 #include <string>
 #include <thread>
 
@@ -16,16 +17,22 @@ namespace msprobe::cli {
 // and the registered ones), prints on stderr exactly which finished outputs this run wrote and keeps, and
 // ends the process with status 130. Create it on the main thread before any worker thread starts (threads
 // inherit the blocked signals).
+//
+// `outputFolder` (-o): the part of it that does not exist yet is this run's to create; when the run is
+// interrupted or fails (the guard goes away during an exception), the folders it created and left empty are
+// removed, so a stopped run into a new folder leaves no empty folder behind. Create the guard before the folder.
 class InterruptGuard {
 public:
-    explicit InterruptGuard(std::string command);
+    explicit InterruptGuard(std::string command, const std::filesystem::path& outputFolder = {});
     ~InterruptGuard();
     InterruptGuard(const InterruptGuard&) = delete;
     InterruptGuard& operator=(const InterruptGuard&) = delete;
 
 private:
     void watch();
+    void removeEmptyCreatedFolders() const;
     std::string m_command;
+    std::filesystem::path m_createdRoot; // the topmost folder of outputFolder that did not exist; empty if none
     sigset_t m_signals {}, m_previousMask {};
     std::atomic<bool> m_stop { false };
     std::thread m_watcher;

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "dump/construct_stack.h"
+#include "dump/construct_stack_check.h"
 
 #include "support/error.h"
 #include "support/json_file.h"
@@ -186,6 +187,8 @@ private:
 
 // The simdjson DOM reads the file 3-4x faster than nlohmann's SAX; the SAX reader gives the messages for
 // malformed JSON (with the byte position) and is the reference for what is accepted.
+// Keep false: the same checks, nothing stored (msprobe info checks the side files it does not use).
+template <bool Keep>
 ConstructInfo parseConstruct(const std::string& file, const std::string& text)
 {
     simdjson::dom::parser parser;
@@ -199,8 +202,10 @@ ConstructInfo parseConstruct(const std::string& file, const std::string& text)
     if (root.get_object().get(object))
         throw Error(file, {}, "construct.json must be a JSON object of node -> parent");
     ConstructInfo info;
-    info.nodes.reserve(object.size());
-    info.indexOf.reserve(object.size());
+    if constexpr (Keep) {
+        info.nodes.reserve(object.size());
+        info.indexOf.reserve(object.size());
+    }
     auto slot = [&](std::string_view key) -> ConstructInfo::Node& {
         auto [it, inserted] = info.indexOf.emplace(std::string(key), info.nodes.size());
         if (inserted) {
@@ -224,6 +229,8 @@ ConstructInfo parseConstruct(const std::string& file, const std::string& text)
                     fail(key, "the parent must be a string, null or [parent, micro_step]");
             if ((first != Type::STRING && first != Type::NULL_VALUE) || (second != Type::INT64 && second != Type::UINT64))
                 fail(key, "a list value must be [parent, micro_step]");
+            if constexpr (!Keep)
+                continue;
             ConstructInfo::Node& node = slot(key);
             node.parent = first == Type::STRING ? std::optional<std::string>(list.at(0).get_string().value_unsafe()) : std::nullopt;
             node.microStep = static_cast<int>(second == Type::INT64 ? list.at(1).get_int64().value_unsafe()
@@ -243,6 +250,8 @@ ConstructInfo parseConstruct(const std::string& file, const std::string& text)
             fail(key, "the parent must be a string, null or [parent, micro_step]");
         if (type != Type::STRING && type != Type::NULL_VALUE)
             fail(key, "the parent must be a string or null");
+        if constexpr (!Keep)
+            continue;
         ConstructInfo::Node& node = slot(key);
         node.parent = type == Type::STRING ? std::optional<std::string>(value.get_string().value_unsafe()) : std::nullopt;
         node.microStep.reset();
@@ -259,13 +268,23 @@ ConstructInfo readConstructJson(const std::filesystem::path& file)
     const std::string text = readWholeFile(file);
     if (isBlank(text))
         throw Error(file.string(), {}, "the file is empty (expected a JSON object of node -> parent; an interrupted dump?)");
-    ConstructInfo info = parseConstruct(file.string(), text);
+    ConstructInfo info = parseConstruct<true>(file.string(), text);
     // The Megatron variant gives every node a micro step (0 for plain parents).
     if (info.megatronMicroStepNumber)
         for (auto& node : info.nodes)
             if (!node.microStep)
                 node.microStep = 0;
     return info;
+}
+
+void checkConstructJson(const std::filesystem::path& file)
+{
+    if (!sideFilePresent(file))
+        return;
+    const std::string text = readWholeFile(file);
+    if (isBlank(text))
+        throw Error(file.string(), {}, "the file is empty (expected a JSON object of node -> parent; an interrupted dump?)");
+    (void)parseConstruct<false>(file.string(), text);
 }
 
 namespace {
@@ -284,7 +303,10 @@ namespace {
 
 } // namespace
 
-StackInfo readStackJson(const std::filesystem::path& file)
+namespace {
+
+template <bool Keep>
+StackInfo parseStack(const std::filesystem::path& file)
 {
     StackInfo info;
     if (!sideFilePresent(file))
@@ -314,12 +336,14 @@ StackInfo readStackJson(const std::filesystem::path& file)
         if (value.get_array().get(array))
             throw Error(file.string(), where, "expected a list of strings");
         std::vector<std::string> out;
-        out.reserve(array.size());
+        if constexpr (Keep)
+            out.reserve(array.size());
         for (simdjson::dom::element item : array) {
             std::string_view textItem;
             if (item.get_string().get(textItem))
                 throw Error(file.string(), where, "expected a list of strings");
-            out.emplace_back(textItem);
+            if constexpr (Keep)
+                out.emplace_back(textItem);
         }
         return out;
     };
@@ -344,12 +368,16 @@ StackInfo readStackJson(const std::filesystem::path& file)
                 names += list.size();
         }
     }
-    info.groupOf.reserve(names);
+    if constexpr (Keep)
+        info.groupOf.reserve(names);
     for (const auto& [key, value] : members) {
         const auto group = static_cast<std::uint32_t>(info.frames.size());
         if (info.legacyFormat) {
-            info.frames.push_back(stringList(value, "node '" + std::string(key) + "'"));
-            info.groupOf[std::string(key)] = group;
+            auto frames = stringList(value, "node '" + std::string(key) + "'");
+            if constexpr (Keep) {
+                info.frames.push_back(std::move(frames));
+                info.groupOf[std::string(key)] = group;
+            }
             continue;
         }
         simdjson::dom::array pair;
@@ -358,9 +386,17 @@ StackInfo readStackJson(const std::filesystem::path& file)
         const std::string where = "group \"" + std::string(key) + "\"";
         for (auto& name : stringList(pair.at(0).value_unsafe(), where + " names"))
             info.groupOf.insert_or_assign(std::move(name), group);
-        info.frames.push_back(stringList(pair.at(1).value_unsafe(), where + " frames"));
+        auto frames = stringList(pair.at(1).value_unsafe(), where + " frames");
+        if constexpr (Keep)
+            info.frames.push_back(std::move(frames));
     }
     return info;
 }
+
+} // namespace
+
+StackInfo readStackJson(const std::filesystem::path& file) { return parseStack<true>(file); }
+
+void checkStackJson(const std::filesystem::path& file) { (void)parseStack<false>(file); }
 
 } // namespace msprobe

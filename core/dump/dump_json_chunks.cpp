@@ -124,6 +124,16 @@ struct BuiltPiece {
     DumpFile model;
 };
 
+// The parsed name of a piece's entry, its views moved from the piece's copy of the name to the file's (the
+// same text): the caller appends every piece alone, so it does not parse each name again.
+EntryName rebased(EntryName parsed, std::string_view from, std::string_view to)
+{
+    for (std::string_view* part : { &parsed.prefix, &parsed.api, &parsed.modulePath, &parsed.moduleClass })
+        if (part->data() >= from.data() && part->data() <= from.data() + from.size())
+            *part = { to.data() + (part->data() - from.data()), part->size() };
+    return parsed;
+}
+
 // Appends a piece's model to the file's, in order: strings re-interned in their order of first use
 // (so the pool is the one a whole read makes), rows and nodes shifted, a repeated entry name
 // replacing the earlier body as in a whole read.
@@ -194,7 +204,7 @@ void appendPiece(DumpFile& out, const DumpFile& piece, std::vector<std::int64_t>
         entryOfName[name] = static_cast<std::int64_t>(out.entries.size());
         Entry moved;
         moved.name = name;
-        moved.parsed = parseEntryName(out.strings.view(name));
+        moved.parsed = rebased(entry.parsed, piece.strings.view(entry.name), out.strings.view(name));
         moved.body = entry.body + nodeBase;
         out.entries.push_back(moved);
     }

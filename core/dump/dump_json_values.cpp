@@ -4,6 +4,7 @@
 #include "dump/dump_json_builder.h"
 
 #include "dump/dump_json_bytes.h"
+#include "support/json_number.h"
 #include "support/pyformat.h"
 
 #include <algorithm>
@@ -249,37 +250,6 @@ std::string tokenText(std::string_view token)
     constexpr std::size_t kShown = 40;
     token = trimmedToken(token);
     return printable(token.substr(0, kShown)) + (token.size() > kShown ? "..." : "");
-}
-
-// The JSON grammar of a number: -? (0 | [1-9][0-9]*) (. [0-9]+)? ([eE] [+-]? [0-9]+)?
-bool isJsonNumber(std::string_view token)
-{
-    std::size_t at = 0;
-    const auto digits = [&] {
-        const std::size_t start = at;
-        while (at < token.size() && token[at] >= '0' && token[at] <= '9')
-            ++at;
-        return at - start;
-    };
-    if (at < token.size() && token[at] == '-')
-        ++at;
-    if (at < token.size() && token[at] == '0')
-        ++at;
-    else if (digits() == 0)
-        return false;
-    if (at < token.size() && token[at] == '.') {
-        ++at;
-        if (digits() == 0)
-            return false;
-    }
-    if (at < token.size() && (token[at] == 'e' || token[at] == 'E')) {
-        ++at;
-        if (at < token.size() && (token[at] == '+' || token[at] == '-'))
-            ++at;
-        if (digits() == 0)
-            return false;
-    }
-    return at == token.size();
 }
 
 // A number simdjson would not read in one pass: NaN/Infinity, an integer beyond 64 bits (kept as the

@@ -3,7 +3,6 @@
 
 #include <algorithm>
 #include <charconv>
-#include <vector>
 
 namespace msprobe {
 
@@ -17,27 +16,50 @@ bool isNumber(std::string_view text, std::int64_t& out)
     return true;
 }
 
-std::vector<std::string_view> splitDots(std::string_view name)
-{
-    std::vector<std::string_view> parts;
-    std::size_t start = 0;
-    while (true) {
-        std::size_t dot = name.find('.', start);
-        parts.push_back(name.substr(start, dot == std::string_view::npos ? std::string_view::npos : dot - start));
-        if (dot == std::string_view::npos)
-            break;
-        start = dot + 1;
+// The dot-separated parts of a name that the grammar looks at: the first, the last four, and how many there
+// are. Without a list of every part: this runs for each entry of every dump read, twice on a large file.
+class DottedName {
+public:
+    explicit DottedName(std::string_view name)
+        : m_name(name)
+    {
+        m_first = name.find('.');
+        std::size_t end = name.size();
+        while (m_found < kKept) {
+            const std::size_t dot = end == 0 ? std::string_view::npos : name.rfind('.', end - 1);
+            if (dot == std::string_view::npos)
+                break;
+            m_lastDots[m_found++] = dot;
+            end = dot;
+        }
+        m_count = m_found < kKept ? m_found + 1 : static_cast<std::size_t>(std::count(name.begin(), name.end(), '.')) + 1;
     }
-    return parts;
-}
 
-// The text between parts[first] and parts[last] inclusive, taken from the original name.
-std::string_view join(std::string_view name, const std::vector<std::string_view>& parts, std::size_t first, std::size_t last)
-{
-    const char* begin = parts[first].data();
-    const char* end = parts[last].data() + parts[last].size();
-    return name.substr(static_cast<std::size_t>(begin - name.data()), static_cast<std::size_t>(end - begin));
-}
+    std::size_t count() const { return m_count; }
+    std::string_view first() const { return m_name.substr(0, m_first); }
+    // parts[count - 1 - k], for k < 4 and k < count.
+    std::string_view fromEnd(std::size_t k) const
+    {
+        const std::size_t begin = k < m_found ? m_lastDots[k] + 1 : 0;
+        return m_name.substr(begin, endOfFromEnd(k) - begin);
+    }
+    // The text from the start of parts[firstPart] (0 or 1) to the end of parts[count - 1 - k] inclusive.
+    std::string_view join(std::size_t firstPart, std::size_t k) const
+    {
+        const std::size_t begin = firstPart == 0 ? 0 : m_first + 1;
+        return m_name.substr(begin, endOfFromEnd(k) - begin);
+    }
+
+private:
+    static constexpr std::size_t kKept = 4;
+    std::size_t endOfFromEnd(std::size_t k) const { return k == 0 ? m_name.size() : m_lastDots[k - 1]; }
+
+    std::string_view m_name;
+    std::size_t m_first = 0;
+    std::size_t m_lastDots[kKept] {}; // the last dot first
+    std::size_t m_found = 0;
+    std::size_t m_count = 0;
+};
 
 Direction directionOf(std::string_view word)
 {
@@ -53,50 +75,50 @@ Direction directionOf(std::string_view word)
 EntryName parseEntryName(std::string_view name)
 {
     EntryName result;
-    const auto parts = splitDots(name);
-    const std::size_t count = parts.size();
+    const DottedName parts(name);
+    const std::size_t count = parts.count();
     if (count < 2)
         return result;
-    result.prefix = parts[0];
-    const bool moduleLike = parts[0] == "Module" || parts[0] == "Cell";
+    result.prefix = parts.first();
+    const bool moduleLike = result.prefix == "Module" || result.prefix == "Cell";
 
     // parameters_grad: last or second-to-last segment.
     std::int64_t number = -1;
     if (moduleLike && count >= 3) {
-        std::size_t pgIndex = 0;
-        if (parts[count - 1] == "parameters_grad")
-            pgIndex = count - 1;
-        else if (count >= 4 && parts[count - 2] == "parameters_grad" && isNumber(parts[count - 1], number))
-            pgIndex = count - 2;
-        if (pgIndex >= 2) {
+        std::size_t pgFromEnd = count; // parameters_grad as parts[count - 1 - pgFromEnd]; count when absent
+        if (parts.fromEnd(0) == "parameters_grad")
+            pgFromEnd = 0;
+        else if (count >= 4 && parts.fromEnd(1) == "parameters_grad" && isNumber(parts.fromEnd(0), number))
+            pgFromEnd = 1;
+        if (pgFromEnd < count) {
+            const std::size_t pgIndex = count - 1 - pgFromEnd;
             result.kind = EntryKind::ParametersGrad;
-            result.callIndex = pgIndex == count - 2 ? number : -1;
-            result.moduleClass = parts[pgIndex - 1];
-            result.modulePath = pgIndex >= 3 ? join(name, parts, 1, pgIndex - 2) : std::string_view {};
+            result.callIndex = pgFromEnd == 1 ? number : -1;
+            result.moduleClass = parts.fromEnd(pgFromEnd + 1);
+            result.modulePath = pgIndex >= 3 ? parts.join(1, pgFromEnd + 2) : std::string_view {};
             return result;
         }
     }
-    if (parts[count - 1] == "debug" && count >= 3 && isNumber(parts[count - 2], number)) {
+    if (parts.fromEnd(0) == "debug" && count >= 3 && isNumber(parts.fromEnd(1), number)) {
         result.kind = EntryKind::Debug;
         result.callIndex = number;
         result.prefix = {};
-        result.api = join(name, parts, 0, count - 3);
+        result.api = parts.join(0, 2);
         return result;
     }
-    if (moduleLike && count >= 4 && isNumber(parts[count - 1], number)
-        && directionOf(parts[count - 2]) != Direction::None) {
+    if (moduleLike && count >= 4 && isNumber(parts.fromEnd(0), number) && directionOf(parts.fromEnd(1)) != Direction::None) {
         result.kind = EntryKind::Module;
-        result.direction = directionOf(parts[count - 2]);
+        result.direction = directionOf(parts.fromEnd(1));
         result.callIndex = number;
-        result.moduleClass = parts[count - 3];
-        result.modulePath = count >= 5 ? join(name, parts, 1, count - 4) : std::string_view {};
+        result.moduleClass = parts.fromEnd(2);
+        result.modulePath = count >= 5 ? parts.join(1, 3) : std::string_view {};
         return result;
     }
-    if (count >= 4 && directionOf(parts[count - 1]) != Direction::None && isNumber(parts[count - 2], number)) {
+    if (count >= 4 && directionOf(parts.fromEnd(0)) != Direction::None && isNumber(parts.fromEnd(1), number)) {
         result.kind = EntryKind::Api;
-        result.direction = directionOf(parts[count - 1]);
+        result.direction = directionOf(parts.fromEnd(0));
         result.callIndex = number;
-        result.api = join(name, parts, 1, count - 3);
+        result.api = parts.join(1, 2);
         return result;
     }
     result.prefix = {};

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "graph/graph_export.h"
+#include "compare/atomic_file.h"
 
 #include "graph/graph_labels.h"
 #include "graph/precision_explain.h"
@@ -12,7 +13,6 @@
 
 #include <cstdio>
 #include <cstdlib>
-#include <fstream>
 #include <mutex>
 #include <unordered_set>
 
@@ -186,12 +186,12 @@ void appendSvg(std::string& out, const VisGraph& graph, const Picture& picture, 
     }
 }
 
+// All or nothing, as every output: an interrupted or failed write leaves no partial picture (nor replaces one).
 void writeText(const std::filesystem::path& file, const std::string& text)
 {
-    std::ofstream out(file, std::ios::binary);
-    out << text;
-    if (!out)
-        throw Error(file.string(), {}, "cannot write the picture");
+    AtomicFile out(file);
+    out.write(text);
+    out.commit();
 }
 
 // Graphviz contexts share global state (plugin loading, the cgraph allocator): one user at a time.
@@ -239,7 +239,8 @@ void writePng(const std::filesystem::path& file, const std::vector<std::pair<con
             set(n, "label", displayLabel(graph, b.node));
         }
     }
-    if (gvLayout(gvc, g, "nop") != 0 || gvRenderFilename(gvc, g, "png", file.string().c_str()) != 0) {
+    AtomicFile out(file); // Graphviz writes by path: into the temporary, renamed once whole
+    if (gvLayout(gvc, g, "nop") != 0 || gvRenderFilename(gvc, g, "png", out.temporaryPath().string().c_str()) != 0) {
         agclose(g);
         gvFreeContext(gvc);
         throw Error(file.string(), {}, "Graphviz cannot render PNG here (its cairo or gd plugin is missing); use SVG");
@@ -247,6 +248,7 @@ void writePng(const std::filesystem::path& file, const std::vector<std::pair<con
     gvFreeLayout(gvc, g);
     agclose(g);
     gvFreeContext(gvc);
+    out.commit();
 }
 
 } // namespace

@@ -53,12 +53,14 @@ char* StringPool::store(std::string_view text)
         return m_largeStrings.back().data();
     }
     if (m_blocks.empty() || m_blockUsed + text.size() > kBlockSize) {
-        m_blocks.emplace_back(kBlockSize, '\0');
+        // Reserved, not sized: a zero-filled 1 MiB arena per piece of a large dump.json cost ~5% of a read.
+        // Appends stay within the capacity, so the arena never moves and the views into it stay valid.
+        m_blocks.emplace_back().reserve(kBlockSize);
         m_blockUsed = 0;
     }
-    char* dest = m_blocks.back().data() + m_blockUsed;
-    if (!text.empty()) // an empty view may have a null data(), which memcpy must not get
-        std::memcpy(dest, text.data(), text.size());
+    std::string& block = m_blocks.back();
+    block.append(text);
+    char* dest = block.data() + m_blockUsed;
     m_blockUsed += text.size();
     return dest;
 }

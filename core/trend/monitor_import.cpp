@@ -75,7 +75,7 @@ std::vector<RankDir> findRankDirs(const fs::path& dataDir)
             throw Error(entry.path().string(), "directory name",
                 "the part before \"-rank\" must be a time such as Dec03_21-34-40 (%b%d_%H-%M-%S)");
         RankDir dir;
-        dir.rank = std::stoll(match[2]);
+        dir.rank = *parseInteger(match[2]); // at most 5 digits (the pattern)
         for (const auto& file : fs::directory_iterator(entry.path(), ec)) {
             const std::string fileName = file.path().filename().string();
             std::smatch parts;
@@ -85,7 +85,11 @@ std::vector<RankDir> findRankDirs(const fs::path& dataDir)
             const auto it = std::find(metrics.begin(), metrics.end(), parts[1].str());
             if (it == metrics.end())
                 continue;
-            dir.files.push_back({ file.path(), static_cast<std::size_t>(it - metrics.begin()), std::stoll(parts[2]), {} });
+            const auto start = parseInteger(parts[2]);
+            if (!start || !parseInteger(parts[3]))
+                throw Error(file.path().string(), "file name",
+                    "the step range " + parts[2].str() + "-" + parts[3].str() + " is beyond the 64-bit integer range");
+            dir.files.push_back({ file.path(), static_cast<std::size_t>(it - metrics.begin()), *start, {} });
         }
         std::sort(dir.files.begin(), dir.files.end(), [](const MonitorFile& a, const MonitorFile& b) {
             return std::tie(a.metric, a.start, a.path) < std::tie(b.metric, b.start, b.path);

@@ -2,11 +2,10 @@
 #include "trend/trend_db.h"
 
 #include "support/error.h"
+#include "support/json_number.h"
 
-#include <cerrno>
 #include <algorithm>
 #include <cmath>
-#include <cstdlib>
 
 namespace msprobe::trend {
 
@@ -38,20 +37,9 @@ std::optional<double> clampTrendValue(double value)
 
 std::optional<double> parseTrendNumber(std::string_view text)
 {
-    // Python float(): surrounding white space allowed, the whole rest must be the number.
-    while (!text.empty() && std::isspace(static_cast<unsigned char>(text.front())))
-        text.remove_prefix(1);
-    while (!text.empty() && std::isspace(static_cast<unsigned char>(text.back())))
-        text.remove_suffix(1);
-    if (text.empty())
-        return std::nullopt;
-    const std::string copy(text);
-    char* end = nullptr;
-    errno = 0;
-    const double value = std::strtod(copy.c_str(), &end);
-    if (end != copy.c_str() + copy.size())
-        return std::nullopt;
-    return value;
+    // Python float()'s reading of what the monitor writes, with the dump reader's strict grammar: "0x10",
+    // "1e", "1_000" or "16.4abc" are not numbers (strtod read their valid prefix).
+    return parseStrictNumber(text);
 }
 
 std::optional<double> clampTrendValue(std::string_view text)

@@ -25,8 +25,8 @@ const std::vector<std::string>& monitorStatOrder();
 // A cell value as the reference stores it: parsed as a float (an unparseable text is NULL), infinities
 // become +-(1e9 + 1), values beyond +-1e9 are clamped to +-1e9, NaN is NULL.
 std::optional<double> clampTrendValue(std::string_view text);
-// The number a cell holds as Python float() reads it (NaN and infinities included); nullopt for an empty or
-// non-numeric text.
+// The number a cell holds: JSON's number grammar (as the dump reader's) or a non-finite word Python's float()
+// reads (nan, inf, infinity; signed, any case), space around it allowed; nullopt for an empty or other text.
 std::optional<double> parseTrendNumber(std::string_view text);
 std::optional<double> clampTrendValue(double value);
 
