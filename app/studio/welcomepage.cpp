@@ -4,6 +4,7 @@
 #include <QCoreApplication>
 #include <QDir>
 #include <QFileInfo>
+#include <QHBoxLayout>
 #include <QLabel>
 #include <QPushButton>
 #include <QVBoxLayout>
@@ -26,15 +27,25 @@ WelcomePage::WelcomePage(QWidget* parent)
     setObjectName(QStringLiteral("welcomePage"));
     auto* outer = new QVBoxLayout(this);
     outer->addStretch(1);
-    auto* column = new QVBoxLayout;
+    // A column at most 560 px wide, centred: the wrapped text gets its height for that width.
+    auto* panel = new QWidget(this);
+    panel->setMaximumWidth(560);
+    auto* row = new QHBoxLayout;
+    row->addStretch(1);
+    row->addWidget(panel, 4);
+    row->addStretch(1);
+    auto* column = new QVBoxLayout(panel);
+    column->setContentsMargins(0, 0, 0, 0);
     column->setSpacing(8);
     auto* title = new QLabel(QStringLiteral("<h2>%1</h2>").arg(tr("msprobe studio")), this);
     auto* intro = new QLabel(tr("Compare a problem run with a bench run: graphs, the compare table and where they first diverge.\n"
                                 "You can also drop a dump folder, two folders, a vis.db or a compare CSV on this window."),
         this);
     intro->setWordWrap(true);
-    column->addWidget(title, 0, Qt::AlignHCenter);
-    column->addWidget(intro, 0, Qt::AlignHCenter);
+    intro->setAlignment(Qt::AlignCenter);
+    title->setAlignment(Qt::AlignCenter);
+    column->addWidget(title);
+    column->addWidget(intro);
     column->addSpacing(8);
     QPushButton* folder = button(tr("Open a dump folder…"), QStringLiteral("welcomeOpenFolder"), this);
     QPushButton* pair = button(tr("Open a problem/bench pair…"), QStringLiteral("welcomeOpenPair"), this);
@@ -49,7 +60,7 @@ WelcomePage::WelcomePage(QWidget* parent)
     }
     m_recent = new QVBoxLayout;
     column->addLayout(m_recent);
-    outer->addLayout(column);
+    outer->addLayout(row);
     outer->addStretch(2);
     connect(folder, &QPushButton::clicked, this, &WelcomePage::openFolderRequested);
     connect(pair, &QPushButton::clicked, this, &WelcomePage::openPairRequested);
