@@ -101,6 +101,7 @@ QString run(MainWindow& window, const Request& request)
     if (!error.isEmpty())
         return error;
 
+    window.setRemembersRecent(false);
     StudioSession* session = window.session();
     bool loaded = false;
     QString loadError;

@@ -354,8 +354,10 @@ void MainWindow::loadFinished(bool ok, const QString& message)
     m_cancel->hide();
     const QString what = m_loadingPaths.join(tr(" vs "));
     if (ok) {
-        m_recent->add(m_loadingPaths);
-        m_welcome->setRecent(m_recent->entries());
+        if (m_remembersRecent) {
+            m_recent->add(m_loadingPaths);
+            m_welcome->setRecent(m_recent->entries());
+        }
         setWindowTitle(tr("%1 — msprobe studio").arg(what));
         QString text = tr("Opened %1 in %2 s.").arg(what).arg(m_loadClock.elapsed() / 1000.0, 0, 'f', 1);
         if (!m_session->warnings().isEmpty())

@@ -52,6 +52,8 @@ public:
     enum class CentralPage { Graphs, NoGraph, Welcome };
     CentralPage centralPage() const;
     QString noGraphText() const;
+    // Off for a headless export: what it opens does not join File > Open recent.
+    void setRemembersRecent(bool on) { m_remembersRecent = on; }
     // Exports the comparison of the focused step and rank (HTML: every pair). Empty string on success.
     QString exportComparison(reportexport::Format format, const QString& file);
     // The graph view's picture (PNG or SVG by suffix). Empty string on success.
@@ -123,4 +125,5 @@ private:
     QElapsedTimer m_loadClock;
     QStringList m_loadingPaths;
     QByteArray m_defaultState;
+    bool m_remembersRecent = true;
 };

@@ -2,6 +2,7 @@
 #include "studiosession.h"
 
 #include "sessionloader.h"
+#include "visdbcomparerows.h"
 
 #include "dump/dump_tree.h"
 #include "support/error.h"
@@ -246,6 +247,13 @@ void StudioSession::runLoad(LoadRequest request, std::uint64_t generation, std::
             report(0, "reading the vis.db");
             auto stage = sessionloader::loadVisDb(nativePath(request.path));
             publishPart(generation, [this, stage]() mutable { applyGraphs(std::move(stage)); });
+            // A compare db alone still has its compare columns: the table shows them.
+            auto results = studio::compareRowsFromVisDb(*stage.db, nativePath(request.path));
+            publishPart(generation, [this, results] {
+                m_compare = results;
+                m_allCompare.reset();
+                emit compareChanged();
+            });
             break;
         }
         case LoadRequest::Kind::CompareCsv: {
