@@ -411,7 +411,7 @@ Wheel: scroll; A / D: left / right</translation>
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../app/studio/mainwindow.cpp" line="45"/>
+        <location filename="../app/studio/mainwindow.cpp" line="46"/>
         <source>msprobe studio</source>
         <translation>msprobe studio</translation>
     </message>
@@ -426,23 +426,23 @@ Wheel: scroll; A / D: left / right</translation>
         <translation>&amp;Quit</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow.cpp" line="57"/>
+        <location filename="../app/studio/mainwindow.cpp" line="58"/>
         <source>Cancel</source>
         <translation>Cancel</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow.cpp" line="269"/>
+        <location filename="../app/studio/mainwindow.cpp" line="270"/>
         <source>Step %1, rank %2: %3 rows: %4 pass, %5 warning, %6 error</source>
         <translation>Step %1, rank %2: %3 rows: %4 pass, %5 warning, %6 error</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow.cpp" line="284"/>
-        <location filename="../app/studio/mainwindow.cpp" line="299"/>
+        <location filename="../app/studio/mainwindow.cpp" line="285"/>
+        <location filename="../app/studio/mainwindow.cpp" line="300"/>
         <source>Loading…</source>
         <translation>Loading…</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow.cpp" line="293"/>
+        <location filename="../app/studio/mainwindow.cpp" line="294"/>
         <source>No graph: the model graph needs an L0 or mix dump (its construct.json holds the module structure). This looks like an L1 dump: the compare table and the verdict still apply.
 
 %1</source>
@@ -451,38 +451,38 @@ Wheel: scroll; A / D: left / right</translation>
 %1</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow.cpp" line="297"/>
+        <location filename="../app/studio/mainwindow.cpp" line="298"/>
         <source>A compare CSV has no graph. Open the dump folders (a problem/bench pair) to see the graphs and the verdict.</source>
         <translation>A compare CSV has no graph. Open the dump folders (a problem/bench pair) to see the graphs and the verdict.</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow.cpp" line="301"/>
+        <location filename="../app/studio/mainwindow.cpp" line="302"/>
         <source>No graph for step %1, rank %2.</source>
         <translation>No graph for step %1, rank %2.</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow.cpp" line="303"/>
+        <location filename="../app/studio/mainwindow.cpp" line="304"/>
         <source>No graph for what is open.</source>
         <translation>No graph for what is open.</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow.cpp" line="329"/>
+        <location filename="../app/studio/mainwindow.cpp" line="330"/>
         <source>Loading %1…</source>
         <translation>Loading %1…</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow.cpp" line="365"/>
+        <location filename="../app/studio/mainwindow.cpp" line="368"/>
         <source>Loading cancelled.</source>
         <translation>Loading cancelled.</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow.cpp" line="358"/>
+        <location filename="../app/studio/mainwindow.cpp" line="361"/>
         <source>%1 — msprobe studio</source>
         <translation>%1 — msprobe studio</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow.cpp" line="367"/>
-        <location filename="../app/studio/mainwindow.cpp" line="368"/>
+        <location filename="../app/studio/mainwindow.cpp" line="370"/>
+        <location filename="../app/studio/mainwindow.cpp" line="371"/>
         <source>Could not open %1</source>
         <translation>Could not open %1</translation>
     </message>
@@ -492,42 +492,42 @@ Wheel: scroll; A / D: left / right</translation>
         <translation>Open dump folder</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow.cpp" line="58"/>
+        <location filename="../app/studio/mainwindow.cpp" line="59"/>
         <source>Stop loading (Esc)</source>
         <translation>Stop loading (Esc)</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow.cpp" line="64"/>
+        <location filename="../app/studio/mainwindow.cpp" line="65"/>
         <source>Open a dump folder, a problem/bench pair, a vis.db or a compare CSV (File menu, or drop it here).</source>
         <translation>Open a dump folder, a problem/bench pair, a vis.db or a compare CSV (File menu, or drop it here).</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow.cpp" line="154"/>
+        <location filename="../app/studio/mainwindow.cpp" line="155"/>
         <source>Search and filter</source>
         <translation>Search and filter</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow.cpp" line="159"/>
+        <location filename="../app/studio/mainwindow.cpp" line="160"/>
         <source>Node matching</source>
         <translation>Node matching</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow.cpp" line="167"/>
+        <location filename="../app/studio/mainwindow.cpp" line="168"/>
         <source>Dump summary</source>
         <translation>Dump summary</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow.cpp" line="173"/>
+        <location filename="../app/studio/mainwindow.cpp" line="174"/>
         <source>Compare table</source>
         <translation>Compare table</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow.cpp" line="176"/>
+        <location filename="../app/studio/mainwindow.cpp" line="177"/>
         <source>Node details</source>
         <translation>Node details</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow.cpp" line="185"/>
+        <location filename="../app/studio/mainwindow.cpp" line="186"/>
         <source>Matching failed</source>
         <translation>Matching failed</translation>
     </message>
@@ -813,27 +813,27 @@ Wheel: scroll; A / D: left / right</translation>
         <translation>&lt;b&gt;msprobe studio %1&lt;/b&gt;&lt;br&gt;Numerical-accuracy workstation for msprobe dumps: graph diff, compare table, node matching and reports.</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow.cpp" line="313"/>
+        <location filename="../app/studio/mainwindow.cpp" line="314"/>
         <source>Cannot open</source>
         <translation>Cannot open</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow.cpp" line="344"/>
+        <location filename="../app/studio/mainwindow.cpp" line="345"/>
         <source>%p% — about %1 s left</source>
         <translation>%p% — about %1 s left</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow.cpp" line="347"/>
+        <location filename="../app/studio/mainwindow.cpp" line="348"/>
         <source>Loading: %1</source>
         <translation>Loading: %1</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow.cpp" line="354"/>
+        <location filename="../app/studio/mainwindow.cpp" line="355"/>
         <source> vs </source>
         <translation> vs </translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow.cpp" line="359"/>
+        <location filename="../app/studio/mainwindow.cpp" line="362"/>
         <source>Opened %1 in %2 s.</source>
         <translation>Opened %1 in %2 s.</translation>
     </message>
@@ -916,12 +916,12 @@ Wheel: scroll; A / D: left / right</translation>
 <context>
     <name>NodeDetailsModel</name>
     <message>
-        <location filename="../views/details/nodedetailsmodel.cpp" line="81"/>
+        <location filename="../views/details/nodedetailsmodel.cpp" line="96"/>
         <source>Bench</source>
         <translation>Bench</translation>
     </message>
     <message>
-        <location filename="../views/details/nodedetailsmodel.cpp" line="81"/>
+        <location filename="../views/details/nodedetailsmodel.cpp" line="96"/>
         <source>Debug</source>
         <translation>Debug</translation>
     </message>
@@ -1326,12 +1326,12 @@ Wheel: scroll; A / D: left / right</translation>
         <translation>There is no comparison for step %1, rank %2 to export.</translation>
     </message>
     <message>
-        <location filename="../app/studio/session/studiosession.cpp" line="36"/>
+        <location filename="../app/studio/session/studiosession.cpp" line="37"/>
         <source>%1 does not exist.</source>
         <translation>%1 does not exist.</translation>
     </message>
     <message>
-        <location filename="../app/studio/session/studiosession.cpp" line="49"/>
+        <location filename="../app/studio/session/studiosession.cpp" line="50"/>
         <source>Open one path (a dump folder, a .vis.db or a compare CSV) or two dump folders (problem, bench).</source>
         <translation>Open one path (a dump folder, a .vis.db or a compare CSV) or two dump folders (problem, bench).</translation>
     </message>
@@ -1352,32 +1352,32 @@ Wheel: scroll; A / D: left / right</translation>
 <context>
     <name>StudioSession</name>
     <message>
-        <location filename="../app/studio/session/studiosession.cpp" line="99"/>
+        <location filename="../app/studio/session/studiosession.cpp" line="100"/>
         <source>%1 vs %2</source>
         <translation>%1 vs %2</translation>
     </message>
     <message>
-        <location filename="../app/studio/session/studiosession.cpp" line="192"/>
+        <location filename="../app/studio/session/studiosession.cpp" line="193"/>
         <source>No model graph for this dump: %1</source>
         <translation>No model graph for this dump: %1</translation>
     </message>
     <message>
-        <location filename="../app/studio/session/studiosession.cpp" line="207"/>
+        <location filename="../app/studio/session/studiosession.cpp" line="208"/>
         <source>Graph: %1</source>
         <translation>Graph: %1</translation>
     </message>
     <message>
-        <location filename="../app/studio/session/studiosession.cpp" line="222"/>
+        <location filename="../app/studio/session/studiosession.cpp" line="223"/>
         <source>Compare: %1</source>
         <translation>Compare: %1</translation>
     </message>
     <message>
-        <location filename="../app/studio/session/studiosession.cpp" line="241"/>
+        <location filename="../app/studio/session/studiosession.cpp" line="242"/>
         <source>Dump summary: %1</source>
         <translation>Dump summary: %1</translation>
     </message>
     <message>
-        <location filename="../app/studio/session/studiosession.cpp" line="339"/>
+        <location filename="../app/studio/session/studiosession.cpp" line="347"/>
         <source>No compare graph is open for matching.</source>
         <translation>No compare graph is open for matching.</translation>
     </message>
@@ -1421,39 +1421,39 @@ Wheel: scroll; A / D: left / right</translation>
 <context>
     <name>WelcomePage</name>
     <message>
-        <location filename="../app/studio/welcomepage.cpp" line="31"/>
+        <location filename="../app/studio/welcomepage.cpp" line="40"/>
         <source>msprobe studio</source>
         <translation>msprobe studio</translation>
     </message>
     <message>
-        <location filename="../app/studio/welcomepage.cpp" line="32"/>
+        <location filename="../app/studio/welcomepage.cpp" line="41"/>
         <source>Compare a problem run with a bench run: graphs, the compare table and where they first diverge.
 You can also drop a dump folder, two folders, a vis.db or a compare CSV on this window.</source>
         <translation>Compare a problem run with a bench run: graphs, the compare table and where they first diverge.
 You can also drop a dump folder, two folders, a vis.db or a compare CSV on this window.</translation>
     </message>
     <message>
-        <location filename="../app/studio/welcomepage.cpp" line="39"/>
+        <location filename="../app/studio/welcomepage.cpp" line="50"/>
         <source>Open a dump folder…</source>
         <translation>Open a dump folder…</translation>
     </message>
     <message>
-        <location filename="../app/studio/welcomepage.cpp" line="40"/>
+        <location filename="../app/studio/welcomepage.cpp" line="51"/>
         <source>Open a problem/bench pair…</source>
         <translation>Open a problem/bench pair…</translation>
     </message>
     <message>
-        <location filename="../app/studio/welcomepage.cpp" line="45"/>
+        <location filename="../app/studio/welcomepage.cpp" line="56"/>
         <source>Open the bundled sample pair</source>
         <translation>Open the bundled sample pair</translation>
     </message>
     <message>
-        <location filename="../app/studio/welcomepage.cpp" line="67"/>
+        <location filename="../app/studio/welcomepage.cpp" line="78"/>
         <source>Open recent</source>
         <translation>Open recent</translation>
     </message>
     <message>
-        <location filename="../app/studio/welcomepage.cpp" line="72"/>
+        <location filename="../app/studio/welcomepage.cpp" line="83"/>
         <source> vs </source>
         <translation> vs </translation>
     </message>
@@ -1493,37 +1493,37 @@ You can also drop a dump folder, two folders, a vis.db or a compare CSV on this 
         <translation>give one input (a dump folder, dump.json, .vis.db or compare CSV) or two dump folders (problem, bench)</translation>
     </message>
     <message>
-        <location filename="../app/studio/headlessexport.cpp" line="113"/>
+        <location filename="../app/studio/headlessexport.cpp" line="114"/>
         <source>%1: loading took too long</source>
         <translation>%1: loading took too long</translation>
     </message>
     <message>
-        <location filename="../app/studio/headlessexport.cpp" line="115"/>
+        <location filename="../app/studio/headlessexport.cpp" line="116"/>
         <source>loading was cancelled</source>
         <translation>loading was cancelled</translation>
     </message>
     <message>
-        <location filename="../app/studio/headlessexport.cpp" line="122"/>
+        <location filename="../app/studio/headlessexport.cpp" line="123"/>
         <source>step %1, rank %2 is not in %3 (steps: %4; ranks: %5)</source>
         <translation>step %1, rank %2 is not in %3 (steps: %4; ranks: %5)</translation>
     </message>
     <message>
-        <location filename="../app/studio/headlessexport.cpp" line="134"/>
+        <location filename="../app/studio/headlessexport.cpp" line="135"/>
         <source>%1: no comparison to report; an HTML export needs a problem/bench pair of dump folders.</source>
         <translation>%1: no comparison to report; an HTML export needs a problem/bench pair of dump folders.</translation>
     </message>
     <message>
-        <location filename="../app/studio/headlessexport.cpp" line="140"/>
+        <location filename="../app/studio/headlessexport.cpp" line="141"/>
         <source>%1: step %2, rank %3 has no compare table</source>
         <translation>%1: step %2, rank %3 has no compare table</translation>
     </message>
     <message>
-        <location filename="../app/studio/headlessexport.cpp" line="144"/>
+        <location filename="../app/studio/headlessexport.cpp" line="145"/>
         <source>%1: no graph for step %2, rank %3. %4</source>
         <translation>%1: no graph for step %2, rank %3. %4</translation>
     </message>
     <message>
-        <location filename="../app/studio/headlessexport.cpp" line="147"/>
+        <location filename="../app/studio/headlessexport.cpp" line="148"/>
         <source>%1: laying out the graph took too long</source>
         <translation>%1: laying out the graph took too long</translation>
     </message>
