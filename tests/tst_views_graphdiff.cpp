@@ -425,8 +425,9 @@ private slots:
         QImage image;
         QVERIFY(image.load(png, "PNG"));
         const QRectF left = view->sideView(Side::Problem)->graphBounds(), right = view->sideView(Side::Bench)->graphBounds();
-        // Both sides side by side at twice the scene size (small graphs are exported at 2x).
-        QCOMPARE(image.width(), int((left.width() + 40 + right.width()) * 2));
+        // Both sides side by side (40 apart) with a 24 px margin, at least as wide as the legend's 640 px, at twice
+        // the scene size (small graphs are exported at 2x).
+        QCOMPARE(image.width(), int((std::max(left.width() + 40 + right.width(), 640.0) + 2 * 24) * 2));
         QCOMPARE(image.pixelColor(2, image.height() - 2), QColor(Qt::white));
         QVERIFY2(view->exportImage(svg), qPrintable(view->errorString()));
         QSvgRenderer renderer(svg);
