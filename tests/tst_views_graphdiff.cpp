@@ -415,6 +415,33 @@ private slots:
         QVERIFY2(below.contains(QStringLiteral("below: 1 error(s)")), qPrintable(below));
     }
 
+    // Collapse all / expand to depth N, on both sides, counted from the graph itself.
+    void expandToDepthOpensExactlyThoseLevels()
+    {
+        StudioFocus focus;
+        auto view = showView(m_sample, &focus);
+        QVERIFY(waitSettled(*view));
+        for (int depth : { 2, 0, 1 }) {
+            view->expandToDepth(depth);
+            QVERIFY(waitSettled(*view));
+            for (Side side : { Side::Problem, Side::Bench }) {
+                const GraphLayoutState& state = view->sideView(side)->layoutState();
+                const msprobe::graph::VisGraph& graph = *state.graph();
+                int opened = 0;
+                for (std::uint32_t node = 0; node < graph.nodes.size(); ++node) {
+                    if (!state.isExpandable(node))
+                        continue;
+                    int below = 0;
+                    for (std::uint32_t up = graph.nodes[node].parent; up != graph.root(); up = graph.nodes[up].parent)
+                        ++below;
+                    QCOMPARE(state.isExpanded(node), below < depth);
+                    opened += state.isExpanded(node);
+                }
+                QCOMPARE(opened > 0, depth > 0);
+            }
+        }
+    }
+
     void exportWritesPngAndSvg()
     {
         StudioFocus focus;

@@ -141,16 +141,36 @@
     </message>
     <message>
         <location filename="../views/graph/graphdiffview.cpp" line="92"/>
+        <source>Levels</source>
+        <translation>Levels</translation>
+    </message>
+    <message>
+        <location filename="../views/graph/graphdiffview.cpp" line="92"/>
+        <source>Collapse all modules, or open them down to a depth</source>
+        <translation>Collapse all modules, or open them down to a depth</translation>
+    </message>
+    <message>
+        <location filename="../views/graph/graphdiffview.cpp" line="96"/>
+        <source>Collapse all</source>
+        <translation>Collapse all</translation>
+    </message>
+    <message>
+        <location filename="../views/graph/graphdiffview.cpp" line="98"/>
+        <source>Expand to depth %1</source>
+        <translation>Expand to depth %1</translation>
+    </message>
+    <message>
+        <location filename="../views/graph/graphdiffview.cpp" line="100"/>
         <source>First divergence</source>
         <translation>First divergence</translation>
     </message>
     <message>
-        <location filename="../views/graph/graphdiffview.cpp" line="92"/>
+        <location filename="../views/graph/graphdiffview.cpp" line="100"/>
         <source>Go to the first error-level node in execution order</source>
         <translation>Go to the first error-level node in execution order</translation>
     </message>
     <message>
-        <location filename="../views/graph/graphdiffview.cpp" line="93"/>
+        <location filename="../views/graph/graphdiffview.cpp" line="101"/>
         <source>Click: select (the match is selected on the other side)
 Double-click: expand / collapse
 Drag empty space: pan; drag a node onto a node of the other side: match them
@@ -163,98 +183,99 @@ Ctrl+wheel, W / S: zoom
 Wheel: scroll; A / D: left / right</translation>
     </message>
     <message>
-        <location filename="../views/graph/graphdiffview.cpp" line="114"/>
-        <location filename="../views/graph/graphdiffview.cpp" line="385"/>
+        <location filename="../views/graph/graphdiffview.cpp" line="123"/>
+        <location filename="../views/graph/graphdiffview.cpp" line="403"/>
         <source>Debug</source>
         <translation>Debug</translation>
     </message>
     <message>
-        <location filename="../views/graph/graphdiffview.cpp" line="115"/>
-        <location filename="../views/graph/graphdiffview.cpp" line="387"/>
+        <location filename="../views/graph/graphdiffview.cpp" line="124"/>
+        <location filename="../views/graph/graphdiffview.cpp" line="405"/>
         <source>Bench</source>
         <translation>Bench</translation>
     </message>
     <message>
-        <location filename="../views/graph/graphdiffview.cpp" line="160"/>
-        <location filename="../views/graph/graphdiffview.cpp" line="252"/>
-        <location filename="../views/graph/graphdiffview.cpp" line="271"/>
+        <location filename="../views/graph/graphdiffview.cpp" line="169"/>
+        <location filename="../views/graph/graphdiffview.cpp" line="218"/>
+        <location filename="../views/graph/graphdiffview.cpp" line="270"/>
+        <location filename="../views/graph/graphdiffview.cpp" line="289"/>
         <source>Laying out…</source>
         <translation>Laying out…</translation>
     </message>
     <message>
-        <location filename="../views/graph/graphdiffview.cpp" line="312"/>
+        <location filename="../views/graph/graphdiffview.cpp" line="330"/>
         <source>Locate matched node</source>
         <translation>Locate matched node</translation>
     </message>
     <message>
-        <location filename="../views/graph/graphdiffview.cpp" line="314"/>
+        <location filename="../views/graph/graphdiffview.cpp" line="332"/>
         <source>Collapse</source>
         <translation>Collapse</translation>
     </message>
     <message>
-        <location filename="../views/graph/graphdiffview.cpp" line="314"/>
+        <location filename="../views/graph/graphdiffview.cpp" line="332"/>
         <source>Expand</source>
         <translation>Expand</translation>
     </message>
     <message>
-        <location filename="../views/graph/graphdiffview.cpp" line="315"/>
+        <location filename="../views/graph/graphdiffview.cpp" line="333"/>
         <source>Show details</source>
         <translation>Show details</translation>
     </message>
     <message>
-        <location filename="../views/graph/graphdiffview.cpp" line="320"/>
+        <location filename="../views/graph/graphdiffview.cpp" line="338"/>
         <source>Unmatch</source>
         <translation>Unmatch</translation>
     </message>
     <message>
-        <location filename="../views/graph/graphdiffview.cpp" line="323"/>
+        <location filename="../views/graph/graphdiffview.cpp" line="341"/>
         <source>Copy name</source>
         <translation>Copy name</translation>
     </message>
     <message>
-        <location filename="../views/graph/graphdiffview.cpp" line="394"/>
+        <location filename="../views/graph/graphdiffview.cpp" line="412"/>
         <source>Nothing to export yet: the graph is not laid out</source>
         <translation>Nothing to export yet: the graph is not laid out</translation>
     </message>
     <message>
-        <location filename="../views/graph/graphdiffview.cpp" line="407"/>
+        <location filename="../views/graph/graphdiffview.cpp" line="425"/>
         <source>msprobe graph diff — step %1, rank %2</source>
         <translation>msprobe graph diff — step %1, rank %2</translation>
     </message>
     <message>
-        <location filename="../views/graph/graphdiffview.cpp" line="407"/>
+        <location filename="../views/graph/graphdiffview.cpp" line="425"/>
         <source>msprobe graph — step %1, rank %2</source>
         <translation>msprobe graph — step %1, rank %2</translation>
     </message>
     <message>
-        <location filename="../views/graph/graphdiffview.cpp" line="437"/>
+        <location filename="../views/graph/graphdiffview.cpp" line="455"/>
         <source>msprobe graph diff</source>
         <translation>msprobe graph diff</translation>
     </message>
     <message>
-        <location filename="../views/graph/graphdiffview.cpp" line="440"/>
-        <location filename="../views/graph/graphdiffview.cpp" line="446"/>
+        <location filename="../views/graph/graphdiffview.cpp" line="458"/>
         <location filename="../views/graph/graphdiffview.cpp" line="464"/>
+        <location filename="../views/graph/graphdiffview.cpp" line="482"/>
         <source>Cannot write %1</source>
         <translation>Cannot write %1</translation>
     </message>
     <message>
-        <location filename="../views/graph/graphdiffview.cpp" line="455"/>
+        <location filename="../views/graph/graphdiffview.cpp" line="473"/>
         <source>The picture is too large to render (%1 x %2)</source>
         <translation>The picture is too large to render (%1 x %2)</translation>
     </message>
     <message>
-        <location filename="../views/graph/graphdiffview.cpp" line="343"/>
+        <location filename="../views/graph/graphdiffview.cpp" line="361"/>
         <source>Data send</source>
         <translation>Data send</translation>
     </message>
     <message>
-        <location filename="../views/graph/graphdiffview.cpp" line="343"/>
+        <location filename="../views/graph/graphdiffview.cpp" line="361"/>
         <source>Data receive</source>
         <translation>Data receive</translation>
     </message>
     <message>
-        <location filename="../views/graph/graphdiffview.cpp" line="343"/>
+        <location filename="../views/graph/graphdiffview.cpp" line="361"/>
         <source>Data send-receive</source>
         <translation>Data send-receive</translation>
     </message>

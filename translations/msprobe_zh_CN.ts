@@ -141,16 +141,36 @@
     </message>
     <message>
         <location filename="../views/graph/graphdiffview.cpp" line="92"/>
+        <source>Levels</source>
+        <translation>层级</translation>
+    </message>
+    <message>
+        <location filename="../views/graph/graphdiffview.cpp" line="92"/>
+        <source>Collapse all modules, or open them down to a depth</source>
+        <translation>折叠所有模块，或展开到指定深度</translation>
+    </message>
+    <message>
+        <location filename="../views/graph/graphdiffview.cpp" line="96"/>
+        <source>Collapse all</source>
+        <translation>全部折叠</translation>
+    </message>
+    <message>
+        <location filename="../views/graph/graphdiffview.cpp" line="98"/>
+        <source>Expand to depth %1</source>
+        <translation>展开到第 %1 层</translation>
+    </message>
+    <message>
+        <location filename="../views/graph/graphdiffview.cpp" line="100"/>
         <source>First divergence</source>
         <translation>首个分歧</translation>
     </message>
     <message>
-        <location filename="../views/graph/graphdiffview.cpp" line="92"/>
+        <location filename="../views/graph/graphdiffview.cpp" line="100"/>
         <source>Go to the first error-level node in execution order</source>
         <translation>按执行顺序跳转到第一个错误级节点</translation>
     </message>
     <message>
-        <location filename="../views/graph/graphdiffview.cpp" line="93"/>
+        <location filename="../views/graph/graphdiffview.cpp" line="101"/>
         <source>Click: select (the match is selected on the other side)
 Double-click: expand / collapse
 Drag empty space: pan; drag a node onto a node of the other side: match them
@@ -163,98 +183,99 @@ Ctrl+滚轮、W / S：缩放
 滚轮：滚动；A / D：左移 / 右移</translation>
     </message>
     <message>
-        <location filename="../views/graph/graphdiffview.cpp" line="114"/>
-        <location filename="../views/graph/graphdiffview.cpp" line="385"/>
+        <location filename="../views/graph/graphdiffview.cpp" line="123"/>
+        <location filename="../views/graph/graphdiffview.cpp" line="403"/>
         <source>Debug</source>
         <translation>调试侧</translation>
     </message>
     <message>
-        <location filename="../views/graph/graphdiffview.cpp" line="115"/>
-        <location filename="../views/graph/graphdiffview.cpp" line="387"/>
+        <location filename="../views/graph/graphdiffview.cpp" line="124"/>
+        <location filename="../views/graph/graphdiffview.cpp" line="405"/>
         <source>Bench</source>
         <translation>标杆侧</translation>
     </message>
     <message>
-        <location filename="../views/graph/graphdiffview.cpp" line="160"/>
-        <location filename="../views/graph/graphdiffview.cpp" line="252"/>
-        <location filename="../views/graph/graphdiffview.cpp" line="271"/>
+        <location filename="../views/graph/graphdiffview.cpp" line="169"/>
+        <location filename="../views/graph/graphdiffview.cpp" line="218"/>
+        <location filename="../views/graph/graphdiffview.cpp" line="270"/>
+        <location filename="../views/graph/graphdiffview.cpp" line="289"/>
         <source>Laying out…</source>
         <translation>正在布局…</translation>
     </message>
     <message>
-        <location filename="../views/graph/graphdiffview.cpp" line="312"/>
+        <location filename="../views/graph/graphdiffview.cpp" line="330"/>
         <source>Locate matched node</source>
         <translation>定位匹配节点</translation>
     </message>
     <message>
-        <location filename="../views/graph/graphdiffview.cpp" line="314"/>
+        <location filename="../views/graph/graphdiffview.cpp" line="332"/>
         <source>Collapse</source>
         <translation>折叠</translation>
     </message>
     <message>
-        <location filename="../views/graph/graphdiffview.cpp" line="314"/>
+        <location filename="../views/graph/graphdiffview.cpp" line="332"/>
         <source>Expand</source>
         <translation>展开</translation>
     </message>
     <message>
-        <location filename="../views/graph/graphdiffview.cpp" line="315"/>
+        <location filename="../views/graph/graphdiffview.cpp" line="333"/>
         <source>Show details</source>
         <translation>显示详情</translation>
     </message>
     <message>
-        <location filename="../views/graph/graphdiffview.cpp" line="320"/>
+        <location filename="../views/graph/graphdiffview.cpp" line="338"/>
         <source>Unmatch</source>
         <translation>取消匹配</translation>
     </message>
     <message>
-        <location filename="../views/graph/graphdiffview.cpp" line="323"/>
+        <location filename="../views/graph/graphdiffview.cpp" line="341"/>
         <source>Copy name</source>
         <translation>复制名称</translation>
     </message>
     <message>
-        <location filename="../views/graph/graphdiffview.cpp" line="394"/>
+        <location filename="../views/graph/graphdiffview.cpp" line="412"/>
         <source>Nothing to export yet: the graph is not laid out</source>
         <translation>暂无可导出内容：图尚未完成布局</translation>
     </message>
     <message>
-        <location filename="../views/graph/graphdiffview.cpp" line="407"/>
+        <location filename="../views/graph/graphdiffview.cpp" line="425"/>
         <source>msprobe graph diff — step %1, rank %2</source>
         <translation>msprobe 图差异 — step %1，rank %2</translation>
     </message>
     <message>
-        <location filename="../views/graph/graphdiffview.cpp" line="407"/>
+        <location filename="../views/graph/graphdiffview.cpp" line="425"/>
         <source>msprobe graph — step %1, rank %2</source>
         <translation>msprobe 图 — step %1，rank %2</translation>
     </message>
     <message>
-        <location filename="../views/graph/graphdiffview.cpp" line="437"/>
+        <location filename="../views/graph/graphdiffview.cpp" line="455"/>
         <source>msprobe graph diff</source>
         <translation>msprobe 图差异</translation>
     </message>
     <message>
-        <location filename="../views/graph/graphdiffview.cpp" line="440"/>
-        <location filename="../views/graph/graphdiffview.cpp" line="446"/>
+        <location filename="../views/graph/graphdiffview.cpp" line="458"/>
         <location filename="../views/graph/graphdiffview.cpp" line="464"/>
+        <location filename="../views/graph/graphdiffview.cpp" line="482"/>
         <source>Cannot write %1</source>
         <translation>无法写入 %1</translation>
     </message>
     <message>
-        <location filename="../views/graph/graphdiffview.cpp" line="455"/>
+        <location filename="../views/graph/graphdiffview.cpp" line="473"/>
         <source>The picture is too large to render (%1 x %2)</source>
         <translation>图片过大，无法渲染（%1 x %2）</translation>
     </message>
     <message>
-        <location filename="../views/graph/graphdiffview.cpp" line="343"/>
+        <location filename="../views/graph/graphdiffview.cpp" line="361"/>
         <source>Data send</source>
         <translation>数据发送</translation>
     </message>
     <message>
-        <location filename="../views/graph/graphdiffview.cpp" line="343"/>
+        <location filename="../views/graph/graphdiffview.cpp" line="361"/>
         <source>Data receive</source>
         <translation>数据接收</translation>
     </message>
     <message>
-        <location filename="../views/graph/graphdiffview.cpp" line="343"/>
+        <location filename="../views/graph/graphdiffview.cpp" line="361"/>
         <source>Data send-receive</source>
         <translation>数据发送-接收</translation>
     </message>

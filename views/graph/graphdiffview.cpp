@@ -89,6 +89,14 @@ void GraphDiffView::buildUi()
     for (QCheckBox* box : { m_problemMinimap, m_benchMinimap })
         box->setChecked(true);
     auto* fit = toolButton(tr("Fit"), tr("Fit both graphs to the window"), this);
+    auto* levels = toolButton(tr("Levels"), tr("Collapse all modules, or open them down to a depth"), this);
+    levels->setObjectName(QStringLiteral("levels"));
+    levels->setPopupMode(QToolButton::InstantPopup);
+    auto* levelMenu = new QMenu(levels);
+    levelMenu->addAction(tr("Collapse all"), this, [this] { expandToDepth(0); });
+    for (int depth : { 1, 2, 3, 4 })
+        levelMenu->addAction(tr("Expand to depth %1").arg(depth), this, [this, depth] { expandToDepth(depth); });
+    levels->setMenu(levelMenu);
     auto* divergence = toolButton(tr("First divergence"), tr("Go to the first error-level node in execution order"), this);
     auto* help = toolButton(QStringLiteral("?"), tr("Click: select (the match is selected on the other side)\n"
                                                      "Double-click: expand / collapse\nDrag empty space: pan; drag a node "
@@ -106,6 +114,7 @@ void GraphDiffView::buildUi()
     header->addWidget(m_problemMinimap);
     header->addWidget(m_benchMinimap);
     header->addWidget(fit);
+    header->addWidget(levels);
     header->addWidget(divergence);
     header->addWidget(help);
     layout->addLayout(header);
@@ -199,6 +208,15 @@ void GraphDiffView::composedOne()
 }
 
 void GraphDiffView::setSyncExpand(bool on) { m_syncExpand->setChecked(on); }
+
+void GraphDiffView::expandToDepth(int depth)
+{
+    m_problemView->layoutState().expandToDepth(depth);
+    if (m_bench)
+        m_benchView->layoutState().expandToDepth(depth);
+    if (!isSettled())
+        m_status->setText(tr("Laying out…"));
+}
 
 void GraphDiffView::setColourMode(graphstyle::ColourMode mode)
 {
