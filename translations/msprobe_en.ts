@@ -463,15 +463,6 @@ Wheel: scroll; A / D: left / right</translation>
         <translation>Loading…</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow.cpp" line="294"/>
-        <source>No graph: the model graph needs an L0 or mix dump (its construct.json holds the module structure). This looks like an L1 dump: the compare table and the verdict still apply.
-
-%1</source>
-        <translation>No graph: the model graph needs an L0 or mix dump (its construct.json holds the module structure). This looks like an L1 dump: the compare table and the verdict still apply.
-
-%1</translation>
-    </message>
-    <message>
         <location filename="../app/studio/mainwindow.cpp" line="298"/>
         <source>A compare CSV has no graph. Open the dump folders (a problem/bench pair) to see the graphs and the verdict.</source>
         <translation>A compare CSV has no graph. Open the dump folders (a problem/bench pair) to see the graphs and the verdict.</translation>
@@ -500,6 +491,15 @@ Wheel: scroll; A / D: left / right</translation>
         <location filename="../app/studio/mainwindow.cpp" line="361"/>
         <source>%1 — msprobe studio</source>
         <translation>%1 — msprobe studio</translation>
+    </message>
+    <message>
+        <location filename="../app/studio/mainwindow.cpp" line="294"/>
+        <source>No graph: the model graph needs an L0 or mix dump (its construct.json holds the module structure); an L1 dump has the compare table and the verdict only.
+
+%1</source>
+        <translation>No graph: the model graph needs an L0 or mix dump (its construct.json holds the module structure); an L1 dump has the compare table and the verdict only.
+
+%1</translation>
     </message>
     <message>
         <location filename="../app/studio/mainwindow.cpp" line="370"/>

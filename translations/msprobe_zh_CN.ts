@@ -463,15 +463,6 @@ Ctrl+滚轮、W / S：缩放
         <translation>正在加载…</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow.cpp" line="294"/>
-        <source>No graph: the model graph needs an L0 or mix dump (its construct.json holds the module structure). This looks like an L1 dump: the compare table and the verdict still apply.
-
-%1</source>
-        <translation>没有图：模型图需要 L0 或 mix 级别的 dump（其 construct.json 记录模块结构）。这看起来是 L1 dump：比对表和结论仍然有效。
-
-%1</translation>
-    </message>
-    <message>
         <location filename="../app/studio/mainwindow.cpp" line="298"/>
         <source>A compare CSV has no graph. Open the dump folders (a problem/bench pair) to see the graphs and the verdict.</source>
         <translation>比对 CSV 不含图。请打开 dump 目录（问题/标杆对）以查看图和结论。</translation>
@@ -500,6 +491,15 @@ Ctrl+滚轮、W / S：缩放
         <location filename="../app/studio/mainwindow.cpp" line="361"/>
         <source>%1 — msprobe studio</source>
         <translation>%1 — msprobe studio</translation>
+    </message>
+    <message>
+        <location filename="../app/studio/mainwindow.cpp" line="294"/>
+        <source>No graph: the model graph needs an L0 or mix dump (its construct.json holds the module structure); an L1 dump has the compare table and the verdict only.
+
+%1</source>
+        <translation>没有图：模型图需要 L0 或 mix 级别的 dump（其 construct.json 记录模块结构）；L1 dump 只有比对表和结论。
+
+%1</translation>
     </message>
     <message>
         <location filename="../app/studio/mainwindow.cpp" line="370"/>

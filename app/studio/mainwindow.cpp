@@ -291,8 +291,8 @@ void MainWindow::updateCentre()
     }
     QString text;
     if (!m_session->graphUnavailable().isEmpty())
-        text = tr("No graph: the model graph needs an L0 or mix dump (its construct.json holds the module structure). "
-                  "This looks like an L1 dump: the compare table and the verdict still apply.\n\n%1")
+        text = tr("No graph: the model graph needs an L0 or mix dump (its construct.json holds the module structure); "
+                  "an L1 dump has the compare table and the verdict only.\n\n%1")
                    .arg(m_session->graphUnavailable());
     else if (m_session->request().kind == LoadRequest::Kind::CompareCsv)
         text = tr("A compare CSV has no graph. Open the dump folders (a problem/bench pair) to see the graphs and the verdict.");
