@@ -9,6 +9,8 @@
 #include "graph/graph_run.h"
 
 #include <QAbstractItemModelTester>
+#include <QGuiApplication>
+#include <QPalette>
 #include <QTemporaryDir>
 
 using namespace msprobe;
@@ -103,6 +105,21 @@ private slots:
         }
         const int result = int(columns.indexOf(QStringLiteral("Result")));
         QCOMPARE(model.index(0, result).data(Qt::BackgroundRole).value<QColor>(), QColor(QStringLiteral("#FFFCF3")));
+        QCOMPARE(model.index(0, result).data(Qt::ForegroundRole).value<QColor>(), QColor(Qt::black)); // dark on the light level colour
+
+        // The rows follow the theme: on a dark palette both sides' rows are dark, so its light text stays readable.
+        const QPalette light = QGuiApplication::palette();
+        QPalette dark = light;
+        dark.setColor(QPalette::Base, QColor(0x1e, 0x1f, 0x22));
+        dark.setColor(QPalette::Text, QColor(0xe6, 0xe6, 0xe6));
+        QGuiApplication::setPalette(dark);
+        for (int r : { 0, 1 }) {
+            const QColor background = model.index(r, 1).data(Qt::BackgroundRole).value<QColor>();
+            QVERIFY2(background.lightness() < 90, qPrintable(background.name()));
+            QVERIFY(!model.index(r, 1).data(Qt::ForegroundRole).isValid()); // the theme's text colour
+        }
+        QVERIFY(model.index(1, 1).data(Qt::BackgroundRole).value<QColor>() != model.index(0, 1).data(Qt::BackgroundRole).value<QColor>());
+        QGuiApplication::setPalette(light);
 
         // Stacks come from tb_stack.
         QString frames;

@@ -415,6 +415,33 @@ private slots:
         QVERIFY2(below.contains(QStringLiteral("below: 1 error(s)")), qPrintable(below));
     }
 
+    // Collapse all / expand to depth N, on both sides, counted from the graph itself.
+    void expandToDepthOpensExactlyThoseLevels()
+    {
+        StudioFocus focus;
+        auto view = showView(m_sample, &focus);
+        QVERIFY(waitSettled(*view));
+        for (int depth : { 2, 0, 1 }) {
+            view->expandToDepth(depth);
+            QVERIFY(waitSettled(*view));
+            for (Side side : { Side::Problem, Side::Bench }) {
+                const GraphLayoutState& state = view->sideView(side)->layoutState();
+                const msprobe::graph::VisGraph& graph = *state.graph();
+                int opened = 0;
+                for (std::uint32_t node = 0; node < graph.nodes.size(); ++node) {
+                    if (!state.isExpandable(node))
+                        continue;
+                    int below = 0;
+                    for (std::uint32_t up = graph.nodes[node].parent; up != graph.root(); up = graph.nodes[up].parent)
+                        ++below;
+                    QCOMPARE(state.isExpanded(node), below < depth);
+                    opened += state.isExpanded(node);
+                }
+                QCOMPARE(opened > 0, depth > 0);
+            }
+        }
+    }
+
     void exportWritesPngAndSvg()
     {
         StudioFocus focus;
@@ -425,8 +452,9 @@ private slots:
         QImage image;
         QVERIFY(image.load(png, "PNG"));
         const QRectF left = view->sideView(Side::Problem)->graphBounds(), right = view->sideView(Side::Bench)->graphBounds();
-        // Both sides side by side at twice the scene size (small graphs are exported at 2x).
-        QCOMPARE(image.width(), int((left.width() + 40 + right.width()) * 2));
+        // Both sides side by side (40 apart) with a 24 px margin, at least as wide as the legend's 640 px, at twice
+        // the scene size (small graphs are exported at 2x).
+        QCOMPARE(image.width(), int((std::max(left.width() + 40 + right.width(), 640.0) + 2 * 24) * 2));
         QCOMPARE(image.pixelColor(2, image.height() - 2), QColor(Qt::white));
         QVERIFY2(view->exportImage(svg), qPrintable(view->errorString()));
         QSvgRenderer renderer(svg);

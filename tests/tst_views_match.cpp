@@ -8,6 +8,7 @@
 #include "match/matchcontroller.h"
 #include "match/nodematchpanel.h"
 #include "match/nodepicklist.h"
+#include "studiosession.h"
 
 #include <QSignalSpy>
 #include <QTemporaryDir>
@@ -28,6 +29,17 @@ std::vector<DbRow> allRows(const fs::path& db)
 std::size_t countRows(const fs::path& db, const std::string& where)
 {
     return std::stoul(readRows(db, "SELECT COUNT(*) AS n FROM tb_nodes WHERE step = 0 AND rank = 0 AND " + where).at(0).at("n"));
+}
+
+// Opens db in session as the studio does (File > Open vis.db) and waits for the load.
+bool openInSession(StudioSession& session, const fs::path& db)
+{
+    LoadRequest request;
+    request.kind = LoadRequest::Kind::VisDb;
+    request.path = q(db.string());
+    QSignalSpy finished(&session, &StudioSession::loadFinished);
+    session.open(request);
+    return finished.wait(60000) && finished.front().at(0).toBool();
 }
 
 } // namespace
@@ -64,11 +76,12 @@ private slots:
     {
         const fs::path db = copyOf("statistics");
         const auto original = allRows(db);
-        VisDb vis(db);
-        auto problem = std::make_shared<VisGraph>(vis.load(0, 0, "NPU"));
-        auto bench = std::make_shared<VisGraph>(vis.load(0, 0, "Bench"));
-        MatchController controller;
-        QVERIFY2(controller.open(q(db.string()), 0, 0, problem, bench), qPrintable(controller.errorString()));
+        StudioSession session;
+        QVERIFY(openInSession(session, db));
+        const auto problem = session.graphs(0, 0).problem;
+        QVERIFY(problem && session.graphs(0, 0).bench);
+        MatchController controller(&session);
+        QVERIFY2(controller.open(0, 0), qPrintable(controller.errorString()));
         QSignalSpy changed(&controller, &MatchController::nodesChanged);
 
         controller.match(QStringLiteral("Functional.linear.0.forward"), QStringLiteral("Functional.linear.1.forward"));
@@ -105,8 +118,10 @@ private slots:
     {
         const fs::path db = copyOf("tensor");
         const auto original = allRows(db);
-        MatchController controller;
-        QVERIFY2(controller.open(q(db.string()), 0, 0), qPrintable(controller.errorString()));
+        StudioSession session;
+        QVERIFY(openInSession(session, db));
+        MatchController controller(&session);
+        QVERIFY2(controller.open(0, 0), qPrintable(controller.errorString()));
         QSignalSpy busy(&controller, &MatchController::busyChanged);
         controller.match(QStringLiteral("Functional.linear.0.forward"), QStringLiteral("Functional.linear.1.forward"));
         QTRY_COMPARE_WITH_TIMEOUT(controller.undoStack()->count(), 1, 60000);
@@ -122,8 +137,10 @@ private slots:
     {
         const fs::path db = copyOf("statistics");
         const auto original = allRows(db);
-        MatchController controller;
-        QVERIFY(controller.open(q(db.string()), 0, 0));
+        StudioSession session;
+        QVERIFY(openInSession(session, db));
+        MatchController controller(&session);
+        QVERIFY(controller.open(0, 0));
         QSignalSpy failed(&controller, &MatchController::failed);
         controller.match(QStringLiteral("Module.head.Linear.forward.0"), QStringLiteral("Functional.linear.0.forward"));
         QCOMPARE(failed.count(), 1);
@@ -131,19 +148,57 @@ private slots:
         QCOMPARE(controller.undoStack()->count(), 0);
         QVERIFY(allRows(db) == original);
 
-        QVERIFY(!controller.open(QStringLiteral("/no/such.vis.db"), 0, 0));
-        QVERIFY(controller.errorString().contains(QStringLiteral("/no/such.vis.db")));
+        // A pair the db does not hold, and a session with nothing open, cannot be matched.
+        QVERIFY(!controller.open(7, 7));
+        QVERIFY2(controller.errorString().contains(q(db.string())), qPrintable(controller.errorString()));
         QVERIFY(!controller.isOpen());
+        StudioSession empty;
+        MatchController idle(&empty);
+        QVERIFY(!idle.open(0, 0));
+        QVERIFY(!idle.errorString().isEmpty());
+    }
+
+    // One owner: the controller matches through the session's handle (it opens nothing itself), and what it writes
+    // is what the session's node data and graphs give the other panels at once.
+    void matchingGoesThroughTheSessionsHandle()
+    {
+        const fs::path db = copyOf("statistics");
+        StudioSession session;
+        QVERIFY(openInSession(session, db));
+        MatchController controller(&session);
+        QVERIFY(controller.open(0, 0));
+        const auto handle = session.manualMatcher(0, 0);
+        QVERIFY(handle);
+        QCOMPARE(controller.matcher(), handle.get());
+        QCOMPARE(handle.use_count(), 3L); // the session's, the controller's and this test's
+
+        const std::string node = "Functional.linear.0.forward";
+        const auto before = session.nodeData(0, 0, StudioFocus::Side::Problem, node);
+        controller.match(q(node), QStringLiteral("Functional.linear.1.forward"));
+        QCOMPARE(controller.undoStack()->count(), 1);
+        const auto stored = readRows(db, "SELECT input_data, output_data FROM tb_nodes WHERE data_source = 'NPU' AND node_name = '" + node + "'");
+        const auto after = session.nodeData(0, 0, StudioFocus::Side::Problem, node);
+        QCOMPARE(after.first, stored.at(0).at("input_data"));
+        QCOMPARE(after.second, stored.at(0).at("output_data"));
+        QVERIFY(after != before); // now compared with the new partner
+        const auto problem = session.graphs(0, 0).problem;
+        QCOMPARE(problem->nodes[problem->find(node)].link.back(), std::string("Functional.linear.1.forward"));
+
+        // Another pair (or a new session) replaces the handle; the controller lets go of the old one on close.
+        controller.close();
+        QCOMPARE(handle.use_count(), 2L);
     }
 
     void panelListsAndMatches()
     {
         const fs::path db = copyOf("statistics");
-        MatchController controller;
+        StudioSession session;
+        QVERIFY(openInSession(session, db));
+        MatchController controller(&session);
         NodeMatchPanel panel(&controller);
         StudioFocus focus;
         panel.setStudioFocus(&focus);
-        QVERIFY(controller.open(q(db.string()), 0, 0));
+        QVERIFY(controller.open(0, 0));
         panel.refresh();
         QCOMPARE(std::size_t(panel.problemUnmatched()->count()), countRows(db, "data_source = 'NPU' AND matched_node_link = '[]'"));
         QCOMPARE(std::size_t(panel.benchUnmatched()->count()), countRows(db, "data_source = 'Bench' AND matched_node_link = '[]'"));
@@ -154,7 +209,8 @@ private slots:
             graph::SqliteDb writable(db, false);
             graph::SqliteStatement(writable, "UPDATE tb_nodes SET micro_step_id = 1 WHERE node_order % 3 = 0").step();
         }
-        QVERIFY(controller.open(q(db.string()), 0, 0));
+        QVERIFY(openInSession(session, db)); // read the db again, as reopening it in the studio does
+        QVERIFY(controller.open(0, 0));
         QVERIFY(countRows(db, "micro_step_id = 1") > 0);
         for (int micro : { 0, 1, 7 }) {
             focus.setMicroStep(micro);

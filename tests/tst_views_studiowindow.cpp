@@ -10,7 +10,9 @@
 #include "frozencolumntableview.h"
 #include "graphswitcher.h"
 #include "mainwindow.h"
+#include "optionalviews.h"
 #include "pairdialog.h"
+#include "verdictbar.h"
 
 #include <QComboBox>
 #include <QLabel>
@@ -20,8 +22,12 @@
 #include <QSignalSpy>
 #include <QStandardPaths>
 #include <QCheckBox>
+#include <QPushButton>
+#include <QRegularExpression>
 #include <QStatusBar>
 #include <QTemporaryDir>
+
+#include <nlohmann/json.hpp>
 
 using namespace msprobe;
 namespace fs = std::filesystem;
@@ -58,6 +64,49 @@ bool openSamplePair(MainWindow& window)
     return waitIdle(window);
 }
 
+// The verdict line the studio should show for one pair, built from what `msprobe compare` printed for it:
+// "  N mode, R rows: …; U unpaired …", "  first divergence: ENTRY (row N): REASON", "  first NaN/Inf: ENTRY (row N): …".
+QString cliVerdictText(const QString& out, const QString& pairTitle)
+{
+    const qsizetype start = out.indexOf(pairTitle + QStringLiteral(": compare result"));
+    if (start < 0)
+        return QStringLiteral("no pair %1 in: %2").arg(pairTitle, out);
+    const qsizetype end = out.indexOf(QStringLiteral(": compare result"), start + pairTitle.size() + 20);
+    const QString block = out.mid(start, end < 0 ? -1 : end - start);
+    QStringList parts;
+    const auto divergence = QRegularExpression(QStringLiteral("first divergence: (\\S+) \\(row \\d+\\): (.*)")).match(block);
+    parts << (divergence.hasMatch() ? QStringLiteral("First divergence: %1 — why: %2").arg(divergence.captured(1), divergence.captured(2).trimmed())
+                                    : QStringLiteral("No divergence: every entry stays within tolerance"));
+    const auto nanInf = QRegularExpression(QStringLiteral("first NaN/Inf: (\\S+) \\(row")).match(block);
+    if (nanInf.hasMatch())
+        parts << QStringLiteral("NaN/Inf first at %1").arg(nanInf.captured(1));
+    const int unpaired = QRegularExpression(QStringLiteral("(\\d+) unpaired")).match(block).captured(1).toInt();
+    if (unpaired == 1)
+        parts << QStringLiteral("1 row unpaired");
+    else if (unpaired > 1)
+        parts << QStringLiteral("%1 rows unpaired").arg(unpaired);
+    return parts.join(QStringLiteral("; "));
+}
+
+// The sample pair with every construct.json emptied, as an L1 dump has it: no module structure, so no graph.
+QString l1CopyOfSamples(const QString& root)
+{
+    const fs::path to = fs::path(root.toStdString()) / "l1";
+    fs::copy(fs::path(MSPROBE_SAMPLES), to, fs::copy_options::recursive);
+    for (const auto& item : fs::recursive_directory_iterator(to))
+        if (item.path().filename() == "construct.json")
+            test::writeFile(item.path(), "{}");
+    return QString::fromStdString(to.string());
+}
+
+bool hasLabelSaying(QWidget* parent, const QString& text)
+{
+    for (QLabel* label : parent->findChildren<QLabel*>())
+        if (label->isVisibleTo(parent) && label->text().contains(text))
+            return true;
+    return false;
+}
+
 } // namespace
 
 class TestStudioWindow : public QObject {
@@ -92,6 +141,10 @@ private slots:
         QVERIFY(session->config().isCompare());
         QCOMPARE(session->compareResults().size(), 2u);
         QCOMPARE(window.graphSwitcher()->stepBox()->count(), 2);
+        QCOMPARE(window.centralPage(), MainWindow::CentralPage::Graphs);
+        // The Dump summary tab has the problem side's summary for a pair too.
+        QVERIFY(session->summary());
+        QVERIFY(!session->summary()->ranks.empty());
 
         for (int step : { 0, 1 }) {
             window.studioFocus()->setGraph(step, 0);
@@ -224,6 +277,9 @@ private slots:
         QCOMPARE(window.studioFocus()->step(), 1); // from the step1/ folder of the path
         QCOMPARE(window.compareView()->model()->rowCount(), static_cast<int>(readCsvFile(m_cliCsv[1]).rows.size()));
         QVERIFY(window.session()->graphs().empty());
+        QCOMPARE(window.centralPage(), MainWindow::CentralPage::NoGraph);
+        QVERIFY2(window.noGraphText().contains(QStringLiteral("CSV")), qPrintable(window.noGraphText()));
+        QVERIFY(!hasLabelSaying(window.graphView(), QStringLiteral("Laying out")));
 
         const fs::path gz = test::onlyGz(test::dataDir() / "msprobe-ref/outputs/graph_visualize/compare_problem_vs_bench_statistics_step0");
         const fs::path db = test::gunzipTo(gz, m_scratch.path().toStdString());
@@ -234,7 +290,22 @@ private slots:
         const auto pair = window.session()->graphs(0, 0);
         QVERIFY(pair.problem && pair.bench);
         QVERIFY(pair.problem->nodes.size() > 100);
-        QCOMPARE(window.compareView()->model()->rowCount(), 0);
+        // The db alone still fills the compare table: one row per item of the debug nodes' stored data.
+        std::size_t items = 0;
+        for (const auto& row : test::readRows(db, "SELECT input_data, output_data FROM tb_nodes WHERE data_source = 'NPU'"))
+            for (const char* column : { "input_data", "output_data" })
+                items += nlohmann::json::parse(row.at(column).empty() ? std::string("{}") : row.at(column)).size();
+        QVERIFY(items > 100);
+        CompareTableModel* model = window.compareView()->model();
+        QCOMPARE(std::size_t(model->rowCount()), items);
+        const QModelIndexList embedding = model->match(model->index(0, 0), Qt::DisplayRole,
+            QStringLiteral("Functional.embedding.0.forward.input.0"), 1, Qt::MatchExactly);
+        QCOMPARE(embedding.size(), 1);
+        const int row = embedding.front().row();
+        QCOMPARE(model->index(row, model->rows()->column(QStringLiteral("Bench Name"))).data().toString(),
+            QStringLiteral("Functional.embedding.0.forward.input.0"));
+        QCOMPARE(model->index(row, model->rows()->column(QStringLiteral("NPU Dtype"))).data().toString(), QStringLiteral("torch.int64"));
+        QCOMPARE(model->index(row, model->rows()->column(QStringLiteral("Result"))).data().toString(), QStringLiteral("pass"));
     }
 
     void badFolderShowsErrorNamingIt()
@@ -286,6 +357,77 @@ private slots:
         window.goToFirstDivergence();
         QCOMPARE(window.studioFocus()->node(), QStringLiteral("Functional.gelu.1.forward"));
         QVERIFY2(window.statusBar()->currentMessage().contains(QStringLiteral("approximate")), qPrintable(window.statusBar()->currentMessage()));
+    }
+
+    // The verdict bar above the graphs says what `msprobe compare` prints for the shown pair, and a click on it
+    // selects the diverging entry in the graph and in the table.
+    void verdictBarIsTheCliVerdict()
+    {
+        MainWindow window;
+        QVERIFY(openSamplePair(window));
+        const auto run = test::runCli({ QStringLiteral("compare"), QStringLiteral("-tp"), samplePath("problem"), QStringLiteral("-gp"),
+            samplePath("bench"), QStringLiteral("-o"), m_scratch.filePath(QStringLiteral("bar")), QStringLiteral("--no-progress") });
+        QCOMPARE(run.exitCode, 0);
+        VerdictBar* bar = window.verdictBar();
+        for (int step : { 1, 0 }) {
+            window.studioFocus()->setGraph(step, 0);
+            QVERIFY(bar->isVisibleTo(&window));
+            QCOMPARE(bar->text(), cliVerdictText(run.out, QStringLiteral("step%1/rank0").arg(step)));
+        }
+        QVERIFY(bar->text().startsWith(QStringLiteral("First divergence: Functional.gelu.1.forward — why: ")));
+        QCOMPARE(bar->level(), VerdictBar::Level::Diverged);
+        QTest::mouseClick(bar, Qt::LeftButton, {}, bar->rect().center());
+        QCOMPARE(window.studioFocus()->node(), QStringLiteral("Functional.gelu.1.forward"));
+        const QModelIndex current = window.compareView()->table()->currentIndex();
+        QVERIFY(current.isValid());
+        QVERIFY(current.siblingAtColumn(0).data().toString().startsWith(QStringLiteral("Functional.gelu.1.forward.")));
+    }
+
+    // An L1 pair (no construct.json structure) opens with the compare table and the verdict, says plainly that the
+    // graph needs an L0 or mix dump, and leaves no "Laying out…" behind.
+    void l1PairOpensWithTableAndVerdict()
+    {
+        const QString l1 = l1CopyOfSamples(m_scratch.path());
+        const QString problem = l1 + QStringLiteral("/problem"), bench = l1 + QStringLiteral("/bench");
+        const auto run = test::runCli({ QStringLiteral("compare"), QStringLiteral("-tp"), problem, QStringLiteral("-gp"), bench,
+            QStringLiteral("-o"), m_scratch.filePath(QStringLiteral("l1out")), QStringLiteral("--no-progress") });
+        QCOMPARE(run.exitCode, 0);
+        MainWindow window;
+        window.show();
+        window.openPaths({ problem, bench });
+        QVERIFY(waitIdle(window));
+        QVERIFY(window.session()->graphs().empty());
+        QCOMPARE(window.session()->compareResults().size(), 2u);
+        window.studioFocus()->setGraph(0, 0);
+        QVERIFY(window.compareView()->model()->rowCount() > 0);
+        QCOMPARE(window.centralPage(), MainWindow::CentralPage::NoGraph);
+        QVERIFY2(window.noGraphText().contains(QStringLiteral("L0 or mix")), qPrintable(window.noGraphText()));
+        QVERIFY(!hasLabelSaying(window.graphView(), QStringLiteral("Laying out")));
+        QVERIFY(window.verdictBar()->isVisibleTo(&window));
+        QCOMPARE(window.verdictBar()->text(), cliVerdictText(run.out, QStringLiteral("step0/rank0")));
+        // "First divergence" works without a graph: it selects the entry's row.
+        window.goToFirstDivergence();
+        const QModelIndex current = window.compareView()->table()->currentIndex();
+        QVERIFY(current.isValid());
+        QVERIFY(current.siblingAtColumn(0).data().toString().startsWith(window.verdictBar()->entry() + QLatin1Char('.')));
+    }
+
+    // Nothing open: the welcome page offers the ways in, and its sample button opens the bundled pair.
+    void welcomePageOpensTheSample()
+    {
+        MainWindow window;
+        window.show();
+        QCOMPARE(window.centralPage(), MainWindow::CentralPage::Welcome);
+        QVERIFY(!window.verdictBar()->isVisibleTo(&window));
+        auto* sample = window.findChild<QPushButton*>(QStringLiteral("welcomeOpenSample"));
+        QVERIFY(sample && sample->isVisibleTo(&window));
+        QVERIFY(window.findChild<QPushButton*>(QStringLiteral("welcomeOpenFolder")));
+        QVERIFY(window.findChild<QPushButton*>(QStringLiteral("welcomeOpenPair")));
+        QSignalSpy idle(&window, &MainWindow::idle);
+        sample->click();
+        QVERIFY(idle.wait(120000));
+        QCOMPARE(int(window.session()->request().kind), int(LoadRequest::Kind::Pair));
+        QCOMPARE(window.centralPage(), MainWindow::CentralPage::Graphs);
     }
 
     // A failed open (an empty folder) keeps the pair that was open, its graphs and its compare table.

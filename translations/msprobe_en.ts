@@ -34,7 +34,7 @@
         <translation>Pass</translation>
     </message>
     <message>
-        <location filename="../views/comparetableview.cpp" line="186"/>
+        <location filename="../views/comparetableview.cpp" line="211"/>
         <source>%1 of %2 rows</source>
         <translation>%1 of %2 rows</translation>
     </message>
@@ -105,52 +105,72 @@
 <context>
     <name>GraphDiffView</name>
     <message>
-        <location filename="../views/graph/graphdiffview.cpp" line="78"/>
+        <location filename="../views/graph/graphdiffview.cpp" line="79"/>
         <source>Precision</source>
         <translation>Precision</translation>
     </message>
     <message>
-        <location filename="../views/graph/graphdiffview.cpp" line="78"/>
+        <location filename="../views/graph/graphdiffview.cpp" line="79"/>
         <source>Overflow</source>
         <translation>Overflow</translation>
     </message>
     <message>
-        <location filename="../views/graph/graphdiffview.cpp" line="79"/>
+        <location filename="../views/graph/graphdiffview.cpp" line="80"/>
         <source>Colour nodes by precision level or by overflow level (needs a db made with -oc)</source>
         <translation>Colour nodes by precision level or by overflow level (needs a db made with -oc)</translation>
     </message>
     <message>
-        <location filename="../views/graph/graphdiffview.cpp" line="80"/>
+        <location filename="../views/graph/graphdiffview.cpp" line="81"/>
         <source>Sync expand</source>
         <translation>Sync expand</translation>
     </message>
     <message>
-        <location filename="../views/graph/graphdiffview.cpp" line="82"/>
+        <location filename="../views/graph/graphdiffview.cpp" line="83"/>
         <source>Expanding a node also expands its match on the other side</source>
         <translation>Expanding a node also expands its match on the other side</translation>
     </message>
     <message>
-        <location filename="../views/graph/graphdiffview.cpp" line="90"/>
+        <location filename="../views/graph/graphdiffview.cpp" line="91"/>
         <source>Fit</source>
         <translation>Fit</translation>
     </message>
     <message>
-        <location filename="../views/graph/graphdiffview.cpp" line="90"/>
+        <location filename="../views/graph/graphdiffview.cpp" line="91"/>
         <source>Fit both graphs to the window</source>
         <translation>Fit both graphs to the window</translation>
     </message>
     <message>
-        <location filename="../views/graph/graphdiffview.cpp" line="91"/>
+        <location filename="../views/graph/graphdiffview.cpp" line="92"/>
+        <source>Levels</source>
+        <translation>Levels</translation>
+    </message>
+    <message>
+        <location filename="../views/graph/graphdiffview.cpp" line="92"/>
+        <source>Collapse all modules, or open them down to a depth</source>
+        <translation>Collapse all modules, or open them down to a depth</translation>
+    </message>
+    <message>
+        <location filename="../views/graph/graphdiffview.cpp" line="96"/>
+        <source>Collapse all</source>
+        <translation>Collapse all</translation>
+    </message>
+    <message>
+        <location filename="../views/graph/graphdiffview.cpp" line="98"/>
+        <source>Expand to depth %1</source>
+        <translation>Expand to depth %1</translation>
+    </message>
+    <message>
+        <location filename="../views/graph/graphdiffview.cpp" line="100"/>
         <source>First divergence</source>
         <translation>First divergence</translation>
     </message>
     <message>
-        <location filename="../views/graph/graphdiffview.cpp" line="91"/>
+        <location filename="../views/graph/graphdiffview.cpp" line="100"/>
         <source>Go to the first error-level node in execution order</source>
         <translation>Go to the first error-level node in execution order</translation>
     </message>
     <message>
-        <location filename="../views/graph/graphdiffview.cpp" line="92"/>
+        <location filename="../views/graph/graphdiffview.cpp" line="101"/>
         <source>Click: select (the match is selected on the other side)
 Double-click: expand / collapse
 Drag empty space: pan; drag a node onto a node of the other side: match them
@@ -163,98 +183,109 @@ Ctrl+wheel, W / S: zoom
 Wheel: scroll; A / D: left / right</translation>
     </message>
     <message>
-        <location filename="../views/graph/graphdiffview.cpp" line="113"/>
-        <location filename="../views/graph/graphdiffview.cpp" line="384"/>
+        <location filename="../views/graph/graphdiffview.cpp" line="123"/>
+        <location filename="../views/graph/graphdiffview.cpp" line="403"/>
         <source>Debug</source>
         <translation>Debug</translation>
     </message>
     <message>
-        <location filename="../views/graph/graphdiffview.cpp" line="114"/>
-        <location filename="../views/graph/graphdiffview.cpp" line="386"/>
+        <location filename="../views/graph/graphdiffview.cpp" line="124"/>
+        <location filename="../views/graph/graphdiffview.cpp" line="405"/>
         <source>Bench</source>
         <translation>Bench</translation>
     </message>
     <message>
-        <location filename="../views/graph/graphdiffview.cpp" line="159"/>
-        <location filename="../views/graph/graphdiffview.cpp" line="251"/>
+        <location filename="../views/graph/graphdiffview.cpp" line="169"/>
+        <location filename="../views/graph/graphdiffview.cpp" line="218"/>
         <location filename="../views/graph/graphdiffview.cpp" line="270"/>
+        <location filename="../views/graph/graphdiffview.cpp" line="289"/>
         <source>Laying out…</source>
         <translation>Laying out…</translation>
     </message>
     <message>
-        <location filename="../views/graph/graphdiffview.cpp" line="311"/>
+        <location filename="../views/graph/graphdiffview.cpp" line="330"/>
         <source>Locate matched node</source>
         <translation>Locate matched node</translation>
     </message>
     <message>
-        <location filename="../views/graph/graphdiffview.cpp" line="313"/>
+        <location filename="../views/graph/graphdiffview.cpp" line="332"/>
         <source>Collapse</source>
         <translation>Collapse</translation>
     </message>
     <message>
-        <location filename="../views/graph/graphdiffview.cpp" line="313"/>
+        <location filename="../views/graph/graphdiffview.cpp" line="332"/>
         <source>Expand</source>
         <translation>Expand</translation>
     </message>
     <message>
-        <location filename="../views/graph/graphdiffview.cpp" line="314"/>
+        <location filename="../views/graph/graphdiffview.cpp" line="333"/>
         <source>Show details</source>
         <translation>Show details</translation>
     </message>
     <message>
-        <location filename="../views/graph/graphdiffview.cpp" line="319"/>
+        <location filename="../views/graph/graphdiffview.cpp" line="338"/>
         <source>Unmatch</source>
         <translation>Unmatch</translation>
     </message>
     <message>
-        <location filename="../views/graph/graphdiffview.cpp" line="322"/>
+        <location filename="../views/graph/graphdiffview.cpp" line="341"/>
         <source>Copy name</source>
         <translation>Copy name</translation>
     </message>
     <message>
-        <location filename="../views/graph/graphdiffview.cpp" line="394"/>
+        <location filename="../views/graph/graphdiffview.cpp" line="412"/>
         <source>Nothing to export yet: the graph is not laid out</source>
         <translation>Nothing to export yet: the graph is not laid out</translation>
     </message>
     <message>
-        <location filename="../views/graph/graphdiffview.cpp" line="413"/>
+        <location filename="../views/graph/graphdiffview.cpp" line="425"/>
+        <source>msprobe graph diff — step %1, rank %2</source>
+        <translation>msprobe graph diff — step %1, rank %2</translation>
+    </message>
+    <message>
+        <location filename="../views/graph/graphdiffview.cpp" line="425"/>
+        <source>msprobe graph — step %1, rank %2</source>
+        <translation>msprobe graph — step %1, rank %2</translation>
+    </message>
+    <message>
+        <location filename="../views/graph/graphdiffview.cpp" line="455"/>
         <source>msprobe graph diff</source>
         <translation>msprobe graph diff</translation>
     </message>
     <message>
-        <location filename="../views/graph/graphdiffview.cpp" line="416"/>
-        <location filename="../views/graph/graphdiffview.cpp" line="422"/>
-        <location filename="../views/graph/graphdiffview.cpp" line="440"/>
+        <location filename="../views/graph/graphdiffview.cpp" line="458"/>
+        <location filename="../views/graph/graphdiffview.cpp" line="464"/>
+        <location filename="../views/graph/graphdiffview.cpp" line="482"/>
         <source>Cannot write %1</source>
         <translation>Cannot write %1</translation>
     </message>
     <message>
-        <location filename="../views/graph/graphdiffview.cpp" line="431"/>
+        <location filename="../views/graph/graphdiffview.cpp" line="473"/>
         <source>The picture is too large to render (%1 x %2)</source>
         <translation>The picture is too large to render (%1 x %2)</translation>
     </message>
     <message>
-        <location filename="../views/graph/graphdiffview.cpp" line="342"/>
+        <location filename="../views/graph/graphdiffview.cpp" line="361"/>
         <source>Data send</source>
         <translation>Data send</translation>
     </message>
     <message>
-        <location filename="../views/graph/graphdiffview.cpp" line="342"/>
+        <location filename="../views/graph/graphdiffview.cpp" line="361"/>
         <source>Data receive</source>
         <translation>Data receive</translation>
     </message>
     <message>
-        <location filename="../views/graph/graphdiffview.cpp" line="342"/>
+        <location filename="../views/graph/graphdiffview.cpp" line="361"/>
         <source>Data send-receive</source>
         <translation>Data send-receive</translation>
     </message>
     <message>
-        <location filename="../views/graph/graphdiffview.cpp" line="84"/>
+        <location filename="../views/graph/graphdiffview.cpp" line="85"/>
         <source>Debug mini-map</source>
         <translation>Debug mini-map</translation>
     </message>
     <message>
-        <location filename="../views/graph/graphdiffview.cpp" line="86"/>
+        <location filename="../views/graph/graphdiffview.cpp" line="87"/>
         <source>Bench mini-map</source>
         <translation>Bench mini-map</translation>
     </message>
@@ -322,9 +353,14 @@ Wheel: scroll; A / D: left / right</translation>
         <translation>No grade</translation>
     </message>
     <message>
-        <location filename="../views/graph/graphlegend.cpp" line="58"/>
+        <location filename="../views/graph/graphlegend.cpp" line="57"/>
         <source>Unmatched</source>
         <translation>Unmatched</translation>
+    </message>
+    <message>
+        <location filename="../views/graph/graphlegend.cpp" line="59"/>
+        <source>Node (one dump: not compared)</source>
+        <translation>Node (one dump: not compared)</translation>
     </message>
     <message>
         <location filename="../views/graph/graphlegend.cpp" line="42"/>
@@ -396,469 +432,476 @@ Wheel: scroll; A / D: left / right</translation>
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../app/studio/mainwindow.cpp" line="61"/>
+        <location filename="../app/studio/mainwindow.cpp" line="46"/>
         <source>msprobe studio</source>
         <translation>msprobe studio</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow.cpp" line="202"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="32"/>
         <source>&amp;File</source>
         <translation>&amp;File</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow.cpp" line="220"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="50"/>
         <source>&amp;Quit</source>
         <translation>&amp;Quit</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow.cpp" line="72"/>
+        <location filename="../app/studio/mainwindow.cpp" line="58"/>
         <source>Cancel</source>
         <translation>Cancel</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow.cpp" line="404"/>
+        <location filename="../app/studio/mainwindow.cpp" line="270"/>
+        <source>Step %1, rank %2: %3 rows: %4 pass, %5 warning, %6 error</source>
+        <translation>Step %1, rank %2: %3 rows: %4 pass, %5 warning, %6 error</translation>
+    </message>
+    <message>
+        <location filename="../app/studio/mainwindow.cpp" line="285"/>
+        <location filename="../app/studio/mainwindow.cpp" line="300"/>
+        <source>Loading…</source>
+        <translation>Loading…</translation>
+    </message>
+    <message>
+        <location filename="../app/studio/mainwindow.cpp" line="298"/>
+        <source>A compare CSV has no graph. Open the dump folders (a problem/bench pair) to see the graphs and the verdict.</source>
+        <translation>A compare CSV has no graph. Open the dump folders (a problem/bench pair) to see the graphs and the verdict.</translation>
+    </message>
+    <message>
+        <location filename="../app/studio/mainwindow.cpp" line="302"/>
+        <source>No graph for step %1, rank %2.</source>
+        <translation>No graph for step %1, rank %2.</translation>
+    </message>
+    <message>
+        <location filename="../app/studio/mainwindow.cpp" line="304"/>
+        <source>No graph for what is open.</source>
+        <translation>No graph for what is open.</translation>
+    </message>
+    <message>
+        <location filename="../app/studio/mainwindow.cpp" line="330"/>
         <source>Loading %1…</source>
         <translation>Loading %1…</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow.cpp" line="438"/>
+        <location filename="../app/studio/mainwindow.cpp" line="368"/>
         <source>Loading cancelled.</source>
         <translation>Loading cancelled.</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow.cpp" line="431"/>
+        <location filename="../app/studio/mainwindow.cpp" line="361"/>
         <source>%1 — msprobe studio</source>
         <translation>%1 — msprobe studio</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow.cpp" line="440"/>
-        <location filename="../app/studio/mainwindow.cpp" line="441"/>
+        <location filename="../app/studio/mainwindow.cpp" line="294"/>
+        <source>No graph: the model graph needs an L0 or mix dump (its construct.json holds the module structure); an L1 dump has the compare table and the verdict only.
+
+%1</source>
+        <translation>No graph: the model graph needs an L0 or mix dump (its construct.json holds the module structure); an L1 dump has the compare table and the verdict only.
+
+%1</translation>
+    </message>
+    <message>
+        <location filename="../app/studio/mainwindow.cpp" line="370"/>
+        <location filename="../app/studio/mainwindow.cpp" line="371"/>
         <source>Could not open %1</source>
         <translation>Could not open %1</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow.cpp" line="470"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="138"/>
         <source>Open dump folder</source>
         <translation>Open dump folder</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow.cpp" line="73"/>
+        <location filename="../app/studio/mainwindow.cpp" line="59"/>
         <source>Stop loading (Esc)</source>
         <translation>Stop loading (Esc)</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow.cpp" line="79"/>
+        <location filename="../app/studio/mainwindow.cpp" line="65"/>
         <source>Open a dump folder, a problem/bench pair, a vis.db or a compare CSV (File menu, or drop it here).</source>
         <translation>Open a dump folder, a problem/bench pair, a vis.db or a compare CSV (File menu, or drop it here).</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow.cpp" line="137"/>
-        <location filename="../app/studio/mainwindow.cpp" line="140"/>
+        <location filename="../app/studio/mainwindow.cpp" line="155"/>
         <source>Search and filter</source>
         <translation>Search and filter</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow.cpp" line="139"/>
-        <source>Graph diff view: not part of this build.</source>
-        <translation>Graph diff view: not part of this build.</translation>
-    </message>
-    <message>
-        <location filename="../app/studio/mainwindow.cpp" line="140"/>
-        <source>Node search and filters: not part of this build.</source>
-        <translation>Node search and filters: not part of this build.</translation>
-    </message>
-    <message>
-        <location filename="../app/studio/mainwindow.cpp" line="148"/>
-        <location filename="../app/studio/mainwindow.cpp" line="150"/>
+        <location filename="../app/studio/mainwindow.cpp" line="160"/>
         <source>Node matching</source>
         <translation>Node matching</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow.cpp" line="150"/>
-        <source>Node matching: not part of this build.</source>
-        <translation>Node matching: not part of this build.</translation>
-    </message>
-    <message>
-        <location filename="../app/studio/mainwindow.cpp" line="160"/>
+        <location filename="../app/studio/mainwindow.cpp" line="168"/>
         <source>Dump summary</source>
         <translation>Dump summary</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow.cpp" line="166"/>
+        <location filename="../app/studio/mainwindow.cpp" line="174"/>
         <source>Compare table</source>
         <translation>Compare table</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow.cpp" line="170"/>
-        <location filename="../app/studio/mainwindow.cpp" line="172"/>
+        <location filename="../app/studio/mainwindow.cpp" line="177"/>
         <source>Node details</source>
         <translation>Node details</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow.cpp" line="172"/>
-        <source>Node details: not part of this build.</source>
-        <translation>Node details: not part of this build.</translation>
-    </message>
-    <message>
-        <location filename="../app/studio/mainwindow.cpp" line="181"/>
+        <location filename="../app/studio/mainwindow.cpp" line="186"/>
         <source>Matching failed</source>
         <translation>Matching failed</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow.cpp" line="203"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="33"/>
         <source>Open &amp;dump folder…</source>
         <translation>Open &amp;dump folder…</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow.cpp" line="204"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="34"/>
         <source>Open problem/bench &amp;pair…</source>
         <translation>Open problem/bench &amp;pair…</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow.cpp" line="204"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="34"/>
         <source>Ctrl+Shift+O</source>
         <translation>Ctrl+Shift+O</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow.cpp" line="205"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="35"/>
         <source>Open &amp;vis.db…</source>
         <translation>Open &amp;vis.db…</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow.cpp" line="205"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="35"/>
         <source>Ctrl+Shift+D</source>
         <translation>Ctrl+Shift+D</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow.cpp" line="206"/>
-        <location filename="../app/studio/mainwindow.cpp" line="245"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="36"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="73"/>
         <source>Open vis.db</source>
         <translation>Open vis.db</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow.cpp" line="206"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="36"/>
         <source>Graph databases (*.vis.db *.db);;All files (*)</source>
         <translation>Graph databases (*.vis.db *.db);;All files (*)</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow.cpp" line="207"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="37"/>
         <source>Open compare &amp;CSV…</source>
         <translation>Open compare &amp;CSV…</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow.cpp" line="207"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="37"/>
         <source>Ctrl+Shift+C</source>
         <translation>Ctrl+Shift+C</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow.cpp" line="208"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="38"/>
         <source>Open compare result</source>
         <translation>Open compare result</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow.cpp" line="208"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="38"/>
         <source>Compare results (*.csv);;All files (*)</source>
         <translation>Compare results (*.csv);;All files (*)</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow.cpp" line="209"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="39"/>
         <source>Open &amp;recent</source>
         <translation>Open &amp;recent</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow.cpp" line="212"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="42"/>
         <source>&amp;Export</source>
         <translation>&amp;Export</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow.cpp" line="213"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="43"/>
         <source>Comparison as &amp;CSV…</source>
         <translation>Comparison as &amp;CSV…</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow.cpp" line="213"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="43"/>
         <source>Ctrl+E</source>
         <translation>Ctrl+E</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow.cpp" line="215"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="45"/>
         <source>Comparison as &amp;XLSX…</source>
         <translation>Comparison as &amp;XLSX…</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow.cpp" line="216"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="46"/>
         <source>&amp;HTML report…</source>
         <translation>&amp;HTML report…</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow.cpp" line="218"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="48"/>
         <source>Graph as &amp;PNG or SVG…</source>
         <translation>Graph as &amp;PNG or SVG…</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow.cpp" line="218"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="48"/>
         <source>Ctrl+Shift+E</source>
         <translation>Ctrl+Shift+E</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow.cpp" line="222"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="52"/>
         <source>&amp;Edit</source>
         <translation>&amp;Edit</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow.cpp" line="224"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="53"/>
         <source>&amp;Undo</source>
         <translation>&amp;Undo</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow.cpp" line="226"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="55"/>
         <source>&amp;Redo</source>
         <translation>&amp;Redo</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow.cpp" line="232"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="60"/>
         <source>&amp;Filter the compare table</source>
         <translation>&amp;Filter the compare table</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow.cpp" line="239"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="67"/>
         <source>Main</source>
         <translation>Main</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow.cpp" line="243"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="71"/>
         <source>Open folder</source>
         <translation>Open folder</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow.cpp" line="244"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="72"/>
         <source>Open pair</source>
         <translation>Open pair</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow.cpp" line="246"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="74"/>
         <source>Open CSV</source>
         <translation>Open CSV</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow.cpp" line="254"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="82"/>
         <source>&amp;Navigate</source>
         <translation>&amp;Navigate</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow.cpp" line="255"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="83"/>
         <source>&amp;Next rank</source>
         <translation>&amp;Next rank</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow.cpp" line="255"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="83"/>
         <source>Ctrl+PgDown</source>
         <translation>Ctrl+PgDown</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow.cpp" line="256"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="84"/>
         <source>&amp;Previous rank</source>
         <translation>&amp;Previous rank</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow.cpp" line="256"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="84"/>
         <source>Ctrl+PgUp</source>
         <translation>Ctrl+PgUp</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow.cpp" line="257"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="85"/>
         <source>Next &amp;step</source>
         <translation>Next &amp;step</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow.cpp" line="257"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="85"/>
         <source>Alt+Right</source>
         <translation>Alt+Right</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow.cpp" line="258"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="86"/>
         <source>P&amp;revious step</source>
         <translation>P&amp;revious step</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow.cpp" line="258"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="86"/>
         <source>Alt+Left</source>
         <translation>Alt+Left</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow.cpp" line="261"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="88"/>
         <source>Go to first &amp;divergence</source>
         <translation>Go to first &amp;divergence</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow.cpp" line="261"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="88"/>
         <source>F3</source>
         <translation>F3</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow.cpp" line="580"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="248"/>
         <source>First divergence: %1 — %2</source>
         <translation>First divergence: %1 — %2</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow.cpp" line="584"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="252"/>
         <source>No divergence: every entry stays within tolerance.</source>
         <translation>No divergence: every entry stays within tolerance.</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow.cpp" line="588"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="256"/>
         <source>No compare table here: showing the graph&apos;s first error-level node.</source>
         <translation>No compare table here: showing the graph&apos;s first error-level node.</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow.cpp" line="590"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="258"/>
         <source>No error-level node in this graph.</source>
         <translation>No error-level node in this graph.</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow.cpp" line="263"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="90"/>
         <source>First divergence</source>
         <translation>First divergence</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow.cpp" line="268"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="94"/>
         <source>Cancel loading</source>
         <translation>Cancel loading</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow.cpp" line="273"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="99"/>
         <source>&amp;View</source>
         <translation>&amp;View</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow.cpp" line="278"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="104"/>
         <source>&amp;Dark theme</source>
         <translation>&amp;Dark theme</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow.cpp" line="281"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="107"/>
         <source>Ctrl+Shift+T</source>
         <translation>Ctrl+Shift+T</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow.cpp" line="283"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="109"/>
         <source>&amp;Language</source>
         <translation>&amp;Language</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow.cpp" line="286"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="112"/>
         <source>System default</source>
         <translation>System default</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow.cpp" line="294"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="120"/>
         <source>The language changes the next time msprobe studio starts.</source>
         <translation>The language changes the next time msprobe studio starts.</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow.cpp" line="298"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="124"/>
         <source>&amp;Reset layout</source>
         <translation>&amp;Reset layout</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow.cpp" line="300"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="126"/>
         <source>&amp;Help</source>
         <translation>&amp;Help</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow.cpp" line="301"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="127"/>
         <source>&amp;Keyboard shortcuts</source>
         <translation>&amp;Keyboard shortcuts</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow.cpp" line="302"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="128"/>
         <source>&amp;About msprobe studio</source>
         <translation>&amp;About msprobe studio</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow.cpp" line="303"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="129"/>
         <source>About msprobe studio</source>
         <translation>About msprobe studio</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow.cpp" line="304"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="130"/>
         <source>&lt;b&gt;msprobe studio %1&lt;/b&gt;&lt;br&gt;Numerical-accuracy workstation for msprobe dumps: graph diff, compare table, node matching and reports.</source>
         <translation>&lt;b&gt;msprobe studio %1&lt;/b&gt;&lt;br&gt;Numerical-accuracy workstation for msprobe dumps: graph diff, compare table, node matching and reports.</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow.cpp" line="388"/>
+        <location filename="../app/studio/mainwindow.cpp" line="314"/>
         <source>Cannot open</source>
         <translation>Cannot open</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow.cpp" line="418"/>
+        <location filename="../app/studio/mainwindow.cpp" line="345"/>
         <source>%p% — about %1 s left</source>
         <translation>%p% — about %1 s left</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow.cpp" line="421"/>
+        <location filename="../app/studio/mainwindow.cpp" line="348"/>
         <source>Loading: %1</source>
         <translation>Loading: %1</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow.cpp" line="428"/>
+        <location filename="../app/studio/mainwindow.cpp" line="355"/>
         <source> vs </source>
         <translation> vs </translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow.cpp" line="432"/>
+        <location filename="../app/studio/mainwindow.cpp" line="362"/>
         <source>Opened %1 in %2 s.</source>
         <translation>Opened %1 in %2 s.</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow.cpp" line="500"/>
-        <source>The graph view is not part of this build.</source>
-        <translation>The graph view is not part of this build.</translation>
-    </message>
-    <message>
-        <location filename="../app/studio/mainwindow.cpp" line="506"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="169"/>
         <source>CSV (*.csv)</source>
         <translation>CSV (*.csv)</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow.cpp" line="507"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="170"/>
         <source>Excel workbook (*.xlsx)</source>
         <translation>Excel workbook (*.xlsx)</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow.cpp" line="508"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="171"/>
         <source>HTML report (*.html)</source>
         <translation>HTML report (*.html)</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow.cpp" line="512"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="175"/>
         <source>Export</source>
         <translation>Export</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow.cpp" line="519"/>
-        <location filename="../app/studio/mainwindow.cpp" line="532"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="182"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="194"/>
         <source>Written %1</source>
         <translation>Written %1</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow.cpp" line="521"/>
-        <location filename="../app/studio/mainwindow.cpp" line="534"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="184"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="196"/>
         <source>Export failed</source>
         <translation>Export failed</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow.cpp" line="526"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="189"/>
         <source>Export graph</source>
         <translation>Export graph</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow.cpp" line="527"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="189"/>
         <source>PNG image (*.png);;SVG drawing (*.svg)</source>
         <translation>PNG image (*.png);;SVG drawing (*.svg)</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow.cpp" line="546"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="208"/>
         <source>Keyboard shortcuts</source>
         <translation>Keyboard shortcuts</translation>
     </message>
@@ -866,27 +909,27 @@ Wheel: scroll; A / D: left / right</translation>
 <context>
     <name>MatchController</name>
     <message>
-        <location filename="../views/match/matchcontroller.cpp" line="104"/>
+        <location filename="../views/match/matchcontroller.cpp" line="100"/>
         <source>Match %1 with %2</source>
         <translation>Match %1 with %2</translation>
     </message>
     <message>
-        <location filename="../views/match/matchcontroller.cpp" line="116"/>
+        <location filename="../views/match/matchcontroller.cpp" line="112"/>
         <source>Unmatch %1</source>
         <translation>Unmatch %1</translation>
     </message>
     <message>
-        <location filename="../views/match/matchcontroller.cpp" line="128"/>
+        <location filename="../views/match/matchcontroller.cpp" line="124"/>
         <source>Apply %1</source>
         <translation>Apply %1</translation>
     </message>
     <message>
-        <location filename="../views/match/matchcontroller.cpp" line="148"/>
+        <location filename="../views/match/matchcontroller.cpp" line="144"/>
         <source>No compare graph is open for matching.</source>
         <translation>No compare graph is open for matching.</translation>
     </message>
     <message>
-        <location filename="../views/match/matchcontroller.cpp" line="152"/>
+        <location filename="../views/match/matchcontroller.cpp" line="148"/>
         <source>A match is still being computed; try again when it is done.</source>
         <translation>A match is still being computed; try again when it is done.</translation>
     </message>
@@ -894,12 +937,12 @@ Wheel: scroll; A / D: left / right</translation>
 <context>
     <name>NodeDetailsModel</name>
     <message>
-        <location filename="../views/details/nodedetailsmodel.cpp" line="81"/>
+        <location filename="../views/details/nodedetailsmodel.cpp" line="96"/>
         <source>Bench</source>
         <translation>Bench</translation>
     </message>
     <message>
-        <location filename="../views/details/nodedetailsmodel.cpp" line="81"/>
+        <location filename="../views/details/nodedetailsmodel.cpp" line="96"/>
         <source>Debug</source>
         <translation>Debug</translation>
     </message>
@@ -1304,12 +1347,12 @@ Wheel: scroll; A / D: left / right</translation>
         <translation>There is no comparison for step %1, rank %2 to export.</translation>
     </message>
     <message>
-        <location filename="../app/studio/session/studiosession.cpp" line="36"/>
+        <location filename="../app/studio/session/studiosession.cpp" line="37"/>
         <source>%1 does not exist.</source>
         <translation>%1 does not exist.</translation>
     </message>
     <message>
-        <location filename="../app/studio/session/studiosession.cpp" line="49"/>
+        <location filename="../app/studio/session/studiosession.cpp" line="50"/>
         <source>Open one path (a dump folder, a .vis.db or a compare CSV) or two dump folders (problem, bench).</source>
         <translation>Open one path (a dump folder, a .vis.db or a compare CSV) or two dump folders (problem, bench).</translation>
     </message>
@@ -1330,42 +1373,228 @@ Wheel: scroll; A / D: left / right</translation>
 <context>
     <name>StudioSession</name>
     <message>
-        <location filename="../app/studio/session/studiosession.cpp" line="95"/>
+        <location filename="../app/studio/session/studiosession.cpp" line="100"/>
         <source>%1 vs %2</source>
         <translation>%1 vs %2</translation>
     </message>
     <message>
-        <location filename="../app/studio/session/studiosession.cpp" line="183"/>
+        <location filename="../app/studio/session/studiosession.cpp" line="193"/>
         <source>No model graph for this dump: %1</source>
         <translation>No model graph for this dump: %1</translation>
     </message>
     <message>
-        <location filename="../app/studio/session/studiosession.cpp" line="196"/>
+        <location filename="../app/studio/session/studiosession.cpp" line="208"/>
         <source>Graph: %1</source>
         <translation>Graph: %1</translation>
     </message>
     <message>
-        <location filename="../app/studio/session/studiosession.cpp" line="209"/>
+        <location filename="../app/studio/session/studiosession.cpp" line="223"/>
         <source>Compare: %1</source>
         <translation>Compare: %1</translation>
+    </message>
+    <message>
+        <location filename="../app/studio/session/studiosession.cpp" line="242"/>
+        <source>Dump summary: %1</source>
+        <translation>Dump summary: %1</translation>
+    </message>
+    <message>
+        <location filename="../app/studio/session/studiosession.cpp" line="347"/>
+        <source>No compare graph is open for matching.</source>
+        <translation>No compare graph is open for matching.</translation>
+    </message>
+</context>
+<context>
+    <name>StudioVerdict</name>
+    <message>
+        <location filename="../app/studio/session/pairverdict.cpp" line="50"/>
+        <source>First divergence: %1 — why: %2</source>
+        <translation>First divergence: %1 — why: %2</translation>
+    </message>
+    <message>
+        <location filename="../app/studio/session/pairverdict.cpp" line="52"/>
+        <source>No divergence: every entry stays within tolerance</source>
+        <translation>No divergence: every entry stays within tolerance</translation>
+    </message>
+    <message>
+        <location filename="../app/studio/session/pairverdict.cpp" line="54"/>
+        <source>NaN/Inf first at %1</source>
+        <translation>NaN/Inf first at %1</translation>
+    </message>
+    <message>
+        <location filename="../app/studio/session/pairverdict.cpp" line="56"/>
+        <source>1 row unpaired</source>
+        <translation>1 row unpaired</translation>
+    </message>
+    <message>
+        <location filename="../app/studio/session/pairverdict.cpp" line="57"/>
+        <source>%1 rows unpaired</source>
+        <translation>%1 rows unpaired</translation>
+    </message>
+</context>
+<context>
+    <name>VerdictBar</name>
+    <message>
+        <location filename="../views/verdictbar.cpp" line="31"/>
+        <source>Click to select %1</source>
+        <translation>Click to select %1</translation>
+    </message>
+</context>
+<context>
+    <name>WelcomePage</name>
+    <message>
+        <location filename="../app/studio/welcomepage.cpp" line="40"/>
+        <source>msprobe studio</source>
+        <translation>msprobe studio</translation>
+    </message>
+    <message>
+        <location filename="../app/studio/welcomepage.cpp" line="41"/>
+        <source>Compare a problem run with a bench run: graphs, the compare table and where they first diverge.
+You can also drop a dump folder, two folders, a vis.db or a compare CSV on this window.</source>
+        <translation>Compare a problem run with a bench run: graphs, the compare table and where they first diverge.
+You can also drop a dump folder, two folders, a vis.db or a compare CSV on this window.</translation>
+    </message>
+    <message>
+        <location filename="../app/studio/welcomepage.cpp" line="50"/>
+        <source>Open a dump folder…</source>
+        <translation>Open a dump folder…</translation>
+    </message>
+    <message>
+        <location filename="../app/studio/welcomepage.cpp" line="51"/>
+        <source>Open a problem/bench pair…</source>
+        <translation>Open a problem/bench pair…</translation>
+    </message>
+    <message>
+        <location filename="../app/studio/welcomepage.cpp" line="56"/>
+        <source>Open the bundled sample pair</source>
+        <translation>Open the bundled sample pair</translation>
+    </message>
+    <message>
+        <location filename="../app/studio/welcomepage.cpp" line="78"/>
+        <source>Open recent</source>
+        <translation>Open recent</translation>
+    </message>
+    <message>
+        <location filename="../app/studio/welcomepage.cpp" line="83"/>
+        <source> vs </source>
+        <translation> vs </translation>
+    </message>
+</context>
+<context>
+    <name>headlessexport</name>
+    <message>
+        <location filename="../app/studio/headlessexport.cpp" line="60"/>
+        <location filename="../app/studio/headlessexport.cpp" line="63"/>
+        <location filename="../app/studio/headlessexport.cpp" line="65"/>
+        <source>Cannot write %1</source>
+        <translation>Cannot write %1</translation>
+    </message>
+    <message>
+        <location filename="../app/studio/headlessexport.cpp" line="71"/>
+        <source>%1: no verdict to write; a JSON export needs a problem/bench pair of dump folders (not a vis.db or a CSV).</source>
+        <translation>%1: no verdict to write; a JSON export needs a problem/bench pair of dump folders (not a vis.db or a CSV).</translation>
+    </message>
+    <message>
+        <location filename="../app/studio/headlessexport.cpp" line="92"/>
+        <source>%1: unknown export format; the file name must end in .png, .svg, .html or .json</source>
+        <translation>%1: unknown export format; the file name must end in .png, .svg, .html or .json</translation>
+    </message>
+    <message>
+        <location filename="../app/studio/headlessexport.cpp" line="94"/>
+        <source>--view %1: unknown view; use graph or compare</source>
+        <translation>--view %1: unknown view; use graph or compare</translation>
+    </message>
+    <message>
+        <location filename="../app/studio/headlessexport.cpp" line="96"/>
+        <source>--step and --rank go together</source>
+        <translation>--step and --rank go together</translation>
+    </message>
+    <message>
+        <location filename="../app/studio/headlessexport.cpp" line="98"/>
+        <source>give one input (a dump folder, dump.json, .vis.db or compare CSV) or two dump folders (problem, bench)</source>
+        <translation>give one input (a dump folder, dump.json, .vis.db or compare CSV) or two dump folders (problem, bench)</translation>
+    </message>
+    <message>
+        <location filename="../app/studio/headlessexport.cpp" line="114"/>
+        <source>%1: loading took too long</source>
+        <translation>%1: loading took too long</translation>
+    </message>
+    <message>
+        <location filename="../app/studio/headlessexport.cpp" line="116"/>
+        <source>loading was cancelled</source>
+        <translation>loading was cancelled</translation>
+    </message>
+    <message>
+        <location filename="../app/studio/headlessexport.cpp" line="123"/>
+        <source>step %1, rank %2 is not in %3 (steps: %4; ranks: %5)</source>
+        <translation>step %1, rank %2 is not in %3 (steps: %4; ranks: %5)</translation>
+    </message>
+    <message>
+        <location filename="../app/studio/headlessexport.cpp" line="135"/>
+        <source>%1: no comparison to report; an HTML export needs a problem/bench pair of dump folders.</source>
+        <translation>%1: no comparison to report; an HTML export needs a problem/bench pair of dump folders.</translation>
+    </message>
+    <message>
+        <location filename="../app/studio/headlessexport.cpp" line="141"/>
+        <source>%1: step %2, rank %3 has no compare table</source>
+        <translation>%1: step %2, rank %3 has no compare table</translation>
+    </message>
+    <message>
+        <location filename="../app/studio/headlessexport.cpp" line="145"/>
+        <source>%1: no graph for step %2, rank %3. %4</source>
+        <translation>%1: no graph for step %2, rank %3. %4</translation>
+    </message>
+    <message>
+        <location filename="../app/studio/headlessexport.cpp" line="148"/>
+        <source>%1: laying out the graph took too long</source>
+        <translation>%1: laying out the graph took too long</translation>
     </message>
 </context>
 <context>
     <name>main</name>
     <message>
-        <location filename="../app/studio/main.cpp" line="50"/>
+        <location filename="../app/studio/main.cpp" line="73"/>
         <source>Numerical-accuracy workstation for msprobe dumps.</source>
         <translation>Numerical-accuracy workstation for msprobe dumps.</translation>
     </message>
     <message>
-        <location filename="../app/studio/main.cpp" line="54"/>
+        <location filename="../app/studio/main.cpp" line="77"/>
         <source>A dump folder, dump.json, .vis.db or compare CSV; or two dump folders: PROBLEM BENCH.</source>
         <translation>A dump folder, dump.json, .vis.db or compare CSV; or two dump folders: PROBLEM BENCH.</translation>
     </message>
     <message>
-        <location filename="../app/studio/main.cpp" line="57"/>
+        <location filename="../app/studio/main.cpp" line="80"/>
         <source>Save a PNG of the window once loading is done, then quit (for docs and checks).</source>
         <translation>Save a PNG of the window once loading is done, then quit (for docs and checks).</translation>
+    </message>
+    <message>
+        <location filename="../app/studio/main.cpp" line="84"/>
+        <source>Open the input without a window, write FILE by its extension (.png, .svg: the view&apos;s picture; .html: the report; .json: the verdicts, as msprobe compare --json) and exit: 0 done, 1 failed.</source>
+        <translation>Open the input without a window, write FILE by its extension (.png, .svg: the view&apos;s picture; .html: the report; .json: the verdicts, as msprobe compare --json) and exit: 0 done, 1 failed.</translation>
+    </message>
+    <message>
+        <location filename="../app/studio/main.cpp" line="87"/>
+        <source>With --export: the view to draw, graph (default) or compare.</source>
+        <translation>With --export: the view to draw, graph (default) or compare.</translation>
+    </message>
+    <message>
+        <location filename="../app/studio/main.cpp" line="89"/>
+        <source>With --export: the step to show (with --rank).</source>
+        <translation>With --export: the step to show (with --rank).</translation>
+    </message>
+    <message>
+        <location filename="../app/studio/main.cpp" line="90"/>
+        <source>With --export: the rank to show (with --step).</source>
+        <translation>With --export: the rank to show (with --step).</translation>
+    </message>
+    <message>
+        <location filename="../app/studio/main.cpp" line="106"/>
+        <source>--step and --rank take whole numbers</source>
+        <translation>--step and --rank take whole numbers</translation>
+    </message>
+    <message>
+        <location filename="../app/studio/main.cpp" line="113"/>
+        <source>written %1</source>
+        <translation>written %1</translation>
     </message>
 </context>
 </TS>

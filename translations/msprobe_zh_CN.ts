@@ -34,7 +34,7 @@
         <translation>通过</translation>
     </message>
     <message>
-        <location filename="../views/comparetableview.cpp" line="186"/>
+        <location filename="../views/comparetableview.cpp" line="211"/>
         <source>%1 of %2 rows</source>
         <translation>%1 / %2 行</translation>
     </message>
@@ -105,52 +105,72 @@
 <context>
     <name>GraphDiffView</name>
     <message>
-        <location filename="../views/graph/graphdiffview.cpp" line="78"/>
+        <location filename="../views/graph/graphdiffview.cpp" line="79"/>
         <source>Precision</source>
         <translation>精度</translation>
     </message>
     <message>
-        <location filename="../views/graph/graphdiffview.cpp" line="78"/>
+        <location filename="../views/graph/graphdiffview.cpp" line="79"/>
         <source>Overflow</source>
         <translation>溢出</translation>
     </message>
     <message>
-        <location filename="../views/graph/graphdiffview.cpp" line="79"/>
+        <location filename="../views/graph/graphdiffview.cpp" line="80"/>
         <source>Colour nodes by precision level or by overflow level (needs a db made with -oc)</source>
         <translation>按精度等级或溢出等级给节点着色（溢出需使用 -oc 生成的数据库）</translation>
     </message>
     <message>
-        <location filename="../views/graph/graphdiffview.cpp" line="80"/>
+        <location filename="../views/graph/graphdiffview.cpp" line="81"/>
         <source>Sync expand</source>
         <translation>同步展开</translation>
     </message>
     <message>
-        <location filename="../views/graph/graphdiffview.cpp" line="82"/>
+        <location filename="../views/graph/graphdiffview.cpp" line="83"/>
         <source>Expanding a node also expands its match on the other side</source>
         <translation>展开节点时同时展开另一侧的匹配节点</translation>
     </message>
     <message>
-        <location filename="../views/graph/graphdiffview.cpp" line="90"/>
+        <location filename="../views/graph/graphdiffview.cpp" line="91"/>
         <source>Fit</source>
         <translation>适应窗口</translation>
     </message>
     <message>
-        <location filename="../views/graph/graphdiffview.cpp" line="90"/>
+        <location filename="../views/graph/graphdiffview.cpp" line="91"/>
         <source>Fit both graphs to the window</source>
         <translation>将两侧图适应窗口大小</translation>
     </message>
     <message>
-        <location filename="../views/graph/graphdiffview.cpp" line="91"/>
+        <location filename="../views/graph/graphdiffview.cpp" line="92"/>
+        <source>Levels</source>
+        <translation>层级</translation>
+    </message>
+    <message>
+        <location filename="../views/graph/graphdiffview.cpp" line="92"/>
+        <source>Collapse all modules, or open them down to a depth</source>
+        <translation>折叠所有模块，或展开到指定深度</translation>
+    </message>
+    <message>
+        <location filename="../views/graph/graphdiffview.cpp" line="96"/>
+        <source>Collapse all</source>
+        <translation>全部折叠</translation>
+    </message>
+    <message>
+        <location filename="../views/graph/graphdiffview.cpp" line="98"/>
+        <source>Expand to depth %1</source>
+        <translation>展开到第 %1 层</translation>
+    </message>
+    <message>
+        <location filename="../views/graph/graphdiffview.cpp" line="100"/>
         <source>First divergence</source>
         <translation>首个分歧</translation>
     </message>
     <message>
-        <location filename="../views/graph/graphdiffview.cpp" line="91"/>
+        <location filename="../views/graph/graphdiffview.cpp" line="100"/>
         <source>Go to the first error-level node in execution order</source>
         <translation>按执行顺序跳转到第一个错误级节点</translation>
     </message>
     <message>
-        <location filename="../views/graph/graphdiffview.cpp" line="92"/>
+        <location filename="../views/graph/graphdiffview.cpp" line="101"/>
         <source>Click: select (the match is selected on the other side)
 Double-click: expand / collapse
 Drag empty space: pan; drag a node onto a node of the other side: match them
@@ -163,98 +183,109 @@ Ctrl+滚轮、W / S：缩放
 滚轮：滚动；A / D：左移 / 右移</translation>
     </message>
     <message>
-        <location filename="../views/graph/graphdiffview.cpp" line="113"/>
-        <location filename="../views/graph/graphdiffview.cpp" line="384"/>
+        <location filename="../views/graph/graphdiffview.cpp" line="123"/>
+        <location filename="../views/graph/graphdiffview.cpp" line="403"/>
         <source>Debug</source>
         <translation>调试侧</translation>
     </message>
     <message>
-        <location filename="../views/graph/graphdiffview.cpp" line="114"/>
-        <location filename="../views/graph/graphdiffview.cpp" line="386"/>
+        <location filename="../views/graph/graphdiffview.cpp" line="124"/>
+        <location filename="../views/graph/graphdiffview.cpp" line="405"/>
         <source>Bench</source>
         <translation>标杆侧</translation>
     </message>
     <message>
-        <location filename="../views/graph/graphdiffview.cpp" line="159"/>
-        <location filename="../views/graph/graphdiffview.cpp" line="251"/>
+        <location filename="../views/graph/graphdiffview.cpp" line="169"/>
+        <location filename="../views/graph/graphdiffview.cpp" line="218"/>
         <location filename="../views/graph/graphdiffview.cpp" line="270"/>
+        <location filename="../views/graph/graphdiffview.cpp" line="289"/>
         <source>Laying out…</source>
         <translation>正在布局…</translation>
     </message>
     <message>
-        <location filename="../views/graph/graphdiffview.cpp" line="311"/>
+        <location filename="../views/graph/graphdiffview.cpp" line="330"/>
         <source>Locate matched node</source>
         <translation>定位匹配节点</translation>
     </message>
     <message>
-        <location filename="../views/graph/graphdiffview.cpp" line="313"/>
+        <location filename="../views/graph/graphdiffview.cpp" line="332"/>
         <source>Collapse</source>
         <translation>折叠</translation>
     </message>
     <message>
-        <location filename="../views/graph/graphdiffview.cpp" line="313"/>
+        <location filename="../views/graph/graphdiffview.cpp" line="332"/>
         <source>Expand</source>
         <translation>展开</translation>
     </message>
     <message>
-        <location filename="../views/graph/graphdiffview.cpp" line="314"/>
+        <location filename="../views/graph/graphdiffview.cpp" line="333"/>
         <source>Show details</source>
         <translation>显示详情</translation>
     </message>
     <message>
-        <location filename="../views/graph/graphdiffview.cpp" line="319"/>
+        <location filename="../views/graph/graphdiffview.cpp" line="338"/>
         <source>Unmatch</source>
         <translation>取消匹配</translation>
     </message>
     <message>
-        <location filename="../views/graph/graphdiffview.cpp" line="322"/>
+        <location filename="../views/graph/graphdiffview.cpp" line="341"/>
         <source>Copy name</source>
         <translation>复制名称</translation>
     </message>
     <message>
-        <location filename="../views/graph/graphdiffview.cpp" line="394"/>
+        <location filename="../views/graph/graphdiffview.cpp" line="412"/>
         <source>Nothing to export yet: the graph is not laid out</source>
         <translation>暂无可导出内容：图尚未完成布局</translation>
     </message>
     <message>
-        <location filename="../views/graph/graphdiffview.cpp" line="413"/>
+        <location filename="../views/graph/graphdiffview.cpp" line="425"/>
+        <source>msprobe graph diff — step %1, rank %2</source>
+        <translation>msprobe 图差异 — step %1，rank %2</translation>
+    </message>
+    <message>
+        <location filename="../views/graph/graphdiffview.cpp" line="425"/>
+        <source>msprobe graph — step %1, rank %2</source>
+        <translation>msprobe 图 — step %1，rank %2</translation>
+    </message>
+    <message>
+        <location filename="../views/graph/graphdiffview.cpp" line="455"/>
         <source>msprobe graph diff</source>
         <translation>msprobe 图差异</translation>
     </message>
     <message>
-        <location filename="../views/graph/graphdiffview.cpp" line="416"/>
-        <location filename="../views/graph/graphdiffview.cpp" line="422"/>
-        <location filename="../views/graph/graphdiffview.cpp" line="440"/>
+        <location filename="../views/graph/graphdiffview.cpp" line="458"/>
+        <location filename="../views/graph/graphdiffview.cpp" line="464"/>
+        <location filename="../views/graph/graphdiffview.cpp" line="482"/>
         <source>Cannot write %1</source>
         <translation>无法写入 %1</translation>
     </message>
     <message>
-        <location filename="../views/graph/graphdiffview.cpp" line="431"/>
+        <location filename="../views/graph/graphdiffview.cpp" line="473"/>
         <source>The picture is too large to render (%1 x %2)</source>
         <translation>图片过大，无法渲染（%1 x %2）</translation>
     </message>
     <message>
-        <location filename="../views/graph/graphdiffview.cpp" line="342"/>
+        <location filename="../views/graph/graphdiffview.cpp" line="361"/>
         <source>Data send</source>
         <translation>数据发送</translation>
     </message>
     <message>
-        <location filename="../views/graph/graphdiffview.cpp" line="342"/>
+        <location filename="../views/graph/graphdiffview.cpp" line="361"/>
         <source>Data receive</source>
         <translation>数据接收</translation>
     </message>
     <message>
-        <location filename="../views/graph/graphdiffview.cpp" line="342"/>
+        <location filename="../views/graph/graphdiffview.cpp" line="361"/>
         <source>Data send-receive</source>
         <translation>数据发送-接收</translation>
     </message>
     <message>
-        <location filename="../views/graph/graphdiffview.cpp" line="84"/>
+        <location filename="../views/graph/graphdiffview.cpp" line="85"/>
         <source>Debug mini-map</source>
         <translation>调试侧缩略图</translation>
     </message>
     <message>
-        <location filename="../views/graph/graphdiffview.cpp" line="86"/>
+        <location filename="../views/graph/graphdiffview.cpp" line="87"/>
         <source>Bench mini-map</source>
         <translation>标杆侧缩略图</translation>
     </message>
@@ -322,9 +353,14 @@ Ctrl+滚轮、W / S：缩放
         <translation>无等级</translation>
     </message>
     <message>
-        <location filename="../views/graph/graphlegend.cpp" line="58"/>
+        <location filename="../views/graph/graphlegend.cpp" line="57"/>
         <source>Unmatched</source>
         <translation>未匹配</translation>
+    </message>
+    <message>
+        <location filename="../views/graph/graphlegend.cpp" line="59"/>
+        <source>Node (one dump: not compared)</source>
+        <translation>节点（单个 dump：未比对）</translation>
     </message>
     <message>
         <location filename="../views/graph/graphlegend.cpp" line="42"/>
@@ -396,469 +432,476 @@ Ctrl+滚轮、W / S：缩放
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../app/studio/mainwindow.cpp" line="61"/>
+        <location filename="../app/studio/mainwindow.cpp" line="46"/>
         <source>msprobe studio</source>
         <translation>msprobe studio</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow.cpp" line="202"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="32"/>
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow.cpp" line="220"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="50"/>
         <source>&amp;Quit</source>
         <translation>退出(&amp;Q)</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow.cpp" line="72"/>
+        <location filename="../app/studio/mainwindow.cpp" line="58"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow.cpp" line="404"/>
+        <location filename="../app/studio/mainwindow.cpp" line="270"/>
+        <source>Step %1, rank %2: %3 rows: %4 pass, %5 warning, %6 error</source>
+        <translation>step %1，rank %2：共 %3 行：%4 通过，%5 告警，%6 错误</translation>
+    </message>
+    <message>
+        <location filename="../app/studio/mainwindow.cpp" line="285"/>
+        <location filename="../app/studio/mainwindow.cpp" line="300"/>
+        <source>Loading…</source>
+        <translation>正在加载…</translation>
+    </message>
+    <message>
+        <location filename="../app/studio/mainwindow.cpp" line="298"/>
+        <source>A compare CSV has no graph. Open the dump folders (a problem/bench pair) to see the graphs and the verdict.</source>
+        <translation>比对 CSV 不含图。请打开 dump 目录（问题/标杆对）以查看图和结论。</translation>
+    </message>
+    <message>
+        <location filename="../app/studio/mainwindow.cpp" line="302"/>
+        <source>No graph for step %1, rank %2.</source>
+        <translation>step %1、rank %2 没有图。</translation>
+    </message>
+    <message>
+        <location filename="../app/studio/mainwindow.cpp" line="304"/>
+        <source>No graph for what is open.</source>
+        <translation>当前打开的内容没有图。</translation>
+    </message>
+    <message>
+        <location filename="../app/studio/mainwindow.cpp" line="330"/>
         <source>Loading %1…</source>
         <translation>正在加载 %1…</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow.cpp" line="438"/>
+        <location filename="../app/studio/mainwindow.cpp" line="368"/>
         <source>Loading cancelled.</source>
         <translation>加载已取消。</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow.cpp" line="431"/>
+        <location filename="../app/studio/mainwindow.cpp" line="361"/>
         <source>%1 — msprobe studio</source>
         <translation>%1 — msprobe studio</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow.cpp" line="440"/>
-        <location filename="../app/studio/mainwindow.cpp" line="441"/>
+        <location filename="../app/studio/mainwindow.cpp" line="294"/>
+        <source>No graph: the model graph needs an L0 or mix dump (its construct.json holds the module structure); an L1 dump has the compare table and the verdict only.
+
+%1</source>
+        <translation>没有图：模型图需要 L0 或 mix 级别的 dump（其 construct.json 记录模块结构）；L1 dump 只有比对表和结论。
+
+%1</translation>
+    </message>
+    <message>
+        <location filename="../app/studio/mainwindow.cpp" line="370"/>
+        <location filename="../app/studio/mainwindow.cpp" line="371"/>
         <source>Could not open %1</source>
         <translation>无法打开 %1</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow.cpp" line="470"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="138"/>
         <source>Open dump folder</source>
         <translation>打开 dump 目录</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow.cpp" line="73"/>
+        <location filename="../app/studio/mainwindow.cpp" line="59"/>
         <source>Stop loading (Esc)</source>
         <translation>停止加载（Esc）</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow.cpp" line="79"/>
+        <location filename="../app/studio/mainwindow.cpp" line="65"/>
         <source>Open a dump folder, a problem/bench pair, a vis.db or a compare CSV (File menu, or drop it here).</source>
         <translation>打开 dump 目录、问题/标杆对、vis.db 或比对 CSV（文件菜单，或拖放到此处）。</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow.cpp" line="137"/>
-        <location filename="../app/studio/mainwindow.cpp" line="140"/>
+        <location filename="../app/studio/mainwindow.cpp" line="155"/>
         <source>Search and filter</source>
         <translation>搜索与过滤</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow.cpp" line="139"/>
-        <source>Graph diff view: not part of this build.</source>
-        <translation>图差异视图：本构建未包含。</translation>
-    </message>
-    <message>
-        <location filename="../app/studio/mainwindow.cpp" line="140"/>
-        <source>Node search and filters: not part of this build.</source>
-        <translation>节点搜索与过滤：本构建未包含。</translation>
-    </message>
-    <message>
-        <location filename="../app/studio/mainwindow.cpp" line="148"/>
-        <location filename="../app/studio/mainwindow.cpp" line="150"/>
+        <location filename="../app/studio/mainwindow.cpp" line="160"/>
         <source>Node matching</source>
         <translation>节点匹配</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow.cpp" line="150"/>
-        <source>Node matching: not part of this build.</source>
-        <translation>节点匹配：本构建未包含。</translation>
-    </message>
-    <message>
-        <location filename="../app/studio/mainwindow.cpp" line="160"/>
+        <location filename="../app/studio/mainwindow.cpp" line="168"/>
         <source>Dump summary</source>
         <translation>Dump 概要</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow.cpp" line="166"/>
+        <location filename="../app/studio/mainwindow.cpp" line="174"/>
         <source>Compare table</source>
         <translation>比对表</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow.cpp" line="170"/>
-        <location filename="../app/studio/mainwindow.cpp" line="172"/>
+        <location filename="../app/studio/mainwindow.cpp" line="177"/>
         <source>Node details</source>
         <translation>节点详情</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow.cpp" line="172"/>
-        <source>Node details: not part of this build.</source>
-        <translation>节点详情：本构建未包含。</translation>
-    </message>
-    <message>
-        <location filename="../app/studio/mainwindow.cpp" line="181"/>
+        <location filename="../app/studio/mainwindow.cpp" line="186"/>
         <source>Matching failed</source>
         <translation>匹配失败</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow.cpp" line="203"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="33"/>
         <source>Open &amp;dump folder…</source>
         <translation>打开 &amp;dump 目录…</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow.cpp" line="204"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="34"/>
         <source>Open problem/bench &amp;pair…</source>
         <translation>打开问题/标杆&amp;对…</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow.cpp" line="204"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="34"/>
         <source>Ctrl+Shift+O</source>
         <translation>Ctrl+Shift+O</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow.cpp" line="205"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="35"/>
         <source>Open &amp;vis.db…</source>
         <translation>打开 &amp;vis.db…</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow.cpp" line="205"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="35"/>
         <source>Ctrl+Shift+D</source>
         <translation>Ctrl+Shift+D</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow.cpp" line="206"/>
-        <location filename="../app/studio/mainwindow.cpp" line="245"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="36"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="73"/>
         <source>Open vis.db</source>
         <translation>打开 vis.db</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow.cpp" line="206"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="36"/>
         <source>Graph databases (*.vis.db *.db);;All files (*)</source>
         <translation>图数据库 (*.vis.db *.db);;所有文件 (*)</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow.cpp" line="207"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="37"/>
         <source>Open compare &amp;CSV…</source>
         <translation>打开比对 &amp;CSV…</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow.cpp" line="207"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="37"/>
         <source>Ctrl+Shift+C</source>
         <translation>Ctrl+Shift+C</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow.cpp" line="208"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="38"/>
         <source>Open compare result</source>
         <translation>打开比对结果</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow.cpp" line="208"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="38"/>
         <source>Compare results (*.csv);;All files (*)</source>
         <translation>比对结果 (*.csv);;所有文件 (*)</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow.cpp" line="209"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="39"/>
         <source>Open &amp;recent</source>
         <translation>最近打开(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow.cpp" line="212"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="42"/>
         <source>&amp;Export</source>
         <translation>导出(&amp;E)</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow.cpp" line="213"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="43"/>
         <source>Comparison as &amp;CSV…</source>
         <translation>比对结果导出为 &amp;CSV…</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow.cpp" line="213"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="43"/>
         <source>Ctrl+E</source>
         <translation>Ctrl+E</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow.cpp" line="215"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="45"/>
         <source>Comparison as &amp;XLSX…</source>
         <translation>比对结果导出为 &amp;XLSX…</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow.cpp" line="216"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="46"/>
         <source>&amp;HTML report…</source>
         <translation>&amp;HTML 报告…</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow.cpp" line="218"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="48"/>
         <source>Graph as &amp;PNG or SVG…</source>
         <translation>图导出为 &amp;PNG 或 SVG…</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow.cpp" line="218"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="48"/>
         <source>Ctrl+Shift+E</source>
         <translation>Ctrl+Shift+E</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow.cpp" line="222"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="52"/>
         <source>&amp;Edit</source>
         <translation>编辑(&amp;E)</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow.cpp" line="224"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="53"/>
         <source>&amp;Undo</source>
         <translation>撤销(&amp;U)</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow.cpp" line="226"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="55"/>
         <source>&amp;Redo</source>
         <translation>重做(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow.cpp" line="232"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="60"/>
         <source>&amp;Filter the compare table</source>
         <translation>过滤比对表(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow.cpp" line="239"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="67"/>
         <source>Main</source>
         <translation>主工具栏</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow.cpp" line="243"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="71"/>
         <source>Open folder</source>
         <translation>打开文件夹</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow.cpp" line="244"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="72"/>
         <source>Open pair</source>
         <translation>打开对比</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow.cpp" line="246"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="74"/>
         <source>Open CSV</source>
         <translation>打开 CSV</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow.cpp" line="254"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="82"/>
         <source>&amp;Navigate</source>
         <translation>导航(&amp;N)</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow.cpp" line="255"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="83"/>
         <source>&amp;Next rank</source>
         <translation>下一个 rank(&amp;N)</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow.cpp" line="255"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="83"/>
         <source>Ctrl+PgDown</source>
         <translation>Ctrl+PgDown</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow.cpp" line="256"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="84"/>
         <source>&amp;Previous rank</source>
         <translation>上一个 rank(&amp;P)</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow.cpp" line="256"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="84"/>
         <source>Ctrl+PgUp</source>
         <translation>Ctrl+PgUp</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow.cpp" line="257"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="85"/>
         <source>Next &amp;step</source>
         <translation>下一个 &amp;step</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow.cpp" line="257"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="85"/>
         <source>Alt+Right</source>
         <translation>Alt+Right</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow.cpp" line="258"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="86"/>
         <source>P&amp;revious step</source>
         <translation>上一个 step(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow.cpp" line="258"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="86"/>
         <source>Alt+Left</source>
         <translation>Alt+Left</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow.cpp" line="261"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="88"/>
         <source>Go to first &amp;divergence</source>
         <translation>跳转到首个差异(&amp;D)</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow.cpp" line="261"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="88"/>
         <source>F3</source>
         <translation>F3</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow.cpp" line="580"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="248"/>
         <source>First divergence: %1 — %2</source>
         <translation>首个分歧：%1 — %2</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow.cpp" line="584"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="252"/>
         <source>No divergence: every entry stays within tolerance.</source>
         <translation>无分歧：所有条目都在容差之内。</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow.cpp" line="588"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="256"/>
         <source>No compare table here: showing the graph&apos;s first error-level node.</source>
         <translation>此处没有比对表：显示图中第一个错误级节点。</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow.cpp" line="590"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="258"/>
         <source>No error-level node in this graph.</source>
         <translation>此图中没有错误级节点。</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow.cpp" line="263"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="90"/>
         <source>First divergence</source>
         <translation>首个分歧</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow.cpp" line="268"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="94"/>
         <source>Cancel loading</source>
         <translation>取消加载</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow.cpp" line="273"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="99"/>
         <source>&amp;View</source>
         <translation>视图(&amp;V)</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow.cpp" line="278"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="104"/>
         <source>&amp;Dark theme</source>
         <translation>深色主题(&amp;D)</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow.cpp" line="281"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="107"/>
         <source>Ctrl+Shift+T</source>
         <translation>Ctrl+Shift+T</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow.cpp" line="283"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="109"/>
         <source>&amp;Language</source>
         <translation>语言(&amp;L)</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow.cpp" line="286"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="112"/>
         <source>System default</source>
         <translation>跟随系统</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow.cpp" line="294"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="120"/>
         <source>The language changes the next time msprobe studio starts.</source>
         <translation>语言将在下次启动 msprobe studio 时生效。</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow.cpp" line="298"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="124"/>
         <source>&amp;Reset layout</source>
         <translation>重置布局(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow.cpp" line="300"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="126"/>
         <source>&amp;Help</source>
         <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow.cpp" line="301"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="127"/>
         <source>&amp;Keyboard shortcuts</source>
         <translation>快捷键(&amp;K)</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow.cpp" line="302"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="128"/>
         <source>&amp;About msprobe studio</source>
         <translation>关于 msprobe studio(&amp;A)</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow.cpp" line="303"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="129"/>
         <source>About msprobe studio</source>
         <translation>关于 msprobe studio</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow.cpp" line="304"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="130"/>
         <source>&lt;b&gt;msprobe studio %1&lt;/b&gt;&lt;br&gt;Numerical-accuracy workstation for msprobe dumps: graph diff, compare table, node matching and reports.</source>
         <translation>&lt;b&gt;msprobe studio %1&lt;/b&gt;&lt;br&gt;msprobe dump 数值精度调试工作台：图差异、比对表、节点匹配与报告。</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow.cpp" line="388"/>
+        <location filename="../app/studio/mainwindow.cpp" line="314"/>
         <source>Cannot open</source>
         <translation>无法打开</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow.cpp" line="418"/>
+        <location filename="../app/studio/mainwindow.cpp" line="345"/>
         <source>%p% — about %1 s left</source>
         <translation>%p% — 约剩 %1 秒</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow.cpp" line="421"/>
+        <location filename="../app/studio/mainwindow.cpp" line="348"/>
         <source>Loading: %1</source>
         <translation>正在加载：%1</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow.cpp" line="428"/>
+        <location filename="../app/studio/mainwindow.cpp" line="355"/>
         <source> vs </source>
         <translation> 对比 </translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow.cpp" line="432"/>
+        <location filename="../app/studio/mainwindow.cpp" line="362"/>
         <source>Opened %1 in %2 s.</source>
         <translation>已打开 %1，用时 %2 秒。</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow.cpp" line="500"/>
-        <source>The graph view is not part of this build.</source>
-        <translation>本构建未包含图视图。</translation>
-    </message>
-    <message>
-        <location filename="../app/studio/mainwindow.cpp" line="506"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="169"/>
         <source>CSV (*.csv)</source>
         <translation>CSV (*.csv)</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow.cpp" line="507"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="170"/>
         <source>Excel workbook (*.xlsx)</source>
         <translation>Excel 工作簿 (*.xlsx)</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow.cpp" line="508"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="171"/>
         <source>HTML report (*.html)</source>
         <translation>HTML 报告 (*.html)</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow.cpp" line="512"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="175"/>
         <source>Export</source>
         <translation>导出</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow.cpp" line="519"/>
-        <location filename="../app/studio/mainwindow.cpp" line="532"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="182"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="194"/>
         <source>Written %1</source>
         <translation>已写入 %1</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow.cpp" line="521"/>
-        <location filename="../app/studio/mainwindow.cpp" line="534"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="184"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="196"/>
         <source>Export failed</source>
         <translation>导出失败</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow.cpp" line="526"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="189"/>
         <source>Export graph</source>
         <translation>导出图</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow.cpp" line="527"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="189"/>
         <source>PNG image (*.png);;SVG drawing (*.svg)</source>
         <translation>PNG 图片 (*.png);;SVG 图形 (*.svg)</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow.cpp" line="546"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="208"/>
         <source>Keyboard shortcuts</source>
         <translation>快捷键</translation>
     </message>
@@ -866,27 +909,27 @@ Ctrl+滚轮、W / S：缩放
 <context>
     <name>MatchController</name>
     <message>
-        <location filename="../views/match/matchcontroller.cpp" line="104"/>
+        <location filename="../views/match/matchcontroller.cpp" line="100"/>
         <source>Match %1 with %2</source>
         <translation>匹配 %1 与 %2</translation>
     </message>
     <message>
-        <location filename="../views/match/matchcontroller.cpp" line="116"/>
+        <location filename="../views/match/matchcontroller.cpp" line="112"/>
         <source>Unmatch %1</source>
         <translation>取消匹配 %1</translation>
     </message>
     <message>
-        <location filename="../views/match/matchcontroller.cpp" line="128"/>
+        <location filename="../views/match/matchcontroller.cpp" line="124"/>
         <source>Apply %1</source>
         <translation>应用 %1</translation>
     </message>
     <message>
-        <location filename="../views/match/matchcontroller.cpp" line="148"/>
+        <location filename="../views/match/matchcontroller.cpp" line="144"/>
         <source>No compare graph is open for matching.</source>
         <translation>没有打开可用于匹配的比对图。</translation>
     </message>
     <message>
-        <location filename="../views/match/matchcontroller.cpp" line="152"/>
+        <location filename="../views/match/matchcontroller.cpp" line="148"/>
         <source>A match is still being computed; try again when it is done.</source>
         <translation>仍在计算匹配，请完成后重试。</translation>
     </message>
@@ -894,12 +937,12 @@ Ctrl+滚轮、W / S：缩放
 <context>
     <name>NodeDetailsModel</name>
     <message>
-        <location filename="../views/details/nodedetailsmodel.cpp" line="81"/>
+        <location filename="../views/details/nodedetailsmodel.cpp" line="96"/>
         <source>Bench</source>
         <translation>标杆侧</translation>
     </message>
     <message>
-        <location filename="../views/details/nodedetailsmodel.cpp" line="81"/>
+        <location filename="../views/details/nodedetailsmodel.cpp" line="96"/>
         <source>Debug</source>
         <translation>调试侧</translation>
     </message>
@@ -1304,12 +1347,12 @@ Ctrl+滚轮、W / S：缩放
         <translation>step %1、rank %2 没有可导出的比对结果。</translation>
     </message>
     <message>
-        <location filename="../app/studio/session/studiosession.cpp" line="36"/>
+        <location filename="../app/studio/session/studiosession.cpp" line="37"/>
         <source>%1 does not exist.</source>
         <translation>%1 不存在。</translation>
     </message>
     <message>
-        <location filename="../app/studio/session/studiosession.cpp" line="49"/>
+        <location filename="../app/studio/session/studiosession.cpp" line="50"/>
         <source>Open one path (a dump folder, a .vis.db or a compare CSV) or two dump folders (problem, bench).</source>
         <translation>请打开一个路径（dump 目录、.vis.db 或比对 CSV）或两个 dump 目录（问题侧、标杆侧）。</translation>
     </message>
@@ -1330,42 +1373,228 @@ Ctrl+滚轮、W / S：缩放
 <context>
     <name>StudioSession</name>
     <message>
-        <location filename="../app/studio/session/studiosession.cpp" line="95"/>
+        <location filename="../app/studio/session/studiosession.cpp" line="100"/>
         <source>%1 vs %2</source>
         <translation>%1 对比 %2</translation>
     </message>
     <message>
-        <location filename="../app/studio/session/studiosession.cpp" line="183"/>
+        <location filename="../app/studio/session/studiosession.cpp" line="193"/>
         <source>No model graph for this dump: %1</source>
         <translation>此 dump 无法生成模型图：%1</translation>
     </message>
     <message>
-        <location filename="../app/studio/session/studiosession.cpp" line="196"/>
+        <location filename="../app/studio/session/studiosession.cpp" line="208"/>
         <source>Graph: %1</source>
         <translation>图：%1</translation>
     </message>
     <message>
-        <location filename="../app/studio/session/studiosession.cpp" line="209"/>
+        <location filename="../app/studio/session/studiosession.cpp" line="223"/>
         <source>Compare: %1</source>
         <translation>比对：%1</translation>
+    </message>
+    <message>
+        <location filename="../app/studio/session/studiosession.cpp" line="242"/>
+        <source>Dump summary: %1</source>
+        <translation>Dump 概要：%1</translation>
+    </message>
+    <message>
+        <location filename="../app/studio/session/studiosession.cpp" line="347"/>
+        <source>No compare graph is open for matching.</source>
+        <translation>没有打开可用于匹配的比对图。</translation>
+    </message>
+</context>
+<context>
+    <name>StudioVerdict</name>
+    <message>
+        <location filename="../app/studio/session/pairverdict.cpp" line="50"/>
+        <source>First divergence: %1 — why: %2</source>
+        <translation>首个分歧：%1 — 原因：%2</translation>
+    </message>
+    <message>
+        <location filename="../app/studio/session/pairverdict.cpp" line="52"/>
+        <source>No divergence: every entry stays within tolerance</source>
+        <translation>无分歧：所有条目均在容差范围内</translation>
+    </message>
+    <message>
+        <location filename="../app/studio/session/pairverdict.cpp" line="54"/>
+        <source>NaN/Inf first at %1</source>
+        <translation>NaN/Inf 首次出现于 %1</translation>
+    </message>
+    <message>
+        <location filename="../app/studio/session/pairverdict.cpp" line="56"/>
+        <source>1 row unpaired</source>
+        <translation>1 行未配对</translation>
+    </message>
+    <message>
+        <location filename="../app/studio/session/pairverdict.cpp" line="57"/>
+        <source>%1 rows unpaired</source>
+        <translation>%1 行未配对</translation>
+    </message>
+</context>
+<context>
+    <name>VerdictBar</name>
+    <message>
+        <location filename="../views/verdictbar.cpp" line="31"/>
+        <source>Click to select %1</source>
+        <translation>单击以选中 %1</translation>
+    </message>
+</context>
+<context>
+    <name>WelcomePage</name>
+    <message>
+        <location filename="../app/studio/welcomepage.cpp" line="40"/>
+        <source>msprobe studio</source>
+        <translation>msprobe studio</translation>
+    </message>
+    <message>
+        <location filename="../app/studio/welcomepage.cpp" line="41"/>
+        <source>Compare a problem run with a bench run: graphs, the compare table and where they first diverge.
+You can also drop a dump folder, two folders, a vis.db or a compare CSV on this window.</source>
+        <translation>将问题运行与标杆运行进行比对：模型图、比对表以及首个分歧位置。
+也可以把一个 dump 目录、两个目录、vis.db 或比对 CSV 拖放到此窗口。</translation>
+    </message>
+    <message>
+        <location filename="../app/studio/welcomepage.cpp" line="50"/>
+        <source>Open a dump folder…</source>
+        <translation>打开 dump 目录…</translation>
+    </message>
+    <message>
+        <location filename="../app/studio/welcomepage.cpp" line="51"/>
+        <source>Open a problem/bench pair…</source>
+        <translation>打开问题/标杆对…</translation>
+    </message>
+    <message>
+        <location filename="../app/studio/welcomepage.cpp" line="56"/>
+        <source>Open the bundled sample pair</source>
+        <translation>打开自带的示例对</translation>
+    </message>
+    <message>
+        <location filename="../app/studio/welcomepage.cpp" line="78"/>
+        <source>Open recent</source>
+        <translation>最近打开</translation>
+    </message>
+    <message>
+        <location filename="../app/studio/welcomepage.cpp" line="83"/>
+        <source> vs </source>
+        <translation> 对比 </translation>
+    </message>
+</context>
+<context>
+    <name>headlessexport</name>
+    <message>
+        <location filename="../app/studio/headlessexport.cpp" line="60"/>
+        <location filename="../app/studio/headlessexport.cpp" line="63"/>
+        <location filename="../app/studio/headlessexport.cpp" line="65"/>
+        <source>Cannot write %1</source>
+        <translation>无法写入 %1</translation>
+    </message>
+    <message>
+        <location filename="../app/studio/headlessexport.cpp" line="71"/>
+        <source>%1: no verdict to write; a JSON export needs a problem/bench pair of dump folders (not a vis.db or a CSV).</source>
+        <translation>%1：没有可写入的结论；JSON 导出需要一对问题/标杆 dump 目录（而不是 vis.db 或 CSV）。</translation>
+    </message>
+    <message>
+        <location filename="../app/studio/headlessexport.cpp" line="92"/>
+        <source>%1: unknown export format; the file name must end in .png, .svg, .html or .json</source>
+        <translation>%1：未知的导出格式；文件名须以 .png、.svg、.html 或 .json 结尾</translation>
+    </message>
+    <message>
+        <location filename="../app/studio/headlessexport.cpp" line="94"/>
+        <source>--view %1: unknown view; use graph or compare</source>
+        <translation>--view %1：未知视图；请使用 graph 或 compare</translation>
+    </message>
+    <message>
+        <location filename="../app/studio/headlessexport.cpp" line="96"/>
+        <source>--step and --rank go together</source>
+        <translation>--step 和 --rank 须同时给出</translation>
+    </message>
+    <message>
+        <location filename="../app/studio/headlessexport.cpp" line="98"/>
+        <source>give one input (a dump folder, dump.json, .vis.db or compare CSV) or two dump folders (problem, bench)</source>
+        <translation>请给出一个输入（dump 目录、dump.json、.vis.db 或比对 CSV）或两个 dump 目录（问题侧、标杆侧）</translation>
+    </message>
+    <message>
+        <location filename="../app/studio/headlessexport.cpp" line="114"/>
+        <source>%1: loading took too long</source>
+        <translation>%1：加载耗时过长</translation>
+    </message>
+    <message>
+        <location filename="../app/studio/headlessexport.cpp" line="116"/>
+        <source>loading was cancelled</source>
+        <translation>加载已取消</translation>
+    </message>
+    <message>
+        <location filename="../app/studio/headlessexport.cpp" line="123"/>
+        <source>step %1, rank %2 is not in %3 (steps: %4; ranks: %5)</source>
+        <translation>%3 中没有 step %1、rank %2（step：%4；rank：%5）</translation>
+    </message>
+    <message>
+        <location filename="../app/studio/headlessexport.cpp" line="135"/>
+        <source>%1: no comparison to report; an HTML export needs a problem/bench pair of dump folders.</source>
+        <translation>%1：没有可报告的比对；HTML 导出需要一对问题/标杆 dump 目录。</translation>
+    </message>
+    <message>
+        <location filename="../app/studio/headlessexport.cpp" line="141"/>
+        <source>%1: step %2, rank %3 has no compare table</source>
+        <translation>%1：step %2、rank %3 没有比对表</translation>
+    </message>
+    <message>
+        <location filename="../app/studio/headlessexport.cpp" line="145"/>
+        <source>%1: no graph for step %2, rank %3. %4</source>
+        <translation>%1：step %2、rank %3 没有图。%4</translation>
+    </message>
+    <message>
+        <location filename="../app/studio/headlessexport.cpp" line="148"/>
+        <source>%1: laying out the graph took too long</source>
+        <translation>%1：图布局耗时过长</translation>
     </message>
 </context>
 <context>
     <name>main</name>
     <message>
-        <location filename="../app/studio/main.cpp" line="50"/>
+        <location filename="../app/studio/main.cpp" line="73"/>
         <source>Numerical-accuracy workstation for msprobe dumps.</source>
         <translation>msprobe dump 数值精度分析工作站。</translation>
     </message>
     <message>
-        <location filename="../app/studio/main.cpp" line="54"/>
+        <location filename="../app/studio/main.cpp" line="77"/>
         <source>A dump folder, dump.json, .vis.db or compare CSV; or two dump folders: PROBLEM BENCH.</source>
         <translation>一个 dump 目录、dump.json、.vis.db 或比对 CSV；或两个 dump 目录：问题侧 标杆侧。</translation>
     </message>
     <message>
-        <location filename="../app/studio/main.cpp" line="57"/>
+        <location filename="../app/studio/main.cpp" line="80"/>
         <source>Save a PNG of the window once loading is done, then quit (for docs and checks).</source>
         <translation>加载完成后保存窗口的 PNG 截图并退出（用于文档和检查）。</translation>
+    </message>
+    <message>
+        <location filename="../app/studio/main.cpp" line="84"/>
+        <source>Open the input without a window, write FILE by its extension (.png, .svg: the view&apos;s picture; .html: the report; .json: the verdicts, as msprobe compare --json) and exit: 0 done, 1 failed.</source>
+        <translation>不显示窗口打开输入，按扩展名写出 FILE（.png、.svg：视图图片；.html：报告；.json：结论，与 msprobe compare --json 相同）后退出：0 成功，1 失败。</translation>
+    </message>
+    <message>
+        <location filename="../app/studio/main.cpp" line="87"/>
+        <source>With --export: the view to draw, graph (default) or compare.</source>
+        <translation>与 --export 一起使用：要绘制的视图，graph（默认）或 compare。</translation>
+    </message>
+    <message>
+        <location filename="../app/studio/main.cpp" line="89"/>
+        <source>With --export: the step to show (with --rank).</source>
+        <translation>与 --export 一起使用：要显示的 step（与 --rank 一起）。</translation>
+    </message>
+    <message>
+        <location filename="../app/studio/main.cpp" line="90"/>
+        <source>With --export: the rank to show (with --step).</source>
+        <translation>与 --export 一起使用：要显示的 rank（与 --step 一起）。</translation>
+    </message>
+    <message>
+        <location filename="../app/studio/main.cpp" line="106"/>
+        <source>--step and --rank take whole numbers</source>
+        <translation>--step 和 --rank 须为整数</translation>
+    </message>
+    <message>
+        <location filename="../app/studio/main.cpp" line="113"/>
+        <source>written %1</source>
+        <translation>已写入 %1</translation>
     </message>
 </context>
 </TS>

@@ -181,6 +181,31 @@ void CompareTableView::followFocus(const QString& node)
     m_table->clearSelection();
 }
 
+bool CompareTableView::selectEntry(const QString& entry)
+{
+    if (!m_model->rows() || entry.isEmpty())
+        return false;
+    const int name = m_model->rows()->column(QStringLiteral("NPU Name"));
+    const QString prefix = entry + QLatin1Char('.');
+    for (int row = 0; row < m_model->rowCount(); ++row) {
+        const auto [step, rank] = m_model->rows()->origin(row);
+        if (step >= 0 && m_focus && (step != m_focus->step() || rank != m_focus->rank()))
+            continue;
+        const QString item = name >= 0 ? m_model->rows()->text(row, name) : m_model->rows()->npuName(row);
+        if (item != entry && !item.startsWith(prefix))
+            continue;
+        const QModelIndex index = m_proxy->mapFromSource(m_model->index(row, 0));
+        if (!index.isValid())
+            continue;
+        m_pickingHere = true;
+        m_table->setCurrentIndex(index);
+        m_table->scrollTo(index, QAbstractItemView::PositionAtCenter);
+        m_pickingHere = false;
+        return true;
+    }
+    return false;
+}
+
 void CompareTableView::updateCount()
 {
     m_count->setText(tr("%1 of %2 rows").arg(m_proxy->rowCount()).arg(m_model->rowCount()));

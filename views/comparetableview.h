@@ -41,6 +41,9 @@ public:
     QComboBox* resultBox() const { return m_result; }
     // The graph node of a source row (resolved once per rows/resolver).
     QString nodeOfRow(int sourceRow) const;
+    // Selects and shows the first row of a dump.json entry ("Functional.gelu.1.forward": its
+    // ".input.0", ".output.0", ... rows) in the pair shown now; false when no visible row has it.
+    bool selectEntry(const QString& entry);
 
 private:
     void currentRowChanged(const QModelIndex& current);

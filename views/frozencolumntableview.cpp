@@ -14,7 +14,8 @@ FrozenColumnTableView::FrozenColumnTableView(QWidget* parent)
     m_frozen->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
     m_frozen->setVerticalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
     m_frozen->setVerticalScrollMode(ScrollPerPixel);
-    m_frozen->setStyleSheet(QStringLiteral("QTableView { border: none; }"));
+    // No style sheet: one would pin the palette it was polished with, leaving the column light in the dark theme.
+    m_frozen->setFrameShape(QFrame::NoFrame);
     viewport()->stackUnder(m_frozen);
     setHorizontalScrollMode(ScrollPerPixel);
     setVerticalScrollMode(ScrollPerPixel);

@@ -20,9 +20,12 @@ class QDockWidget;
 class QLabel;
 class QMenu;
 class QProgressBar;
+class QStackedWidget;
 class QToolButton;
 class QTreeView;
 class RecentFiles;
+class VerdictBar;
+class WelcomePage;
 
 // The studio's shell: opens dumps, pairs, vis.db files and compare CSVs (menus, drag and drop, command line),
 // loads them in the background through StudioSession, and docks the views, which all follow one StudioFocus.
@@ -42,6 +45,15 @@ public:
     CompareTableView* compareView() const { return m_compareView; }
     GraphSwitcher* graphSwitcher() const { return m_switcher; }
     GraphDiffView* graphView() const { return m_graphView; }
+    VerdictBar* verdictBar() const { return m_verdict; }
+    MatchController* matchController() const { return m_matcher; }
+    // What the centre shows: the graphs, why there are none (an L1 dump, a CSV) or, with nothing open, the
+    // welcome page.
+    enum class CentralPage { Graphs, NoGraph, Welcome };
+    CentralPage centralPage() const;
+    QString noGraphText() const;
+    // Off for a headless export: what it opens does not join File > Open recent.
+    void setRemembersRecent(bool on) { m_remembersRecent = on; }
     // Exports the comparison of the focused step and rank (HTML: every pair). Empty string on success.
     QString exportComparison(reportexport::Format format, const QString& file);
     // The graph view's picture (PNG or SVG by suffix). Empty string on success.
@@ -50,6 +62,7 @@ public:
 public slots:
     // Selects the first divergence of the shown pair (the core's rule, as msprobe compare prints it) and says why.
     void goToFirstDivergence();
+    void resetLayout();
 
 signals:
     // A load has finished (or failed, or was cancelled) and the window shows the result.
@@ -63,10 +76,15 @@ protected:
 
 private:
     void buildViews();
+    void buildCentre();
+    void wireMatching();
     void buildMenus();
     QDockWidget* addDock(QWidget* widget, const QString& title, const QString& objectName, Qt::DockWidgetArea area);
     void wireSession();
     void showFocusedGraph();
+    // The verdict bar and the centre page for the focused pair.
+    void updateCentre();
+    void selectVerdictEntry(const QString& entry);
     void loadStarted(const QString& description);
     void loadProgress(int percent, const QString& stage);
     void loadFinished(bool ok, const QString& message);
@@ -76,6 +94,8 @@ private:
     void chooseFile(const QString& title, const QString& filter);
     void exportDialog(reportexport::Format format);
     void exportImageDialog();
+    // A save-file dialog that starts in the folder of the last export.
+    QString saveFileName(const QString& title, const QString& name, const QString& filter);
     void showShortcuts();
     void updateActions();
 
@@ -85,6 +105,10 @@ private:
     DumpSummaryModel* m_summaryModel = nullptr;
     QTreeView* m_summaryTree = nullptr;
     GraphDiffView* m_graphView = nullptr;
+    VerdictBar* m_verdict = nullptr;
+    QStackedWidget* m_pages = nullptr;
+    QLabel* m_noGraph = nullptr;
+    WelcomePage* m_welcome = nullptr;
     NodeListPanel* m_nodeList = nullptr;
     MatchController* m_matcher = nullptr;
     NodeMatchPanel* m_matchPanel = nullptr;
@@ -101,4 +125,5 @@ private:
     QElapsedTimer m_loadClock;
     QStringList m_loadingPaths;
     QByteArray m_defaultState;
+    bool m_remembersRecent = true;
 };

@@ -4,6 +4,8 @@
 #include "graph/precision_explain.h"
 
 #include <QColor>
+#include <QGuiApplication>
+#include <QPalette>
 
 namespace {
 
@@ -44,8 +46,18 @@ int NodeDetailsModel::rowCount(const QModelIndex& parent) const { return parent.
 
 int NodeDetailsModel::columnCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : int(m_table.columns.size()); }
 
-QColor NodeDetailsModel::debugRowColour() { return QColor(255, 255, 255); }
-QColor NodeDetailsModel::benchRowColour() { return QColor(236, 243, 253); }
+// The rows follow the theme: the debug rows on the view's base colour, the bench rows on a blue tint of it, so
+// the theme's text colour stays readable on both (light and dark).
+QColor NodeDetailsModel::debugRowColour() { return QGuiApplication::palette().color(QPalette::Base); }
+
+QColor NodeDetailsModel::benchRowColour()
+{
+    const QColor base = debugRowColour();
+    const double share = base.lightness() < 128 ? 0.22 : 0.08;
+    const QColor blue(66, 133, 244);
+    return QColor::fromRgbF(float(base.redF() * (1 - share) + blue.redF() * share), float(base.greenF() * (1 - share) + blue.greenF() * share),
+        float(base.blueF() * (1 - share) + blue.blueF() * share));
+}
 
 QVariant NodeDetailsModel::data(const QModelIndex& index, int role) const
 {
@@ -64,6 +76,9 @@ QVariant NodeDetailsModel::data(const QModelIndex& index, int role) const
         }
         return row.bench ? benchRowColour() : debugRowColour();
     case Qt::ForegroundRole:
+        // The result cell's level colours are light on either theme: dark text on them.
+        if (index.column() == m_resultColumn && levelColour(cell).isValid())
+            return QColor(Qt::black);
         // Items without a partner at their position: greyed, as the reference's "unmatched" marker.
         return row.paired ? QVariant() : QVariant(QColor(128, 128, 128));
     case IsBenchRole: return row.bench;

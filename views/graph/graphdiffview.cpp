@@ -18,6 +18,7 @@
 #include <QMenu>
 #include <QPixmap>
 #include <QPainter>
+#include <QPalette>
 #include <QSplitter>
 #include <QSvgGenerator>
 #include <QToolButton>
@@ -28,7 +29,7 @@ using Side = StudioFocus::Side;
 
 namespace {
 
-constexpr double kExportGap = 40, kExportTitle = 28, kMaxExportPixels = 16384;
+constexpr double kExportGap = 40, kExportTitle = 28, kExportMargin = 24, kExportMinLegendWidth = 640, kMaxExportPixels = 16384;
 
 Side otherSide(Side side) { return side == Side::Problem ? Side::Bench : Side::Problem; }
 
@@ -88,6 +89,14 @@ void GraphDiffView::buildUi()
     for (QCheckBox* box : { m_problemMinimap, m_benchMinimap })
         box->setChecked(true);
     auto* fit = toolButton(tr("Fit"), tr("Fit both graphs to the window"), this);
+    auto* levels = toolButton(tr("Levels"), tr("Collapse all modules, or open them down to a depth"), this);
+    levels->setObjectName(QStringLiteral("levels"));
+    levels->setPopupMode(QToolButton::InstantPopup);
+    auto* levelMenu = new QMenu(levels);
+    levelMenu->addAction(tr("Collapse all"), this, [this] { expandToDepth(0); });
+    for (int depth : { 1, 2, 3, 4 })
+        levelMenu->addAction(tr("Expand to depth %1").arg(depth), this, [this, depth] { expandToDepth(depth); });
+    levels->setMenu(levelMenu);
     auto* divergence = toolButton(tr("First divergence"), tr("Go to the first error-level node in execution order"), this);
     auto* help = toolButton(QStringLiteral("?"), tr("Click: select (the match is selected on the other side)\n"
                                                      "Double-click: expand / collapse\nDrag empty space: pan; drag a node "
@@ -105,6 +114,7 @@ void GraphDiffView::buildUi()
     header->addWidget(m_problemMinimap);
     header->addWidget(m_benchMinimap);
     header->addWidget(fit);
+    header->addWidget(levels);
     header->addWidget(divergence);
     header->addWidget(help);
     layout->addLayout(header);
@@ -198,6 +208,15 @@ void GraphDiffView::composedOne()
 }
 
 void GraphDiffView::setSyncExpand(bool on) { m_syncExpand->setChecked(on); }
+
+void GraphDiffView::expandToDepth(int depth)
+{
+    m_problemView->layoutState().expandToDepth(depth);
+    if (m_bench)
+        m_benchView->layoutState().expandToDepth(depth);
+    if (!isSettled())
+        m_status->setText(tr("Laying out…"));
+}
 
 void GraphDiffView::setColourMode(graphstyle::ColourMode mode)
 {
@@ -384,24 +403,47 @@ bool GraphDiffView::exportImage(const QString& file)
     std::vector<std::pair<GraphSideView*, QString>> sides { { m_problemView, tr("Debug") } };
     if (m_bench)
         sides.emplace_back(m_benchView, tr("Bench"));
-    double width = 0, height = 0;
+    double graphsWidth = 0, graphsHeight = 0;
     for (const auto& [view, title] : sides) {
-        width += view->graphBounds().width() + (width > 0 ? kExportGap : 0);
-        height = std::max(height, view->graphBounds().height());
+        graphsWidth += view->graphBounds().width() + (graphsWidth > 0 ? kExportGap : 0);
+        graphsHeight = std::max(graphsHeight, view->graphBounds().height());
     }
-    height += kExportTitle;
-    if (width <= 0 || height <= kExportTitle) {
+    if (graphsWidth <= 0 || graphsHeight <= 0 || !m_problem) {
         m_error = tr("Nothing to export yet: the graph is not laid out");
         return false;
     }
+    // The picture reads on its own: a title naming the graph, the legend of the colours, a margin all round;
+    // always on white with dark text, whatever the theme.
+    GraphLegend legend;
+    QPalette light = legend.palette();
+    light.setColor(QPalette::WindowText, Qt::black);
+    light.setColor(QPalette::Window, Qt::white);
+    legend.setPalette(light);
+    legend.setMode(m_mode->currentIndex() == 1 ? graphstyle::ColourMode::Overflow : graphstyle::ColourMode::Precision, m_bench != nullptr);
+    const double contentWidth = std::max(graphsWidth, kExportMinLegendWidth);
+    legend.resize(int(contentWidth), legend.heightForWidth(int(contentWidth)));
+    const QString heading = (m_bench ? tr("msprobe graph diff — step %1, rank %2") : tr("msprobe graph — step %1, rank %2"))
+                                .arg(m_problem->step)
+                                .arg(m_problem->rank);
+    const double legendTop = kExportMargin + kExportTitle, graphsTop = legendTop + legend.height() + kExportTitle;
+    const double width = contentWidth + 2 * kExportMargin, height = graphsTop + graphsHeight + kExportMargin;
     auto paint = [&](QPainter& painter) {
         painter.fillRect(QRectF(0, 0, width, height), Qt::white);
-        double x = 0;
+        painter.setPen(Qt::black);
+        QFont bold = painter.font();
+        bold.setBold(true);
+        bold.setPointSizeF(bold.pointSizeF() * 1.25);
+        const QFont normal = painter.font();
+        painter.setFont(bold);
+        painter.drawText(QRectF(kExportMargin, kExportMargin, contentWidth, kExportTitle), Qt::AlignLeft | Qt::AlignVCenter, heading);
+        painter.setFont(normal);
+        legend.render(&painter, QPoint(int(kExportMargin), int(legendTop)), QRegion(), QWidget::DrawChildren);
+        double x = kExportMargin;
         for (const auto& [view, title] : sides) {
             const QRectF bounds = view->graphBounds();
             painter.setPen(Qt::black);
-            painter.drawText(QRectF(x, 0, bounds.width(), kExportTitle), Qt::AlignLeft | Qt::AlignVCenter, title);
-            view->renderGraph(&painter, QRectF(x, kExportTitle, bounds.width(), bounds.height()));
+            painter.drawText(QRectF(x, graphsTop - kExportTitle, bounds.width(), kExportTitle), Qt::AlignLeft | Qt::AlignVCenter, title);
+            view->renderGraph(&painter, QRectF(x, graphsTop, bounds.width(), bounds.height()));
             x += bounds.width() + kExportGap;
         }
     };

@@ -45,6 +45,8 @@ public:
     QString errorString() const { return m_error; }
 
     void setSyncExpand(bool on);
+    // Both sides: every module less than depth levels below the root open, the rest closed (0: collapse all).
+    void expandToDepth(int depth);
     void setColourMode(graphstyle::ColourMode mode);
     // True once both sides have placed their nodes after the last change.
     bool isSettled() const;

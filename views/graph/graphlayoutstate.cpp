@@ -70,6 +70,27 @@ void GraphLayoutState::setExpanded(std::uint32_t node, bool expanded)
     relayout();
 }
 
+void GraphLayoutState::expandToDepth(int depth)
+{
+    if (!m_graph || m_graph->root() == kNoVisNode)
+        return;
+    std::unordered_set<std::uint32_t> expanded { m_graph->root() };
+    for (std::uint32_t node = 0; node < m_graph->nodes.size(); ++node) {
+        if (!isExpandable(node))
+            continue;
+        int below = 0; // levels below the root
+        for (std::uint32_t up = m_graph->nodes[node].parent; up != kNoVisNode && up != m_graph->root() && below < depth;
+             up = m_graph->nodes[up].parent)
+            ++below;
+        if (below < depth)
+            expanded.insert(node);
+    }
+    if (expanded == m_expanded)
+        return;
+    m_expanded = std::move(expanded);
+    relayout();
+}
+
 bool GraphLayoutState::reveal(std::uint32_t node)
 {
     if (!m_graph || node >= m_graph->nodes.size())

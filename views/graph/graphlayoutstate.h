@@ -43,6 +43,9 @@ public:
     bool isExpanded(std::uint32_t node) const;
     bool isVisible(std::uint32_t node) const;
     void setExpanded(std::uint32_t node, bool expanded);
+    // Expands every expandable node less than depth levels below the root and collapses the rest (0: all
+    // collapsed); one relayout.
+    void expandToDepth(int depth);
     // Expands every collapsed ancestor (one relayout); false when nothing had to change.
     bool reveal(std::uint32_t node);
     std::vector<std::uint32_t> visibleChildren(std::uint32_t group) const;

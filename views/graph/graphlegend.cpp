@@ -54,8 +54,10 @@ std::vector<GraphLegend::Entry> GraphLegend::entries() const
         out.push_back({ tr("Warning"), Shape::Chip, graphstyle::precisionColour(PrecisionLevel::Warning) });
         out.push_back({ tr("Error"), Shape::Chip, graphstyle::precisionColour(PrecisionLevel::Error) });
         out.push_back({ tr("No grade"), Shape::Chip, Qt::white });
+        out.push_back({ tr("Unmatched"), Shape::Chip, graphstyle::precisionColour(PrecisionLevel::Unmatched) });
+    } else {
+        out.push_back({ tr("Node (one dump: not compared)"), Shape::Chip, graphstyle::buildColour() });
     }
-    out.push_back({ tr("Unmatched"), Shape::Chip, graphstyle::precisionColour(PrecisionLevel::Unmatched) });
     return out;
 }
 
@@ -144,7 +146,7 @@ void GraphLegend::paintEvent(QPaintEvent*)
         if (!dashes.isEmpty())
             pen.setDashPattern(dashes);
         painter.setPen(pen);
-        painter.setBrush(Qt::white);
+        painter.setBrush(palette().color(QPalette::Base));
     };
     for (std::size_t i = 0; i < all.size(); ++i) {
         const Entry& e = all[i];

@@ -46,7 +46,7 @@ QPen GraphNodeItem::borderPen(const QColor& fill) const
 void GraphNodeItem::paint(QPainter* painter, const QStyleOptionGraphicsItem* option, QWidget*)
 {
     const VisNode& node = m_state.graph->nodes[m_node];
-    const QColor fill = graphstyle::fillOf(node, m_state.benchSide, m_state.mode);
+    const QColor fill = graphstyle::fillOf(node, m_state.benchSide, m_state.mode, m_state.compare);
     const double detail = option->levelOfDetailFromTransform(painter->worldTransform());
     painter->setRenderHint(QPainter::Antialiasing, detail > 0.3);
     painter->setPen(borderPen(fill));

@@ -22,12 +22,16 @@ QColor overflowColour(const std::string& level)
     return Qt::white;
 }
 
-QColor fillOf(const msprobe::graph::VisNode& node, bool benchSide, ColourMode mode)
+QColor buildColour() { return QColor(0xdd, 0xe9, 0xf7); }
+
+QColor fillOf(const msprobe::graph::VisNode& node, bool benchSide, ColourMode mode, bool compare)
 {
     if (node.type == 8 || node.type == 9)
         return Qt::white; // API lists and multi collections are containers, never graded themselves
     if (mode == ColourMode::Overflow)
         return overflowColour(node.overflow);
+    if (!compare)
+        return buildColour(); // one dump: nothing was compared, so nothing is "unmatched"
     if (benchSide)
         return node.matched() ? QColor(Qt::white) : precisionColour(PrecisionLevel::Unmatched);
     return precisionColour(msprobe::graph::levelOf(node));

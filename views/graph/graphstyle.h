@@ -13,7 +13,9 @@ namespace graphstyle {
 enum class ColourMode { Precision, Overflow };
 
 // side: true for the bench graph of a compare db (white when matched, grey otherwise).
-QColor fillOf(const msprobe::graph::VisNode& node, bool benchSide, ColourMode mode);
+// compare false (a graph of one dump): every graded node takes buildColour().
+QColor fillOf(const msprobe::graph::VisNode& node, bool benchSide, ColourMode mode, bool compare = true);
+QColor buildColour();
 QColor precisionColour(msprobe::graph::PrecisionLevel level);
 // "medium" | "high" | "critical"; anything else: white.
 QColor overflowColour(const std::string& level);

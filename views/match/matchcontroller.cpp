@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "match/matchcontroller.h"
 
+#include "studiosession.h"
+
 #include "graph/graph_run.h"
 
 #include <QCoreApplication>
@@ -41,27 +43,25 @@ private:
     msprobe::graph::MatchEdit m_edit;
 };
 
-MatchController::MatchController(QObject* parent)
+MatchController::MatchController(StudioSession* session, QObject* parent)
     : QObject(parent)
     , m_stack(new QUndoStack(this))
+    , m_session(session)
 {
     m_worker.setMaxThreadCount(1);
 }
 
 MatchController::~MatchController() { m_worker.waitForDone(); }
 
-bool MatchController::open(const QString& database, int step, int rank, std::shared_ptr<msprobe::graph::VisGraph> problem,
-    std::shared_ptr<msprobe::graph::VisGraph> bench)
+bool MatchController::open(int step, int rank)
 {
     close();
-    try {
-        m_matcher = std::make_unique<ManualMatcher>(database.toStdString(), step, rank);
-    } catch (const std::exception& error) {
-        m_error = QString::fromUtf8(error.what());
+    m_matcher = m_session->manualMatcher(step, rank, &m_error);
+    if (!m_matcher)
         return false;
-    }
-    m_problem = std::move(problem);
-    m_bench = std::move(bench);
+    const StudioSession::GraphPair shown = m_session->graphs(step, rank);
+    m_problem = shown.problem;
+    m_bench = shown.bench;
     m_error.clear();
     return true;
 }
@@ -86,11 +86,7 @@ std::pair<std::string, std::string> MatchController::nodeData(StudioFocus::Side 
 {
     if (!m_matcher)
         return {};
-    const auto& graph = side == StudioFocus::Side::Problem ? m_matcher->npu() : m_matcher->bench();
-    const auto index = graph.find(name);
-    if (index == msprobe::graph::kNoVisNode)
-        return {};
-    return { graph.nodes[index].inputData, graph.nodes[index].outputData };
+    return m_session->nodeData(m_matcher->step(), m_matcher->rank(), side, name);
 }
 
 QString MatchController::mappingFilePath() const

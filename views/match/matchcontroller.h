@@ -2,7 +2,8 @@
 // Matching nodes by hand in the studio: every match, unmatch or mapping file applied is one QUndoCommand whose
 // redo/undo writes the rows after/before the operation (core ManualMatcher: one SQLite transaction, then the
 // mapping file, so what returns is on disk). Tensor-mode pairs re-read tensor files: they are planned on a
-// worker thread and the command is pushed when the plan is ready.
+// worker thread and the command is pushed when the plan is ready. The matcher is the session's (the one handle
+// on the vis.db); the controller never opens a file itself.
 #pragma once
 
 #include "studiofocus.h"
@@ -18,18 +19,18 @@
 #include <memory>
 
 class QUndoStack;
+class StudioSession;
 
 class MatchController : public QObject {
     Q_OBJECT
 public:
-    explicit MatchController(QObject* parent = nullptr);
+    explicit MatchController(StudioSession* session, QObject* parent = nullptr);
     ~MatchController() override;
 
-    // Opens (step, rank) of a compare vis.db. problem/bench: the graphs the views show (may be null); their
-    // links, precision and data are kept in step with every write. Clears the undo history. False +
-    // errorString() when the db cannot be matched (a build graph, a missing graph, an unreadable file).
-    bool open(const QString& database, int step, int rank, std::shared_ptr<msprobe::graph::VisGraph> problem = {},
-        std::shared_ptr<msprobe::graph::VisGraph> bench = {});
+    // Matches (step, rank) of the session's compare vis.db through the session's matcher; the session's graphs of
+    // that pair (what the views show) are kept in step with every write. Clears the undo history. False +
+    // errorString() when the pair cannot be matched (a build graph, a missing graph, an unreadable file).
+    bool open(int step, int rank);
     void close();
     bool isOpen() const { return m_matcher != nullptr; }
     QString errorString() const { return m_error; }
@@ -70,7 +71,8 @@ private:
     void setBusy(bool busy);
 
     QUndoStack* m_stack;
-    std::unique_ptr<msprobe::graph::ManualMatcher> m_matcher;
+    StudioSession* m_session;
+    std::shared_ptr<msprobe::graph::ManualMatcher> m_matcher; // the session's, while open
     std::shared_ptr<msprobe::graph::VisGraph> m_problem, m_bench;
     QString m_error;
     bool m_busy = false;

@@ -2,6 +2,7 @@
 #include "studiosession.h"
 
 #include "sessionloader.h"
+#include "visdbcomparerows.h"
 
 #include "dump/dump_tree.h"
 #include "support/error.h"
@@ -80,6 +81,10 @@ void StudioSession::clear()
     m_compare.clear();
     m_allCompare.reset();
     m_warnings.clear();
+    m_verdicts.clear();
+    m_graphUnavailable.clear();
+    m_matcher.reset();
+    m_matcherKey = { -1, -1 };
 }
 
 void StudioSession::open(const LoadRequest& request)
@@ -135,6 +140,9 @@ void StudioSession::applyGraphs(GraphStage stage)
     m_db = std::move(stage.db);
     m_config = std::move(stage.config);
     m_graphs = std::move(stage.graphs);
+    m_graphUnavailable.clear();
+    m_matcher.reset();
+    m_matcherKey = { -1, -1 };
     emit graphsChanged();
 }
 
@@ -180,7 +188,9 @@ void StudioSession::runLoad(LoadRequest request, std::uint64_t generation, std::
             } catch (const msprobe::Error& error) {
                 if (cancel->load())
                     throw;
-                warn(tr("No model graph for this dump: %1").arg(QString::fromUtf8(error.what())));
+                const QString why = QString::fromUtf8(error.what());
+                publishPart(generation, [this, why] { m_graphUnavailable = why; });
+                warn(tr("No model graph for this dump: %1").arg(why));
             }
             break;
         }
@@ -193,13 +203,17 @@ void StudioSession::runLoad(LoadRequest request, std::uint64_t generation, std::
             } catch (const msprobe::Error& error) {
                 if (cancel->load())
                     throw;
-                failures << tr("Graph: %1").arg(QString::fromUtf8(error.what()));
+                const QString why = QString::fromUtf8(error.what());
+                publishPart(generation, [this, why] { m_graphUnavailable = why; });
+                failures << tr("Graph: %1").arg(why);
             }
             try {
                 auto results = sessionloader::compareDumps(nativePath(request.path), nativePath(request.bench), request, cancel,
                     scaled(report, 60, 100));
-                publishPart(generation, [this, results] {
+                auto verdicts = studio::summarizeComparisons(nativePath(request.path), nativePath(request.bench), results);
+                publishPart(generation, [this, results, verdicts = std::move(verdicts)] {
                     m_compare = results;
+                    m_verdicts = verdicts;
                     m_allCompare.reset();
                     emit compareChanged();
                 });
@@ -214,12 +228,32 @@ void StudioSession::runLoad(LoadRequest request, std::uint64_t generation, std::
             }
             for (const QString& failure : failures)
                 warn(failure);
+            // The Dump summary tab: the problem side's, read last so the graphs and the table come first.
+            try {
+                auto summary = std::make_shared<const msprobe::TreeSummary>(
+                    msprobe::summarizeDumpTree(msprobe::discoverDumpTree(nativePath(request.path))));
+                publishPart(generation, [this, summary] {
+                    m_summary = summary;
+                    emit summaryChanged();
+                });
+            } catch (const msprobe::Error& error) {
+                if (cancel->load())
+                    throw;
+                warn(tr("Dump summary: %1").arg(QString::fromUtf8(error.what())));
+            }
             break;
         }
         case LoadRequest::Kind::VisDb: {
             report(0, "reading the vis.db");
             auto stage = sessionloader::loadVisDb(nativePath(request.path));
             publishPart(generation, [this, stage]() mutable { applyGraphs(std::move(stage)); });
+            // A compare db alone still has its compare columns: the table shows them.
+            auto results = studio::compareRowsFromVisDb(*stage.db, nativePath(request.path));
+            publishPart(generation, [this, results] {
+                m_compare = results;
+                m_allCompare.reset();
+                emit compareChanged();
+            });
             break;
         }
         case LoadRequest::Kind::CompareCsv: {
@@ -287,9 +321,57 @@ std::vector<int> StudioSession::ranks() const
 
 std::optional<msprobe::DivergencePoint> StudioSession::firstDivergence(int step, int rank) const
 {
+    if (const msprobe::PairOutcome* outcome = verdict(step, rank))
+        return outcome->firstDivergence;
     const auto rows = compareRows(step, rank);
     const msprobe::CompareTable* table = rows ? rows->table() : nullptr;
     if (!table)
         return std::nullopt;
     return msprobe::firstDivergence(*table);
+}
+
+const msprobe::PairOutcome* StudioSession::verdict(int step, int rank) const
+{
+    const auto it = m_verdicts.find({ step, rank });
+    return it == m_verdicts.end() ? nullptr : &it->second;
+}
+
+std::shared_ptr<msprobe::graph::ManualMatcher> StudioSession::manualMatcher(int step, int rank, QString* error)
+{
+    if (m_matcher && m_matcherKey == Key { step, rank })
+        return m_matcher;
+    m_matcher.reset();
+    m_matcherKey = { -1, -1 };
+    QString why;
+    if (m_visDbPath.isEmpty() || !m_config.isCompare()) {
+        why = tr("No compare graph is open for matching.");
+    } else {
+        try {
+            m_matcher = std::make_shared<msprobe::graph::ManualMatcher>(nativePath(m_visDbPath), step, rank);
+            m_matcherKey = { step, rank };
+        } catch (const std::exception& failure) {
+            why = QString::fromUtf8(failure.what());
+        }
+    }
+    if (error)
+        *error = why;
+    return m_matcher;
+}
+
+std::pair<std::string, std::string> StudioSession::nodeData(int step, int rank, StudioFocus::Side side, const std::string& name) const
+{
+    if (m_matcher && m_matcherKey == Key { step, rank }) {
+        const auto& graph = side == StudioFocus::Side::Problem ? m_matcher->npu() : m_matcher->bench();
+        const auto index = graph.find(name);
+        if (index == msprobe::graph::kNoVisNode)
+            return {};
+        return { graph.nodes[index].inputData, graph.nodes[index].outputData };
+    }
+    if (!m_db)
+        return {};
+    try {
+        return m_db->nodeData(step, rank, side == StudioFocus::Side::Bench ? "Bench" : "NPU", name);
+    } catch (const std::exception&) {
+        return {};
+    }
 }

@@ -6,10 +6,13 @@
 // load's first part arrives, so a failed or cancelled open keeps the old session.
 #pragma once
 
+#include "pairverdict.h"
 #include "sessiontypes.h"
+#include "studiofocus.h"
 
 #include "compare/divergence.h"
 #include "dump/dump_summary.h"
+#include "graph/manual_match.h"
 #include "graph/vis_db_reader.h"
 
 #include <QFuture>
@@ -55,7 +58,20 @@ public:
     // The core's first-divergence verdict (the rule `msprobe compare` prints) for a pair compared in this
     // session; nullopt when none diverges or the pair has no compare table here (a CSV or a vis.db alone).
     std::optional<msprobe::DivergencePoint> firstDivergence(int step, int rank) const;
+    // The pair's summary as `msprobe compare` prints it (counts, first divergence, first NaN/Inf); null when the
+    // pair was not compared here.
+    const msprobe::PairOutcome* verdict(int step, int rank) const;
+    const studio::Verdicts& verdicts() const { return m_verdicts; }
+    // Why the dumps opened have no graph (an L1 dump: no construct.json); empty when graphs loaded or none was asked.
+    QString graphUnavailable() const { return m_graphUnavailable; }
 
+    // The one manual-matching handle on the vis.db, for (step, rank) of a compare db: opened on first use and
+    // kept until another pair is asked for or the session changes. Null (and *error) for a build db, a missing
+    // graph or an unreadable file. Matching edits go through it, so nodeData() below sees them at once.
+    std::shared_ptr<msprobe::graph::ManualMatcher> manualMatcher(int step, int rank, QString* error = nullptr);
+    // The stored input/output JSON of a node as it is now: from the matching handle when it holds that pair,
+    // else from the vis.db. Empty when unknown.
+    std::pair<std::string, std::string> nodeData(int step, int rank, StudioFocus::Side side, const std::string& name) const;
 
 signals:
     void loadStarted(const QString& description);
@@ -91,6 +107,10 @@ private:
     std::map<Key, std::shared_ptr<const CompareRows>> m_compare;
     mutable std::shared_ptr<const CompareRows> m_allCompare; // built on first use
     QStringList m_warnings;
+    studio::Verdicts m_verdicts;
+    QString m_graphUnavailable;
+    std::shared_ptr<msprobe::graph::ManualMatcher> m_matcher;
+    Key m_matcherKey { -1, -1 };
 
     std::atomic<std::uint64_t> m_generation { 0 };
     std::shared_ptr<std::atomic<bool>> m_cancel;

@@ -1,0 +1,31 @@
+// SPDX-License-Identifier: Apache-2.0
+// msprobe-studio --export FILE [--view graph|compare] [--step S --rank R] INPUT...: opens INPUT as the window
+// does, waits for the load (and the graph layout), and writes FILE by its extension: .png/.svg (the view's
+// picture), .html (the report), .json (the verdicts, with the field names of `msprobe compare --json`).
+#pragma once
+
+#include <QString>
+#include <QStringList>
+
+#include <optional>
+
+class MainWindow;
+
+namespace headlessexport {
+
+struct Request {
+    QString file;
+    QString view = QStringLiteral("graph"); // graph | compare
+    std::optional<int> step, rank;
+    QStringList inputs;
+};
+
+// The views --view accepts, and the extensions FILE may have.
+QStringList views();
+QStringList formats();
+
+// Runs the export in window (shown or not); an empty string on success, else what went wrong, naming the file
+// or input. Spins the event loop until the load and the layout are done.
+QString run(MainWindow& window, const Request& request);
+
+} // namespace headlessexport
