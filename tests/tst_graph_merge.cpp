@@ -8,7 +8,7 @@
 #include "graph/graph_merge.h"
 #include "graph/graph_passes.h"
 #include "graph/node_data.h"
-#include "graph/sqlite_util.h"
+#include "support/sqlite_util.h"
 #include "support/error.h"
 
 #include <QTemporaryDir>

@@ -9,7 +9,7 @@
 #include "graph/graph_match.h"
 #include "graph/graph_passes.h"
 #include "graph/pair_writer.h"
-#include "graph/sqlite_util.h"
+#include "support/sqlite_util.h"
 #include "graph/vis_db_writer.h"
 #include "graph/layout/layout_service.h"
 #include "graph/graph_labels.h"

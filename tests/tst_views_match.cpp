@@ -151,8 +151,8 @@ private slots:
         // The lists follow the micro-step filter ((? = -1 OR micro_step_id = ?), as the plugin queries).
         {
             // The reference dumps have one micro step: give every third row micro step 1 to see the filter work.
-            graph::SqliteDb writable(db, false);
-            graph::SqliteStatement(writable, "UPDATE tb_nodes SET micro_step_id = 1 WHERE node_order % 3 = 0").step();
+            msprobe::SqliteDb writable(db, false);
+            msprobe::SqliteStatement(writable, "UPDATE tb_nodes SET micro_step_id = 1 WHERE node_order % 3 = 0").step();
         }
         QVERIFY(controller.open(q(db.string()), 0, 0));
         QVERIFY(countRows(db, "micro_step_id = 1") > 0);

@@ -2,7 +2,7 @@
 #include "cli.h"
 #include "interrupt.h"
 
-#include "compare/atomic_file.h"
+#include "support/atomic_file.h"
 #include "compare/compare_job.h"
 #include "compare/mapping_yaml.h"
 #include "compare/tensor_metrics_files.h"

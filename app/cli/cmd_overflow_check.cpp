@@ -2,7 +2,7 @@
 #include "cli.h"
 
 #include "compare/anomaly_check.h"
-#include "compare/atomic_file.h"
+#include "support/atomic_file.h"
 #include "support/error.h"
 
 #include <chrono>

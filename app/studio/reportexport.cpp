@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "reportexport.h"
 
-#include "compare/atomic_file.h"
+#include "support/atomic_file.h"
 #include "compare/csv_writer.h"
 #include "compare/html_report.h"
 #include "compare/xlsx_writer.h"

@@ -1,14 +1,14 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "compare/compare_job.h"
 
-#include "compare/atomic_file.h"
+#include "support/atomic_file.h"
 #include "compare/compare_engine.h"
 #include "compare/csv_writer.h"
 #include "compare/first_diff.h"
 #include "compare/html_report.h"
-#include "compare/progress.h"
+#include "support/progress.h"
 #include "compare/tensor_metrics_files.h"
-#include "compare/thread_pool.h"
+#include "support/thread_pool.h"
 #include "compare/verdict_json.h"
 #include "compare/xlsx_writer.h"
 #include "support/phase_times.h"

@@ -3,7 +3,7 @@
 
 #include "compare/stats_diff.h"
 #include "compare/tensor_metrics_files.h"
-#include "compare/thread_pool.h"
+#include "support/thread_pool.h"
 #include "dump/tensor_file.h"
 #include "support/error.h"
 

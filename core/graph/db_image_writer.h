@@ -5,7 +5,7 @@
 // against the finished image and writes only what is new or changed.
 #pragma once
 
-#include "compare/atomic_file.h"
+#include "support/atomic_file.h"
 
 #include <cstdint>
 #include <filesystem>

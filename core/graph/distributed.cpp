@@ -3,7 +3,7 @@
 
 #include "compare/py_value.h"
 #include "graph/graph_builder.h"
-#include "graph/sqlite_util.h"
+#include "support/sqlite_util.h"
 
 #include <nlohmann/json.hpp>
 

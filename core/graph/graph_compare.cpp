@@ -4,7 +4,7 @@
 #include "compare/items.h"
 #include "compare/stats_diff.h"
 #include "compare/tensor_metrics.h"
-#include "compare/thread_pool.h"
+#include "support/thread_pool.h"
 #include "dump/tensor_file.h"
 
 #include <array>

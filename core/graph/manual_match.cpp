@@ -4,7 +4,7 @@
 #include "graph/graph_compare.h"
 #include "graph/graph_match.h"
 #include "graph/graph_run.h"
-#include "graph/sqlite_util.h"
+#include "support/sqlite_util.h"
 #include "graph/stored_items.h"
 #include "graph/vis_db_writer.h"
 #include "support/error.h"

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "graph/merged_json_writer.h"
 
-#include "compare/atomic_file.h"
+#include "support/atomic_file.h"
 #include "compare/items.h"
 #include "graph/pretty_json.h"
 #include "support/error.h"

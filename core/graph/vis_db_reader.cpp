@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "graph/vis_db_reader.h"
 
-#include "graph/sqlite_util.h"
+#include "support/sqlite_util.h"
 #include "support/error.h"
 
 #include <nlohmann/json.hpp>

@@ -5,7 +5,7 @@
 #include "compare/py_value.h"
 #include "graph/db_image_writer.h"
 #include "graph/distributed.h"
-#include "graph/sqlite_util.h"
+#include "support/sqlite_util.h"
 #include "graph/vis_db_schema.h"
 #include "support/error.h"
 #include "support/phase_times.h"

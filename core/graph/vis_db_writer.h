@@ -2,7 +2,7 @@
 // Writes graphs into a .vis.db file with the reference's schema and value encodings.
 #pragma once
 
-#include "compare/atomic_file.h"
+#include "support/atomic_file.h"
 #include "graph/graph_model.h"
 #include "graph/node_data.h"
 

@@ -61,7 +61,7 @@ std::optional<double> clampTrendValue(std::string_view text)
 
 TrendDbWriter::TrendDbWriter(const std::filesystem::path& file, std::vector<std::string> statColumns)
     : m_output(file)
-    , m_db(std::make_unique<graph::SqliteDb>(m_output.temporaryPath(), false))
+    , m_db(std::make_unique<msprobe::SqliteDb>(m_output.temporaryPath(), false))
     , m_stats(std::move(statColumns))
 {
     m_db->exec("PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF; BEGIN;");
@@ -107,14 +107,14 @@ TrendDbWriter::TrendDbWriter(const std::filesystem::path& file, std::vector<std:
     std::string names;
     for (const auto& stat : m_stats)
         names += ", " + stat;
-    m_insertRow = std::make_unique<graph::SqliteStatement>(*m_db,
+    m_insertRow = std::make_unique<msprobe::SqliteStatement>(*m_db,
         "INSERT OR IGNORE INTO trend_data (rank, step, target_id, metric_id" + names + ") VALUES (?, ?, ?, ?"
             + placeholders + ")");
-    m_insertTarget = std::make_unique<graph::SqliteStatement>(*m_db,
+    m_insertTarget = std::make_unique<msprobe::SqliteStatement>(*m_db,
         "INSERT INTO monitoring_targets (target_id, target_name, vpp_stage, micro_step) VALUES (?, ?, ?, ?)");
-    m_insertTag = std::make_unique<graph::SqliteStatement>(*m_db,
+    m_insertTag = std::make_unique<msprobe::SqliteStatement>(*m_db,
         "INSERT INTO monitoring_tags (tag_id, tag_name, category, metric_id) VALUES (?, ?, ?, ?)");
-    m_insertMapping = std::make_unique<graph::SqliteStatement>(*m_db,
+    m_insertMapping = std::make_unique<msprobe::SqliteStatement>(*m_db,
         "INSERT OR IGNORE INTO tag_target_mapping (tag_id, target_id) VALUES (?, ?)");
 }
 
@@ -124,7 +124,7 @@ std::int64_t TrendDbWriter::metricId(const std::string& metric)
 {
     auto [it, inserted] = m_metrics.emplace(metric, static_cast<std::int64_t>(m_metrics.size()) + 1);
     if (inserted) {
-        graph::SqliteStatement insert(*m_db, "INSERT INTO monitoring_metrics (metric_id, metric_name) VALUES (?, ?)");
+        msprobe::SqliteStatement insert(*m_db, "INSERT INTO monitoring_metrics (metric_id, metric_name) VALUES (?, ?)");
         insert.bindInt(1, it->second);
         insert.bindText(2, metric);
         insert.run();
@@ -196,7 +196,7 @@ void TrendDbWriter::writeGlobalStats(const std::vector<std::pair<std::string, st
         placeholders += placeholders.empty() ? "?" : ", ?";
     }
     m_db->exec("CREATE TABLE global_stats (\n            " + columns + "\n        )");
-    graph::SqliteStatement insert(*m_db, "INSERT INTO global_stats (" + names + ") VALUES (" + placeholders + ")");
+    msprobe::SqliteStatement insert(*m_db, "INSERT INTO global_stats (" + names + ") VALUES (" + placeholders + ")");
     int index = 1;
     for (const auto& item : numbers)
         insert.bindInt(index++, item.second);

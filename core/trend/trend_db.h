@@ -3,8 +3,8 @@
 // the exact schema of the reference (targets, metrics, tags, tag/target mapping, trend_data, global_stats).
 #pragma once
 
-#include "compare/atomic_file.h"
-#include "graph/sqlite_util.h"
+#include "support/atomic_file.h"
+#include "support/sqlite_util.h"
 
 #include <cstdint>
 #include <filesystem>
@@ -58,12 +58,12 @@ public:
 
 private:
     AtomicFile m_output;
-    std::unique_ptr<graph::SqliteDb> m_db;
+    std::unique_ptr<msprobe::SqliteDb> m_db;
     std::vector<std::string> m_stats;
     std::map<std::string, std::int64_t> m_metrics;
     std::map<std::tuple<std::string, std::int64_t, std::int64_t>, std::int64_t> m_targets;
     std::map<std::tuple<std::string, std::string, std::int64_t>, std::int64_t> m_tags;
-    std::unique_ptr<graph::SqliteStatement> m_insertRow, m_insertTarget, m_insertTag, m_insertMapping;
+    std::unique_ptr<msprobe::SqliteStatement> m_insertRow, m_insertTarget, m_insertTag, m_insertMapping;
 };
 
 } // namespace msprobe::trend

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "compare/progress.h"
+#include "support/progress.h"
 
 namespace msprobe {
 

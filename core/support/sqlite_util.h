@@ -12,7 +12,7 @@
 struct sqlite3;
 struct sqlite3_stmt;
 
-namespace msprobe::graph {
+namespace msprobe {
 
 class SqliteDb {
 public:
@@ -75,4 +75,4 @@ private:
     sqlite3_stmt* m_stmt = nullptr;
 };
 
-} // namespace msprobe::graph
+} // namespace msprobe

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "compare/atomic_file.h"
+#include "support/atomic_file.h"
 
 #include "support/error.h"
 

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "graph/sqlite_util.h"
+#include "support/sqlite_util.h"
 
 #include "support/error.h"
 
@@ -7,7 +7,7 @@
 
 #include <sys/mman.h>
 
-namespace msprobe::graph {
+namespace msprobe {
 
 SqliteDb::SqliteDb(const std::filesystem::path& file, bool readOnly)
     : m_file(file.string())
@@ -154,4 +154,4 @@ std::optional<std::string> SqliteStatement::columnOptionalText(int column) const
     return std::string(columnText(column));
 }
 
-} // namespace msprobe::graph
+} // namespace msprobe

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "compare/thread_pool.h"
+#include "support/thread_pool.h"
 
 #include <algorithm>
 
