@@ -3,19 +3,19 @@
 // export, and the graph_visualize command line (manual pairs, --svg, progress lines, usage errors).
 #include "tst_graph_inputs.h"
 
-#include "graph/graph_builder.h"
-#include "graph/db_image_writer.h"
-#include "graph/graph_export.h"
-#include "graph/graph_match.h"
-#include "graph/graph_passes.h"
+#include "graph/model/graph_builder.h"
+#include "graph/visdb/db_image_writer.h"
+#include "graph/layout/graph_export.h"
+#include "graph/match/graph_match.h"
+#include "graph/model/graph_passes.h"
 #include "graph/pair_writer.h"
 #include "support/sqlite_util.h"
-#include "graph/vis_db_writer.h"
+#include "graph/visdb/vis_db_writer.h"
 #include "graph/layout/layout_service.h"
-#include "graph/graph_labels.h"
+#include "graph/model/graph_labels.h"
 #include "graph/graph_run.h"
-#include "graph/precision_explain.h"
-#include "graph/vis_db_reader.h"
+#include "graph/visdb/precision_explain.h"
+#include "graph/visdb/vis_db_reader.h"
 #include "support/error.h"
 
 #include <QProcess>

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "cli.h"
 
-#include "compare/anomaly_check.h"
+#include "diagnose/anomaly_check.h"
 #include "support/atomic_file.h"
 #include "support/error.h"
 

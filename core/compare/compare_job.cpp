@@ -4,7 +4,7 @@
 #include "support/atomic_file.h"
 #include "compare/compare_engine.h"
 #include "compare/csv_writer.h"
-#include "compare/first_diff.h"
+#include "diagnose/first_diff.h"
 #include "compare/html_report.h"
 #include "support/progress.h"
 #include "compare/tensor_metrics_files.h"

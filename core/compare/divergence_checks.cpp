@@ -2,7 +2,7 @@
 #include "compare/divergence_checks.h"
 
 #include "compare/stats_diff.h"
-#include "support/pyformat.h"
+#include "support/python_text.h"
 
 #include <algorithm>
 #include <cctype>

@@ -110,20 +110,6 @@ std::string npShapeText(ScalarValueKind kind, std::string_view text)
     return "(" + std::to_string(elements) + ",)";
 }
 
-std::string_view pythonTypeName(ScalarValueKind kind, std::string_view text)
-{
-    switch (kind) {
-    case ScalarValueKind::Int: return "<class 'int'>";
-    case ScalarValueKind::Float: return "<class 'float'>";
-    case ScalarValueKind::Bool: return "<class 'bool'>";
-    case ScalarValueKind::String: return "<class 'str'>";
-    case ScalarValueKind::Composite: return !text.empty() && text.front() == '{' ? "<class 'dict'>" : "<class 'list'>";
-    case ScalarValueKind::Null:
-    case ScalarValueKind::Missing: break;
-    }
-    return "<class 'NoneType'>";
-}
-
 std::string_view extraText(const DumpFile& dump, ExtrasRange range, std::string_view key)
 {
     for (const auto& extra : dump.extrasOf(range))
@@ -140,6 +126,20 @@ std::string_view unquote(std::string_view repr)
 }
 
 } // namespace
+
+std::string_view pythonTypeName(ScalarValueKind kind, std::string_view text)
+{
+    switch (kind) {
+    case ScalarValueKind::Int: return "<class 'int'>";
+    case ScalarValueKind::Float: return "<class 'float'>";
+    case ScalarValueKind::Bool: return "<class 'bool'>";
+    case ScalarValueKind::String: return "<class 'str'>";
+    case ScalarValueKind::Composite: return !text.empty() && text.front() == '{' ? "<class 'dict'>" : "<class 'list'>";
+    case ScalarValueKind::Null:
+    case ScalarValueKind::Missing: break;
+    }
+    return "<class 'NoneType'>";
+}
 
 void appendShapeText(std::string& out, std::span<const std::int64_t> dims)
 {
@@ -162,19 +162,6 @@ std::string shapeText(std::span<const std::int64_t> dims)
 }
 
 
-std::vector<std::string_view> splitDots(std::string_view text)
-{
-    std::vector<std::string_view> parts;
-    std::size_t start = 0;
-    while (true) {
-        const std::size_t dot = text.find('.', start);
-        parts.push_back(text.substr(start, dot == std::string_view::npos ? std::string_view::npos : dot - start));
-        if (dot == std::string_view::npos)
-            return parts;
-        start = dot + 1;
-    }
-}
-
 ItemTable::ItemTable(const DumpFile& dump, const FlattenOptions& options)
     : m_dump(&dump)
     , m_options(options)
@@ -190,7 +177,7 @@ ItemTable::ItemTable(const DumpFile& dump, const FlattenOptions& options)
                 "the entry name starts with a formula character (+ - = % @), refused as the reference does");
         checkStrings(dump.entries[e].body, name);
 
-        const auto parts = splitDots(name);
+        const auto parts = pythonSplit(name, '.');
         if (!m_options.consistentBackend.empty()) {
             if (parts.size() < 3) {
                 parseFlag = false;
@@ -255,7 +242,7 @@ void ItemTable::flattenEntry(std::uint32_t dumpEntry)
     const std::string_view entryName = dump.entryName(dumpEntry);
     m_scratch.clear();
     std::string name(entryName);
-    const auto parts = splitDots(entryName);
+    const auto parts = pythonSplit(entryName, '.');
     const std::size_t n = parts.size();
     if (parts.back() == "debug") {
         parseValue(body, name, ItemState::Debug, false, 0);

@@ -4,7 +4,7 @@
 #include "dump/dump_json_builder.h"
 
 #include "dump/dump_json_bytes.h"
-#include "support/pyformat.h"
+#include "support/python_text.h"
 
 #include <algorithm>
 #include <limits>

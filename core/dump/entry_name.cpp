@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "dump/entry_name.h"
+#include "support/python_text.h"
 
 #include <algorithm>
 #include <charconv>
@@ -15,20 +16,6 @@ bool isNumber(std::string_view text, std::int64_t& out)
         return false;
     std::from_chars(text.data(), text.data() + text.size(), out);
     return true;
-}
-
-std::vector<std::string_view> splitDots(std::string_view name)
-{
-    std::vector<std::string_view> parts;
-    std::size_t start = 0;
-    while (true) {
-        std::size_t dot = name.find('.', start);
-        parts.push_back(name.substr(start, dot == std::string_view::npos ? std::string_view::npos : dot - start));
-        if (dot == std::string_view::npos)
-            break;
-        start = dot + 1;
-    }
-    return parts;
 }
 
 // The text between parts[first] and parts[last] inclusive, taken from the original name.
@@ -53,7 +40,7 @@ Direction directionOf(std::string_view word)
 EntryName parseEntryName(std::string_view name)
 {
     EntryName result;
-    const auto parts = splitDots(name);
+    const auto parts = pythonSplit(name, '.');
     const std::size_t count = parts.size();
     if (count < 2)
         return result;

@@ -2,7 +2,7 @@
 #include "graph/graph_run.h"
 
 #include "support/atomic_file.h"
-#include "graph/vis_db_reader.h"
+#include "graph/visdb/vis_db_reader.h"
 #include "support/error.h"
 #include "support/json_file.h"
 

@@ -10,7 +10,7 @@
 
 #include "compare/divergence.h"
 #include "dump/dump_summary.h"
-#include "graph/vis_db_reader.h"
+#include "graph/visdb/vis_db_reader.h"
 
 #include <QFuture>
 #include <QObject>
