@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "diagnose/anomaly_check.h"
 
+#include "dump/dump_tree.h"
+
 #include "diagnose/anomaly_rank.h"
 
 #include "support/python_text.h"
@@ -14,6 +16,7 @@
 #include <algorithm>
 #include <charconv>
 #include <cmath>
+#include <limits>
 #include <map>
 #include <memory>
 #include <optional>
@@ -271,16 +274,15 @@ std::string analyzeOverflow(const fs::path& stepDir)
     std::map<int, fs::path> rankDirs;
     for (const auto& name : names) {
         int rank = 0;
-        if (names.size() == 1 && name.rfind("proc", 0) == 0) {
+        const DumpDirName parsed = parseDumpDirName(name);
+        if (names.size() == 1 && parsed.is(DumpDirName::Kind::Proc)) {
             rank = 0;
-        } else if (name.rfind("rank", 0) != 0) {
+        } else if (!parsed.is(DumpDirName::Kind::Rank) || !parsed.numeric()) {
             continue;
-        } else {
-            const std::string digits = name.substr(4);
-            if (!digits.empty() && !std::all_of(digits.begin(), digits.end(), [](char c) { return c >= '0' && c <= '9'; }))
-                continue;
-            if (!digits.empty() && std::from_chars(digits.data(), digits.data() + digits.size(), rank).ec != std::errc())
+        } else if (!parsed.suffix.empty()) {
+            if (!parsed.number || *parsed.number > std::numeric_limits<int>::max())
                 throw Error((stepDir / name).string(), {}, "rank number out of range");
+            rank = static_cast<int>(*parsed.number);
         }
         rankDirs[rank] = stepDir / name;
     }
