@@ -52,16 +52,6 @@ double finiteMagnitude(const PyVal& v)
     return v.isNumber() && std::isfinite(v.number()) ? std::fabs(v.number()) : 0.0;
 }
 
-bool nonFinite(const PyVal& v)
-{
-    if (v.kind == PyKind::Float)
-        return !std::isfinite(v.f);
-    if (v.kind != PyKind::Str)
-        return false;
-    const StatClass c = classifyStat(v);
-    return c == StatClass::Nan || c == StatClass::Inf || c == StatClass::NegInf;
-}
-
 std::string shortNumber(double value)
 {
     char text[32];
@@ -132,6 +122,16 @@ bool numberOf(const ItemTable& items, const Item& item, double& out)
 }
 
 } // namespace
+
+bool nonFinite(const PyVal& v)
+{
+    if (v.kind == PyKind::Float)
+        return !std::isfinite(v.f);
+    if (v.kind != PyKind::Str)
+        return false;
+    const StatClass c = classifyStat(v);
+    return c == StatClass::Nan || c == StatClass::Inf || c == StatClass::NegInf;
+}
 
 Role roleOf(const Item& item)
 {

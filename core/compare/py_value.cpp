@@ -72,23 +72,23 @@ bool pyEquals(const PyVal& a, const PyVal& b)
     return asNumber(a) == asNumber(b);
 }
 
-double roundTo12Decimals(double value)
+namespace {
+
+// float(format % value): the value printed with a fixed number of decimals and read back.
+double roundThroughText(double value, const char* format)
 {
     if (!std::isfinite(value))
         return value;
     char buf[400];
-    std::snprintf(buf, sizeof buf, "%.12f", value);
+    std::snprintf(buf, sizeof buf, format, value);
     return std::strtod(buf, nullptr);
 }
 
-double roundTo6Decimals(double value)
-{
-    if (!std::isfinite(value))
-        return value;
-    char buf[400];
-    std::snprintf(buf, sizeof buf, "%.6f", value);
-    return std::strtod(buf, nullptr);
-}
+} // namespace
+
+double roundTo12Decimals(double value) { return roundThroughText(value, "%.12f"); }
+
+double roundTo6Decimals(double value) { return roundThroughText(value, "%.6f"); }
 
 namespace {
 

@@ -50,6 +50,20 @@ std::vector<std::string> sortedEntries(const fs::path& dir)
     return names;
 }
 
+// The rank{N} or step{N} folders of dir, by number (by name among equal numbers).
+std::vector<std::pair<std::string, int>> numberedDirectories(const fs::path& dir, DumpDirName::Kind kind)
+{
+    std::vector<std::pair<std::string, int>> found;
+    std::error_code ec;
+    for (const auto& name : sortedEntries(dir)) {
+        int number = 0;
+        if (fs::is_directory(dir / name, ec) && numberedName(name, kind, number))
+            found.emplace_back(name, number);
+    }
+    std::stable_sort(found.begin(), found.end(), [](const auto& a, const auto& b) { return a.second < b.second; });
+    return found;
+}
+
 struct Job {
     fs::path npu, bench; // rank directories
     int step = 0;
@@ -510,14 +524,8 @@ InputLayout classifyInput(const fs::path& dir)
 
 std::vector<std::pair<std::string, int>> rankDirectories(const fs::path& dir)
 {
-    std::vector<std::pair<std::string, int>> ranks;
+    auto ranks = numberedDirectories(dir, DumpDirName::Kind::Rank);
     std::error_code ec;
-    for (const auto& name : sortedEntries(dir)) {
-        int number = 0;
-        if (fs::is_directory(dir / name, ec) && numberedName(name, DumpDirName::Kind::Rank, number))
-            ranks.emplace_back(name, number);
-    }
-    std::stable_sort(ranks.begin(), ranks.end(), [](const auto& a, const auto& b) { return a.second < b.second; });
     if (ranks.empty())
         for (const auto& name : sortedEntries(dir))
             if (isProcName(name) && fs::is_directory(dir / name, ec)) {
@@ -527,18 +535,7 @@ std::vector<std::pair<std::string, int>> rankDirectories(const fs::path& dir)
     return ranks;
 }
 
-std::vector<std::pair<std::string, int>> stepDirectories(const fs::path& dir)
-{
-    std::vector<std::pair<std::string, int>> steps;
-    std::error_code ec;
-    for (const auto& name : sortedEntries(dir)) {
-        int number = 0;
-        if (fs::is_directory(dir / name, ec) && numberedName(name, DumpDirName::Kind::Step, number))
-            steps.emplace_back(name, number);
-    }
-    std::stable_sort(steps.begin(), steps.end(), [](const auto& a, const auto& b) { return a.second < b.second; });
-    return steps;
-}
+std::vector<std::pair<std::string, int>> stepDirectories(const fs::path& dir) { return numberedDirectories(dir, DumpDirName::Kind::Step); }
 
 GraphRunResult runGraphVisualize(const GraphRunOptions& options) { return Runner(options).run(); }
 

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "graph/match/layer_mapping.h"
+#include "support/python_text.h"
 
 #include "graph/model/graph_builder.h"
 #include "support/error.h"
@@ -28,15 +29,8 @@ std::string join(const std::vector<std::string>& parts, std::size_t begin, std::
 
 std::vector<std::string> split(std::string_view text, char sep)
 {
-    std::vector<std::string> parts;
-    std::size_t start = 0;
-    while (true) {
-        const std::size_t at = text.find(sep, start);
-        parts.emplace_back(text.substr(start, at == std::string_view::npos ? std::string_view::npos : at - start));
-        if (at == std::string_view::npos)
-            return parts;
-        start = at + 1;
-    }
+    const auto parts = pythonSplit(text, sep);
+    return { parts.begin(), parts.end() };
 }
 
 bool isDigits(const std::string& s) { return !s.empty() && std::all_of(s.begin(), s.end(), ::isdigit); }
