@@ -3,9 +3,11 @@
 // vis.db as the reference does: it reads the Distributed.* rows of every rank and fills matched_distributed.
 #pragma once
 
-namespace msprobe::graph {
-
+namespace msprobe {
 class SqliteDb;
+}
+
+namespace msprobe::graph {
 
 // overflowCheck: the peer's index shown is its overflow level instead of its precision index.
 void analyseDistributed(SqliteDb& db, bool overflowCheck);

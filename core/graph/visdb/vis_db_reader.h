@@ -11,9 +11,11 @@
 #include <unordered_map>
 #include <vector>
 
-namespace msprobe::graph {
-
+namespace msprobe {
 class SqliteDb;
+}
+
+namespace msprobe::graph {
 
 struct VisDbConfig {
     std::string graphType; // "compare" | "build"

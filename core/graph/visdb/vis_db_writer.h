@@ -13,9 +13,11 @@
 #include <optional>
 #include <vector>
 
-namespace msprobe::graph {
-
+namespace msprobe {
 class SqliteDb;
+}
+
+namespace msprobe::graph {
 
 struct VisConfig {
     bool compare = false;
