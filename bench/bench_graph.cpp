@@ -5,13 +5,13 @@
 #include "bench_support.h"
 
 #include "compare/compare_engine.h"
-#include "graph/graph_builder.h"
-#include "graph/graph_compare.h"
-#include "graph/graph_match.h"
-#include "graph/graph_passes.h"
+#include "graph/model/graph_builder.h"
+#include "graph/match/graph_compare.h"
+#include "graph/match/graph_match.h"
+#include "graph/model/graph_passes.h"
 #include "graph/pair_writer.h"
 #include "graph/layout/graph_layout.h"
-#include "graph/vis_db_writer.h"
+#include "graph/visdb/vis_db_writer.h"
 #include "dump_generator.h"
 
 #include <cstdio>

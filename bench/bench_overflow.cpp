@@ -4,7 +4,7 @@
 // linearly with the depth). Usage: bench_overflow [ranks (2000)] [chain depth (200000)] [work dir]
 #include "bench_support.h"
 
-#include "compare/anomaly_check.h"
+#include "diagnose/anomaly_check.h"
 
 #include <cstdio>
 #include <filesystem>

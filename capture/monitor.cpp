@@ -6,7 +6,7 @@
 #include "capture/tensor_stats.h"
 #include "support/error.h"
 #include "support/json_file.h"
-#include "support/pyformat.h"
+#include "support/python_text.h"
 
 #include <torch/nn/module.h>
 #include <torch/optim/adam.h>

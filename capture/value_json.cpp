@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "capture/value.h"
 
-#include "support/pyformat.h"
+#include "support/python_text.h"
 
 #include <cmath>
 #include <cstdio>

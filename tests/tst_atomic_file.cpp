@@ -4,7 +4,7 @@
 // tmpfs (where O_DIRECT is refused and buffered writes take over).
 #include "test_util.h"
 
-#include "compare/atomic_file.h"
+#include "support/atomic_file.h"
 #include "support/error.h"
 
 #include <QTemporaryDir>

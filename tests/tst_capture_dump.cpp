@@ -14,7 +14,7 @@
 #include <zlib.h>
 
 #include "dump/construct_stack.h"
-#include "graph/graph_builder.h"
+#include "graph/model/graph_builder.h"
 #include "dump/tensor_file.h"
 #include "support/error.h"
 #include "tst_capture_util.h"

@@ -4,7 +4,7 @@
 #include "compare/compare_engine.h"
 #include "compare/divergence.h"
 #include "dump/construct_stack.h"
-#include "graph/sqlite_util.h"
+#include "support/sqlite_util.h"
 #include "trend/monitor_import.h"
 #include "tst_capture_util.h"
 
@@ -146,12 +146,12 @@ private slots:
         const auto summary = trend::importMonitorData(root / "monitor", db, trend::ImportOptions {});
         QCOMPARE(summary.files, std::size_t(14)); // 8 metrics at step 0 except the moments, all 8 at step 1
         QCOMPARE(summary.maxStep, std::int64_t(1));
-        graph::SqliteDb file(db, true);
-        graph::SqliteStatement metrics(file, "SELECT group_concat(metric_name) FROM monitoring_metrics ORDER BY metric_id");
+        msprobe::SqliteDb file(db, true);
+        msprobe::SqliteStatement metrics(file, "SELECT group_concat(metric_name) FROM monitoring_metrics ORDER BY metric_id");
         QVERIFY(metrics.step());
         QCOMPARE(std::string(metrics.columnText(0)),
             std::string("actv,actv_grad,exp_avg,exp_avg_sq,grad_unreduced,grad_reduced,param_origin,param_updated"));
-        graph::SqliteStatement ln(file,
+        msprobe::SqliteStatement ln(file,
             "SELECT t.step, t.norm, t.min, t.max, t.zeros, t.nans, t.mean FROM trend_data t"
             " JOIN monitoring_targets m ON t.target_id = m.target_id JOIN monitoring_metrics k ON t.metric_id = k.metric_id"
             " WHERE m.target_name = 'blocks.0.ln1.weight' AND k.metric_name = 'param_origin' ORDER BY t.step");
@@ -163,7 +163,7 @@ private slots:
         QCOMPARE(ln.columnDouble(4), 0.0);
         QVERIFY(ln.step());
         QCOMPARE(ln.columnInt(0), std::int64_t(1));
-        graph::SqliteStatement rows(file, "SELECT count(*) FROM trend_data");
+        msprobe::SqliteStatement rows(file, "SELECT count(*) FROM trend_data");
         QVERIFY(rows.step());
         std::size_t csvRows = 0;
         for (const auto& item : fs::recursive_directory_iterator(root / "monitor"))

@@ -3,7 +3,7 @@
 // reference tool wrote for the same CSVs (row for row) and against a hand-checked worked example.
 #include "cli_interrupt.h"
 #include "cli_runner.h"
-#include "graph/sqlite_util.h"
+#include "support/sqlite_util.h"
 #include "test_util.h"
 
 #include <QTemporaryDir>
@@ -21,8 +21,8 @@ fs::path trendData() { return dataDir() / "trend"; }
 
 std::vector<std::string> queryRows(const fs::path& db, const std::string& sql)
 {
-    graph::SqliteDb file(db, true);
-    graph::SqliteStatement query(file, sql);
+    msprobe::SqliteDb file(db, true);
+    msprobe::SqliteStatement query(file, sql);
     std::vector<std::string> rows;
     while (query.step()) {
         std::string row;
@@ -45,8 +45,8 @@ std::vector<std::string> queryRows(const fs::path& db, const std::string& sql)
 
 std::vector<std::string> columnNames(const fs::path& db, const std::string& table)
 {
-    graph::SqliteDb file(db, true);
-    graph::SqliteStatement query(file, "SELECT name FROM pragma_table_info('" + table + "') ORDER BY cid");
+    msprobe::SqliteDb file(db, true);
+    msprobe::SqliteStatement query(file, "SELECT name FROM pragma_table_info('" + table + "') ORDER BY cid");
     std::vector<std::string> names;
     while (query.step())
         names.emplace_back(query.columnText(0));

@@ -3,7 +3,7 @@
 // tool wrote (a proc-directory dump, a 2-rank dump, and the synthetic dump of the golden files with micro steps
 // on and off), plus the naming rules of spec §3.3 on hand-made names.
 #include "cli_runner.h"
-#include "graph/sqlite_util.h"
+#include "support/sqlite_util.h"
 #include "test_util.h"
 #include "trend/dump_rank_rows.h"
 #include "trend/trend_tags.h"
@@ -32,8 +32,8 @@ std::string number(double value)
 
 std::vector<std::string> queryRows(const fs::path& db, const std::string& sql)
 {
-    graph::SqliteDb file(db, true);
-    graph::SqliteStatement query(file, sql);
+    msprobe::SqliteDb file(db, true);
+    msprobe::SqliteStatement query(file, sql);
     std::vector<std::string> rows;
     while (query.step()) {
         std::string row;

@@ -3,7 +3,7 @@
 // example of spec §3.4 rewritten in v2 form imports to the same rows as the v1 original; scopes map to metrics;
 // --process_num reads files in parallel without changing a row.
 #include "cli_runner.h"
-#include "graph/sqlite_util.h"
+#include "support/sqlite_util.h"
 #include "test_util.h"
 
 #include <QTemporaryDir>
@@ -20,8 +20,8 @@ namespace {
 
 std::vector<std::string> queryRows(const fs::path& db, const std::string& sql)
 {
-    graph::SqliteDb file(db, true);
-    graph::SqliteStatement query(file, sql);
+    msprobe::SqliteDb file(db, true);
+    msprobe::SqliteStatement query(file, sql);
     std::vector<std::string> rows;
     while (query.step()) {
         std::string row;

@@ -9,7 +9,7 @@
 #include "dump/construct_stack.h"
 #include "dump/dump_tree.h"
 #include "graph/graph_run.h"
-#include "graph/layer_mapping.h"
+#include "graph/match/layer_mapping.h"
 #include "support/error.h"
 #include "support/input_file.h"
 

@@ -8,7 +8,7 @@
 #include "cli_runner.h"
 
 #include "dump/tensor_file.h"
-#include "graph/vis_db_reader.h"
+#include "graph/visdb/vis_db_reader.h"
 #include "support/csv_text.h"
 
 #include <nlohmann/json.hpp>

@@ -3,7 +3,7 @@
 // construct chain and stack in the reference's anomaly_analyze JSON layout.
 #include "test_util.h"
 
-#include "compare/anomaly_check.h"
+#include "diagnose/anomaly_check.h"
 #include "support/error.h"
 
 #include <QTemporaryDir>

@@ -3,7 +3,7 @@
 // (Kept out of the test .cpp files: moc mis-parses raw strings with unbalanced braces.)
 #pragma once
 
-#include "graph/sqlite_util.h"
+#include "support/sqlite_util.h"
 #include "test_util.h"
 
 #include <nlohmann/json.hpp>
@@ -22,7 +22,7 @@ inline std::filesystem::path refOutputs() { return dataDir() / "msprobe-ref" / "
 // One tb_nodes row: column name -> text ("NULL" for SQL NULL, numbers as SQLite prints them).
 using DbRow = std::map<std::string, std::string>;
 
-inline std::string sqlText(graph::SqliteStatement& query, int column)
+inline std::string sqlText(msprobe::SqliteStatement& query, int column)
 {
     switch (query.columnType(column)) {
     case 5: return "NULL"; // SQLITE_NULL
@@ -38,8 +38,8 @@ inline std::string sqlText(graph::SqliteStatement& query, int column)
 
 inline std::vector<DbRow> readRows(const std::filesystem::path& db, const std::string& sql)
 {
-    graph::SqliteDb handle(db, true);
-    graph::SqliteStatement query(handle, sql);
+    msprobe::SqliteDb handle(db, true);
+    msprobe::SqliteStatement query(handle, sql);
     std::vector<DbRow> rows;
     while (query.step()) {
         DbRow row;

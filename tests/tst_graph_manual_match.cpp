@@ -6,7 +6,7 @@
 #include "tst_graph_inputs.h"
 
 #include "graph/graph_run.h"
-#include "graph/manual_match.h"
+#include "graph/match/manual_match.h"
 #include "support/error.h"
 
 #include <QTemporaryDir>

@@ -4,11 +4,11 @@
 // tiny hand-written two-rank dumps in tests/data/graph_merge.
 #include "cli_runner.h"
 #include "tst_graph_merge_util.h"
-#include "graph/graph_builder.h"
-#include "graph/graph_merge.h"
-#include "graph/graph_passes.h"
-#include "graph/node_data.h"
-#include "graph/sqlite_util.h"
+#include "graph/model/graph_builder.h"
+#include "graph/merge/graph_merge.h"
+#include "graph/model/graph_passes.h"
+#include "graph/visdb/node_data.h"
+#include "support/sqlite_util.h"
 #include "support/error.h"
 
 #include <QTemporaryDir>

@@ -4,10 +4,10 @@
 // hand-written dumps tests/data/graph_merge/groups4 and linear2. Every expected value is computed by hand in
 // the comments.
 #include "tst_graph_merge_util.h"
-#include "graph/graph_builder.h"
-#include "graph/graph_merge.h"
-#include "graph/graph_passes.h"
-#include "graph/node_data.h"
+#include "graph/model/graph_builder.h"
+#include "graph/merge/graph_merge.h"
+#include "graph/model/graph_passes.h"
+#include "graph/visdb/node_data.h"
 
 #include <QTest>
 

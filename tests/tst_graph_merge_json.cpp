@@ -5,11 +5,11 @@
 #include "cli_runner.h"
 #include "dump/dump_json_reader.h"
 #include "tst_graph_merge_util.h"
-#include "graph/graph_builder.h"
-#include "graph/graph_merge.h"
-#include "graph/graph_passes.h"
-#include "graph/merged_json_writer.h"
-#include "graph/node_data.h"
+#include "graph/model/graph_builder.h"
+#include "graph/merge/graph_merge.h"
+#include "graph/model/graph_passes.h"
+#include "graph/merge/merged_json_writer.h"
+#include "graph/visdb/node_data.h"
 #include "support/json_file.h"
 
 #include <QTemporaryDir>

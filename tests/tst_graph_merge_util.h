@@ -2,10 +2,10 @@
 // Shared by the parallel-merge suites: merging a folder of hand-written rank dumps and reading the result.
 #pragma once
 
-#include "graph/graph_builder.h"
-#include "graph/graph_merge.h"
-#include "graph/graph_passes.h"
-#include "graph/node_data.h"
+#include "graph/model/graph_builder.h"
+#include "graph/merge/graph_merge.h"
+#include "graph/model/graph_passes.h"
+#include "graph/visdb/node_data.h"
 
 #include <filesystem>
 #include <functional>

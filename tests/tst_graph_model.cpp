@@ -3,15 +3,15 @@
 // recompute, micro steps), bad inputs, matching (default, fuzzy, layer mapping, by hand) and overflow levels.
 #include "tst_graph_inputs.h"
 
-#include "graph/graph_builder.h"
-#include "graph/graph_compare.h"
+#include "graph/model/graph_builder.h"
+#include "graph/match/graph_compare.h"
 #include "dump/construct_stack.h"
-#include "graph/graph_match.h"
-#include "graph/graph_passes.h"
-#include "graph/graph_recompute.h"
+#include "graph/match/graph_match.h"
+#include "graph/model/graph_passes.h"
+#include "graph/model/graph_recompute.h"
 #include "graph/graph_run.h"
-#include "graph/layer_mapping.h"
-#include "graph/parallel_merge.h"
+#include "graph/match/layer_mapping.h"
+#include "graph/merge/parallel_merge.h"
 #include "support/error.h"
 
 #include <QTemporaryDir>

@@ -2,7 +2,7 @@
 // Python's repr() of floats and strings, which every CSV cell and item name depends on.
 #include "test_util.h"
 
-#include "support/pyformat.h"
+#include "support/python_text.h"
 
 #include <cmath>
 #include <limits>

@@ -8,7 +8,7 @@
 
 #include "compare/compare_engine.h"
 #include "graph/graph_run.h"
-#include "graph/vis_db_reader.h"
+#include "graph/visdb/vis_db_reader.h"
 #include "support/error.h"
 
 #include <QAbstractItemModelTester>

@@ -13,7 +13,7 @@
 #include "graph/nodetooltip.h"
 
 #include "graph/graph_run.h"
-#include "graph/node_details.h"
+#include "graph/visdb/node_details.h"
 
 #include <QCheckBox>
 #include <QComboBox>

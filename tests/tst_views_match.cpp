@@ -206,8 +206,8 @@ private slots:
         // The lists follow the micro-step filter ((? = -1 OR micro_step_id = ?), as the plugin queries).
         {
             // The reference dumps have one micro step: give every third row micro step 1 to see the filter work.
-            graph::SqliteDb writable(db, false);
-            graph::SqliteStatement(writable, "UPDATE tb_nodes SET micro_step_id = 1 WHERE node_order % 3 = 0").step();
+            msprobe::SqliteDb writable(db, false);
+            msprobe::SqliteStatement(writable, "UPDATE tb_nodes SET micro_step_id = 1 WHERE node_order % 3 = 0").step();
         }
         QVERIFY(openInSession(session, db)); // read the db again, as reopening it in the studio does
         QVERIFY(controller.open(0, 0));

@@ -2,14 +2,11 @@
 #include "cli.h"
 #include "interrupt.h"
 
-#include "compare/atomic_file.h"
+#include "support/atomic_file.h"
 #include "compare/compare_job.h"
 #include "compare/mapping_yaml.h"
 #include "compare/tensor_metrics_files.h"
 #include "support/error.h"
-#include "support/json_file.h"
-
-#include <nlohmann/json.hpp>
 
 #include <malloc.h>
 #include <unistd.h>
@@ -158,12 +155,10 @@ int runCompare(const std::vector<std::string>& args)
             throw UsageError { "unknown or unsupported option " + scan.peek() };
     }
     if (!legacyInput.empty()) {
-        const auto config = readSmallJsonFile(legacyInput); // a regular file, capped; errors give the line
-        if (!config.is_object())
-            throw Error(legacyInput, {}, "compare.json must be a JSON object with \"npu_path\" and \"bench_path\"");
-        target = config.value("npu_path", std::string());
-        golden = config.value("bench_path", std::string());
-        options.tensorLog = options.tensorLog || config.value("is_print_compare_log", false);
+        const LegacyCompareInput config = readLegacyCompareJson(legacyInput);
+        target = config.target;
+        golden = config.golden;
+        options.tensorLog = options.tensorLog || config.printCompareLog;
     }
     if (target.empty() || golden.empty())
         throw UsageError { "both -tp/--target_path and -gp/--golden_path are required" };

@@ -2,7 +2,7 @@
 #include "cli.h"
 #include "interrupt.h"
 
-#include "graph/graph_export.h"
+#include "graph/layout/graph_export.h"
 #include "graph/graph_run.h"
 #include "support/error.h"
 

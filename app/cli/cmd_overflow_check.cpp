@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "cli.h"
 
-#include "compare/anomaly_check.h"
-#include "compare/atomic_file.h"
+#include "diagnose/anomaly_check.h"
+#include "support/atomic_file.h"
 #include "support/error.h"
 
 #include <chrono>

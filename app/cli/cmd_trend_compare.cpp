@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "cli.h"
 
-#include "compare/atomic_file.h"
+#include "support/atomic_file.h"
 #include "support/error.h"
 #include "trend/dump_import.h"
 #include "trend/monitor_import.h"

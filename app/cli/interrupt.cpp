@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "interrupt.h"
 
-#include "compare/atomic_file.h"
+#include "support/atomic_file.h"
 
 #include <unistd.h>
 

@@ -5,7 +5,7 @@
 #include "mainwindow.h"
 #include "optionalviews.h"
 
-#include "compare/atomic_file.h"
+#include "support/atomic_file.h"
 
 #include <QCoreApplication>
 #include <QEventLoop>

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "reportexport.h"
 
-#include "compare/atomic_file.h"
+#include "support/atomic_file.h"
+#include "compare/compare_job.h"
 #include "compare/csv_writer.h"
 #include "compare/html_report.h"
 #include "compare/xlsx_writer.h"
@@ -17,25 +18,20 @@ std::filesystem::path nativePath(const QString& file) { return std::filesystem::
 
 void writeHtml(const StudioSession& session, const QString& file)
 {
-    msprobe::JobOutcome job;
-    msprobe::JobOptions options;
+    std::vector<msprobe::ComparedTable> tables;
     for (const auto& [key, rows] : session.compareResults()) {
-        const msprobe::CompareTable* table = rows->table();
-        if (!table)
+        if (!rows->table())
             continue;
-        msprobe::PairOutcome outcome;
-        outcome.pair.label = "rank" + std::to_string(key.second);
-        outcome.pair.step = "step" + std::to_string(key.first);
-        msprobe::summarizePair(*table, outcome, options);
-        outcome.htmlSection = msprobe::renderHtmlSection(*table, outcome);
-        if (outcome.error)
-            job.worst = msprobe::ResultLevel::Error;
-        else if (outcome.warning && job.worst == msprobe::ResultLevel::Pass)
-            job.worst = msprobe::ResultLevel::Warning;
-        job.pairs.push_back(std::move(outcome));
+        msprobe::ComparedTable compared;
+        compared.pair.label = "rank" + std::to_string(key.second);
+        compared.pair.step = "step" + std::to_string(key.first);
+        compared.table = rows->table();
+        tables.push_back(std::move(compared));
     }
+    msprobe::JobOptions options;
+    options.html = true;
     msprobe::AtomicFile out(nativePath(file));
-    out.write(msprobe::renderHtmlReport(job));
+    out.write(msprobe::renderHtmlReport(msprobe::outcomeOfTables(tables, options)));
     out.commit();
 }
 

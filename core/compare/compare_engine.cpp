@@ -5,7 +5,7 @@
 #include "compare/legacy_result.h"
 #include "compare/stats_diff.h"
 #include "compare/tensor_metrics_files.h"
-#include "compare/thread_pool.h"
+#include "support/thread_pool.h"
 #include "dump/dump_json_reader.h"
 #include "dump/tensor_file.h"
 #include "support/error.h"

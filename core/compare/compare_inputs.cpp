@@ -3,6 +3,9 @@
 
 #include "dump/dump_tree.h"
 #include "support/error.h"
+#include "support/json_file.h"
+
+#include <nlohmann/json.hpp>
 
 #include <algorithm>
 #include <map>
@@ -11,39 +14,12 @@ namespace fs = std::filesystem;
 
 namespace msprobe {
 
-bool isRankDirectory(const std::string& name)
-{
-    if (name.rfind("rank", 0) != 0)
-        return false;
-    const std::string digits = name.substr(4);
-    if (digits.empty())
-        return true;
-    if (!std::all_of(digits.begin(), digits.end(), [](char c) { return c >= '0' && c <= '9'; }))
-        return false;
-    return digits == "0" || digits[0] != '0';
-}
-
 namespace {
 
-bool isProcDirectory(const std::string& name)
-{
-    return name.size() > 4 && name.rfind("proc", 0) == 0
-        && std::all_of(name.begin() + 4, name.end(), [](char c) { return c >= '0' && c <= '9'; });
-}
-
-std::vector<std::string> subdirectories(const fs::path& dir, bool (*accept)(const std::string&))
-{
-    std::vector<std::string> names;
-    std::error_code ec;
-    for (const auto& item : fs::directory_iterator(dir, ec)) {
-        std::error_code typeError;
-        if (item.is_directory(typeError) && accept(item.path().filename().string()))
-            names.push_back(item.path().filename().string());
-    }
-    if (ec)
-        throw Error(dir.string(), {}, "cannot list the directory: " + ec.message());
-    return names;
-}
+// "rank", "rank0", "rank12" (the reference's ^rank(?:0|[1-9][0-9]*)?$).
+bool isRankDirectory(const DumpDirName& name) { return name.is(DumpDirName::Kind::Rank) && name.canonical(); }
+bool isProcDirectory(const DumpDirName& name) { return name.is(DumpDirName::Kind::Proc) && !name.suffix.empty() && name.numeric(); }
+bool isStepDirectory(const DumpDirName& name) { return name.is(DumpDirName::Kind::Step) && !name.suffix.empty() && name.numeric(); }
 
 fs::path dumpFileIn(const fs::path& dir)
 {
@@ -55,18 +31,23 @@ fs::path dumpFileIn(const fs::path& dir)
     return {};
 }
 
-bool isStepDirectory(const std::string& name)
+// The label's numbers as the studio keys its results and -da its ranks.
+void setNumbers(ComparePair& pair)
 {
-    return name.size() > 4 && name.rfind("step", 0) == 0
-        && std::all_of(name.begin() + 4, name.end(), [](char c) { return c >= '0' && c <= '9'; });
+    const DumpDirName rank = parseDumpDirName(pair.label);
+    pair.rankFolder = isRankDirectory(rank);
+    if (rank.is(DumpDirName::Kind::Rank) && rank.number)
+        pair.rankNumber = static_cast<int>(*rank.number);
+    if (auto step = parseDumpDirName(pair.step).number)
+        pair.stepNumber = static_cast<int>(*step);
 }
 
 // Pairs of one step directory per spec 2.2.
 std::vector<ComparePair> stepPairs(const fs::path& npuStep, const fs::path& benchStep, const fs::path& outputDir,
     const std::string& step, bool firstDiff)
 {
-    auto npuRanks = subdirectories(npuStep, [](const std::string& n) { return isRankDirectory(n); });
-    auto benchRanks = subdirectories(benchStep, [](const std::string& n) { return isRankDirectory(n); });
+    auto npuRanks = dumpSubfolders(npuStep, isRankDirectory);
+    auto benchRanks = dumpSubfolders(benchStep, isRankDirectory);
     std::sort(npuRanks.begin(), npuRanks.end(), dumpDirLess); // rank2 before rank10, as discovery lists them
     std::sort(benchRanks.begin(), benchRanks.end(), dumpDirLess);
     if (npuRanks.size() != benchRanks.size())
@@ -75,8 +56,8 @@ std::vector<ComparePair> stepPairs(const fs::path& npuStep, const fs::path& benc
     if (npuRanks.empty()) {
         if (firstDiff)
             throw Error(npuStep.string(), {}, "no rank directory (rank, rank{N}) found: -da needs rank directories");
-        auto npuProcs = subdirectories(npuStep, [](const std::string& n) { return isProcDirectory(n); });
-        auto benchProcs = subdirectories(benchStep, [](const std::string& n) { return isProcDirectory(n); });
+        auto npuProcs = dumpSubfolders(npuStep, isProcDirectory);
+        auto benchProcs = dumpSubfolders(benchStep, isProcDirectory);
         if (npuProcs.size() != 1 || benchProcs.size() != 1)
             throw Error((npuProcs.size() != 1 ? npuStep : benchStep).string(), {},
                 "no rank directory and not exactly one proc{PID} directory: nothing to compare");
@@ -101,6 +82,7 @@ std::vector<ComparePair> stepPairs(const fs::path& npuStep, const fs::path& benc
         pair.step = step;
         pair.outputDir = outputDir;
         pair.debugFile = debug;
+        setNumbers(pair);
         pairs.push_back(std::move(pair));
     }
     return pairs;
@@ -151,19 +133,22 @@ std::vector<ComparePair> resolveComparePairs(const fs::path& target, const fs::p
             pair.label = fs::absolute(target).lexically_normal().parent_path().filename().string();
         pair.outputDir = outputDir;
         pair.debugFile = targetFile.filename() == "debug.json";
+        setNumbers(pair);
         return { pair };
     }
     // Two dump_paths: pair step{N} folders by number.
-    auto npuSteps = subdirectories(target, [](const std::string& n) { return isStepDirectory(n); });
-    auto benchSteps = subdirectories(golden, [](const std::string& n) { return isStepDirectory(n); });
-    const bool hasRanks = !subdirectories(target, [](const std::string& n) { return isRankDirectory(n) || isProcDirectory(n); }).empty();
+    auto npuSteps = dumpSubfolders(target, isStepDirectory);
+    auto benchSteps = dumpSubfolders(golden, isStepDirectory);
+    const bool hasRanks = !dumpSubfolders(target, [](const DumpDirName& n) { return isRankDirectory(n) || isProcDirectory(n); }).empty();
     if (!npuSteps.empty() && !hasRanks) {
-        std::map<long, std::string> benchByNumber;
-        for (const auto& s : benchSteps)
-            benchByNumber[std::stol(s.substr(4))] = s;
-        std::map<long, std::string> npuByNumber;
-        for (const auto& s : npuSteps)
-            npuByNumber[std::stol(s.substr(4))] = s;
+        auto byNumber = [](const std::vector<std::string>& names) {
+            std::map<long long, std::string> sorted;
+            for (const auto& name : names)
+                sorted[parseDumpDirName(name).number.value_or(-1)] = name;
+            return sorted;
+        };
+        const auto benchByNumber = byNumber(benchSteps);
+        const auto npuByNumber = byNumber(npuSteps);
         std::vector<ComparePair> pairs;
         for (const auto& [number, name] : npuByNumber) {
             auto bench = benchByNumber.find(number);
@@ -177,6 +162,18 @@ std::vector<ComparePair> resolveComparePairs(const fs::path& target, const fs::p
         return pairs;
     }
     return stepPairs(target, golden, outputDir, {}, firstDiff);
+}
+
+LegacyCompareInput readLegacyCompareJson(const fs::path& file)
+{
+    const auto config = readSmallJsonFile(file); // a regular file, capped; errors give the line
+    if (!config.is_object())
+        throw Error(file.string(), {}, "compare.json must be a JSON object with \"npu_path\" and \"bench_path\"");
+    LegacyCompareInput input;
+    input.target = config.value("npu_path", std::string());
+    input.golden = config.value("bench_path", std::string());
+    input.printCompareLog = config.value("is_print_compare_log", false);
+    return input;
 }
 
 } // namespace msprobe

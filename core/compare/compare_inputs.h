@@ -12,6 +12,9 @@ struct ComparePair {
     std::filesystem::path npuJson, benchJson;
     std::string label; // output-name suffix without the underscore: "" (file inputs), "rank0", "proc1234"
     std::string step; // "step0" for dump_path inputs, else empty
+    int stepNumber = 0; // 0 when there is no step level
+    int rankNumber = 0; // the N of a rank{N} label; 0 for "rank", proc{PID} and file inputs
+    bool rankFolder = false; // the label is a rank folder ("rank", "rank{N}"): -da analyses these
     std::filesystem::path outputDir;
     bool debugFile = false; // debug.json pair
 };
@@ -23,7 +26,12 @@ struct ComparePair {
 std::vector<ComparePair> resolveComparePairs(const std::filesystem::path& target, const std::filesystem::path& golden,
     const std::filesystem::path& outputDir, bool firstDiffAnalyze);
 
-// "rank", "rank0", "rank12" (the reference's ^rank(?:0|[1-9][0-9]*)?$).
-bool isRankDirectory(const std::string& name);
+// The legacy -i compare.json: {"npu_path": ..., "bench_path": ..., "is_print_compare_log": true|false}; missing
+// paths come back empty. Throws msprobe::Error naming the file (and the line) when it is not such an object.
+struct LegacyCompareInput {
+    std::string target, golden;
+    bool printCompareLog = false;
+};
+LegacyCompareInput readLegacyCompareJson(const std::filesystem::path& file);
 
 } // namespace msprobe

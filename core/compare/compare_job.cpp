@@ -1,14 +1,13 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "compare/compare_job.h"
 
-#include "compare/atomic_file.h"
-#include "compare/compare_engine.h"
+#include "support/atomic_file.h"
 #include "compare/csv_writer.h"
-#include "compare/first_diff.h"
+#include "diagnose/first_diff.h"
 #include "compare/html_report.h"
-#include "compare/progress.h"
+#include "support/progress.h"
 #include "compare/tensor_metrics_files.h"
-#include "compare/thread_pool.h"
+#include "support/thread_pool.h"
 #include "compare/verdict_json.h"
 #include "compare/xlsx_writer.h"
 #include "support/phase_times.h"
@@ -177,6 +176,58 @@ std::string compareTimestamp()
     return buf;
 }
 
+std::unique_ptr<CompareTable> comparePair(const ComparePair& pair, const CompareOptions& options, const CompareHooks& hooks)
+{
+    CompareOptions pairOptions = options;
+    pairOptions.debugFile = pair.debugFile;
+    return compareDumpFiles(pair.npuJson, pair.benchJson, pairOptions, hooks);
+}
+
+void compareEachPair(const std::vector<ComparePair>& pairs, const CompareOptions& options, const std::atomic<bool>* cancel,
+    const std::function<void(std::size_t index, const ComparePair& pair)>& started,
+    const std::function<void(const ComparePair& pair, std::unique_ptr<CompareTable> table)>& finished)
+{
+    CompareHooks hooks;
+    hooks.cancel = cancel;
+    for (std::size_t i = 0; i < pairs.size(); ++i) {
+        if (cancel && cancel->load())
+            throw Error("cancelled");
+        if (started)
+            started(i, pairs[i]);
+        finished(pairs[i], comparePair(pairs[i], options, hooks));
+    }
+}
+
+void foldJobTotals(JobOutcome& job)
+{
+    job.rows = job.unpaired = job.unreadableFiles = 0;
+    job.worst = ResultLevel::Pass;
+    for (const auto& outcome : job.pairs) {
+        job.rows += outcome.rows;
+        job.unpaired += outcome.unpaired;
+        job.unreadableFiles += outcome.unreadableFiles;
+        if (outcome.error)
+            job.worst = ResultLevel::Error;
+        else if (outcome.warning && job.worst == ResultLevel::Pass)
+            job.worst = ResultLevel::Warning;
+    }
+}
+
+JobOutcome outcomeOfTables(const std::vector<ComparedTable>& tables, const JobOptions& options)
+{
+    JobOutcome job;
+    for (const ComparedTable& compared : tables) {
+        PairOutcome outcome;
+        outcome.pair = compared.pair;
+        summarizePair(*compared.table, outcome, options);
+        if (options.html)
+            outcome.htmlSection = renderHtmlSection(*compared.table, outcome);
+        job.pairs.push_back(std::move(outcome));
+    }
+    foldJobTotals(job);
+    return job;
+}
+
 JobOutcome runCompareJob(const std::vector<ComparePair>& pairs, const JobOptions& options, const std::atomic<bool>* cancel)
 {
     JobOutcome job;
@@ -198,7 +249,7 @@ JobOutcome runCompareJob(const std::vector<ComparePair>& pairs, const JobOptions
         hooks.cancel = cancel;
         hooks.threads = std::max<std::size_t>(1, threads / std::max<std::size_t>(1, std::min(threads, pairs.size())));
         hooks.rowProgress = [&](std::size_t done, std::size_t total) { progress.rows(pair.label, done, total); };
-        auto table = compareDumpFiles(pair.npuJson, pair.benchJson, compareOptions, hooks);
+        auto table = comparePair(pair, compareOptions, hooks);
         PhaseTimes phases;
         // The summary (counts, first divergence, failed rows) only reads the table: it runs beside the writing.
         std::exception_ptr summaryFailure;
@@ -276,24 +327,16 @@ JobOutcome runCompareJob(const std::vector<ComparePair>& pairs, const JobOptions
     }
     progress.finish();
 
-    for (const auto& outcome : job.pairs) {
-        job.rows += outcome.rows;
-        job.unpaired += outcome.unpaired;
-        job.unreadableFiles += outcome.unreadableFiles;
-        if (outcome.error)
-            job.worst = ResultLevel::Error;
-        else if (outcome.warning && job.worst == ResultLevel::Pass)
-            job.worst = ResultLevel::Warning;
-    }
+    foldJobTotals(job);
     const fs::path& outputRoot = options.outputRoot;
     if (options.compare.firstDiffAnalyze) {
         // Group by output folder (one analysis per step) as the reference analyses one step directory.
         std::map<fs::path, std::vector<RankChecks>> byFolder;
         for (std::size_t i = 0; i < pairs.size(); ++i) {
-            if (!keptTables[i] || !isRankDirectory(pairs[i].label))
+            if (!keptTables[i] || !pairs[i].rankFolder)
                 continue;
             RankChecks rc;
-            rc.rank = pairs[i].label.size() > 4 ? std::stoi(pairs[i].label.substr(4)) : 0;
+            rc.rank = pairs[i].rankNumber;
             rc.table = keptTables[i].get();
             rc.checks = firstDiffChecks(*rc.table);
             byFolder[pairs[i].outputDir].push_back(std::move(rc));

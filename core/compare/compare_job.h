@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 
+#include "compare/compare_engine.h"
 #include "compare/compare_inputs.h"
 #include "compare/compare_options.h"
 #include "compare/divergence.h"
@@ -8,6 +9,8 @@
 #include "compare/tensor_metrics.h"
 
 #include <atomic>
+#include <functional>
+#include <memory>
 #include <filesystem>
 #include <optional>
 #include <string>
@@ -72,6 +75,28 @@ std::vector<std::string> pairWarnings(const PairOutcome& outcome);
 // Throws msprobe::Error on the first failing pair once the others are done (their finished files stay, nothing
 // half-written remains).
 JobOutcome runCompareJob(const std::vector<ComparePair>& pairs, const JobOptions& options, const std::atomic<bool>* cancel);
+
+// One pair compared in memory with the pair's own debug.json setting; nothing is written.
+std::unique_ptr<CompareTable> comparePair(const ComparePair& pair, const CompareOptions& options, const CompareHooks& hooks);
+
+// The pairs compared one after another, each finished table handed to `finished` (the studio keeps them);
+// `started` hears of each pair first. Throws msprobe::Error("cancelled") between pairs once cancel is set.
+void compareEachPair(const std::vector<ComparePair>& pairs, const CompareOptions& options, const std::atomic<bool>* cancel,
+    const std::function<void(std::size_t index, const ComparePair& pair)>& started,
+    const std::function<void(const ComparePair& pair, std::unique_ptr<CompareTable> table)>& finished);
+
+// A table compared elsewhere (the studio's) that a report is made of.
+struct ComparedTable {
+    ComparePair pair; // label and step name the pair in the report
+    const CompareTable* table = nullptr;
+};
+
+// The job outcome of tables compared elsewhere: each summarized (with its HTML section when options.html) and
+// the totals folded, as runCompareJob does for its own pairs; renderHtmlReport / renderVerdictJson take it.
+JobOutcome outcomeOfTables(const std::vector<ComparedTable>& tables, const JobOptions& options);
+
+// Rows, unpaired rows, unreadable files and the worst level over the job's pairs.
+void foldJobTotals(JobOutcome& job);
 
 // Fills the outcome's mode, counts, first divergence / NaN-Inf and first failed rows from a finished table (what
 // the HTML report and the verdict JSON read); counts stay zero with -da.

@@ -4,7 +4,7 @@
 #include "compare/consistent_table.h"
 #include "compare/stats_diff.h"
 #include "compare/tensor_metrics_files.h"
-#include "support/pyformat.h"
+#include "support/python_text.h"
 
 namespace msprobe {
 

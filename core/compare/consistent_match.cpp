@@ -241,7 +241,7 @@ std::vector<SummaryElement> parseSummaryList(std::string_view text)
 void appendElementText(std::string& out, const SummaryElement& e)
 {
     if (e.isFloat)
-        appendFloatRepr(out, e.f);
+        appendPythonFloatRepr(out, e.f);
     else
         out += e.s;
 }

@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "compare/consistent_table.h"
+#include "support/python_text.h"
 
 #include "compare/stats_diff.h"
 #include "compare/tensor_metrics_files.h"
-#include "compare/thread_pool.h"
+#include "support/thread_pool.h"
 #include "dump/tensor_file.h"
 #include "support/error.h"
 
@@ -25,19 +26,6 @@ struct UnreadableDumpFile {
 
 bool contains(std::string_view text, std::string_view needle) { return text.find(needle) != std::string_view::npos; }
 
-std::vector<std::string> splitSemicolons(const std::string& text)
-{
-    std::vector<std::string> parts;
-    std::size_t start = 0;
-    while (true) {
-        const std::size_t semi = text.find(';', start);
-        parts.push_back(text.substr(start, semi == std::string::npos ? std::string::npos : semi - start));
-        if (semi == std::string::npos)
-            return parts;
-        start = semi + 1;
-    }
-}
-
 
 // read_real_data for one side: the joined names of the split projections are read and concatenated (inputs: the
 // first file; parameters: along axis 0; outputs: along axis 1); any other name is one file.
@@ -52,12 +40,12 @@ TensorData readSide(const fs::path& dataDir, const std::string& dataName, bool j
     };
     if (!joinable)
         return readOne(dataName);
-    const std::vector<std::string> names = splitSemicolons(dataName);
+    const auto names = pythonSplit(dataName, ';');
     if (contains(dataName, ".input."))
-        return readOne(names.front());
+        return readOne(std::string(names.front()));
     std::vector<TensorData> parts;
-    for (const auto& name : names)
-        parts.push_back(readOne(name));
+    for (const auto name : names)
+        parts.push_back(readOne(std::string(name)));
     return concatenateTensors(std::move(parts), contains(dataName, ".parameters.") ? 0 : 1, dataName);
 }
 

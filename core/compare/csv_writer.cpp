@@ -95,7 +95,7 @@ void appendStatistic(std::string& out, const PyVal& value)
         if (std::isinf(value.f))
             out += value.f > 0 ? " inf" : " -inf";
         else
-            appendFloatRepr(out, value.f);
+            appendPythonFloatRepr(out, value.f);
         return;
     case PyKind::Bool: out += value.b ? "True" : "False"; return;
     }
@@ -161,7 +161,7 @@ private:
                     continue;
                 std::string& text = m_statText[side][k];
                 text.clear();
-                appendFloatRepr(text, v.f);
+                appendPythonFloatRepr(text, v.f);
                 // pandasReparse without printing the value a second time.
                 m_reparsed[side][k] = std::isfinite(v.f) && !(v.f == std::trunc(v.f) && std::fabs(v.f) < 9007199254740992.0)
                     ? pandasStrtod(text)
@@ -315,7 +315,7 @@ void appendCsvField(std::string& out, const Cell& cell)
             out += cell.f > 0 ? " inf" : " -inf";
             return;
         }
-        appendFloatRepr(out, cell.f);
+        appendPythonFloatRepr(out, cell.f);
         return;
     case Cell::Kind::Bool: out += cell.b ? "True" : "False"; return;
     case Cell::Kind::Missing: return;

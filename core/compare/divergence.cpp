@@ -206,20 +206,6 @@ std::optional<DivergencePoint> firstDivergence(const CompareTable& table, const 
     }
 }
 
-namespace {
-
-bool nonFinite(const PyVal& v)
-{
-    if (v.kind == PyKind::Float)
-        return !std::isfinite(v.f);
-    if (v.kind != PyKind::Str)
-        return false;
-    const StatClass c = classifyStat(v);
-    return c == StatClass::Nan || c == StatClass::Inf || c == StatClass::NegInf;
-}
-
-} // namespace
-
 std::optional<DivergencePoint> firstNanInf(const CompareTable& table)
 {
     if (table.mode == CompareMode::Md5)
@@ -232,7 +218,7 @@ std::optional<DivergencePoint> firstNanInf(const CompareTable& table)
             const CompareRow& row = table.rows[r];
             std::string problem;
             for (int k = 0; k < 4 && problem.empty(); ++k)
-                if (nonFinite(table.statistic(row, true, k))) {
+                if (divergence_detail::nonFinite(table.statistic(row, true, k))) {
                     table.cell(r, Column::NpuName, cell);
                     problem = cell.text + ": NPU " + std::string(k == 0 ? "max" : k == 1 ? "min" : k == 2 ? "mean" : "l2norm") + " is "
                         + pyText(table.statistic(row, true, k));

@@ -2,7 +2,7 @@
 #include "compare/divergence_checks.h"
 
 #include "compare/stats_diff.h"
-#include "support/pyformat.h"
+#include "support/python_text.h"
 
 #include <algorithm>
 #include <cctype>
@@ -50,16 +50,6 @@ const ValueNode* nodeOf(const ItemTable& items, const Item& item)
 double finiteMagnitude(const PyVal& v)
 {
     return v.isNumber() && std::isfinite(v.number()) ? std::fabs(v.number()) : 0.0;
-}
-
-bool nonFinite(const PyVal& v)
-{
-    if (v.kind == PyKind::Float)
-        return !std::isfinite(v.f);
-    if (v.kind != PyKind::Str)
-        return false;
-    const StatClass c = classifyStat(v);
-    return c == StatClass::Nan || c == StatClass::Inf || c == StatClass::NegInf;
 }
 
 std::string shortNumber(double value)
@@ -132,6 +122,16 @@ bool numberOf(const ItemTable& items, const Item& item, double& out)
 }
 
 } // namespace
+
+bool nonFinite(const PyVal& v)
+{
+    if (v.kind == PyKind::Float)
+        return !std::isfinite(v.f);
+    if (v.kind != PyKind::Str)
+        return false;
+    const StatClass c = classifyStat(v);
+    return c == StatClass::Nan || c == StatClass::Inf || c == StatClass::NegInf;
+}
 
 Role roleOf(const Item& item)
 {

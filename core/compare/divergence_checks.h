@@ -31,6 +31,9 @@ bool namesPlacement(const ItemTable& items, const Item& item);
 // Whether two non-tensor values differ (type, value and extra keys; placement arguments never differ).
 bool valuesDiffer(const ItemTable& npuItems, const Item& npu, const ItemTable& benchItems, const Item& bench);
 
+// Whether a statistic is NaN or infinite (a float, or the text "nan" / "inf" / "-inf" a dump may hold).
+bool nonFinite(const PyVal& value);
+
 // Why a matched tensor row is out of tolerance ("Max relative error 3.8e-05 > 1e-05 (1.92 vs 1.93)",
 // "CRC-32 1a2b3c4d vs 5e6f7a8b"), or empty when it is within it.
 std::string tensorProblem(const CompareTable& table, const CompareRow& row, const DivergenceTolerance& tolerance);

@@ -31,7 +31,7 @@ void cellText(std::string& out, const Cell& cell)
     case Cell::Kind::Str:
     case Cell::Kind::List: appendMarkupEscaped(out, cell.text); return;
     case Cell::Kind::Int: out += std::to_string(cell.i); return;
-    case Cell::Kind::Float: appendFloatRepr(out, cell.f); return;
+    case Cell::Kind::Float: appendPythonFloatRepr(out, cell.f); return;
     case Cell::Kind::Bool: out += cell.b ? "True" : "False"; return;
     case Cell::Kind::Missing: return;
     }

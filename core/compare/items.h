@@ -2,6 +2,7 @@
 #pragma once
 
 #include "compare/py_value.h"
+#include "support/python_text.h"
 #include "dump/dump_model.h"
 #include "support/string_pool.h"
 
@@ -16,8 +17,8 @@ namespace msprobe {
 // A shape as Python prints a list of ints: "[4, 128, 256]".
 void appendShapeText(std::string& out, std::span<const std::int64_t> dims);
 
-// The '.'-separated parts of a name, as views into it ("a..b" -> "a", "", "b").
-std::vector<std::string_view> splitDots(std::string_view text);
+// Python's str(type(value)) of a scalar as the dump stored it: "<class 'int'>", "<class 'dict'>", ...
+std::string_view pythonTypeName(ScalarValueKind kind, std::string_view text);
 
 // What part of its entry an item comes from (the reference's "state").
 enum class ItemState : std::uint8_t { Input, Output, Parameters, ParametersGrad, Debug };

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "compare/matching.h"
 
-#include "compare/thread_pool.h"
+#include "support/thread_pool.h"
 
 #include <algorithm>
 #include <bit>

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "compare/py_value.h"
 
-#include "support/pyformat.h"
+#include "support/python_text.h"
 
 #include <array>
 #include <charconv>
@@ -22,11 +22,6 @@ PyVal PyVal::real(double x)
     return v;
 }
 
-void appendFloatRepr(std::string& out, double value)
-{
-    appendPythonFloatRepr(out, value);
-}
-
 void appendPyText(std::string& out, const PyVal& value)
 {
     switch (value.kind) {
@@ -37,7 +32,7 @@ void appendPyText(std::string& out, const PyVal& value)
         out.append(buf, r.ptr);
         return;
     }
-    case PyKind::Float: appendFloatRepr(out, value.f); return;
+    case PyKind::Float: appendPythonFloatRepr(out, value.f); return;
     case PyKind::Bool: out += value.b ? "True" : "False"; return;
     }
 }
@@ -77,23 +72,23 @@ bool pyEquals(const PyVal& a, const PyVal& b)
     return asNumber(a) == asNumber(b);
 }
 
-double roundTo12Decimals(double value)
+namespace {
+
+// float(format % value): the value printed with a fixed number of decimals and read back.
+double roundThroughText(double value, const char* format)
 {
     if (!std::isfinite(value))
         return value;
     char buf[400];
-    std::snprintf(buf, sizeof buf, "%.12f", value);
+    std::snprintf(buf, sizeof buf, format, value);
     return std::strtod(buf, nullptr);
 }
 
-double roundTo6Decimals(double value)
-{
-    if (!std::isfinite(value))
-        return value;
-    char buf[400];
-    std::snprintf(buf, sizeof buf, "%.6f", value);
-    return std::strtod(buf, nullptr);
-}
+} // namespace
+
+double roundTo12Decimals(double value) { return roundThroughText(value, "%.12f"); }
+
+double roundTo6Decimals(double value) { return roundThroughText(value, "%.6f"); }
 
 namespace {
 
@@ -269,7 +264,7 @@ double pandasReparse(double value)
         return value;
     thread_local std::string text;
     text.clear();
-    appendFloatRepr(text, value);
+    appendPythonFloatRepr(text, value);
     return pandasStrtod(text);
 }
 
@@ -364,69 +359,6 @@ bool hasFormulaPrefix(std::string_view text)
         if (blacklistedAt(text, pos + 1))
             return true;
     return false;
-}
-
-void appendJsonString(std::string& out, std::string_view text)
-{
-    static const char* hex = "0123456789abcdef";
-    auto unicodeEscape = [&](std::uint32_t code) {
-        out += "\\u";
-        out += hex[(code >> 12) & 0xF];
-        out += hex[(code >> 8) & 0xF];
-        out += hex[(code >> 4) & 0xF];
-        out += hex[code & 0xF];
-    };
-    out += '"';
-    for (std::size_t i = 0; i < text.size(); ++i) {
-        const auto c = static_cast<unsigned char>(text[i]);
-        switch (c) {
-        case '"': out += "\\\""; continue;
-        case '\\': out += "\\\\"; continue;
-        case '\n': out += "\\n"; continue;
-        case '\r': out += "\\r"; continue;
-        case '\t': out += "\\t"; continue;
-        case '\b': out += "\\b"; continue;
-        case '\f': out += "\\f"; continue;
-        default: break;
-        }
-        if (c < 0x20) {
-            unicodeEscape(c);
-            continue;
-        }
-        if (c < 0x80) {
-            out += static_cast<char>(c);
-            continue;
-        }
-        // Decode one UTF-8 sequence; invalid bytes are escaped as themselves (as surrogateescape would not, but
-        // the reference never writes them).
-        std::uint32_t code = c;
-        int extra = 0;
-        if ((c & 0xE0) == 0xC0) {
-            code = c & 0x1F;
-            extra = 1;
-        } else if ((c & 0xF0) == 0xE0) {
-            code = c & 0x0F;
-            extra = 2;
-        } else if ((c & 0xF8) == 0xF0) {
-            code = c & 0x07;
-            extra = 3;
-        }
-        if (extra == 0 || i + static_cast<std::size_t>(extra) >= text.size()) {
-            unicodeEscape(c);
-            continue;
-        }
-        for (int k = 1; k <= extra; ++k)
-            code = (code << 6) | (static_cast<unsigned char>(text[i + static_cast<std::size_t>(k)]) & 0x3F);
-        i += static_cast<std::size_t>(extra);
-        if (code >= 0x10000) {
-            code -= 0x10000;
-            unicodeEscape(0xD800 + (code >> 10));
-            unicodeEscape(0xDC00 + (code & 0x3FF));
-        } else {
-            unicodeEscape(code);
-        }
-    }
-    out += '"';
 }
 
 } // namespace msprobe

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 
+#include "support/python_text.h"
+
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -40,8 +42,6 @@ bool pyTextEquals(const PyVal& a, const PyVal& b);
 // Python's a == b for the kinds a table cell can have (1 == 1.0 == True, str only equals str).
 bool pyEquals(const PyVal& a, const PyVal& b);
 
-// Python repr(float) appended (shortest round trip, "1e-05", "2.0", "inf", "nan").
-void appendFloatRepr(std::string& out, double value);
 // float('{:.12f}'.format(x)): the reference's format_value.
 double roundTo12Decimals(double value);
 // Python round(x, 6).
@@ -64,8 +64,5 @@ std::string crc32Hex(std::string_view bytes);
 // The blacklist check the reference applies to names, stack frames and written cells:
 // ^[＋－＝％＠+\-=%@]|;[＋－＝％＠+\-=%@]
 bool hasFormulaPrefix(std::string_view text);
-
-// JSON string literal as Python's json.dumps writes it (ensure_ascii: non-ASCII as \uXXXX).
-void appendJsonString(std::string& out, std::string_view text);
 
 } // namespace msprobe

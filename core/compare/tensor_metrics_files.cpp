@@ -4,6 +4,7 @@
 #include "compare/result_rules.h"
 #include "dump/tensor_file.h"
 #include "support/error.h"
+#include "support/markup_escape.h"
 
 namespace fs = std::filesystem;
 
@@ -12,20 +13,6 @@ namespace msprobe {
 namespace {
 
 // The path as text with control characters escaped (data_names come from the dump: never echoed raw).
-std::string printablePath(const fs::path& path)
-{
-    static constexpr char hex[] = "0123456789abcdef";
-    std::string out;
-    for (const char c : path.string()) {
-        const auto u = static_cast<unsigned char>(c);
-        if (u < 0x20 || u == 0x7f)
-            out += std::string("\\x") + hex[u >> 4] + hex[u & 15];
-        else
-            out += c;
-    }
-    return out;
-}
-
 std::string reasonOf(const Error& error)
 {
     return error.place().empty() ? error.detail() : error.place() + ": " + error.detail();
@@ -45,9 +32,9 @@ std::optional<TensorData> loadRowTensor(
         std::error_code ec;
         if (!fs::exists(dataDir, ec))
             reason += " (the folder " + dataDir.string() + " is missing)";
-        problems.push_back({ printablePath(file), std::move(reason) });
+        problems.push_back({ printableText(file.string()), std::move(reason) });
     } catch (const std::exception& error) {
-        problems.push_back({ printablePath(file), error.what() });
+        problems.push_back({ printableText(file.string()), error.what() });
     }
     return std::nullopt;
 }

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "compare/xlsx_writer.h"
 
-#include "compare/atomic_file.h"
+#include "support/atomic_file.h"
 #include "compare/legacy_result.h"
 #include "support/error.h"
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 
-#include "compare/atomic_file.h"
+#include "support/atomic_file.h"
 #include "compare/compare_table.h"
 
 #include <atomic>

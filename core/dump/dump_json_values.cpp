@@ -5,7 +5,7 @@
 
 #include "dump/dump_json_bytes.h"
 #include "support/json_number.h"
-#include "support/pyformat.h"
+#include "support/python_text.h"
 
 #include <algorithm>
 #include <limits>

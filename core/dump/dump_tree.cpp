@@ -15,17 +15,13 @@ namespace msprobe {
 
 namespace {
 
-std::optional<long long> numberAfter(const std::string& name, std::string_view prefix)
+// prefix + 1 to 9 digits (leading zeros allowed): what msprobe writes as a step, rank or proc folder.
+std::optional<long long> numberAfter(const std::string& name, DumpDirName::Kind kind)
 {
-    if (name.size() <= prefix.size() || name.compare(0, prefix.size(), prefix) != 0)
+    const DumpDirName parsed = parseDumpDirName(name);
+    if (parsed.kind != kind || parsed.suffix.empty() || parsed.suffix.size() > 9 || !parsed.numeric())
         return std::nullopt;
-    const char* begin = name.data() + prefix.size();
-    const char* end = name.data() + name.size();
-    if (!std::all_of(begin, end, [](char c) { return c >= '0' && c <= '9'; }) || end - begin > 9)
-        return std::nullopt;
-    long long value = 0;
-    std::from_chars(begin, end, value);
-    return value;
+    return parsed.number;
 }
 
 bool isDumpDirName(const std::string& name) { return isRankDirName(name) || stepNumberOf(name).has_value(); }
@@ -82,7 +78,7 @@ RankDump makeRankDump(const fs::path& dir)
     RankDump rank;
     rank.dir = dir;
     rank.label = dir.filename().string();
-    if (auto number = numberAfter(rank.label, "rank"))
+    if (auto number = numberAfter(rank.label, DumpDirName::Kind::Rank))
         rank.rank = static_cast<int>(*number);
     if (regularDumpFile(dir / "dump.json")) {
         rank.dumpJson = dir / "dump.json";
@@ -114,16 +110,56 @@ StepDump makeStepDump(const fs::path& dir)
 
 } // namespace
 
+bool DumpDirName::numeric() const
+{
+    return std::all_of(suffix.begin(), suffix.end(), [](char c) { return c >= '0' && c <= '9'; });
+}
+
+DumpDirName parseDumpDirName(std::string_view name)
+{
+    DumpDirName parsed;
+    if (name.starts_with("rank"))
+        parsed.kind = DumpDirName::Kind::Rank;
+    else if (name.starts_with("proc"))
+        parsed.kind = DumpDirName::Kind::Proc;
+    else if (name.starts_with("step"))
+        parsed.kind = DumpDirName::Kind::Step;
+    else
+        return parsed;
+    parsed.suffix = name.substr(4);
+    if (!parsed.suffix.empty() && parsed.suffix.size() <= 18 && parsed.numeric()) {
+        long long value = 0;
+        std::from_chars(parsed.suffix.data(), parsed.suffix.data() + parsed.suffix.size(), value);
+        parsed.number = value;
+    }
+    return parsed;
+}
+
+std::vector<std::string> dumpSubfolders(const fs::path& dir, bool (*accept)(const DumpDirName&))
+{
+    std::vector<std::string> names;
+    std::error_code ec;
+    for (const auto& item : fs::directory_iterator(dir, ec)) {
+        std::error_code typeError;
+        const std::string name = item.path().filename().string();
+        if (item.is_directory(typeError) && accept(parseDumpDirName(name)))
+            names.push_back(name);
+    }
+    if (ec)
+        throw Error(dir.string(), {}, "cannot list the directory: " + ec.message());
+    return names;
+}
+
 bool dumpDirLess(const std::string& a, const std::string& b)
 {
     auto key = [](const std::string& name) {
         if (name == "rank")
             return std::make_tuple(0, -1LL, name);
-        if (auto rank = numberAfter(name, "rank"))
+        if (auto rank = numberAfter(name, DumpDirName::Kind::Rank))
             return std::make_tuple(1, *rank, name);
-        if (auto pid = numberAfter(name, "proc"))
+        if (auto pid = numberAfter(name, DumpDirName::Kind::Proc))
             return std::make_tuple(2, *pid, name);
-        if (auto step = numberAfter(name, "step"))
+        if (auto step = numberAfter(name, DumpDirName::Kind::Step))
             return std::make_tuple(3, *step, name);
         return std::make_tuple(4, 0LL, name);
     };
@@ -132,12 +168,12 @@ bool dumpDirLess(const std::string& a, const std::string& b)
 
 bool isRankDirName(const std::string& name)
 {
-    return name == "rank" || numberAfter(name, "rank").has_value() || numberAfter(name, "proc").has_value();
+    return name == "rank" || numberAfter(name, DumpDirName::Kind::Rank).has_value() || numberAfter(name, DumpDirName::Kind::Proc).has_value();
 }
 
 std::optional<int> stepNumberOf(const std::string& name)
 {
-    if (auto number = numberAfter(name, "step"))
+    if (auto number = numberAfter(name, DumpDirName::Kind::Step))
         return static_cast<int>(*number);
     return std::nullopt;
 }
@@ -163,7 +199,7 @@ DumpTree discoverDumpTree(const fs::path& path)
         RankDump rank;
         rank.dir = path.parent_path();
         rank.label = rank.dir.filename().string();
-        if (auto number = numberAfter(rank.label, "rank"))
+        if (auto number = numberAfter(rank.label, DumpDirName::Kind::Rank))
             rank.rank = static_cast<int>(*number);
         rank.dumpJson = path;
         rank.isDebug = name == "debug.json";

@@ -2,6 +2,7 @@
 #include "dump/tensor_file.h"
 
 #include "support/error.h"
+#include "support/markup_escape.h"
 
 #include <algorithm>
 #include <bit>
@@ -210,20 +211,6 @@ std::int64_t checkLayout(
 
 // ---- data_name resolution -------------------------------------------------------------------------------
 
-std::string printable(std::string_view text)
-{
-    static constexpr char hex[] = "0123456789abcdef";
-    std::string out;
-    for (const char c : text) {
-        const auto u = static_cast<unsigned char>(c);
-        if (u < 0x20 || u == 0x7f)
-            out += std::string("\\x") + hex[u >> 4] + hex[u & 15];
-        else
-            out += c;
-    }
-    return out;
-}
-
 bool isStrictlyInside(const fs::path& path, const fs::path& folder)
 {
     auto p = path.begin();
@@ -332,7 +319,7 @@ TensorData readTensorFile(const fs::path& file)
 fs::path resolveDataFile(const fs::path& dumpDataDir, std::string_view dataName)
 {
     const auto reject = [&](const std::string& why) {
-        return Error(dumpDataDir.string(), "data_name '" + printable(dataName) + "'", why);
+        return Error(dumpDataDir.string(), "data_name '" + printableText(dataName) + "'", why);
     };
     if (dataName.empty())
         throw reject("is empty");

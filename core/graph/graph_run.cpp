@@ -4,13 +4,14 @@
 
 #include "compare/compare_engine.h"
 #include "compare/compare_job.h"
-#include "graph/graph_builder.h"
-#include "graph/graph_compare.h"
-#include "graph/graph_merge.h"
-#include "graph/graph_passes.h"
-#include "graph/layer_mapping.h"
-#include "graph/merged_json_writer.h"
-#include "graph/vis_db_writer.h"
+#include "dump/dump_tree.h"
+#include "graph/model/graph_builder.h"
+#include "graph/match/graph_compare.h"
+#include "graph/merge/graph_merge.h"
+#include "graph/model/graph_passes.h"
+#include "graph/match/layer_mapping.h"
+#include "graph/merge/merged_json_writer.h"
+#include "graph/visdb/vis_db_writer.h"
 #include "support/phase_times.h"
 #include "support/error.h"
 
@@ -27,20 +28,17 @@ namespace fs = std::filesystem;
 namespace {
 
 // ^{prefix}(?:0|[1-9][0-9]*)?$
-bool numberedName(const std::string& name, std::string_view prefix, int& number)
+// prefix(?:0|[1-9][0-9]{0,8})?: "rank" and "step" alone read as 0.
+bool numberedName(const std::string& name, DumpDirName::Kind kind, int& number)
 {
-    if (!std::string_view(name).starts_with(prefix))
+    const DumpDirName parsed = parseDumpDirName(name);
+    if (!parsed.is(kind) || !parsed.canonical() || parsed.suffix.size() > 9)
         return false;
-    const std::string digits = name.substr(prefix.size());
-    if (digits.empty()) {
-        number = 0;
-        return true;
-    }
-    if (digits.find_first_not_of("0123456789") != std::string::npos || (digits.size() > 1 && digits[0] == '0') || digits.size() > 9)
-        return false;
-    number = std::stoi(digits);
+    number = static_cast<int>(parsed.number.value_or(0));
     return true;
 }
+
+bool isProcName(const std::string& name) { return parseDumpDirName(name).is(DumpDirName::Kind::Proc); }
 
 std::vector<std::string> sortedEntries(const fs::path& dir)
 {
@@ -50,6 +48,20 @@ std::vector<std::string> sortedEntries(const fs::path& dir)
         names.push_back(item.path().filename().string());
     std::sort(names.begin(), names.end());
     return names;
+}
+
+// The rank{N} or step{N} folders of dir, by number (by name among equal numbers).
+std::vector<std::pair<std::string, int>> numberedDirectories(const fs::path& dir, DumpDirName::Kind kind)
+{
+    std::vector<std::pair<std::string, int>> found;
+    std::error_code ec;
+    for (const auto& name : sortedEntries(dir)) {
+        int number = 0;
+        if (fs::is_directory(dir / name, ec) && numberedName(name, kind, number))
+            found.emplace_back(name, number);
+    }
+    std::stable_sort(found.begin(), found.end(), [](const auto& a, const auto& b) { return a.second < b.second; });
+    return found;
 }
 
 struct Job {
@@ -275,8 +287,8 @@ private:
             }
             auto benchRanks = rankDirectories(benchDir);
             decltype(npuRanks) common;
-            if (npuRanks.size() == 1 && benchRanks.size() == 1 && npuRanks[0].first.starts_with("proc")
-                && benchRanks[0].first.starts_with("proc")) {
+            if (npuRanks.size() == 1 && benchRanks.size() == 1 && isProcName(npuRanks[0].first)
+                && isProcName(benchRanks[0].first)) {
                 common = npuRanks;
                 jobs.push_back({ npuDir / npuRanks[0].first, benchDir / benchRanks[0].first, step, npuRanks[0].second });
                 return common;
@@ -489,15 +501,16 @@ InputLayout classifyInput(const fs::path& dir)
         return InputLayout::Files;
     if (std::all_of(entries.begin(), entries.end(), [&](const std::string& e) { return fs::is_regular_file(dir / e, ec); }))
         return InputLayout::Files;
-    if ((entries.size() == 1 && entries[0] == "rank") || entries[0].starts_with("proc"))
+    const DumpDirName first = parseDumpDirName(entries[0]);
+    if ((entries.size() == 1 && first.is(DumpDirName::Kind::Rank) && first.suffix.empty()) || first.is(DumpDirName::Kind::Proc))
         return InputLayout::Ranks;
     bool allRanks = true, allSteps = true;
     for (const auto& e : entries) {
         if (!fs::is_directory(dir / e, ec))
             continue;
         int number = 0;
-        const bool rank = e.size() > 4 && numberedName(e, "rank", number);
-        const bool step = e.size() > 4 && numberedName(e, "step", number);
+        const bool rank = e.size() > 4 && numberedName(e, DumpDirName::Kind::Rank, number);
+        const bool step = e.size() > 4 && numberedName(e, DumpDirName::Kind::Step, number);
         allRanks = allRanks && rank;
         allSteps = allSteps && step;
     }
@@ -511,35 +524,18 @@ InputLayout classifyInput(const fs::path& dir)
 
 std::vector<std::pair<std::string, int>> rankDirectories(const fs::path& dir)
 {
-    std::vector<std::pair<std::string, int>> ranks;
+    auto ranks = numberedDirectories(dir, DumpDirName::Kind::Rank);
     std::error_code ec;
-    for (const auto& name : sortedEntries(dir)) {
-        int number = 0;
-        if (fs::is_directory(dir / name, ec) && numberedName(name, "rank", number))
-            ranks.emplace_back(name, number);
-    }
-    std::stable_sort(ranks.begin(), ranks.end(), [](const auto& a, const auto& b) { return a.second < b.second; });
     if (ranks.empty())
         for (const auto& name : sortedEntries(dir))
-            if (name.starts_with("proc") && fs::is_directory(dir / name, ec)) {
+            if (isProcName(name) && fs::is_directory(dir / name, ec)) {
                 ranks.emplace_back(name, 0);
                 break;
             }
     return ranks;
 }
 
-std::vector<std::pair<std::string, int>> stepDirectories(const fs::path& dir)
-{
-    std::vector<std::pair<std::string, int>> steps;
-    std::error_code ec;
-    for (const auto& name : sortedEntries(dir)) {
-        int number = 0;
-        if (fs::is_directory(dir / name, ec) && numberedName(name, "step", number))
-            steps.emplace_back(name, number);
-    }
-    std::stable_sort(steps.begin(), steps.end(), [](const auto& a, const auto& b) { return a.second < b.second; });
-    return steps;
-}
+std::vector<std::pair<std::string, int>> stepDirectories(const fs::path& dir) { return numberedDirectories(dir, DumpDirName::Kind::Step); }
 
 GraphRunResult runGraphVisualize(const GraphRunOptions& options) { return Runner(options).run(); }
 

@@ -2,8 +2,8 @@
 // `msprobe graph_visualize`: from dump folders to one build_{ts}.vis.db or compare_{ts}.vis.db.
 #pragma once
 
-#include "graph/graph_match.h"
-#include "graph/parallel_merge.h"
+#include "graph/match/graph_match.h"
+#include "graph/merge/parallel_merge.h"
 
 #include <atomic>
 #include <filesystem>

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "graph/graph_run.h"
 
-#include "compare/atomic_file.h"
-#include "graph/vis_db_reader.h"
+#include "support/atomic_file.h"
+#include "graph/visdb/vis_db_reader.h"
 #include "support/error.h"
 #include "support/json_file.h"
 

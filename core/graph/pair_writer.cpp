@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "graph/pair_writer.h"
 
-#include "compare/thread_pool.h"
+#include "support/thread_pool.h"
 #include "support/error.h"
 #include "support/phase_times.h"
 

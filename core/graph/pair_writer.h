@@ -2,8 +2,8 @@
 // Compare of a matched NPU/bench graph pair with its vis.db rows written as early as they can be.
 #pragma once
 
-#include "graph/graph_compare.h"
-#include "graph/vis_db_writer.h"
+#include "graph/match/graph_compare.h"
+#include "graph/visdb/vis_db_writer.h"
 
 namespace msprobe::graph {
 

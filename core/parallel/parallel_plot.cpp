@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "parallel/parallel_plot.h"
 
-#include "compare/atomic_file.h"
+#include "support/atomic_file.h"
 #include "parallel/plot_colors.h"
 #include "parallel/png_codec.h"
 #include "support/error.h"

@@ -25,4 +25,18 @@ std::string markupEscaped(std::string_view text)
     return out;
 }
 
+std::string printableText(std::string_view text)
+{
+    static constexpr char hex[] = "0123456789abcdef";
+    std::string out;
+    for (const char c : text) {
+        const auto u = static_cast<unsigned char>(c);
+        if (u < 0x20 || u == 0x7f)
+            out += std::string("\\x") + hex[u >> 4] + hex[u & 15];
+        else
+            out += c;
+    }
+    return out;
+}
+
 } // namespace msprobe

@@ -10,4 +10,7 @@ namespace msprobe {
 void appendMarkupEscaped(std::string& out, std::string_view text);
 std::string markupEscaped(std::string_view text);
 
+// Text safe inside a one-line message: control characters (a name read from a file may hold any) as \xNN.
+std::string printableText(std::string_view text);
+
 } // namespace msprobe

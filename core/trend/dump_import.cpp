@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "trend/dump_import.h"
 
-#include "compare/thread_pool.h"
+#include "support/thread_pool.h"
 #include "dump/construct_stack.h"
 #include "dump/dump_json_reader.h"
 #include "dump/dump_tree.h"

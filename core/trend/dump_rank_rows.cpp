@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "trend/dump_rank_rows.h"
 
+#include "support/python_text.h"
 #include "trend/monitor_import.h"
 #include "trend/trend_db.h"
 
@@ -49,16 +50,6 @@ std::string asForward(const std::string& name)
     if (name.find(".backward") == std::string::npos && name.find(".parameters_grad") == std::string::npos)
         return name;
     return replaceAll(replaceAll(name, ".backward", ".forward"), ".parameters_grad", ".forward");
-}
-
-std::vector<std::string_view> splitDots(std::string_view text)
-{
-    std::vector<std::string_view> parts;
-    std::size_t start = 0;
-    for (std::size_t dot; (dot = text.find('.', start)) != std::string_view::npos; start = dot + 1)
-        parts.push_back(text.substr(start, dot - start));
-    parts.push_back(text.substr(start));
-    return parts;
 }
 
 // The parts joined with '.', leaving out the part at `skip`.
@@ -237,7 +228,7 @@ std::vector<std::string> rebaseCallIndices(const std::vector<std::pair<std::stri
     for (std::size_t k = 0; k < keys.size(); ++k) {
         const auto& [name, micro] = keys[k];
         result.emplace_back(name);
-        const auto parts = splitDots(name);
+        const auto parts = pythonSplit(name, '.');
         if (allDigits(parts.back()) && parts.back().size() <= 18)
             groups[{ micro, joinDots(parts, parts.size() - 1), -1 }].emplace_back(std::stoll(std::string(parts.back())), k);
         else if (parts.size() >= 2 && allDigits(parts[parts.size() - 2]) && parts[parts.size() - 2].size() <= 18)
@@ -248,7 +239,7 @@ std::vector<std::string> rebaseCallIndices(const std::vector<std::pair<std::stri
         std::stable_sort(members.begin(), members.end(),
             [](const auto& a, const auto& b) { return a.first < b.first; });
         for (std::size_t n = 0; n < members.size(); ++n) {
-            auto parts = splitDots(keys[members[n].second].first);
+            auto parts = pythonSplit(keys[members[n].second].first, '.');
             const std::string index = std::to_string(n);
             parts[parts.size() + static_cast<std::size_t>(std::get<2>(group))] = index;
             std::string joined;
@@ -273,7 +264,7 @@ std::optional<ClassifiedKey> classifyDumpKey(const std::string& key, bool isReco
         out.metric = DumpMetric::ParametersGrad;
         out.prefix = replaceAll(key, ".parameters_grad", "");
     } else {
-        const auto parts = splitDots(key);
+        const auto parts = pythonSplit(key, '.');
         if (parts.size() < 3 || parts[parts.size() - 2] != "parameters_grad")
             return std::nullopt;
         out.metric = DumpMetric::ParametersGrad;

@@ -3,7 +3,7 @@
 
 #include "support/error.h"
 #include "support/csv_text.h"
-#include "compare/thread_pool.h"
+#include "support/thread_pool.h"
 #include "trend/monitor_v2.h"
 #include "trend/trend_db.h"
 #include "trend/trend_tags.h"

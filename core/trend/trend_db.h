@@ -3,9 +3,9 @@
 // the exact schema of the reference (targets, metrics, tags, tag/target mapping, trend_data, global_stats).
 #pragma once
 
-#include "compare/atomic_file.h"
+#include "support/atomic_file.h"
+#include "support/sqlite_util.h"
 #include "trend/batched_insert.h"
-#include "graph/sqlite_util.h"
 
 #include <cstdint>
 #include <filesystem>
@@ -63,7 +63,7 @@ public:
     void finish();
 
 private:
-    void bindRow(graph::SqliteStatement& statement, int first, std::int64_t rank, std::int64_t step,
+    void bindRow(msprobe::SqliteStatement& statement, int first, std::int64_t rank, std::int64_t step,
         std::int64_t targetId, std::int64_t metricId, std::span<const std::optional<double>> values);
     void flushNewRows();
     // New rows wait here and go in kBatchRows per statement (one statement per row costs twice the time).
@@ -74,12 +74,12 @@ private:
     std::vector<PendingRow> m_pending;
     std::vector<std::optional<double>> m_pendingValues;
     AtomicFile m_output;
-    std::unique_ptr<graph::SqliteDb> m_db;
+    std::unique_ptr<msprobe::SqliteDb> m_db;
     std::vector<std::string> m_stats;
     std::map<std::string, std::int64_t> m_metrics;
     std::map<std::tuple<std::string, std::int64_t, std::int64_t>, std::int64_t> m_targets;
     std::map<std::tuple<std::string, std::string, std::int64_t>, std::int64_t> m_tags;
-    std::unique_ptr<graph::SqliteStatement> m_insertRow, m_insertNewRow, m_insertNewRows, m_insertTag;
+    std::unique_ptr<msprobe::SqliteStatement> m_insertRow, m_insertNewRow, m_insertNewRows, m_insertTag;
     std::unique_ptr<BatchedInsert> m_insertTarget, m_insertMapping;
 };
 

@@ -5,7 +5,7 @@
 #include "compare/mapping_yaml.h"
 #include "fuzz_file.h"
 #include "graph/graph_run.h"
-#include "graph/layer_mapping.h"
+#include "graph/match/layer_mapping.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size)
 {

@@ -4,7 +4,7 @@
 // msprobe::Error. Seeds are vis.db files that .ci/fuzz.sh makes with graph_visualize.
 #include "fuzz_file.h"
 #include "graph/graph_run.h"
-#include "graph/vis_db_reader.h"
+#include "graph/visdb/vis_db_reader.h"
 
 namespace {
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "details/nodedetailsmodel.h"
 
-#include "graph/precision_explain.h"
+#include "graph/visdb/precision_explain.h"
 
 #include <QColor>
 #include <QGuiApplication>

@@ -3,7 +3,7 @@
 // debug and bench rows tinted apart, the Result cell coloured by level.
 #pragma once
 
-#include "graph/node_details.h"
+#include "graph/visdb/node_details.h"
 
 #include <QAbstractTableModel>
 

@@ -3,7 +3,7 @@
 
 #include "details/nodedetailsmodel.h"
 
-#include "graph/node_details.h"
+#include "graph/visdb/node_details.h"
 
 #include <QApplication>
 #include <QClipboard>

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "graphdiffview.h"
 
-#include "graph/node_details.h"
+#include "graph/visdb/node_details.h"
 
 #include "graphlegend.h"
 #include "graphsideview.h"

@@ -7,7 +7,7 @@
 #include "graphstyle.h"
 #include "studiofocus.h"
 
-#include "graph/vis_db_reader.h"
+#include "graph/visdb/vis_db_reader.h"
 
 #include <QWidget>
 

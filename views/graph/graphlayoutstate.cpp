@@ -3,8 +3,8 @@
 
 #include "graphstyle.h"
 
-#include "graph/graph_export.h"
-#include "graph/graph_labels.h"
+#include "graph/layout/graph_export.h"
+#include "graph/model/graph_labels.h"
 
 using namespace msprobe::graph;
 

@@ -5,7 +5,7 @@
 #pragma once
 
 #include "graph/layout/layout_service.h"
-#include "graph/vis_db_reader.h"
+#include "graph/visdb/vis_db_reader.h"
 
 #include <QObject>
 #include <QPolygonF>

@@ -4,7 +4,7 @@
 #include "graphminimap.h"
 #include "nodetooltip.h"
 
-#include "graph/graph_labels.h"
+#include "graph/model/graph_labels.h"
 
 #include <QApplication>
 #include <QGraphicsPathItem>

@@ -3,7 +3,7 @@
 // selection, and the chips the node lists show.
 #pragma once
 
-#include "graph/precision_explain.h"
+#include "graph/visdb/precision_explain.h"
 
 #include <QColor>
 #include <QFont>

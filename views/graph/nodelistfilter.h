@@ -3,7 +3,7 @@
 // and overflow filters (leaf debug-side nodes only), always in node_order.
 #pragma once
 
-#include "graph/precision_explain.h"
+#include "graph/visdb/precision_explain.h"
 
 #include <QString>
 

@@ -2,7 +2,7 @@
 // The hover text of a graph node: its full name, and why it has its colour (the rule, the value, the limit).
 #pragma once
 
-#include "graph/precision_explain.h"
+#include "graph/visdb/precision_explain.h"
 
 #include <QString>
 

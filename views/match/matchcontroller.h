@@ -8,7 +8,7 @@
 
 #include "studiofocus.h"
 
-#include "graph/manual_match.h"
+#include "graph/match/manual_match.h"
 
 #include <QObject>
 #include <QString>

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "comparerows.h"
 
-#include "graph/vis_db_reader.h"
+#include "graph/visdb/vis_db_reader.h"
 
 #include <QLocale>
 #include <QStringList>

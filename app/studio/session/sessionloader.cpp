@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "sessionloader.h"
 
-#include "compare/compare_engine.h"
-#include "compare/compare_inputs.h"
+#include "compare/compare_job.h"
+#include "dump/dump_tree.h"
 #include "graph/graph_run.h"
 #include "support/error.h"
 
@@ -17,18 +17,6 @@ namespace fs = std::filesystem;
 namespace sessionloader {
 
 namespace {
-
-// "rank3" -> 3, "step12" -> 12; anything else -> 0.
-int numberAfter(const std::string& text, const std::string& prefix)
-{
-    if (text.size() <= prefix.size() || text.compare(0, prefix.size(), prefix) != 0)
-        return 0;
-    try {
-        return std::stoi(text.substr(prefix.size()));
-    } catch (...) {
-        return 0;
-    }
-}
 
 void checkCancel(const std::atomic<bool>* cancel)
 {
@@ -86,33 +74,29 @@ std::map<studio::Key, std::shared_ptr<const CompareRows>> compareDumps(const fs:
     std::map<studio::Key, std::shared_ptr<const CompareRows>> results;
     msprobe::CompareOptions options;
     options.fuzzyMatch = request.fuzzyMatch;
-    msprobe::CompareHooks hooks;
-    hooks.cancel = cancel;
-    for (std::size_t i = 0; i < pairs.size(); ++i) {
-        checkCancel(cancel);
-        const auto& pair = pairs[i];
-        if (progress)
-            progress(static_cast<int>(100 * i / pairs.size()), pair.step + (pair.step.empty() ? "" : " ") + pair.label);
-        msprobe::CompareOptions pairOptions = options;
-        pairOptions.debugFile = pair.debugFile;
-        std::shared_ptr<const msprobe::CompareTable> table = msprobe::compareDumpFiles(pair.npuJson, pair.benchJson, pairOptions, hooks);
-        results[{ numberAfter(pair.step, "step"), numberAfter(pair.label, "rank") }] = compareRowsOf(std::move(table));
-    }
+    msprobe::compareEachPair(pairs, options, cancel,
+        [&](std::size_t i, const msprobe::ComparePair& pair) {
+            if (progress)
+                progress(static_cast<int>(100 * i / pairs.size()), pair.step + (pair.step.empty() ? "" : " ") + pair.label);
+        },
+        [&](const msprobe::ComparePair& pair, std::unique_ptr<msprobe::CompareTable> table) {
+            results[{ pair.stepNumber, pair.rankNumber }] = compareRowsOf(std::move(table));
+        });
     return results;
 }
 
 std::map<studio::Key, std::shared_ptr<const CompareRows>> readCompareCsv(const fs::path& file)
 {
     static const std::regex rankInName(R"(_rank(\d+)_)");
-    static const std::regex stepInPath(R"(^step(\d+)$)");
     int step = 0, rank = 0;
     std::smatch match;
     const std::string name = file.filename().string();
     if (std::regex_search(name, match, rankInName))
         rank = std::stoi(match[1]);
-    const std::string parent = file.parent_path().filename().string();
-    if (std::regex_match(parent, match, stepInPath))
-        step = std::stoi(match[1]);
+    // compare writes a dump_path's results in step{N} folders named as the dump's.
+    const msprobe::DumpDirName parent = msprobe::parseDumpDirName(file.parent_path().filename().string());
+    if (parent.is(msprobe::DumpDirName::Kind::Step) && parent.number)
+        step = static_cast<int>(*parent.number);
     msprobe::CsvTable table = msprobe::readCsvFile(file);
     // Every compare CSV (statistics, md5, tensor; ours or the reference's) names both sides.
     if (table.column("NPU Name") < 0 || table.column("Bench Name") < 0)

@@ -5,7 +5,7 @@
 
 #include "comparerows.h"
 
-#include "graph/vis_db_reader.h"
+#include "graph/visdb/vis_db_reader.h"
 
 #include <QString>
 #include <QStringList>

@@ -12,8 +12,8 @@
 
 #include "compare/divergence.h"
 #include "dump/dump_summary.h"
-#include "graph/manual_match.h"
-#include "graph/vis_db_reader.h"
+#include "graph/match/manual_match.h"
+#include "graph/visdb/vis_db_reader.h"
 
 #include <QFuture>
 #include <QObject>

@@ -1,0 +1,249 @@
+// SPDX-License-Identifier: Apache-2.0
+// Module calls (entered, finished, synthetic groups of built-in modules) and the backward of every captured call.
+#include "capture/recorder_impl.h"
+
+namespace msprobe::capture {
+
+namespace {
+
+struct CallHook : torch::autograd::FunctionPostHook {
+    CallHook(std::shared_ptr<BackwardCall> c, Node* n)
+        : call(std::move(c))
+        , self(n)
+    {
+    }
+    variable_list operator()(const variable_list& outputs, const variable_list& inputs) override
+    {
+        Recorder::Impl* impl = g_impl;
+        if (!impl || call->generation != impl->generation.load() || call->emitted)
+            return outputs;
+        std::lock_guard lock(impl->mutex);
+        at::NoGradGuard noGrad;
+        SuppressCapture noRecord;
+        for (std::size_t i = 0; i < call->outSlots.size(); ++i)
+            if (call->outSlots[i].first == self && call->outSlots[i].second < inputs.size())
+                call->gradIn[i] = inputs[call->outSlots[i].second];
+        for (std::uint32_t j = 0; j < self->num_outputs() && j < outputs.size(); ++j) {
+            const Edge& e = self->next_edge(j);
+            if (!e.is_valid() || !outputs[j].defined())
+                continue;
+            for (std::size_t k = 0; k < call->inEdges.size(); ++k) {
+                const Edge& in = call->inEdges[k];
+                if (in.is_valid() && in.function == e.function && in.input_nr == e.input_nr)
+                    call->gradOut[k] = call->gradOut[k].defined() ? call->gradOut[k] + outputs[j] : outputs[j];
+            }
+        }
+        ++call->fired;
+        impl->queueEndCallback();
+        if (--call->pending == 0)
+            impl->emitBackward(*call);
+        return outputs;
+    }
+    std::shared_ptr<BackwardCall> call;
+    Node* self;
+};
+
+
+} // namespace
+
+
+void Recorder::Impl::attachBackward(const std::shared_ptr<BackwardCall>& call, const std::vector<at::Tensor>& outputs,
+    std::uint64_t seqBegin, std::uint64_t seqEnd)
+{
+    if (seqEnd <= seqBegin)
+        return;
+    const std::uint64_t thread = at::RecordFunction::currentThreadId();
+    std::vector<Node*> nodes, stack;
+    std::unordered_set<Node*> seen;
+    auto consider = [&](Node* n) {
+        if (n && n->sequence_nr() >= seqBegin && n->sequence_nr() < seqEnd && n->thread_id() == thread
+            && seen.insert(n).second) {
+            nodes.push_back(n);
+            stack.push_back(n);
+        }
+    };
+    for (const auto& t : outputs) {
+        Node* fn = t.defined() && t.requires_grad() ? t.grad_fn().get() : nullptr;
+        call->outSlots.emplace_back(fn, fn ? static_cast<std::uint32_t>(t.output_nr()) : 0u);
+        consider(fn);
+    }
+    while (!stack.empty()) {
+        Node* n = stack.back();
+        stack.pop_back();
+        for (const auto& e : n->next_edges())
+            consider(e.function.get());
+    }
+    if (nodes.empty())
+        return;
+    call->gradIn.resize(call->outSlots.size());
+    call->gradOut.resize(call->inEdges.size());
+    call->pending = nodes.size();
+    call->generation = generation.load();
+    for (Node* n : nodes)
+        n->add_post_hook(std::make_unique<CallHook>(call, n));
+    pendingCalls.push_back(call);
+}
+
+void Recorder::Impl::emitBackward(BackwardCall& call)
+{
+    if (call.emitted)
+        return;
+    call.emitted = true;
+    if (call.observe && call.module)
+        for (auto* o : observers)
+            o->moduleBackward(*call.module, call.call, call.gradIn, call.gradOut);
+    if (!call.dump || !dumping)
+        return;
+    if (cfg->extraInfo && cfg->level != Level::L1)
+        writer->addConstruct(call.name, call.parent);
+    if (!passes(call.name, call.module != nullptr))
+        return;
+    Value body = Value::dict(2);
+    auto list = [&](const std::vector<at::Tensor>& grads, const char* category) {
+        Value v = Value::list(grads.size());
+        for (std::size_t k = 0; k < grads.size(); ++k)
+            v.add(leaves->tensor(grads[k], fileStem(call.saveFiles, call.name, category, k), call.saveFiles, false));
+        return v;
+    };
+    if (cfg->dataMode.input)
+        body.add("input", list(call.gradIn, "input"));
+    if (cfg->dataMode.output)
+        body.add("output", list(call.gradOut, "output"));
+    writer->addEntry(call.name, std::move(body));
+}
+
+void Recorder::Impl::onBackwardEnd()
+{
+    std::lock_guard lock(mutex);
+    std::vector<std::weak_ptr<BackwardCall>> keep;
+    for (auto& weak : pendingCalls) {
+        auto call = weak.lock();
+        if (!call || call->emitted || call->generation != generation.load())
+            continue;
+        if (call->fired > 0)
+            emitBackward(*call); // some nodes never ran (not needed for this backward): partial record
+        else
+            keep.push_back(weak);
+    }
+    pendingCalls = std::move(keep);
+}
+
+bool Recorder::Impl::enterModule(ModuleInfo* info, const void* key, c10::ArrayRef<c10::IValue> inputs, bool synthetic,
+    bool script)
+{
+    if (!synthetic)
+        closeSynthetic();
+    OpenModule open;
+    open.info = info;
+    open.key = key;
+    open.synthetic = synthetic;
+    open.script = script;
+    open.call = moduleCounter[info->prefix]++;
+    open.forwardName = info->prefix + ".forward." + std::to_string(open.call);
+    open.parent = currentParent();
+    open.inputs.assign(inputs.begin(), inputs.end());
+    open.seqBegin = at::sequence_number::peek();
+    const bool dumpModules = dumping && cfg->dumpsModules() && !info->isRoot;
+    if (dumpModules) {
+        if (scopeIsModules() && open.forwardName == cfg->scope[0])
+            moduleRangeOpen = true;
+        if (!cfg->list.empty() && cfg->level == Level::Mix && listMatch(open.forwardName)) {
+            open.mixList = true;
+            ++mixListDepth;
+        }
+        if (cfg->extraInfo)
+            writer->addConstruct(open.forwardName, open.parent);
+        open.dump = cfg->dataMode.forward && passes(open.forwardName, true);
+        if (open.dump && cfg->dataMode.input && !synthetic) {
+            Value args = Value::list();
+            const bool save = saveFilesFor(open.forwardName);
+            for (std::size_t k = 0; k < inputs.size(); ++k)
+                args.add(leaves->build(inputs[k], fileStem(save, open.forwardName, "input", k), save));
+            open.inputValue = std::move(args);
+        }
+        if (open.dump && cfg->extraInfo) {
+            open.pcs = captureStack(2);
+            if (script && scriptStacks)
+                open.scriptFrames = scriptStacks();
+        }
+    }
+    const bool backward = (dumpModules && wantsBackwardDump()) || !observers.empty();
+    if (backward && c10::GradMode::is_enabled()) {
+        open.inputTensors = flattenTensors(inputs);
+        for (const auto& t : open.inputTensors)
+            open.inEdges.push_back(t.defined() && t.requires_grad() ? torch::autograd::impl::gradient_edge(t) : Edge());
+    }
+    tl_modules.push_back(std::move(open));
+    return true;
+}
+
+void Recorder::Impl::finishModule(OpenModule& open, const std::vector<c10::IValue>& outputs)
+{
+    ModuleInfo* info = open.info;
+    for (auto* o : observers)
+        o->moduleForward(*info, open.call, open.inputs, outputs);
+    const bool dumpModules = dumping && cfg->dumpsModules() && !info->isRoot;
+    if (dumpModules && open.dump) {
+        const bool save = saveFilesFor(open.forwardName);
+        Value body = Value::dict();
+        if (cfg->dataMode.input) {
+            if (open.synthetic) {
+                Value args = Value::list();
+                for (std::size_t k = 0; k < open.inputs.size(); ++k)
+                    args.add(leaves->build(open.inputs[k], fileStem(save, open.forwardName, "input", k), save));
+                open.inputValue = std::move(args);
+            }
+            body.add("input_args", open.inputValue.kind == Value::Kind::Null ? Value::list() : std::move(open.inputValue));
+            body.add("input_kwargs", Value::dict());
+        }
+        if (cfg->dataMode.output && passes(open.forwardName, true)) {
+            Value out = Value::list();
+            for (std::size_t k = 0; k < outputs.size(); ++k) {
+                const c10::IValue& v = outputs[k];
+                // A returned tuple is the list of its elements (spec 1.5).
+                if (outputs.size() == 1 && v.isTuple()) {
+                    std::size_t j = 0;
+                    for (const auto& item : v.toTupleRef().elements()) {
+                        out.add(leaves->build(item, fileStem(save, open.forwardName, "output", j), save));
+                        ++j;
+                    }
+                } else {
+                    out.add(leaves->build(v, fileStem(save, open.forwardName, "output", k), save));
+                }
+            }
+            body.add("output", std::move(out));
+            Value params = Value::dict();
+            for (const auto& [name, tensor] : info->params)
+                params.add(name, leaves->tensor(tensor, open.forwardName + ".parameters." + name, save));
+            body.add("parameters", std::move(params));
+        }
+        writer->addEntry(open.forwardName, std::move(body));
+        if (cfg->extraInfo)
+            writer->addStack(open.forwardName, std::move(open.pcs), std::move(open.scriptFrames));
+    }
+    const bool backwardDump = dumpModules && wantsBackwardDump();
+    if ((backwardDump || !observers.empty()) && c10::GradMode::is_enabled()) {
+        auto call = std::make_shared<BackwardCall>();
+        call->name = backwardOfModule(open.forwardName);
+        if (open.parent)
+            call->parent = backwardOfModule(*open.parent);
+        call->module = info;
+        call->call = open.call;
+        call->dump = backwardDump;
+        call->observe = !observers.empty();
+        call->saveFiles = dumping && saveFilesFor(call->name);
+        call->inEdges = std::move(open.inEdges);
+        std::vector<at::Tensor> outTensors;
+        for (const auto& v : outputs)
+            flattenTensors(v, outTensors);
+        attachBackward(call, outTensors, open.seqBegin, at::sequence_number::peek());
+    }
+    if (dumpModules) {
+        if (scopeIsModules() && open.forwardName == cfg->scope[1])
+            moduleRangeOpen = false;
+        if (open.mixList)
+            --mixListDepth;
+    }
+}
+
+} // namespace msprobe::capture

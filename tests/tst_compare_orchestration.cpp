@@ -1,0 +1,129 @@
+// SPDX-License-Identifier: Apache-2.0
+// The one dump-folder grammar and the one compare orchestration: the CLI's job, the studio's pair load and the
+// studio's HTML export give the same pairs, tables and totals.
+#include "test_util.h"
+
+#include "compare/compare_job.h"
+#include "compare/html_report.h"
+#include "dump/dump_tree.h"
+#include "support/error.h"
+
+#include <QTemporaryDir>
+
+using namespace msprobe;
+using namespace msprobe::test;
+namespace fs = std::filesystem;
+
+class TestCompareOrchestration : public QObject {
+    Q_OBJECT
+
+private slots:
+    void folderNameGrammar()
+    {
+        using Kind = DumpDirName::Kind;
+        const DumpDirName rank12 = parseDumpDirName("rank12");
+        QVERIFY(rank12.is(Kind::Rank) && rank12.canonical());
+        QCOMPARE(rank12.number.value(), 12LL);
+        const DumpDirName bare = parseDumpDirName("rank");
+        QVERIFY(bare.is(Kind::Rank) && bare.canonical() && bare.suffix.empty() && !bare.number);
+        const DumpDirName padded = parseDumpDirName("rank012"); // numeric, but not the reference's rank name
+        QVERIFY(padded.numeric() && !padded.canonical());
+        QCOMPARE(padded.number.value(), 12LL);
+        const DumpDirName proc = parseDumpDirName("proc4711");
+        QVERIFY(proc.is(Kind::Proc));
+        QCOMPARE(proc.number.value(), 4711LL);
+        const DumpDirName oddStep = parseDumpDirName("step2x");
+        QVERIFY(oddStep.is(Kind::Step) && !oddStep.numeric() && !oddStep.number);
+        QVERIFY(parseDumpDirName("notarank").is(Kind::Other));
+        QVERIFY(!parseDumpDirName("rank1234567890123456789").number); // too long to be a number
+    }
+
+    void pairsCarryStepAndRankNumbers()
+    {
+        QTemporaryDir out;
+        const fs::path problem = refDumps() / "problem_2rank_mix_statistics", bench = refDumps() / "bench_2rank_mix_statistics";
+        const auto pairs = resolveComparePairs(problem, bench, out.path().toStdString(), false);
+        QCOMPARE(pairs.size(), std::size_t(4));
+        QCOMPARE(pairs[3].step, std::string("step1"));
+        QCOMPARE(pairs[3].label, std::string("rank1"));
+        QCOMPARE(pairs[3].stepNumber, 1);
+        QCOMPARE(pairs[3].rankNumber, 1);
+        QVERIFY(pairs[3].rankFolder);
+
+        const auto bareRank = resolveComparePairs(problem / "step1" / "rank1", bench / "step1" / "rank1", out.path().toStdString(), false);
+        QCOMPARE(bareRank.size(), std::size_t(1));
+        QCOMPARE(bareRank[0].rankNumber, 1);
+        QCOMPARE(bareRank[0].stepNumber, 0);
+
+        const auto procs = resolveComparePairs(refDumps() / "problem_mix_statistics", refDumps() / "bench_mix_statistics",
+            out.path().toStdString(), false);
+        QVERIFY(!procs.empty());
+        QVERIFY(!procs[0].rankFolder); // a proc{PID} folder is not analysed by -da
+        QCOMPARE(procs[0].rankNumber, 0);
+    }
+
+    void legacyCompareJson()
+    {
+        QTemporaryDir tmp;
+        const fs::path file = fs::path(tmp.path().toStdString()) / "compare.json";
+        writeFile(file, R"({"npu_path": "a/dump.json", "bench_path": "b/dump.json", "is_print_compare_log": true})");
+        const LegacyCompareInput input = readLegacyCompareJson(file);
+        QCOMPARE(input.target, std::string("a/dump.json"));
+        QCOMPARE(input.golden, std::string("b/dump.json"));
+        QVERIFY(input.printCompareLog);
+
+        writeFile(file, "[1, 2]");
+        try {
+            readLegacyCompareJson(file);
+            QFAIL("a JSON array was accepted as compare.json");
+        } catch (const Error& error) {
+            QVERIFY(std::string(error.what()).find(file.string()) != std::string::npos);
+            QVERIFY(std::string(error.what()).find("npu_path") != std::string::npos);
+        }
+    }
+
+    // The studio compares pair by pair and reports from its tables; the CLI runs the job. Same pairs, same totals.
+    void studioTablesGiveTheJobsTotals()
+    {
+        QTemporaryDir out;
+        const fs::path problem = refDumps() / "problem_2rank_mix_statistics", bench = refDumps() / "bench_2rank_mix_statistics";
+        const auto pairs = resolveComparePairs(problem, bench, out.path().toStdString(), false);
+        JobOptions options;
+        options.progress = false;
+        options.outputRoot = out.path().toStdString();
+        const JobOutcome cli = runCompareJob(pairs, options, nullptr);
+
+        std::vector<std::unique_ptr<CompareTable>> kept;
+        std::vector<ComparedTable> tables;
+        std::vector<std::size_t> startedOrder;
+        compareEachPair(pairs, options.compare, nullptr,
+            [&](std::size_t index, const ComparePair&) { startedOrder.push_back(index); },
+            [&](const ComparePair& pair, std::unique_ptr<CompareTable> table) {
+                tables.push_back({ pair, table.get() });
+                kept.push_back(std::move(table));
+            });
+        QCOMPARE(startedOrder, (std::vector<std::size_t> { 0, 1, 2, 3 }));
+        JobOptions htmlOptions = options;
+        htmlOptions.html = true;
+        const JobOutcome studio = outcomeOfTables(tables, htmlOptions);
+
+        QCOMPARE(studio.pairs.size(), cli.pairs.size());
+        QVERIFY(cli.rows > 0);
+        QCOMPARE(studio.rows, cli.rows);
+        QCOMPARE(studio.unpaired, cli.unpaired);
+        QCOMPARE(int(studio.worst), int(cli.worst));
+        for (std::size_t i = 0; i < cli.pairs.size(); ++i) {
+            QCOMPARE(studio.pairs[i].error, cli.pairs[i].error);
+            QCOMPARE(studio.pairs[i].warning, cli.pairs[i].warning);
+            QVERIFY(!studio.pairs[i].htmlSection.empty());
+        }
+        const std::string html = renderHtmlReport(studio);
+        QVERIFY(html.find(std::string("Verdict: <b class=") + std::string(toString(cli.worst))) != std::string::npos);
+
+        std::atomic<bool> cancel { true };
+        QVERIFY_THROWS_EXCEPTION(Error, compareEachPair(pairs, options.compare, &cancel, {}, [](const ComparePair&, std::unique_ptr<CompareTable>) {}));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestCompareOrchestration)
+#include "tst_compare_orchestration.moc"
