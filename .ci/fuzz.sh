@@ -28,22 +28,35 @@ seeds() {
     fi
     echo "$dir"
 }
-# The vis.db seeds: a build (-oc) and a compare of a tiny dump made by our own graph_visualize, then
-# rewritten with 512-byte pages (python3's sqlite3) so that each is a few kB, as a fuzzer's inputs should be.
-visdb="$work/seeds/vis_db"
-mkdir -p "$visdb"
-"$build/app/cli/msprobe" graph_visualize -tp tests/fuzz/corpus/vis_db_dump/rank0 -o "$visdb" -oc > /dev/null 2>&1
-"$build/app/cli/msprobe" graph_visualize -tp tests/fuzz/corpus/vis_db_dump/rank0 \
-    -gp tests/fuzz/corpus/vis_db_dump/rank0 -o "$visdb" > /dev/null 2>&1
-python3 - "$visdb" <<'PY'
+# small_pages DIR: every SQLite file in DIR rewritten with 512-byte pages (python3's sqlite3), so that each is a
+# few kB, as a fuzzer's inputs should be.
+small_pages() {
+    python3 - "$1" <<'PY'
 import glob, sqlite3, sys
-for name in glob.glob(sys.argv[1] + "/*.vis.db"):
+for name in glob.glob(sys.argv[1] + "/*.db"):
     db = sqlite3.connect(name)
     db.execute("PRAGMA journal_mode=DELETE")
     db.execute("PRAGMA page_size=512")
     db.execute("VACUUM")
     db.close()
 PY
+}
+
+# The vis.db seeds: a build (-oc) and a compare of a tiny dump made by our own graph_visualize, small pages.
+visdb="$work/seeds/vis_db"
+mkdir -p "$visdb"
+"$build/app/cli/msprobe" graph_visualize -tp tests/fuzz/corpus/vis_db_dump/rank0 -o "$visdb" -oc > /dev/null 2>&1
+"$build/app/cli/msprobe" graph_visualize -tp tests/fuzz/corpus/vis_db_dump/rank0 \
+    -gp tests/fuzz/corpus/vis_db_dump/rank0 -o "$visdb" > /dev/null 2>&1
+small_pages "$visdb"
+
+# The trend.db seeds: data2db imports of a small dump and of a monitor run, small pages.
+trenddb="$work/seeds/trend_db"
+mkdir -p "$trenddb"
+"$build/app/cli/msprobe" data2db --db "$work/trend_dump" --data tests/data/trend/synthetic_dump > /dev/null 2>&1
+"$build/app/cli/msprobe" data2db --db "$work/trend_monitor" --data tests/data/trend/monitor_input_example > /dev/null 2>&1
+cp "$work"/trend_dump/*.trend.db "$work"/trend_monitor/*.trend.db "$trenddb"/ 2>/dev/null || true
+small_pages "$trenddb"
 
 # target  share-of-time  max-input  seed-folder
 runs=(
@@ -55,6 +68,7 @@ runs=(
   "compare_csv 1 16384 $(seeds compare_csv -name '*.csv' -path '*compare*')"
   "monitor_csv 1 8192 $(seeds monitor_csv -name '*.csv' -path '*trend*')"
   "vis_db 2 32768 $visdb"
+  "trend_db 1 32768 $trenddb"
   "mapping 1 4096 $(seeds mapping)"
 )
 shares=0

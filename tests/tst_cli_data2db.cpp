@@ -2,6 +2,7 @@
 // msprobe data2db --format monitor: monitor v1 CSVs into monitor_data.trend.db, checked against the trend.db the
 // reference tool wrote for the same CSVs (row for row) and against a hand-checked worked example.
 #include "cli_interrupt.h"
+#include "sqlite_rows.h"
 #include "cli_runner.h"
 #include "support/sqlite_util.h"
 #include "test_util.h"
@@ -18,30 +19,6 @@ namespace fs = std::filesystem;
 namespace {
 
 fs::path trendData() { return dataDir() / "trend"; }
-
-std::vector<std::string> queryRows(const fs::path& db, const std::string& sql)
-{
-    msprobe::SqliteDb file(db, true);
-    msprobe::SqliteStatement query(file, sql);
-    std::vector<std::string> rows;
-    while (query.step()) {
-        std::string row;
-        for (int c = 0; c < query.columnCount(); ++c) {
-            row += c ? "|" : "";
-            if (query.isNull(c))
-                row += "NULL";
-            else if (query.columnType(c) == 2) {
-                char text[40];
-                std::snprintf(text, sizeof text, "%.17g", query.columnDouble(c));
-                row += text;
-            } else
-                row += std::string(query.columnText(c));
-        }
-        rows.push_back(row);
-    }
-    std::sort(rows.begin(), rows.end());
-    return rows;
-}
 
 std::vector<std::string> columnNames(const fs::path& db, const std::string& table)
 {

@@ -3,6 +3,7 @@
 // tool wrote (a proc-directory dump, a 2-rank dump, and the synthetic dump of the golden files with micro steps
 // on and off), plus the naming rules of spec §3.3 on hand-made names.
 #include "cli_runner.h"
+#include "sqlite_rows.h"
 #include "support/sqlite_util.h"
 #include "test_util.h"
 #include "trend/dump_rank_rows.h"
@@ -28,28 +29,6 @@ std::string number(double value)
     char text[40];
     std::snprintf(text, sizeof text, "%.17g", value);
     return text;
-}
-
-std::vector<std::string> queryRows(const fs::path& db, const std::string& sql)
-{
-    msprobe::SqliteDb file(db, true);
-    msprobe::SqliteStatement query(file, sql);
-    std::vector<std::string> rows;
-    while (query.step()) {
-        std::string row;
-        for (int c = 0; c < query.columnCount(); ++c) {
-            row += c ? "|" : "";
-            if (query.isNull(c))
-                row += "NULL";
-            else if (query.columnType(c) == 2)
-                row += number(query.columnDouble(c));
-            else
-                row += std::string(query.columnText(c));
-        }
-        rows.push_back(row);
-    }
-    std::sort(rows.begin(), rows.end());
-    return rows;
 }
 
 // Trend rows with target and metric ids resolved to names (ids are opaque: the reference leaves gaps).

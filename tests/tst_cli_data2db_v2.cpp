@@ -3,6 +3,7 @@
 // example of spec §3.4 rewritten in v2 form imports to the same rows as the v1 original; scopes map to metrics;
 // --process_num reads files in parallel without changing a row.
 #include "cli_runner.h"
+#include "sqlite_rows.h"
 #include "support/sqlite_util.h"
 #include "test_util.h"
 
@@ -17,30 +18,6 @@ using namespace msprobe::test;
 namespace fs = std::filesystem;
 
 namespace {
-
-std::vector<std::string> queryRows(const fs::path& db, const std::string& sql)
-{
-    msprobe::SqliteDb file(db, true);
-    msprobe::SqliteStatement query(file, sql);
-    std::vector<std::string> rows;
-    while (query.step()) {
-        std::string row;
-        for (int c = 0; c < query.columnCount(); ++c) {
-            row += c ? "|" : "";
-            if (query.isNull(c))
-                row += "NULL";
-            else if (query.columnType(c) == 2) {
-                char text[40];
-                std::snprintf(text, sizeof text, "%.17g", query.columnDouble(c));
-                row += text;
-            } else
-                row += std::string(query.columnText(c));
-        }
-        rows.push_back(row);
-    }
-    std::sort(rows.begin(), rows.end());
-    return rows;
-}
 
 std::vector<std::string> trendRows(const fs::path& db, const std::string& where = "1")
 {
