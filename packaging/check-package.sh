@@ -44,7 +44,9 @@ debug_files=$(dpkg-deb -c "$dbg" | grep -c '/usr/lib/debug/.build-id/.*\.debug$'
 echo "debug files by build-id: $debug_files"
 
 if [ "$install" -eq 1 ]; then
-    apt-get install -y "./$deb" > /dev/null
+    sudo=""
+    [ "$(id -u)" -ne 0 ] && sudo=sudo
+    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "./$deb" > /dev/null
     prefix=/usr
 else
     prefix=$root/usr
