@@ -1,0 +1,216 @@
+// SPDX-License-Identifier: Apache-2.0
+// The graph diff's two sides kept together and the search shown in the graph: pan and zoom of one side followed
+// by the other (toggle off: not), search hits outlined, colours repainted at once after a match; on the vis.db
+// of the bundled sample pair (a 2-block transformer).
+#include "test_util.h"
+
+#include "graph/graphdiffview.h"
+#include "graph/graphnodeitem.h"
+#include "graph/graphsideview.h"
+#include "graph/nodelistpanel.h"
+
+#include "graph/graph_run.h"
+
+#include <QAction>
+#include <QLineEdit>
+#include <QScrollBar>
+#include <QTemporaryDir>
+
+using namespace msprobe;
+using namespace msprobe::test;
+using graph::kNoVisNode;
+using Side = StudioFocus::Side;
+namespace fs = std::filesystem;
+
+namespace {
+
+struct LoadedDb {
+    std::unique_ptr<graph::VisDb> db;
+    std::shared_ptr<graph::VisGraph> npu, bench;
+};
+
+LoadedDb makeDb(const fs::path& npu, const fs::path& bench, const fs::path& out)
+{
+    graph::GraphRunOptions options;
+    options.target = npu;
+    options.golden = bench;
+    options.output = out;
+    options.timestamp = "20260101000000";
+    LoadedDb loaded;
+    loaded.db = std::make_unique<graph::VisDb>(graph::runGraphVisualize(options).database);
+    loaded.npu = std::make_shared<graph::VisGraph>(loaded.db->load(0, 0, "NPU"));
+    loaded.bench = std::make_shared<graph::VisGraph>(loaded.db->load(0, 0, "Bench"));
+    return loaded;
+}
+
+bool waitSettled(GraphDiffView& view) { return QTest::qWaitFor([&] { return view.isSettled(); }, 20000); }
+
+std::vector<const GraphNodeItem*> nodeItems(GraphSideView* view)
+{
+    std::vector<const GraphNodeItem*> out;
+    for (QGraphicsItem* item : view->scene()->items())
+        if (item->type() == GraphNodeItem::Type)
+            out.push_back(static_cast<const GraphNodeItem*>(item));
+    return out;
+}
+
+// Counts the paint events a widget receives.
+class PaintCounter : public QObject {
+public:
+    explicit PaintCounter(QWidget* widget) { widget->installEventFilter(this); }
+    int count = 0;
+
+protected:
+    bool eventFilter(QObject*, QEvent* event) override
+    {
+        count += event->type() == QEvent::Paint;
+        return false;
+    }
+};
+
+} // namespace
+
+class TestGraphSync : public QObject {
+    Q_OBJECT
+
+    QTemporaryDir m_tmp;
+    LoadedDb m_sample;
+
+    std::unique_ptr<GraphDiffView> showView(StudioFocus* focus)
+    {
+        auto view = std::make_unique<GraphDiffView>();
+        view->setStudioFocus(focus);
+        view->resize(1400, 900);
+        view->show();
+        view->setGraphs(m_sample.npu, m_sample.bench, m_sample.db->config());
+        return view;
+    }
+
+private slots:
+    void initTestCase()
+    {
+        QVERIFY(m_tmp.isValid());
+        const fs::path samples = MSPROBE_SAMPLES;
+        m_sample = makeDb(samples / "problem", samples / "bench", fs::path(m_tmp.path().toStdString()) / "sample");
+        QVERIFY(m_sample.npu->nodes.size() > 100);
+    }
+
+    void zoomAndScrollFollowTheMatchedPlace()
+    {
+        StudioFocus focus;
+        auto view = showView(&focus);
+        QVERIFY(waitSettled(*view));
+        GraphSideView* problem = view->sideView(Side::Problem);
+        GraphSideView* bench = view->sideView(Side::Bench);
+        QVERIFY(view->syncPanZoomAction()->isChecked());
+
+        problem->zoomBy(4);
+        QVERIFY(problem->zoom() > 2);
+        QCOMPARE(bench->zoom(), problem->zoom());
+
+        // Scroll the debug side so a matched leaf sits under its centre: the bench side centres on its match, at
+        // the same relative place in the box.
+        const std::uint32_t head = m_sample.npu->find("Module.head.Linear.forward.0");
+        const std::uint32_t benchHead = m_sample.bench->find(m_sample.npu->nodes[head].link.back());
+        QVERIFY(head != kNoVisNode && benchHead != kNoVisNode);
+        const QRectF headBox = problem->layoutState().boxOf(head)->rect;
+        const QRectF benchBox = bench->layoutState().boxOf(benchHead)->rect;
+        problem->centerOn(headBox.center() + QPointF(0, headBox.height() / 4));
+        QCOMPARE(problem->nodeAt(problem->viewport()->rect().center()), head);
+        const QPointF centre = problem->viewCentre();
+        const double fy = (centre.y() - headBox.top()) / headBox.height();
+        QVERIFY(std::abs(fy - 0.75) < 0.1);
+        QVERIFY(std::abs(bench->viewCentre().y() - (benchBox.top() + fy * benchBox.height())) < 2);
+        QVERIFY(bench->mapToScene(bench->viewport()->rect()).boundingRect().contains(benchBox.center()));
+
+        // The other direction: scrolling the bench side moves the debug side.
+        const double problemBefore = problem->viewCentre().y();
+        bench->verticalScrollBar()->setValue(bench->verticalScrollBar()->value() + 200);
+        QVERIFY(std::abs(problem->viewCentre().y() - problemBefore) > 20);
+
+        // Toggle off: each side moves alone.
+        view->syncPanZoomAction()->setChecked(false);
+        const double benchZoom = bench->zoom();
+        const QPointF benchCentre = bench->viewCentre();
+        problem->zoomBy(0.5);
+        problem->verticalScrollBar()->setValue(problem->verticalScrollBar()->value() + 150);
+        QVERIFY(problem->zoom() < benchZoom);
+        QCOMPARE(bench->zoom(), benchZoom);
+        QCOMPARE(bench->viewCentre(), benchCentre);
+    }
+
+    void selectingANodeDoesNotDragTheOtherSideBack()
+    {
+        // Programmatic centring (the partner of a selection) is not a user move: the clicked side stays put.
+        StudioFocus focus;
+        auto view = showView(&focus);
+        QVERIFY(waitSettled(*view));
+        GraphSideView* problem = view->sideView(Side::Problem);
+        problem->zoomBy(3);
+        const QPointF before = problem->viewCentre();
+        view->sideView(Side::Bench)->selectNode(m_sample.bench->find("Module.head.Linear.forward.0"), true, true);
+        QVERIFY(waitSettled(*view));
+        QCOMPARE(problem->viewCentre(), before);
+    }
+
+    void searchHitsAreOutlinedInBothGraphs()
+    {
+        StudioFocus focus;
+        auto view = showView(&focus);
+        NodeListPanel panel;
+        panel.setStudioFocus(&focus);
+        panel.setGraphs(m_sample.npu, m_sample.bench, m_sample.db->config());
+        connect(&panel, &NodeListPanel::searchChanged, view.get(), &GraphDiffView::setSearchHighlight);
+        QVERIFY(waitSettled(*view));
+        auto* search = panel.findChild<QLineEdit*>(QStringLiteral("search"));
+        QVERIFY(search);
+        search->setText(QStringLiteral("linear"));
+        for (Side side : { Side::Problem, Side::Bench }) {
+            GraphSideView* sideView = view->sideView(side);
+            int hits = 0, others = 0;
+            for (const GraphNodeItem* item : nodeItems(sideView)) {
+                const QString name = QString::fromStdString(sideView->graph()->nodes[item->node()].name);
+                QCOMPARE(item->highlighted(), name.contains(QStringLiteral("linear"), Qt::CaseInsensitive));
+                (item->highlighted() ? hits : others) += 1;
+            }
+            QVERIFY(hits > 0 && others > 0);
+        }
+        // The outline is drawn in the palette's highlight colour just outside the box.
+        GraphSideView* problem = view->sideView(Side::Problem);
+        const std::uint32_t head = m_sample.npu->find("Module.head.Linear.forward.0");
+        QVERIFY(problem->isSearchHit(head));
+        const QRectF box = problem->layoutState().boxOf(head)->rect;
+        problem->centerOn(box.center());
+        const QImage shot = problem->viewport()->grab().toImage();
+        const QPoint above = problem->mapFromScene(QPointF(box.center().x(), box.top() - 3));
+        QCOMPARE(shot.pixelColor(above).rgb(), problem->palette().color(QPalette::Highlight).rgb());
+
+        // Clearing the text clears every outline.
+        search->clear();
+        for (Side side : { Side::Problem, Side::Bench })
+            for (const GraphNodeItem* item : nodeItems(view->sideView(side)))
+                QVERIFY(!item->highlighted());
+        const QImage cleared = problem->viewport()->grab().toImage();
+        QVERIFY(cleared.pixelColor(above).rgb() != problem->palette().color(QPalette::Highlight).rgb());
+    }
+
+    void coloursRepaintAtOnceAfterAMatch()
+    {
+        StudioFocus focus;
+        auto view = showView(&focus);
+        QVERIFY(waitSettled(*view));
+        GraphSideView* problem = view->sideView(Side::Problem);
+        QCoreApplication::processEvents();
+        PaintCounter paints(problem->viewport());
+        // What a manual match writes into the shared graph, then the studio's refresh.
+        const std::uint32_t head = m_sample.npu->find("Module.head.Linear.forward.0");
+        const double precision = std::exchange(m_sample.npu->nodes[head].precision, 0.9);
+        view->refreshNodes({ QStringLiteral("Module.head.Linear.forward.0") });
+        const bool repainted = QTest::qWaitFor([&] { return paints.count > 0; }, 2000);
+        m_sample.npu->nodes[head].precision = precision;
+        QVERIFY(repainted);
+    }
+};
+
+QTEST_MAIN(TestGraphSync)
+#include "tst_views_graphsync.moc"
