@@ -10,10 +10,14 @@
 #include "graph/nodelistpanel.h"
 
 #include "graph/graph_run.h"
+#include "match/matchcontroller.h"
+#include "studiosession.h"
 
 #include <QAction>
 #include <QLineEdit>
+#include <QScreen>
 #include <QScrollBar>
+#include <QUndoStack>
 #include <QTemporaryDir>
 
 using namespace msprobe;
@@ -25,6 +29,7 @@ namespace fs = std::filesystem;
 namespace {
 
 struct LoadedDb {
+    fs::path path;
     std::unique_ptr<graph::VisDb> db;
     std::shared_ptr<graph::VisGraph> npu, bench;
 };
@@ -37,10 +42,19 @@ LoadedDb makeDb(const fs::path& npu, const fs::path& bench, const fs::path& out)
     options.output = out;
     options.timestamp = "20260101000000";
     LoadedDb loaded;
-    loaded.db = std::make_unique<graph::VisDb>(graph::runGraphVisualize(options).database);
+    loaded.path = graph::runGraphVisualize(options).database;
+    loaded.db = std::make_unique<graph::VisDb>(loaded.path);
     loaded.npu = std::make_shared<graph::VisGraph>(loaded.db->load(0, 0, "NPU"));
     loaded.bench = std::make_shared<graph::VisGraph>(loaded.db->load(0, 0, "Bench"));
     return loaded;
+}
+
+// What is on the screen now (the window's backing store), not a fresh render of the widget.
+QColor shownColour(QWidget* viewport, const QPoint& at)
+{
+    const QPoint inWindow = viewport->mapTo(viewport->window(), at);
+    const QImage shot = viewport->screen()->grabWindow(viewport->window()->winId()).toImage();
+    return shot.isNull() ? QColor() : shot.pixelColor(inWindow);
 }
 
 bool waitSettled(GraphDiffView& view) { return QTest::qWaitFor([&] { return view.isSettled(); }, 20000); }
@@ -209,6 +223,77 @@ private slots:
         const bool repainted = QTest::qWaitFor([&] { return paints.count > 0; }, 2000);
         m_sample.npu->nodes[head].precision = precision;
         QVERIFY(repainted);
+    }
+
+    // A node matched by drag and drop (or unmatched by undo) shows its new colour at once, without a scroll.
+    void coloursFollowADropAndAnUndoAtOnce()
+    {
+        const fs::path tmp = m_tmp.path().toStdString();
+        const LoadedDb synthetic = makeDb(dataDir() / "graph" / "synthetic" / "npu", dataDir() / "graph" / "synthetic" / "bench", tmp / "dropped");
+        StudioSession session;
+        LoadRequest request;
+        request.kind = LoadRequest::Kind::VisDb;
+        request.path = q(synthetic.path.string());
+        QSignalSpy loaded(&session, &StudioSession::loadFinished);
+        session.open(request);
+        QVERIFY(loaded.wait(60000) && loaded.front().at(0).toBool());
+        const auto graphs = session.graphs(0, 0);
+        QVERIFY(graphs.problem && graphs.bench);
+        MatchController controller(&session);
+        QVERIFY2(controller.open(0, 0), qPrintable(controller.errorString()));
+
+        // Wired as the studio wires them.
+        GraphDiffView view;
+        view.resize(1400, 900);
+        view.show();
+        view.setGraphs(graphs.problem, graphs.bench, session.config());
+        connect(&view, &GraphDiffView::nodeDropped, &controller, [&](const QString& p, const QString& b) { controller.match(p, b); });
+        connect(&controller, &MatchController::nodesChanged, &view, &GraphDiffView::refreshNodes);
+        QVERIFY(waitSettled(view));
+        GraphSideView* problem = view.sideView(Side::Problem);
+        GraphSideView* bench = view.sideView(Side::Bench);
+        const std::uint32_t mul = graphs.problem->find("Tensor.mul.0.forward"), add = graphs.bench->find("Tensor.add.0.forward");
+        QVERIFY(mul != kNoVisNode && add != kNoVisNode && !graphs.problem->nodes[mul].matched());
+        problem->selectNode(mul, true, true);
+        bench->selectNode(add, true, true);
+        QVERIFY(waitSettled(view));
+        const QPoint mulAt = problem->mapFromScene(problem->layoutState().boxOf(mul)->rect.center());
+        const QPoint addAt = bench->mapFromScene(bench->layoutState().boxOf(add)->rect.center());
+        QVERIFY(problem->viewport()->rect().contains(mulAt) && bench->viewport()->rect().contains(addAt));
+        // Off the label text, inside the ellipse.
+        const QPoint benchFillAt = addAt + QPoint(0, int(bench->layoutState().boxOf(add)->rect.height() * bench->zoom() / 3));
+        QTRY_COMPARE(shownColour(bench->viewport(), benchFillAt), graphstyle::precisionColour(graph::PrecisionLevel::Unmatched));
+
+        PaintCounter paints(bench->viewport());
+        const QPoint endInProblem = problem->viewport()->mapFromGlobal(bench->viewport()->mapToGlobal(addAt));
+        QTest::mousePress(problem->viewport(), Qt::LeftButton, {}, mulAt);
+        QTest::mouseMove(problem->viewport(), mulAt + QPoint(20, 0));
+        QTest::mouseMove(problem->viewport(), endInProblem);
+        QTest::mouseRelease(problem->viewport(), Qt::LeftButton, {}, endInProblem);
+        QTRY_VERIFY(controller.undoStack()->count() == 1);
+        QVERIFY(graphs.bench->nodes[add].matched());
+        paints.count = 0;
+        // A matched bench node is drawn white; no scroll, no resize, only the event loop.
+        QTRY_COMPARE(shownColour(bench->viewport(), benchFillAt), QColor(Qt::white));
+        QVERIFY(paints.count > 0);
+
+        controller.undoStack()->undo();
+        QVERIFY(!graphs.bench->nodes[add].matched());
+        QTRY_COMPARE(shownColour(bench->viewport(), benchFillAt), graphstyle::precisionColour(graph::PrecisionLevel::Unmatched));
+    }
+
+    void screenshotForReview()
+    {
+        const QString dir = qEnvironmentVariable("MSPROBE_SCREENSHOT_DIR");
+        if (dir.isEmpty())
+            QSKIP("set MSPROBE_SCREENSHOT_DIR to save screenshots");
+        StudioFocus focus;
+        auto view = showView(&focus);
+        QVERIFY(waitSettled(*view));
+        view->expandToDepth(2);
+        QVERIFY(waitSettled(*view));
+        view->setSearchHighlight(QStringLiteral("linear"), false);
+        QVERIFY(view->grab().save(dir + QStringLiteral("/graphsync_search.png")));
     }
 };
 
