@@ -122,24 +122,26 @@ private slots:
         QVERIFY(problem->zoom() > 2);
         QCOMPARE(bench->zoom(), problem->zoom());
 
-        // Scroll the debug side so a matched leaf sits under its centre: the bench side centres on its match, at
-        // the same relative place in the box.
-        const std::uint32_t head = m_sample.npu->find("Module.head.Linear.forward.0");
-        const std::uint32_t benchHead = m_sample.bench->find(m_sample.npu->nodes[head].link.back());
-        QVERIFY(head != kNoVisNode && benchHead != kNoVisNode);
-        const QRectF headBox = problem->layoutState().boxOf(head)->rect;
-        const QRectF benchBox = bench->layoutState().boxOf(benchHead)->rect;
-        problem->centerOn(headBox.center() + QPointF(0, headBox.height() / 4));
-        QCOMPARE(problem->nodeAt(problem->viewport()->rect().center()), head);
+        // Scroll the debug side so a matched module sits under its centre: the bench side centres on its match,
+        // at the same relative place in the box.
+        const std::uint32_t block = m_sample.npu->find("Module.blocks.1.Block.forward.0");
+        const std::uint32_t benchBlock = m_sample.bench->find(m_sample.npu->nodes[block].link.back());
+        QVERIFY(block != kNoVisNode && benchBlock != kNoVisNode);
+        const QRectF blockBox = problem->layoutState().boxOf(block)->rect;
+        const QRectF benchBox = bench->layoutState().boxOf(benchBlock)->rect;
+        problem->centerOn(blockBox.center() + QPointF(0, blockBox.height() / 4));
+        QCOMPARE(problem->nodeAt(problem->viewport()->rect().center()), block);
         const QPointF centre = problem->viewCentre();
-        const double fy = (centre.y() - headBox.top()) / headBox.height();
-        QVERIFY(std::abs(fy - 0.75) < 0.1);
-        QVERIFY(std::abs(bench->viewCentre().y() - (benchBox.top() + fy * benchBox.height())) < 2);
+        const double fy = (centre.y() - blockBox.top()) / blockBox.height();
+        QVERIFY2(std::abs(fy - 0.75) < 0.1, qPrintable(QString::number(fy)));
+        const double expectedY = benchBox.top() + fy * benchBox.height();
+        QVERIFY2(std::abs(bench->viewCentre().y() - expectedY) < 2, qPrintable(QStringLiteral("%1 vs %2").arg(bench->viewCentre().y()).arg(expectedY)));
         QVERIFY(bench->mapToScene(bench->viewport()->rect()).boundingRect().contains(benchBox.center()));
 
         // The other direction: scrolling the bench side moves the debug side.
         const double problemBefore = problem->viewCentre().y();
-        bench->verticalScrollBar()->setValue(bench->verticalScrollBar()->value() + 200);
+        QScrollBar* benchBar = bench->verticalScrollBar();
+        benchBar->setValue(benchBar->value() + (benchBar->value() + 200 <= benchBar->maximum() ? 200 : -200));
         QVERIFY(std::abs(problem->viewCentre().y() - problemBefore) > 20);
 
         // Toggle off: each side moves alone.
@@ -155,15 +157,25 @@ private slots:
 
     void selectingANodeDoesNotDragTheOtherSideBack()
     {
-        // Programmatic centring (the partner of a selection) is not a user move: the clicked side stays put.
+        // Clicking a node centres its match on the other side; that programmatic move is not followed back, so the
+        // clicked side stays exactly where it is.
         StudioFocus focus;
         auto view = showView(&focus);
         QVERIFY(waitSettled(*view));
         GraphSideView* problem = view->sideView(Side::Problem);
+        GraphSideView* bench = view->sideView(Side::Bench);
+        const std::uint32_t head = m_sample.npu->find("Module.head.Linear.forward.0");
+        const std::uint32_t benchHead = m_sample.bench->find(m_sample.npu->nodes[head].link.back());
+        QVERIFY(head != kNoVisNode && benchHead != kNoVisNode);
         problem->zoomBy(3);
+        problem->centerOn(problem->layoutState().boxOf(head)->rect.center());
+        bench->showAt(bench->zoom(), bench->graphBounds().topLeft()); // the bench side now shows something else
+        QVERIFY(!bench->mapToScene(bench->viewport()->rect()).boundingRect().contains(bench->layoutState().boxOf(benchHead)->rect.center()));
         const QPointF before = problem->viewCentre();
-        view->sideView(Side::Bench)->selectNode(m_sample.bench->find("Module.head.Linear.forward.0"), true, true);
+        QTest::mouseClick(problem->viewport(), Qt::LeftButton, {}, problem->mapFromScene(problem->layoutState().boxOf(head)->rect.center()));
+        QCOMPARE(bench->selectedNode(), benchHead);
         QVERIFY(waitSettled(*view));
+        QVERIFY(bench->mapToScene(bench->viewport()->rect()).boundingRect().contains(bench->layoutState().boxOf(benchHead)->rect.center()));
         QCOMPARE(problem->viewCentre(), before);
     }
 
@@ -196,7 +208,8 @@ private slots:
         const QRectF box = problem->layoutState().boxOf(head)->rect;
         problem->centerOn(box.center());
         const QImage shot = problem->viewport()->grab().toImage();
-        const QPoint above = problem->mapFromScene(QPointF(box.center().x(), box.top() - 3));
+        // A quarter across, clear of the edge that enters the box at the middle of its top.
+        const QPoint above = problem->mapFromScene(QPointF(box.center().x() + box.width() / 4, box.top() - 3));
         QCOMPARE(shot.pixelColor(above).rgb(), problem->palette().color(QPalette::Highlight).rgb());
 
         // Clearing the text clears every outline.
