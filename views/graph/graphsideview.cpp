@@ -68,6 +68,9 @@ void GraphSideView::refresh()
     if (m_paint.graph)
         m_paint.summaries = summarizeSubtrees(*m_paint.graph);
     m_scene->update();
+    // The scene's update() alone did not reach the viewport after an undo (old colours stayed until the next
+    // scroll, tst_views_graphsync): repaint the viewport directly.
+    viewport()->update();
     m_minimap->invalidate();
 }
 
