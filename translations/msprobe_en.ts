@@ -105,72 +105,72 @@
 <context>
     <name>GraphDiffView</name>
     <message>
-        <location filename="../views/graph/graphdiffview.cpp" line="79"/>
+        <location filename="../views/graph/graphdiffview.cpp" line="80"/>
         <source>Precision</source>
         <translation>Precision</translation>
     </message>
     <message>
-        <location filename="../views/graph/graphdiffview.cpp" line="79"/>
+        <location filename="../views/graph/graphdiffview.cpp" line="80"/>
         <source>Overflow</source>
         <translation>Overflow</translation>
     </message>
     <message>
-        <location filename="../views/graph/graphdiffview.cpp" line="80"/>
+        <location filename="../views/graph/graphdiffview.cpp" line="81"/>
         <source>Colour nodes by precision level or by overflow level (needs a db made with -oc)</source>
         <translation>Colour nodes by precision level or by overflow level (needs a db made with -oc)</translation>
     </message>
     <message>
-        <location filename="../views/graph/graphdiffview.cpp" line="81"/>
+        <location filename="../views/graph/graphdiffview.cpp" line="82"/>
         <source>Sync expand</source>
         <translation>Sync expand</translation>
     </message>
     <message>
-        <location filename="../views/graph/graphdiffview.cpp" line="83"/>
+        <location filename="../views/graph/graphdiffview.cpp" line="84"/>
         <source>Expanding a node also expands its match on the other side</source>
         <translation>Expanding a node also expands its match on the other side</translation>
     </message>
     <message>
-        <location filename="../views/graph/graphdiffview.cpp" line="91"/>
+        <location filename="../views/graph/graphdiffview.cpp" line="96"/>
         <source>Fit</source>
         <translation>Fit</translation>
     </message>
     <message>
-        <location filename="../views/graph/graphdiffview.cpp" line="91"/>
+        <location filename="../views/graph/graphdiffview.cpp" line="96"/>
         <source>Fit both graphs to the window</source>
         <translation>Fit both graphs to the window</translation>
     </message>
     <message>
-        <location filename="../views/graph/graphdiffview.cpp" line="92"/>
+        <location filename="../views/graph/graphdiffview.cpp" line="97"/>
         <source>Levels</source>
         <translation>Levels</translation>
     </message>
     <message>
-        <location filename="../views/graph/graphdiffview.cpp" line="92"/>
+        <location filename="../views/graph/graphdiffview.cpp" line="97"/>
         <source>Collapse all modules, or open them down to a depth</source>
         <translation>Collapse all modules, or open them down to a depth</translation>
     </message>
     <message>
-        <location filename="../views/graph/graphdiffview.cpp" line="96"/>
+        <location filename="../views/graph/graphdiffview.cpp" line="101"/>
         <source>Collapse all</source>
         <translation>Collapse all</translation>
     </message>
     <message>
-        <location filename="../views/graph/graphdiffview.cpp" line="98"/>
+        <location filename="../views/graph/graphdiffview.cpp" line="103"/>
         <source>Expand to depth %1</source>
         <translation>Expand to depth %1</translation>
     </message>
     <message>
-        <location filename="../views/graph/graphdiffview.cpp" line="100"/>
+        <location filename="../views/graph/graphdiffview.cpp" line="105"/>
         <source>First divergence</source>
         <translation>First divergence</translation>
     </message>
     <message>
-        <location filename="../views/graph/graphdiffview.cpp" line="100"/>
+        <location filename="../views/graph/graphdiffview.cpp" line="105"/>
         <source>Go to the first error-level node in execution order</source>
         <translation>Go to the first error-level node in execution order</translation>
     </message>
     <message>
-        <location filename="../views/graph/graphdiffview.cpp" line="101"/>
+        <location filename="../views/graph/graphdiffview.cpp" line="106"/>
         <source>Click: select (the match is selected on the other side)
 Double-click: expand / collapse
 Drag empty space: pan; drag a node onto a node of the other side: match them
@@ -183,109 +183,109 @@ Ctrl+wheel, W / S: zoom
 Wheel: scroll; A / D: left / right</translation>
     </message>
     <message>
-        <location filename="../views/graph/graphdiffview.cpp" line="123"/>
-        <location filename="../views/graph/graphdiffview.cpp" line="403"/>
+        <location filename="../views/graph/graphdiffview.cpp" line="129"/>
+        <location filename="../views/graph/graphdiffview.cpp" line="419"/>
         <source>Debug</source>
         <translation>Debug</translation>
     </message>
     <message>
-        <location filename="../views/graph/graphdiffview.cpp" line="124"/>
-        <location filename="../views/graph/graphdiffview.cpp" line="405"/>
+        <location filename="../views/graph/graphdiffview.cpp" line="130"/>
+        <location filename="../views/graph/graphdiffview.cpp" line="421"/>
         <source>Bench</source>
         <translation>Bench</translation>
     </message>
     <message>
-        <location filename="../views/graph/graphdiffview.cpp" line="169"/>
-        <location filename="../views/graph/graphdiffview.cpp" line="218"/>
-        <location filename="../views/graph/graphdiffview.cpp" line="270"/>
-        <location filename="../views/graph/graphdiffview.cpp" line="289"/>
+        <location filename="../views/graph/graphdiffview.cpp" line="177"/>
+        <location filename="../views/graph/graphdiffview.cpp" line="234"/>
+        <location filename="../views/graph/graphdiffview.cpp" line="286"/>
+        <location filename="../views/graph/graphdiffview.cpp" line="305"/>
         <source>Laying out…</source>
         <translation>Laying out…</translation>
     </message>
     <message>
-        <location filename="../views/graph/graphdiffview.cpp" line="330"/>
+        <location filename="../views/graph/graphdiffview.cpp" line="346"/>
         <source>Locate matched node</source>
         <translation>Locate matched node</translation>
     </message>
     <message>
-        <location filename="../views/graph/graphdiffview.cpp" line="332"/>
+        <location filename="../views/graph/graphdiffview.cpp" line="348"/>
         <source>Collapse</source>
         <translation>Collapse</translation>
     </message>
     <message>
-        <location filename="../views/graph/graphdiffview.cpp" line="332"/>
+        <location filename="../views/graph/graphdiffview.cpp" line="348"/>
         <source>Expand</source>
         <translation>Expand</translation>
     </message>
     <message>
-        <location filename="../views/graph/graphdiffview.cpp" line="333"/>
+        <location filename="../views/graph/graphdiffview.cpp" line="349"/>
         <source>Show details</source>
         <translation>Show details</translation>
     </message>
     <message>
-        <location filename="../views/graph/graphdiffview.cpp" line="338"/>
+        <location filename="../views/graph/graphdiffview.cpp" line="354"/>
         <source>Unmatch</source>
         <translation>Unmatch</translation>
     </message>
     <message>
-        <location filename="../views/graph/graphdiffview.cpp" line="341"/>
+        <location filename="../views/graph/graphdiffview.cpp" line="357"/>
         <source>Copy name</source>
         <translation>Copy name</translation>
     </message>
     <message>
-        <location filename="../views/graph/graphdiffview.cpp" line="412"/>
+        <location filename="../views/graph/graphdiffview.cpp" line="428"/>
         <source>Nothing to export yet: the graph is not laid out</source>
         <translation>Nothing to export yet: the graph is not laid out</translation>
     </message>
     <message>
-        <location filename="../views/graph/graphdiffview.cpp" line="425"/>
+        <location filename="../views/graph/graphdiffview.cpp" line="441"/>
         <source>msprobe graph diff — step %1, rank %2</source>
         <translation>msprobe graph diff — step %1, rank %2</translation>
     </message>
     <message>
-        <location filename="../views/graph/graphdiffview.cpp" line="425"/>
+        <location filename="../views/graph/graphdiffview.cpp" line="441"/>
         <source>msprobe graph — step %1, rank %2</source>
         <translation>msprobe graph — step %1, rank %2</translation>
     </message>
     <message>
-        <location filename="../views/graph/graphdiffview.cpp" line="455"/>
+        <location filename="../views/graph/graphdiffview.cpp" line="471"/>
         <source>msprobe graph diff</source>
         <translation>msprobe graph diff</translation>
     </message>
     <message>
-        <location filename="../views/graph/graphdiffview.cpp" line="458"/>
-        <location filename="../views/graph/graphdiffview.cpp" line="464"/>
-        <location filename="../views/graph/graphdiffview.cpp" line="482"/>
+        <location filename="../views/graph/graphdiffview.cpp" line="474"/>
+        <location filename="../views/graph/graphdiffview.cpp" line="480"/>
+        <location filename="../views/graph/graphdiffview.cpp" line="498"/>
         <source>Cannot write %1</source>
         <translation>Cannot write %1</translation>
     </message>
     <message>
-        <location filename="../views/graph/graphdiffview.cpp" line="473"/>
+        <location filename="../views/graph/graphdiffview.cpp" line="489"/>
         <source>The picture is too large to render (%1 x %2)</source>
         <translation>The picture is too large to render (%1 x %2)</translation>
     </message>
     <message>
-        <location filename="../views/graph/graphdiffview.cpp" line="361"/>
+        <location filename="../views/graph/graphdiffview.cpp" line="377"/>
         <source>Data send</source>
         <translation>Data send</translation>
     </message>
     <message>
-        <location filename="../views/graph/graphdiffview.cpp" line="361"/>
+        <location filename="../views/graph/graphdiffview.cpp" line="377"/>
         <source>Data receive</source>
         <translation>Data receive</translation>
     </message>
     <message>
-        <location filename="../views/graph/graphdiffview.cpp" line="361"/>
+        <location filename="../views/graph/graphdiffview.cpp" line="377"/>
         <source>Data send-receive</source>
         <translation>Data send-receive</translation>
     </message>
     <message>
-        <location filename="../views/graph/graphdiffview.cpp" line="85"/>
+        <location filename="../views/graph/graphdiffview.cpp" line="90"/>
         <source>Debug mini-map</source>
         <translation>Debug mini-map</translation>
     </message>
     <message>
-        <location filename="../views/graph/graphdiffview.cpp" line="87"/>
+        <location filename="../views/graph/graphdiffview.cpp" line="92"/>
         <source>Bench mini-map</source>
         <translation>Bench mini-map</translation>
     </message>
@@ -430,6 +430,19 @@ Wheel: scroll; A / D: left / right</translation>
     </message>
 </context>
 <context>
+    <name>GraphViewSync</name>
+    <message>
+        <location filename="../views/graph/graphviewsync.cpp" line="16"/>
+        <source>Sync pan and zoom</source>
+        <translation>Sync pan and zoom</translation>
+    </message>
+    <message>
+        <location filename="../views/graph/graphviewsync.cpp" line="21"/>
+        <source>Scrolling or zooming one graph moves the other to the matching place</source>
+        <translation>Scrolling or zooming one graph moves the other to the matching place</translation>
+    </message>
+</context>
+<context>
     <name>MainWindow</name>
     <message>
         <location filename="../app/studio/mainwindow.cpp" line="46"/>
@@ -452,48 +465,48 @@ Wheel: scroll; A / D: left / right</translation>
         <translation>Cancel</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow.cpp" line="270"/>
+        <location filename="../app/studio/mainwindow.cpp" line="271"/>
         <source>Step %1, rank %2: %3 rows: %4 pass, %5 warning, %6 error</source>
         <translation>Step %1, rank %2: %3 rows: %4 pass, %5 warning, %6 error</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow.cpp" line="285"/>
-        <location filename="../app/studio/mainwindow.cpp" line="300"/>
+        <location filename="../app/studio/mainwindow.cpp" line="286"/>
+        <location filename="../app/studio/mainwindow.cpp" line="301"/>
         <source>Loading…</source>
         <translation>Loading…</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow.cpp" line="298"/>
+        <location filename="../app/studio/mainwindow.cpp" line="299"/>
         <source>A compare CSV has no graph. Open the dump folders (a problem/bench pair) to see the graphs and the verdict.</source>
         <translation>A compare CSV has no graph. Open the dump folders (a problem/bench pair) to see the graphs and the verdict.</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow.cpp" line="302"/>
+        <location filename="../app/studio/mainwindow.cpp" line="303"/>
         <source>No graph for step %1, rank %2.</source>
         <translation>No graph for step %1, rank %2.</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow.cpp" line="304"/>
+        <location filename="../app/studio/mainwindow.cpp" line="305"/>
         <source>No graph for what is open.</source>
         <translation>No graph for what is open.</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow.cpp" line="330"/>
+        <location filename="../app/studio/mainwindow.cpp" line="331"/>
         <source>Loading %1…</source>
         <translation>Loading %1…</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow.cpp" line="368"/>
+        <location filename="../app/studio/mainwindow.cpp" line="369"/>
         <source>Loading cancelled.</source>
         <translation>Loading cancelled.</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow.cpp" line="361"/>
+        <location filename="../app/studio/mainwindow.cpp" line="362"/>
         <source>%1 — msprobe studio</source>
         <translation>%1 — msprobe studio</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow.cpp" line="294"/>
+        <location filename="../app/studio/mainwindow.cpp" line="295"/>
         <source>No graph: the model graph needs an L0 or mix dump (its construct.json holds the module structure); an L1 dump has the compare table and the verdict only.
 
 %1</source>
@@ -502,13 +515,13 @@ Wheel: scroll; A / D: left / right</translation>
 %1</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow.cpp" line="370"/>
         <location filename="../app/studio/mainwindow.cpp" line="371"/>
+        <location filename="../app/studio/mainwindow.cpp" line="372"/>
         <source>Could not open %1</source>
         <translation>Could not open %1</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow_actions.cpp" line="138"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="139"/>
         <source>Open dump folder</source>
         <translation>Open dump folder</translation>
     </message>
@@ -523,32 +536,32 @@ Wheel: scroll; A / D: left / right</translation>
         <translation>Open a dump folder, a problem/bench pair, a vis.db or a compare CSV (File menu, or drop it here).</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow.cpp" line="155"/>
+        <location filename="../app/studio/mainwindow.cpp" line="156"/>
         <source>Search and filter</source>
         <translation>Search and filter</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow.cpp" line="160"/>
+        <location filename="../app/studio/mainwindow.cpp" line="161"/>
         <source>Node matching</source>
         <translation>Node matching</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow.cpp" line="168"/>
+        <location filename="../app/studio/mainwindow.cpp" line="169"/>
         <source>Dump summary</source>
         <translation>Dump summary</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow.cpp" line="174"/>
+        <location filename="../app/studio/mainwindow.cpp" line="175"/>
         <source>Compare table</source>
         <translation>Compare table</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow.cpp" line="177"/>
+        <location filename="../app/studio/mainwindow.cpp" line="178"/>
         <source>Node details</source>
         <translation>Node details</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow.cpp" line="186"/>
+        <location filename="../app/studio/mainwindow.cpp" line="187"/>
         <source>Matching failed</source>
         <translation>Matching failed</translation>
     </message>
@@ -744,22 +757,22 @@ Wheel: scroll; A / D: left / right</translation>
         <translation>F3</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow_actions.cpp" line="248"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="249"/>
         <source>First divergence: %1 — %2</source>
         <translation>First divergence: %1 — %2</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow_actions.cpp" line="252"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="253"/>
         <source>No divergence: every entry stays within tolerance.</source>
         <translation>No divergence: every entry stays within tolerance.</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow_actions.cpp" line="256"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="257"/>
         <source>No compare table here: showing the graph&apos;s first error-level node.</source>
         <translation>No compare table here: showing the graph&apos;s first error-level node.</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow_actions.cpp" line="258"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="259"/>
         <source>No error-level node in this graph.</source>
         <translation>No error-level node in this graph.</translation>
     </message>
@@ -779,129 +792,129 @@ Wheel: scroll; A / D: left / right</translation>
         <translation>&amp;View</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow_actions.cpp" line="104"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="105"/>
         <source>&amp;Dark theme</source>
         <translation>&amp;Dark theme</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow_actions.cpp" line="107"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="108"/>
         <source>Ctrl+Shift+T</source>
         <translation>Ctrl+Shift+T</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow_actions.cpp" line="109"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="110"/>
         <source>&amp;Language</source>
         <translation>&amp;Language</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow_actions.cpp" line="112"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="113"/>
         <source>System default</source>
         <translation>System default</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow_actions.cpp" line="120"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="121"/>
         <source>The language changes the next time msprobe studio starts.</source>
         <translation>The language changes the next time msprobe studio starts.</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow_actions.cpp" line="124"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="125"/>
         <source>&amp;Reset layout</source>
         <translation>&amp;Reset layout</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow_actions.cpp" line="126"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="127"/>
         <source>&amp;Help</source>
         <translation>&amp;Help</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow_actions.cpp" line="127"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="128"/>
         <source>&amp;Keyboard shortcuts</source>
         <translation>&amp;Keyboard shortcuts</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow_actions.cpp" line="128"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="129"/>
         <source>&amp;About msprobe studio</source>
         <translation>&amp;About msprobe studio</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow_actions.cpp" line="129"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="130"/>
         <source>About msprobe studio</source>
         <translation>About msprobe studio</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow_actions.cpp" line="130"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="131"/>
         <source>&lt;b&gt;msprobe studio %1&lt;/b&gt;&lt;br&gt;Numerical-accuracy workstation for msprobe dumps: graph diff, compare table, node matching and reports.</source>
         <translation>&lt;b&gt;msprobe studio %1&lt;/b&gt;&lt;br&gt;Numerical-accuracy workstation for msprobe dumps: graph diff, compare table, node matching and reports.</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow.cpp" line="314"/>
+        <location filename="../app/studio/mainwindow.cpp" line="315"/>
         <source>Cannot open</source>
         <translation>Cannot open</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow.cpp" line="345"/>
+        <location filename="../app/studio/mainwindow.cpp" line="346"/>
         <source>%p% — about %1 s left</source>
         <translation>%p% — about %1 s left</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow.cpp" line="348"/>
+        <location filename="../app/studio/mainwindow.cpp" line="349"/>
         <source>Loading: %1</source>
         <translation>Loading: %1</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow.cpp" line="355"/>
+        <location filename="../app/studio/mainwindow.cpp" line="356"/>
         <source> vs </source>
         <translation> vs </translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow.cpp" line="362"/>
+        <location filename="../app/studio/mainwindow.cpp" line="363"/>
         <source>Opened %1 in %2 s.</source>
         <translation>Opened %1 in %2 s.</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow_actions.cpp" line="169"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="170"/>
         <source>CSV (*.csv)</source>
         <translation>CSV (*.csv)</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow_actions.cpp" line="170"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="171"/>
         <source>Excel workbook (*.xlsx)</source>
         <translation>Excel workbook (*.xlsx)</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow_actions.cpp" line="171"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="172"/>
         <source>HTML report (*.html)</source>
         <translation>HTML report (*.html)</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow_actions.cpp" line="175"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="176"/>
         <source>Export</source>
         <translation>Export</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow_actions.cpp" line="182"/>
-        <location filename="../app/studio/mainwindow_actions.cpp" line="194"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="183"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="195"/>
         <source>Written %1</source>
         <translation>Written %1</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow_actions.cpp" line="184"/>
-        <location filename="../app/studio/mainwindow_actions.cpp" line="196"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="185"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="197"/>
         <source>Export failed</source>
         <translation>Export failed</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow_actions.cpp" line="189"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="190"/>
         <source>Export graph</source>
         <translation>Export graph</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow_actions.cpp" line="189"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="190"/>
         <source>PNG image (*.png);;SVG drawing (*.svg)</source>
         <translation>PNG image (*.png);;SVG drawing (*.svg)</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow_actions.cpp" line="208"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="209"/>
         <source>Keyboard shortcuts</source>
         <translation>Keyboard shortcuts</translation>
     </message>
@@ -1119,12 +1132,12 @@ Wheel: scroll; A / D: left / right</translation>
         <translation>Invalid regular expression</translation>
     </message>
     <message>
-        <location filename="../views/graph/nodelistpanel.cpp" line="210"/>
+        <location filename="../views/graph/nodelistpanel.cpp" line="214"/>
         <source>Top of the list</source>
         <translation>Top of the list</translation>
     </message>
     <message>
-        <location filename="../views/graph/nodelistpanel.cpp" line="214"/>
+        <location filename="../views/graph/nodelistpanel.cpp" line="218"/>
         <source>Bottom of the list</source>
         <translation>Bottom of the list</translation>
     </message>
@@ -1337,12 +1350,12 @@ Wheel: scroll; A / D: left / right</translation>
 <context>
     <name>QObject</name>
     <message>
-        <location filename="../app/studio/reportexport.cpp" line="57"/>
+        <location filename="../app/studio/reportexport.cpp" line="53"/>
         <source>There is no comparison to export.</source>
         <translation>There is no comparison to export.</translation>
     </message>
     <message>
-        <location filename="../app/studio/reportexport.cpp" line="64"/>
+        <location filename="../app/studio/reportexport.cpp" line="60"/>
         <source>There is no comparison for step %1, rank %2 to export.</source>
         <translation>There is no comparison for step %1, rank %2 to export.</translation>
     </message>

@@ -105,72 +105,72 @@
 <context>
     <name>GraphDiffView</name>
     <message>
-        <location filename="../views/graph/graphdiffview.cpp" line="79"/>
+        <location filename="../views/graph/graphdiffview.cpp" line="80"/>
         <source>Precision</source>
         <translation>精度</translation>
     </message>
     <message>
-        <location filename="../views/graph/graphdiffview.cpp" line="79"/>
+        <location filename="../views/graph/graphdiffview.cpp" line="80"/>
         <source>Overflow</source>
         <translation>溢出</translation>
     </message>
     <message>
-        <location filename="../views/graph/graphdiffview.cpp" line="80"/>
+        <location filename="../views/graph/graphdiffview.cpp" line="81"/>
         <source>Colour nodes by precision level or by overflow level (needs a db made with -oc)</source>
         <translation>按精度等级或溢出等级给节点着色（溢出需使用 -oc 生成的数据库）</translation>
     </message>
     <message>
-        <location filename="../views/graph/graphdiffview.cpp" line="81"/>
+        <location filename="../views/graph/graphdiffview.cpp" line="82"/>
         <source>Sync expand</source>
         <translation>同步展开</translation>
     </message>
     <message>
-        <location filename="../views/graph/graphdiffview.cpp" line="83"/>
+        <location filename="../views/graph/graphdiffview.cpp" line="84"/>
         <source>Expanding a node also expands its match on the other side</source>
         <translation>展开节点时同时展开另一侧的匹配节点</translation>
     </message>
     <message>
-        <location filename="../views/graph/graphdiffview.cpp" line="91"/>
+        <location filename="../views/graph/graphdiffview.cpp" line="96"/>
         <source>Fit</source>
         <translation>适应窗口</translation>
     </message>
     <message>
-        <location filename="../views/graph/graphdiffview.cpp" line="91"/>
+        <location filename="../views/graph/graphdiffview.cpp" line="96"/>
         <source>Fit both graphs to the window</source>
         <translation>将两侧图适应窗口大小</translation>
     </message>
     <message>
-        <location filename="../views/graph/graphdiffview.cpp" line="92"/>
+        <location filename="../views/graph/graphdiffview.cpp" line="97"/>
         <source>Levels</source>
         <translation>层级</translation>
     </message>
     <message>
-        <location filename="../views/graph/graphdiffview.cpp" line="92"/>
+        <location filename="../views/graph/graphdiffview.cpp" line="97"/>
         <source>Collapse all modules, or open them down to a depth</source>
         <translation>折叠所有模块，或展开到指定深度</translation>
     </message>
     <message>
-        <location filename="../views/graph/graphdiffview.cpp" line="96"/>
+        <location filename="../views/graph/graphdiffview.cpp" line="101"/>
         <source>Collapse all</source>
         <translation>全部折叠</translation>
     </message>
     <message>
-        <location filename="../views/graph/graphdiffview.cpp" line="98"/>
+        <location filename="../views/graph/graphdiffview.cpp" line="103"/>
         <source>Expand to depth %1</source>
         <translation>展开到第 %1 层</translation>
     </message>
     <message>
-        <location filename="../views/graph/graphdiffview.cpp" line="100"/>
+        <location filename="../views/graph/graphdiffview.cpp" line="105"/>
         <source>First divergence</source>
         <translation>首个分歧</translation>
     </message>
     <message>
-        <location filename="../views/graph/graphdiffview.cpp" line="100"/>
+        <location filename="../views/graph/graphdiffview.cpp" line="105"/>
         <source>Go to the first error-level node in execution order</source>
         <translation>按执行顺序跳转到第一个错误级节点</translation>
     </message>
     <message>
-        <location filename="../views/graph/graphdiffview.cpp" line="101"/>
+        <location filename="../views/graph/graphdiffview.cpp" line="106"/>
         <source>Click: select (the match is selected on the other side)
 Double-click: expand / collapse
 Drag empty space: pan; drag a node onto a node of the other side: match them
@@ -183,109 +183,109 @@ Ctrl+滚轮、W / S：缩放
 滚轮：滚动；A / D：左移 / 右移</translation>
     </message>
     <message>
-        <location filename="../views/graph/graphdiffview.cpp" line="123"/>
-        <location filename="../views/graph/graphdiffview.cpp" line="403"/>
+        <location filename="../views/graph/graphdiffview.cpp" line="129"/>
+        <location filename="../views/graph/graphdiffview.cpp" line="419"/>
         <source>Debug</source>
         <translation>调试侧</translation>
     </message>
     <message>
-        <location filename="../views/graph/graphdiffview.cpp" line="124"/>
-        <location filename="../views/graph/graphdiffview.cpp" line="405"/>
+        <location filename="../views/graph/graphdiffview.cpp" line="130"/>
+        <location filename="../views/graph/graphdiffview.cpp" line="421"/>
         <source>Bench</source>
         <translation>标杆侧</translation>
     </message>
     <message>
-        <location filename="../views/graph/graphdiffview.cpp" line="169"/>
-        <location filename="../views/graph/graphdiffview.cpp" line="218"/>
-        <location filename="../views/graph/graphdiffview.cpp" line="270"/>
-        <location filename="../views/graph/graphdiffview.cpp" line="289"/>
+        <location filename="../views/graph/graphdiffview.cpp" line="177"/>
+        <location filename="../views/graph/graphdiffview.cpp" line="234"/>
+        <location filename="../views/graph/graphdiffview.cpp" line="286"/>
+        <location filename="../views/graph/graphdiffview.cpp" line="305"/>
         <source>Laying out…</source>
         <translation>正在布局…</translation>
     </message>
     <message>
-        <location filename="../views/graph/graphdiffview.cpp" line="330"/>
+        <location filename="../views/graph/graphdiffview.cpp" line="346"/>
         <source>Locate matched node</source>
         <translation>定位匹配节点</translation>
     </message>
     <message>
-        <location filename="../views/graph/graphdiffview.cpp" line="332"/>
+        <location filename="../views/graph/graphdiffview.cpp" line="348"/>
         <source>Collapse</source>
         <translation>折叠</translation>
     </message>
     <message>
-        <location filename="../views/graph/graphdiffview.cpp" line="332"/>
+        <location filename="../views/graph/graphdiffview.cpp" line="348"/>
         <source>Expand</source>
         <translation>展开</translation>
     </message>
     <message>
-        <location filename="../views/graph/graphdiffview.cpp" line="333"/>
+        <location filename="../views/graph/graphdiffview.cpp" line="349"/>
         <source>Show details</source>
         <translation>显示详情</translation>
     </message>
     <message>
-        <location filename="../views/graph/graphdiffview.cpp" line="338"/>
+        <location filename="../views/graph/graphdiffview.cpp" line="354"/>
         <source>Unmatch</source>
         <translation>取消匹配</translation>
     </message>
     <message>
-        <location filename="../views/graph/graphdiffview.cpp" line="341"/>
+        <location filename="../views/graph/graphdiffview.cpp" line="357"/>
         <source>Copy name</source>
         <translation>复制名称</translation>
     </message>
     <message>
-        <location filename="../views/graph/graphdiffview.cpp" line="412"/>
+        <location filename="../views/graph/graphdiffview.cpp" line="428"/>
         <source>Nothing to export yet: the graph is not laid out</source>
         <translation>暂无可导出内容：图尚未完成布局</translation>
     </message>
     <message>
-        <location filename="../views/graph/graphdiffview.cpp" line="425"/>
+        <location filename="../views/graph/graphdiffview.cpp" line="441"/>
         <source>msprobe graph diff — step %1, rank %2</source>
         <translation>msprobe 图差异 — step %1，rank %2</translation>
     </message>
     <message>
-        <location filename="../views/graph/graphdiffview.cpp" line="425"/>
+        <location filename="../views/graph/graphdiffview.cpp" line="441"/>
         <source>msprobe graph — step %1, rank %2</source>
         <translation>msprobe 图 — step %1，rank %2</translation>
     </message>
     <message>
-        <location filename="../views/graph/graphdiffview.cpp" line="455"/>
+        <location filename="../views/graph/graphdiffview.cpp" line="471"/>
         <source>msprobe graph diff</source>
         <translation>msprobe 图差异</translation>
     </message>
     <message>
-        <location filename="../views/graph/graphdiffview.cpp" line="458"/>
-        <location filename="../views/graph/graphdiffview.cpp" line="464"/>
-        <location filename="../views/graph/graphdiffview.cpp" line="482"/>
+        <location filename="../views/graph/graphdiffview.cpp" line="474"/>
+        <location filename="../views/graph/graphdiffview.cpp" line="480"/>
+        <location filename="../views/graph/graphdiffview.cpp" line="498"/>
         <source>Cannot write %1</source>
         <translation>无法写入 %1</translation>
     </message>
     <message>
-        <location filename="../views/graph/graphdiffview.cpp" line="473"/>
+        <location filename="../views/graph/graphdiffview.cpp" line="489"/>
         <source>The picture is too large to render (%1 x %2)</source>
         <translation>图片过大，无法渲染（%1 x %2）</translation>
     </message>
     <message>
-        <location filename="../views/graph/graphdiffview.cpp" line="361"/>
+        <location filename="../views/graph/graphdiffview.cpp" line="377"/>
         <source>Data send</source>
         <translation>数据发送</translation>
     </message>
     <message>
-        <location filename="../views/graph/graphdiffview.cpp" line="361"/>
+        <location filename="../views/graph/graphdiffview.cpp" line="377"/>
         <source>Data receive</source>
         <translation>数据接收</translation>
     </message>
     <message>
-        <location filename="../views/graph/graphdiffview.cpp" line="361"/>
+        <location filename="../views/graph/graphdiffview.cpp" line="377"/>
         <source>Data send-receive</source>
         <translation>数据发送-接收</translation>
     </message>
     <message>
-        <location filename="../views/graph/graphdiffview.cpp" line="85"/>
+        <location filename="../views/graph/graphdiffview.cpp" line="90"/>
         <source>Debug mini-map</source>
         <translation>调试侧缩略图</translation>
     </message>
     <message>
-        <location filename="../views/graph/graphdiffview.cpp" line="87"/>
+        <location filename="../views/graph/graphdiffview.cpp" line="92"/>
         <source>Bench mini-map</source>
         <translation>标杆侧缩略图</translation>
     </message>
@@ -430,6 +430,19 @@ Ctrl+滚轮、W / S：缩放
     </message>
 </context>
 <context>
+    <name>GraphViewSync</name>
+    <message>
+        <location filename="../views/graph/graphviewsync.cpp" line="16"/>
+        <source>Sync pan and zoom</source>
+        <translation>同步平移和缩放</translation>
+    </message>
+    <message>
+        <location filename="../views/graph/graphviewsync.cpp" line="21"/>
+        <source>Scrolling or zooming one graph moves the other to the matching place</source>
+        <translation>滚动或缩放一侧图时，另一侧图移动到匹配的位置</translation>
+    </message>
+</context>
+<context>
     <name>MainWindow</name>
     <message>
         <location filename="../app/studio/mainwindow.cpp" line="46"/>
@@ -452,48 +465,48 @@ Ctrl+滚轮、W / S：缩放
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow.cpp" line="270"/>
+        <location filename="../app/studio/mainwindow.cpp" line="271"/>
         <source>Step %1, rank %2: %3 rows: %4 pass, %5 warning, %6 error</source>
         <translation>step %1，rank %2：共 %3 行：%4 通过，%5 告警，%6 错误</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow.cpp" line="285"/>
-        <location filename="../app/studio/mainwindow.cpp" line="300"/>
+        <location filename="../app/studio/mainwindow.cpp" line="286"/>
+        <location filename="../app/studio/mainwindow.cpp" line="301"/>
         <source>Loading…</source>
         <translation>正在加载…</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow.cpp" line="298"/>
+        <location filename="../app/studio/mainwindow.cpp" line="299"/>
         <source>A compare CSV has no graph. Open the dump folders (a problem/bench pair) to see the graphs and the verdict.</source>
         <translation>比对 CSV 不含图。请打开 dump 目录（问题/标杆对）以查看图和结论。</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow.cpp" line="302"/>
+        <location filename="../app/studio/mainwindow.cpp" line="303"/>
         <source>No graph for step %1, rank %2.</source>
         <translation>step %1、rank %2 没有图。</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow.cpp" line="304"/>
+        <location filename="../app/studio/mainwindow.cpp" line="305"/>
         <source>No graph for what is open.</source>
         <translation>当前打开的内容没有图。</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow.cpp" line="330"/>
+        <location filename="../app/studio/mainwindow.cpp" line="331"/>
         <source>Loading %1…</source>
         <translation>正在加载 %1…</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow.cpp" line="368"/>
+        <location filename="../app/studio/mainwindow.cpp" line="369"/>
         <source>Loading cancelled.</source>
         <translation>加载已取消。</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow.cpp" line="361"/>
+        <location filename="../app/studio/mainwindow.cpp" line="362"/>
         <source>%1 — msprobe studio</source>
         <translation>%1 — msprobe studio</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow.cpp" line="294"/>
+        <location filename="../app/studio/mainwindow.cpp" line="295"/>
         <source>No graph: the model graph needs an L0 or mix dump (its construct.json holds the module structure); an L1 dump has the compare table and the verdict only.
 
 %1</source>
@@ -502,13 +515,13 @@ Ctrl+滚轮、W / S：缩放
 %1</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow.cpp" line="370"/>
         <location filename="../app/studio/mainwindow.cpp" line="371"/>
+        <location filename="../app/studio/mainwindow.cpp" line="372"/>
         <source>Could not open %1</source>
         <translation>无法打开 %1</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow_actions.cpp" line="138"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="139"/>
         <source>Open dump folder</source>
         <translation>打开 dump 目录</translation>
     </message>
@@ -523,32 +536,32 @@ Ctrl+滚轮、W / S：缩放
         <translation>打开 dump 目录、问题/标杆对、vis.db 或比对 CSV（文件菜单，或拖放到此处）。</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow.cpp" line="155"/>
+        <location filename="../app/studio/mainwindow.cpp" line="156"/>
         <source>Search and filter</source>
         <translation>搜索与过滤</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow.cpp" line="160"/>
+        <location filename="../app/studio/mainwindow.cpp" line="161"/>
         <source>Node matching</source>
         <translation>节点匹配</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow.cpp" line="168"/>
+        <location filename="../app/studio/mainwindow.cpp" line="169"/>
         <source>Dump summary</source>
         <translation>Dump 概要</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow.cpp" line="174"/>
+        <location filename="../app/studio/mainwindow.cpp" line="175"/>
         <source>Compare table</source>
         <translation>比对表</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow.cpp" line="177"/>
+        <location filename="../app/studio/mainwindow.cpp" line="178"/>
         <source>Node details</source>
         <translation>节点详情</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow.cpp" line="186"/>
+        <location filename="../app/studio/mainwindow.cpp" line="187"/>
         <source>Matching failed</source>
         <translation>匹配失败</translation>
     </message>
@@ -744,22 +757,22 @@ Ctrl+滚轮、W / S：缩放
         <translation>F3</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow_actions.cpp" line="248"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="249"/>
         <source>First divergence: %1 — %2</source>
         <translation>首个分歧：%1 — %2</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow_actions.cpp" line="252"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="253"/>
         <source>No divergence: every entry stays within tolerance.</source>
         <translation>无分歧：所有条目都在容差之内。</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow_actions.cpp" line="256"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="257"/>
         <source>No compare table here: showing the graph&apos;s first error-level node.</source>
         <translation>此处没有比对表：显示图中第一个错误级节点。</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow_actions.cpp" line="258"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="259"/>
         <source>No error-level node in this graph.</source>
         <translation>此图中没有错误级节点。</translation>
     </message>
@@ -779,129 +792,129 @@ Ctrl+滚轮、W / S：缩放
         <translation>视图(&amp;V)</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow_actions.cpp" line="104"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="105"/>
         <source>&amp;Dark theme</source>
         <translation>深色主题(&amp;D)</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow_actions.cpp" line="107"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="108"/>
         <source>Ctrl+Shift+T</source>
         <translation>Ctrl+Shift+T</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow_actions.cpp" line="109"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="110"/>
         <source>&amp;Language</source>
         <translation>语言(&amp;L)</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow_actions.cpp" line="112"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="113"/>
         <source>System default</source>
         <translation>跟随系统</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow_actions.cpp" line="120"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="121"/>
         <source>The language changes the next time msprobe studio starts.</source>
         <translation>语言将在下次启动 msprobe studio 时生效。</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow_actions.cpp" line="124"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="125"/>
         <source>&amp;Reset layout</source>
         <translation>重置布局(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow_actions.cpp" line="126"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="127"/>
         <source>&amp;Help</source>
         <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow_actions.cpp" line="127"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="128"/>
         <source>&amp;Keyboard shortcuts</source>
         <translation>快捷键(&amp;K)</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow_actions.cpp" line="128"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="129"/>
         <source>&amp;About msprobe studio</source>
         <translation>关于 msprobe studio(&amp;A)</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow_actions.cpp" line="129"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="130"/>
         <source>About msprobe studio</source>
         <translation>关于 msprobe studio</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow_actions.cpp" line="130"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="131"/>
         <source>&lt;b&gt;msprobe studio %1&lt;/b&gt;&lt;br&gt;Numerical-accuracy workstation for msprobe dumps: graph diff, compare table, node matching and reports.</source>
         <translation>&lt;b&gt;msprobe studio %1&lt;/b&gt;&lt;br&gt;msprobe dump 数值精度调试工作台：图差异、比对表、节点匹配与报告。</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow.cpp" line="314"/>
+        <location filename="../app/studio/mainwindow.cpp" line="315"/>
         <source>Cannot open</source>
         <translation>无法打开</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow.cpp" line="345"/>
+        <location filename="../app/studio/mainwindow.cpp" line="346"/>
         <source>%p% — about %1 s left</source>
         <translation>%p% — 约剩 %1 秒</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow.cpp" line="348"/>
+        <location filename="../app/studio/mainwindow.cpp" line="349"/>
         <source>Loading: %1</source>
         <translation>正在加载：%1</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow.cpp" line="355"/>
+        <location filename="../app/studio/mainwindow.cpp" line="356"/>
         <source> vs </source>
         <translation> 对比 </translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow.cpp" line="362"/>
+        <location filename="../app/studio/mainwindow.cpp" line="363"/>
         <source>Opened %1 in %2 s.</source>
         <translation>已打开 %1，用时 %2 秒。</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow_actions.cpp" line="169"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="170"/>
         <source>CSV (*.csv)</source>
         <translation>CSV (*.csv)</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow_actions.cpp" line="170"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="171"/>
         <source>Excel workbook (*.xlsx)</source>
         <translation>Excel 工作簿 (*.xlsx)</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow_actions.cpp" line="171"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="172"/>
         <source>HTML report (*.html)</source>
         <translation>HTML 报告 (*.html)</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow_actions.cpp" line="175"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="176"/>
         <source>Export</source>
         <translation>导出</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow_actions.cpp" line="182"/>
-        <location filename="../app/studio/mainwindow_actions.cpp" line="194"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="183"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="195"/>
         <source>Written %1</source>
         <translation>已写入 %1</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow_actions.cpp" line="184"/>
-        <location filename="../app/studio/mainwindow_actions.cpp" line="196"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="185"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="197"/>
         <source>Export failed</source>
         <translation>导出失败</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow_actions.cpp" line="189"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="190"/>
         <source>Export graph</source>
         <translation>导出图</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow_actions.cpp" line="189"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="190"/>
         <source>PNG image (*.png);;SVG drawing (*.svg)</source>
         <translation>PNG 图片 (*.png);;SVG 图形 (*.svg)</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow_actions.cpp" line="208"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="209"/>
         <source>Keyboard shortcuts</source>
         <translation>快捷键</translation>
     </message>
@@ -1119,12 +1132,12 @@ Ctrl+滚轮、W / S：缩放
         <translation>无效的正则表达式</translation>
     </message>
     <message>
-        <location filename="../views/graph/nodelistpanel.cpp" line="210"/>
+        <location filename="../views/graph/nodelistpanel.cpp" line="214"/>
         <source>Top of the list</source>
         <translation>已到列表顶部</translation>
     </message>
     <message>
-        <location filename="../views/graph/nodelistpanel.cpp" line="214"/>
+        <location filename="../views/graph/nodelistpanel.cpp" line="218"/>
         <source>Bottom of the list</source>
         <translation>已到列表底部</translation>
     </message>
@@ -1337,12 +1350,12 @@ Ctrl+滚轮、W / S：缩放
 <context>
     <name>QObject</name>
     <message>
-        <location filename="../app/studio/reportexport.cpp" line="57"/>
+        <location filename="../app/studio/reportexport.cpp" line="53"/>
         <source>There is no comparison to export.</source>
         <translation>没有可导出的比对结果。</translation>
     </message>
     <message>
-        <location filename="../app/studio/reportexport.cpp" line="64"/>
+        <location filename="../app/studio/reportexport.cpp" line="60"/>
         <source>There is no comparison for step %1, rank %2 to export.</source>
         <translation>step %1、rank %2 没有可导出的比对结果。</translation>
     </message>

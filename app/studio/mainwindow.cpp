@@ -152,6 +152,7 @@ void MainWindow::buildViews()
     buildCentre();
     m_nodeList = new NodeListPanel(this);
     m_nodeList->setStudioFocus(m_focus);
+    connect(m_nodeList, &NodeListPanel::searchChanged, m_graphView, &GraphDiffView::setSearchHighlight);
     QDockWidget* left = addDock(m_nodeList, tr("Search and filter"), QStringLiteral("nodeListDock"), Qt::LeftDockWidgetArea);
 
     m_matcher = new MatchController(m_session, this);

@@ -100,6 +100,7 @@ void MainWindow::buildMenus()
     for (QDockWidget* dock : findChildren<QDockWidget*>())
         m_viewMenu->addAction(dock->toggleViewAction());
     m_viewMenu->addAction(tools->toggleViewAction());
+    m_viewMenu->addAction(m_graphView->syncPanZoomAction());
     m_viewMenu->addSeparator();
     QAction* dark = m_viewMenu->addAction(tr("&Dark theme"));
     dark->setCheckable(true);

@@ -5,6 +5,7 @@
 
 #include "graphlegend.h"
 #include "graphsideview.h"
+#include "graphviewsync.h"
 #include "nodelistfilter.h"
 
 #include <QApplication>
@@ -81,6 +82,10 @@ void GraphDiffView::buildUi()
     m_syncExpand = new QCheckBox(tr("Sync expand"), this);
     m_syncExpand->setObjectName(QStringLiteral("syncExpand"));
     m_syncExpand->setToolTip(tr("Expanding a node also expands its match on the other side"));
+    m_viewSync = new GraphViewSync(m_problemView, m_benchView,
+        [this](bool fromBench, std::uint32_t node) { return partnerOf(fromBench ? Side::Bench : Side::Problem, node, true); }, this);
+    auto* syncView = new QToolButton(this);
+    syncView->setDefaultAction(m_viewSync->toggleAction());
     // One mini-map toggle per side, as the plugin's header has.
     m_problemMinimap = new QCheckBox(tr("Debug mini-map"), this);
     m_problemMinimap->setObjectName(QStringLiteral("problemMinimap"));
@@ -111,6 +116,7 @@ void GraphDiffView::buildUi()
     header->addWidget(m_status, 1);
     header->addWidget(m_mode);
     header->addWidget(m_syncExpand);
+    header->addWidget(syncView);
     header->addWidget(m_problemMinimap);
     header->addWidget(m_benchMinimap);
     header->addWidget(fit);
@@ -165,6 +171,8 @@ void GraphDiffView::setGraphs(std::shared_ptr<VisGraph> problem, std::shared_ptr
     m_benchPane->setVisible(m_bench != nullptr);
     m_benchMinimap->setVisible(m_bench != nullptr);
     m_syncExpand->setEnabled(m_bench != nullptr);
+    m_viewSync->setActive(m_bench != nullptr);
+    m_viewSync->toggleAction()->setEnabled(m_bench != nullptr);
     // Nothing to lay out (a failed load, a CSV-only open, an L1 pair): no "Laying out…" left behind.
     m_status->setText(m_problem ? tr("Laying out…") : QString());
     for (GraphSideView* view : { m_problemView, m_benchView })
@@ -208,6 +216,14 @@ void GraphDiffView::composedOne()
 }
 
 void GraphDiffView::setSyncExpand(bool on) { m_syncExpand->setChecked(on); }
+
+QAction* GraphDiffView::syncPanZoomAction() const { return m_viewSync->toggleAction(); }
+
+void GraphDiffView::setSearchHighlight(const QString& text, bool regex)
+{
+    m_problemView->setSearchHighlight(text, regex);
+    m_benchView->setSearchHighlight(text, regex);
+}
 
 void GraphDiffView::expandToDepth(int depth)
 {

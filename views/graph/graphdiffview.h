@@ -16,6 +16,8 @@
 
 class GraphLegend;
 class GraphSideView;
+class GraphViewSync;
+class QAction;
 class QCheckBox;
 class QComboBox;
 class QLabel;
@@ -45,6 +47,10 @@ public:
     QString errorString() const { return m_error; }
 
     void setSyncExpand(bool on);
+    // The "Sync pan and zoom" toggle (checkable, on by default), for the studio's View menu as well.
+    QAction* syncPanZoomAction() const;
+    // Outlines the nodes of both graphs whose names match the search text (empty: none); see NodeListPanel.
+    void setSearchHighlight(const QString& text, bool regex);
     // Both sides: every module less than depth levels below the root open, the rest closed (0: collapse all).
     void expandToDepth(int depth);
     void setColourMode(graphstyle::ColourMode mode);
@@ -98,6 +104,7 @@ private:
     GraphLegend* m_legend;
     QComboBox* m_mode;
     QCheckBox* m_syncExpand;
+    GraphViewSync* m_viewSync;
     QCheckBox* m_problemMinimap;
     QCheckBox* m_benchMinimap;
     QLabel* m_status;

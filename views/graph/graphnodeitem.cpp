@@ -8,7 +8,7 @@ using namespace msprobe::graph;
 
 namespace {
 
-constexpr double kBadgeRadius = 7;
+constexpr double kBadgeRadius = 7, kSearchOutline = 4;
 
 QColor blendWithWhite(const QColor& colour, double keep)
 {
@@ -28,7 +28,7 @@ GraphNodeItem::GraphNodeItem(const SidePaintState& state, const GraphLayoutState
     setZValue(box.depth * 2);
 }
 
-QRectF GraphNodeItem::boundingRect() const { return m_rect.adjusted(-3, -kBadgeRadius - 1, kBadgeRadius + 1, 3); }
+QRectF GraphNodeItem::boundingRect() const { return m_rect.adjusted(-6, -kBadgeRadius - 1, kBadgeRadius + 1, 6); }
 
 QPen GraphNodeItem::borderPen(const QColor& fill) const
 {
@@ -80,6 +80,12 @@ void GraphNodeItem::paint(QPainter* painter, const QStyleOptionGraphicsItem* opt
             painter->drawText(inner, Qt::AlignCenter, painter->fontMetrics().elidedText(m_label, Qt::ElideMiddle, int(inner.width()) - 4));
         }
         paintBadge(painter);
+    }
+    if (highlighted()) {
+        // Outside the box, so the fill and the selection border stay readable.
+        painter->setBrush(Qt::NoBrush);
+        painter->setPen(QPen(m_state.searchColour, kSearchOutline));
+        painter->drawRoundedRect(m_rect.adjusted(-3, -3, 3, 3), 7, 7);
     }
     if (m_node == m_state.dropTarget) {
         painter->setBrush(Qt::NoBrush);

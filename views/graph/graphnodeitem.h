@@ -5,6 +5,7 @@
 #include "graphlayoutstate.h"
 #include "graphstyle.h"
 
+#include <QColor>
 #include <QGraphicsItem>
 
 // What every item of a side reads when it paints (owned by the side view, shared by its items).
@@ -16,6 +17,9 @@ struct SidePaintState {
     graphstyle::ColourMode mode = graphstyle::ColourMode::Precision;
     std::uint32_t selected = msprobe::graph::kNoVisNode;
     std::uint32_t dropTarget = msprobe::graph::kNoVisNode;
+    std::vector<bool> searchHits; // by node index; empty: no search
+    QColor searchColour;
+    bool isSearchHit(std::uint32_t node) const { return node < searchHits.size() && searchHits[node]; }
 };
 
 class GraphNodeItem : public QGraphicsItem {
@@ -26,6 +30,8 @@ public:
 
     std::uint32_t node() const { return m_node; }
     bool expanded() const { return m_expanded; }
+    // Drawn with the search outline (its name matches the search text).
+    bool highlighted() const { return m_state.isSearchHit(m_node); }
     const QRectF& box() const { return m_rect; }
     int type() const override { return Type; }
     QRectF boundingRect() const override;

@@ -2,6 +2,7 @@
 #include "graphsideview.h"
 
 #include "graphminimap.h"
+#include "nodelistfilter.h"
 #include "nodetooltip.h"
 
 #include "graph/model/graph_labels.h"
@@ -52,6 +53,7 @@ void GraphSideView::setGraph(std::shared_ptr<VisGraph> graph, bool compare, cons
     m_firstComposition = true;
     m_centreWhenComposed = kNoVisNode;
     m_layout.setGraph(std::move(graph));
+    setSearchHighlight(m_searchText, m_searchRegex);
 }
 
 void GraphSideView::setColourMode(graphstyle::ColourMode mode)
@@ -66,11 +68,15 @@ void GraphSideView::refresh()
     if (m_paint.graph)
         m_paint.summaries = summarizeSubtrees(*m_paint.graph);
     m_scene->update();
+    // The scene's update() alone did not reach the viewport after an undo (old colours stayed until the next
+    // scroll, tst_views_graphsync): repaint the viewport directly.
+    viewport()->update();
     m_minimap->invalidate();
 }
 
 void GraphSideView::rebuildItems()
 {
+    const SelfMove self(this);
     m_scene->clear();
     const VisGraph* graph = m_layout.graph();
     if (!graph)
@@ -109,6 +115,7 @@ void GraphSideView::selectNode(std::uint32_t node, bool reveal, bool centre)
     m_scene->update();
     if (node == kNoVisNode)
         return;
+    const SelfMove self(this);
     if (reveal && m_layout.reveal(node)) {
         m_centreWhenComposed = node; // the relayout runs on the worker; centre once it is placed
         return;
@@ -123,6 +130,7 @@ void GraphSideView::selectNode(std::uint32_t node, bool reveal, bool centre)
 
 void GraphSideView::centreOn(std::uint32_t node)
 {
+    const SelfMove self(this);
     const auto* box = m_layout.boxOf(node);
     if (!box)
         return;
@@ -290,12 +298,46 @@ void GraphSideView::zoomBy(double factor)
 {
     const double scale = transform().m11();
     factor = std::clamp(scale * factor, kMinScale, kMaxScale) / scale;
-    this->scale(factor, factor);
+    {
+        const SelfMove self(this); // one report for the whole zoom, after it
+        this->scale(factor, factor);
+    }
     m_minimap->update();
+    emit viewMovedByUser();
+}
+
+QPointF GraphSideView::viewCentre() const { return mapToScene(viewport()->rect().center()); }
+
+void GraphSideView::showAt(double scale, const QPointF& sceneCentre)
+{
+    const SelfMove self(this);
+    scale = std::clamp(scale, kMinScale, kMaxScale);
+    if (!qFuzzyCompare(transform().m11(), scale))
+        setTransform(QTransform::fromScale(scale, scale));
+    centerOn(sceneCentre);
+    m_minimap->update();
+}
+
+void GraphSideView::setSearchHighlight(const QString& text, bool regex)
+{
+    m_searchText = text;
+    m_searchRegex = regex;
+    m_paint.searchHits.clear();
+    m_paint.searchColour = palette().color(QPalette::Highlight);
+    if (m_paint.graph && !text.isEmpty()) {
+        NodeFilter filter;
+        filter.text = text;
+        filter.regex = regex;
+        m_paint.searchHits.assign(m_paint.graph->nodes.size(), false);
+        for (std::uint32_t node : filterNodes(*m_paint.graph, filter))
+            m_paint.searchHits[node] = true;
+    }
+    m_scene->update();
 }
 
 void GraphSideView::fitToScreen()
 {
+    const SelfMove self(this);
     const QRectF bounds = sceneRect();
     if (bounds.isEmpty())
         return;
@@ -321,6 +363,7 @@ void GraphSideView::renderGraph(QPainter* painter, const QRectF& target)
 
 void GraphSideView::resizeEvent(QResizeEvent* event)
 {
+    const SelfMove self(this);
     QGraphicsView::resizeEvent(event);
     m_minimap->reposition();
 }
@@ -330,4 +373,6 @@ void GraphSideView::scrollContentsBy(int dx, int dy)
     QGraphicsView::scrollContentsBy(dx, dy);
     m_minimap->update();
     emit viewportMoved();
+    if (m_movingItself == 0)
+        emit viewMovedByUser();
 }

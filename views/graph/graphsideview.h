@@ -40,6 +40,15 @@ public:
 
     void zoomBy(double factor);
     void fitToScreen();
+    double zoom() const { return transform().m11(); }
+    // The scene point under the middle of the viewport.
+    QPointF viewCentre() const;
+    // Takes scale and centres on sceneCentre without reporting it as a user move (what the other side follows).
+    void showAt(double scale, const QPointF& sceneCentre);
+    // Outlines every node whose name matches text (substring, or a regular expression; case-insensitive); empty
+    // text clears the outlines.
+    void setSearchHighlight(const QString& text, bool regex);
+    bool isSearchHit(std::uint32_t node) const { return m_paint.isSearchHit(node); }
     void setMinimapVisible(bool visible);
     // Paints the whole composed graph (not only the viewport) into target.
     void renderGraph(QPainter* painter, const QRectF& target);
@@ -52,6 +61,8 @@ signals:
     void nodeDragReleased(std::uint32_t node, const QPoint& globalPos);
     void contextMenuRequested(std::uint32_t node, const QPoint& globalPos);
     void viewportMoved();
+    // The user scrolled, panned or zoomed (not a programmatic centring, relayout or showAt()).
+    void viewMovedByUser();
     void composed();
 
 protected:
@@ -67,6 +78,15 @@ protected:
     void scrollContentsBy(int dx, int dy) override;
 
 private:
+    // Moves of the view made by the program, not the user: viewMovedByUser() stays silent while one runs.
+    struct SelfMove {
+        explicit SelfMove(GraphSideView* view) : m_view(view) { ++m_view->m_movingItself; }
+        ~SelfMove() { --m_view->m_movingItself; }
+        SelfMove(const SelfMove&) = delete;
+        SelfMove& operator=(const SelfMove&) = delete;
+        GraphSideView* m_view;
+    };
+
     void rebuildItems();
     void centreOn(std::uint32_t node);
     const GraphNodeItem* itemAt(const QPoint& viewportPos) const;
@@ -81,6 +101,9 @@ private:
     GraphMinimap* m_minimap;
     std::uint32_t m_centreWhenComposed = msprobe::graph::kNoVisNode;
     bool m_firstComposition = true;
+    int m_movingItself = 0;
+    QString m_searchText;
+    bool m_searchRegex = false;
     // Mouse gesture: press position, the node a drag would carry, whether the gesture became a pan or a drag.
     QPoint m_pressPos, m_lastPos;
     bool m_pressed = false, m_moved = false;

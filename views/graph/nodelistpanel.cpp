@@ -181,6 +181,10 @@ void NodeListPanel::apply()
     m_model->setHighlight(filter.text, filter.regex);
     m_header->setText(tr("Node list (%1)").arg(count()));
     m_message->setText(filter.regex && !QRegularExpression(filter.text).isValid() ? tr("Invalid regular expression") : QString());
+    if (m_lastSearch != std::pair(filter.text, filter.regex)) {
+        m_lastSearch = { filter.text, filter.regex };
+        emit searchChanged(filter.text, filter.regex);
+    }
 }
 
 void NodeListPanel::refresh() { apply(); }

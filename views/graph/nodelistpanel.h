@@ -39,6 +39,8 @@ public:
 
 signals:
     void nodeChosen(const QString& name, StudioFocus::Side side);
+    // The search text or its regex switch changed (empty text: no search); the graph outlines the hits.
+    void searchChanged(const QString& text, bool regex);
 
 private:
     void buildUi();
@@ -58,6 +60,7 @@ private:
     std::vector<std::pair<QCheckBox*, std::string>> m_overflowBoxes;
     QLabel* m_header;
     QLabel* m_message;
+    std::pair<QString, bool> m_lastSearch { QString(), false };
     QToolButton* m_previous;
     QToolButton* m_next;
     QListView* m_list;
