@@ -259,10 +259,7 @@ DumpImportSummary importDumpData(const fs::path& dataDir, const fs::path& dbFile
             metricColumns);
         db.finish();
     } catch (const Error& error) {
-        if (std::string_view(error.what()) == "cancelled")
-            throw;
-        throw Error(dbFile.string(), {},
-            std::string("the database was not written (an earlier file of this name is left as it was): ") + error.what());
+        rethrowImportFailure(dbFile, error);
     }
     return summary;
 }

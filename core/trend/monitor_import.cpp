@@ -354,10 +354,7 @@ ImportSummary importMonitorData(const fs::path& dataDir, const fs::path& dbFile,
         db.writeGlobalStats({ { "min_step", minStep }, { "max_step", maxStep }, { "max_rank", summary.maxRank } }, metricColumns);
         db.finish();
     } catch (const Error& error) {
-        if (std::string_view(error.what()) == "cancelled")
-            throw;
-        throw Error(dbFile.string(), {},
-            std::string("the database was not written (an earlier file of this name is left as it was): ") + error.what());
+        rethrowImportFailure(dbFile, error);
     }
     return summary;
 }

@@ -254,4 +254,12 @@ void TrendDbWriter::finish()
     m_output.commit();
 }
 
+void rethrowImportFailure(const std::filesystem::path& dbFile, const Error& error)
+{
+    if (std::string_view(error.what()) == "cancelled")
+        throw error;
+    throw Error(dbFile.string(), {},
+        std::string("the database was not written (an earlier file of this name is left as it was): ") + error.what());
+}
+
 } // namespace msprobe::trend

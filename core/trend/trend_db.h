@@ -4,6 +4,7 @@
 #pragma once
 
 #include "support/atomic_file.h"
+#include "support/error.h"
 #include "support/sqlite_util.h"
 #include "trend/batched_insert.h"
 
@@ -82,5 +83,9 @@ private:
     std::unique_ptr<msprobe::SqliteStatement> m_insertRow, m_insertNewRow, m_insertNewRows, m_insertTag;
     std::unique_ptr<BatchedInsert> m_insertTarget, m_insertMapping;
 };
+
+// An import's failure as the user reads it: the database was not written and an earlier one is untouched.
+// A cancellation passes through as it is.
+[[noreturn]] void rethrowImportFailure(const std::filesystem::path& dbFile, const Error& error);
 
 } // namespace msprobe::trend
