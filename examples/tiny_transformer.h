@@ -23,12 +23,16 @@ struct Options {
     int64_t layers = 2;
     // Fault injection for problem-vs-benchmark runs: the GELU of this block uses the tanh approximation.
     int64_t tanhGeluBlock = -1;
+    // ... or the attention scores of this block are scaled by attentionScaleFactor on top of 1/sqrt(head_dim).
+    int64_t attentionScaleBlock = -1;
+    double attentionScaleFactor = 1.25;
 };
 
 struct AttentionImpl : torch::nn::Module {
-    AttentionImpl(int64_t d, int64_t heads)
+    AttentionImpl(int64_t d, int64_t heads, double scaleFactor = 1.0)
         : heads(heads)
         , headDim(d / heads)
+        , scale(scaleFactor / std::sqrt(static_cast<double>(d / heads)))
     {
         q = register_module("q_proj", torch::nn::Linear(d, d));
         k = register_module("k_proj", torch::nn::Linear(d, d));
@@ -41,12 +45,13 @@ struct AttentionImpl : torch::nn::Module {
         const int64_t b = x.size(0), s = x.size(1), d = x.size(2);
         auto split = [&](const torch::Tensor& t) { return t.view({ b, s, heads, headDim }).transpose(1, 2); };
         auto qh = split(q(x)), kh = split(k(x)), vh = split(v(x));
-        auto scores = torch::matmul(qh, kh.transpose(-2, -1)) * (1.0 / std::sqrt(static_cast<double>(headDim)));
+        auto scores = torch::matmul(qh, kh.transpose(-2, -1)) * scale;
         auto probs = torch::softmax(scores, -1);
         auto ctx = torch::matmul(probs, vh).transpose(1, 2).reshape({ b, s, d });
         MSPROBE_RETURN(out(ctx));
     }
     int64_t heads, headDim;
+    double scale;
     torch::nn::Linear q { nullptr }, k { nullptr }, v { nullptr }, out { nullptr };
 };
 TORCH_MODULE(Attention);
@@ -70,10 +75,10 @@ struct MLPImpl : torch::nn::Module {
 TORCH_MODULE(MLP);
 
 struct BlockImpl : torch::nn::Module {
-    BlockImpl(const Options& o, bool tanhGelu)
+    BlockImpl(const Options& o, bool tanhGelu, double attentionScaleFactor = 1.0)
     {
         ln1 = register_module("ln1", torch::nn::LayerNorm(torch::nn::LayerNormOptions({ o.dModel })));
-        attn = register_module("attn", Attention(o.dModel, o.heads));
+        attn = register_module("attn", Attention(o.dModel, o.heads, attentionScaleFactor));
         ln2 = register_module("ln2", torch::nn::LayerNorm(torch::nn::LayerNormOptions({ o.dModel })));
         mlp = register_module("mlp", MLP(o.dModel, o.dFF, tanhGelu));
     }
@@ -97,7 +102,7 @@ struct TinyTransformerImpl : torch::nn::Module {
         posEmb = register_module("pos_emb", torch::nn::Embedding(o.seq, o.dModel));
         blocks = register_module("blocks", torch::nn::ModuleList());
         for (int64_t i = 0; i < o.layers; ++i)
-            blocks->push_back(Block(o, i == o.tanhGeluBlock));
+            blocks->push_back(Block(o, i == o.tanhGeluBlock, i == o.attentionScaleBlock ? o.attentionScaleFactor : 1.0));
         lnF = register_module("ln_f", torch::nn::LayerNorm(torch::nn::LayerNormOptions({ o.dModel })));
         head = register_module("head", torch::nn::Linear(o.dModel, o.vocab));
     }

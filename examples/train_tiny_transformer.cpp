@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 // Trains the tiny transformer for a few steps with Adam, dumped by msprobe::PrecisionDebugger and watched by
 // msprobe::TrainerMonitor. Run it twice, once with --fault (tanh GELU in block 1), and compare the dumps with
-// `msprobe compare` to find the faulty layer.
+// `msprobe compare` to find the faulty layer. --fault-attention-scale scales block 1's attention scores by 1.25
+// instead: two monitor runs, one with it, show `msprobe trend_compare` finding that attention first.
 //
 //   msprobe_example_train --config dump_config.json --dump-path bench_dump --monitor-dir monitor
 //   msprobe_example_train --config dump_config.json --dump-path problem_dump --fault
@@ -21,7 +22,8 @@ namespace {
 void usage()
 {
     std::puts("usage: msprobe_example_train [--steps N] [--config CONFIG.json] [--dump-path DIR]\n"
-              "                             [--monitor-dir DIR] [--monitor-config CONFIG.json] [--fault]");
+              "                             [--monitor-dir DIR] [--monitor-config CONFIG.json] [--fault]\n"
+              "                             [--fault-attention-scale]");
 }
 
 } // namespace
@@ -30,7 +32,7 @@ int main(int argc, char** argv)
 {
     int steps = 3;
     std::string config, dumpPath, monitorDir, monitorConfig;
-    bool fault = false;
+    bool fault = false, attentionScaleFault = false;
     for (int i = 1; i < argc; ++i) {
         const std::string arg = argv[i];
         auto next = [&]() -> std::string {
@@ -52,6 +54,8 @@ int main(int argc, char** argv)
             monitorConfig = next();
         else if (arg == "--fault")
             fault = true;
+        else if (arg == "--fault-attention-scale")
+            attentionScaleFault = true;
         else {
             usage();
             return arg == "-h" || arg == "--help" ? 0 : 2;
@@ -63,6 +67,8 @@ int main(int argc, char** argv)
         tiny::Options options;
         if (fault)
             options.tanhGeluBlock = 1;
+        if (attentionScaleFault)
+            options.attentionScaleBlock = 1;
         tiny::TinyTransformer model(options);
         torch::optim::Adam optimizer(model->parameters(), torch::optim::AdamOptions(1e-3));
 

@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: Apache-2.0
 // End to end: the example training program (tiny transformer, Adam) dumped twice, once with a fault in one
-// layer; the compare engine finds that layer as the first divergence. The same run's monitor CSVs.
+// layer; the compare engine finds that layer as the first divergence. The same run's monitor CSVs, and two
+// monitored runs that differ in one attention's scale, told apart by the trend compare.
 #include "compare/compare_engine.h"
 #include "compare/divergence.h"
 #include "dump/construct_stack.h"
 #include "support/sqlite_util.h"
 #include "trend/monitor_import.h"
+#include "trend/trend_compare.h"
 #include "tst_capture_util.h"
 
 #include <QProcess>
@@ -172,6 +174,43 @@ private slots:
                 csvRows += static_cast<std::size_t>(std::count(text.begin(), text.end(), '\n')) - 1;
             }
         QCOMPARE(static_cast<std::size_t>(rows.columnInt(0)), csvRows);
+    }
+    // Two real monitored runs, the problem with block 1's attention scores scaled by 1.25: the trend compare
+    // names that attention at step 0 first, and nothing upstream of it (block 0, block 1's q/k/v projections).
+    void attentionScaleIsTheFirstTrendDivergence()
+    {
+        QTemporaryDir tmp;
+        const fs::path root = tmp.path().toStdString();
+        QString out;
+        QVERIFY2(runExample({ "--steps", "2", "--monitor-dir", q((root / "bench").string()) }, &out), qPrintable(out));
+        QVERIFY2(runExample({ "--steps", "2", "--monitor-dir", q((root / "problem").string()), "--fault-attention-scale" },
+                     &out),
+            qPrintable(out));
+        std::vector<trend::TrendPoint> points[2];
+        for (int side = 0; side < 2; ++side) {
+            const fs::path db = root / (side == 0 ? "problem.trend.db" : "bench.trend.db");
+            trend::importMonitorData(root / (side == 0 ? "problem" : "bench"), db, trend::ImportOptions {});
+            points[side] = trend::readTrendPoints(db, "norm");
+            QVERIFY(!points[side].empty());
+        }
+        const auto result = trend::compareTrends(points[0], points[1], 1e-6);
+        QVERIFY(!result.divergences.empty());
+        const auto& first = result.divergences.front();
+        QCOMPARE(first.step, std::int64_t(0));
+        QCOMPARE(first.metric, std::string("actv"));
+        QVERIFY2(first.target.rfind("blocks.1.attn.", 0) == 0, first.target.c_str());
+        // By a second route: every step-0 activation that parts is the attention's output path or downstream
+        // of it, and the monitored values upstream of it are bit-identical.
+        for (const auto& d : result.divergences) {
+            if (d.step != 0 || d.metric != "actv")
+                continue;
+            QVERIFY2(d.target.rfind("blocks.0.", 0) != 0 && d.target.rfind("tok_emb", 0) != 0
+                    && d.target.rfind("pos_emb", 0) != 0 && d.target.rfind("blocks.1.ln1", 0) != 0
+                    && d.target.find("q_proj") == std::string::npos && d.target.find("k_proj") == std::string::npos
+                    && d.target.find("v_proj") == std::string::npos && d.target != "blocks.1.attn.input",
+                d.target.c_str());
+        }
+        QVERIFY(result.onlyInProblem.empty() && result.onlyInBench.empty());
     }
 };
 
