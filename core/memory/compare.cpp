@@ -162,7 +162,8 @@ CompareResult compareMemory(const CompareSide& base, const CompareSide& compare,
         devices[d] = true;
     static const std::vector<Item> kEmpty;
     const std::string event = level == CompareLevel::Op ? "OP_LAUNCH" : "KERNEL_LAUNCH";
-    for (const auto& [device, unused] : devices) {
+    for (const auto& entry : devices) {
+        const std::int32_t device = entry.first;
         const auto& left = a.items.count(device) ? a.items.at(device) : kEmpty;
         const auto& right = b.items.count(device) ? b.items.at(device) : kEmpty;
         std::vector<std::string_view> ln, rn;

@@ -174,7 +174,8 @@ void appendRow(MemTrace& trace, const RowCells& row, std::uint32_t line, const s
     std::string why;
     if (!(jsonAttr ? splitJsonAttr(row.attr, pairs, storage, why) : splitAttr(row.attr, pairs, why)))
         failCell(trace, place, 9, why);
-    for (const auto& [key, value] : pairs) {
+    for (const auto& pair : pairs) {
+        const std::string_view key = pair.first, value = pair.second; // not a structured binding: lambdas use them
         auto number = [&](std::int64_t& into) {
             if (parseSigned(value, s) && s != std::numeric_limits<long long>::min())
                 into = s;
