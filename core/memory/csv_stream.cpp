@@ -45,15 +45,22 @@ bool CsvStream::fill()
 
 bool CsvStream::next(std::vector<std::string>& cells)
 {
-    cells.clear();
+    std::size_t used = 0; // cells are reused row to row, so their strings keep their capacity
     enum class State { FieldStart, Unquoted, Quoted, QuoteInQuoted };
     State state = State::FieldStart;
     bool any = false; // a character of this record seen (a blank line has none)
     m_recordLine = m_line;
     std::string* cell = nullptr;
     auto newCell = [&] {
-        cells.emplace_back();
-        cell = &cells.back();
+        if (used < cells.size())
+            cells[used].clear();
+        else
+            cells.emplace_back();
+        cell = &cells[used++];
+    };
+    auto finish = [&] {
+        cells.resize(used);
+        return true;
     };
     while (true) {
         if (m_pos >= m_end && !fill())
@@ -71,7 +78,7 @@ bool CsvStream::next(std::vector<std::string>& cells)
                         continue;
                     }
                     newCell(); // the empty last cell after a trailing comma
-                    return true;
+                    return finish();
                 }
                 any = true;
                 newCell();
@@ -101,17 +108,22 @@ bool CsvStream::next(std::vector<std::string>& cells)
                 else {
                     if (c == '\n')
                         ++m_line;
-                    return true;
+                    return finish();
                 }
                 break;
             }
             case State::Quoted:
                 if (c == '"')
                     state = State::QuoteInQuoted;
-                else {
-                    if (c == '\n')
-                        ++m_line;
+                else if (c == '\n') {
+                    ++m_line;
                     cell->push_back(c);
+                } else {
+                    std::size_t run = m_pos;
+                    while (run < m_end && data[run] != '"' && data[run] != '\n')
+                        ++run;
+                    cell->append(data + m_pos - 1, run - (m_pos - 1));
+                    m_pos = run;
                 }
                 break;
             case State::QuoteInQuoted:
@@ -123,7 +135,7 @@ bool CsvStream::next(std::vector<std::string>& cells)
                 else if (c == '\n' || c == '\r') {
                     if (c == '\n')
                         ++m_line;
-                    return true;
+                    return finish();
                 } else
                     throw Error(m_name, "line " + std::to_string(m_line), "text after the closing quote of a cell");
                 break;
@@ -134,6 +146,10 @@ bool CsvStream::next(std::vector<std::string>& cells)
         throw Error(m_name, "line " + std::to_string(m_recordLine), "a quoted cell is not closed before the end of the file");
     if (state == State::FieldStart && any)
         newCell(); // trailing comma at end of file without newline
+    if (any)
+        finish();
+    else
+        cells.clear();
     return any;
 }
 

@@ -42,9 +42,16 @@ std::string_view trim(std::string_view text)
 
 bool isNa(std::string_view text) { return text == "N/A" || text == "NA" || text.empty(); }
 
-[[noreturn]] void failCell(const MemTrace& trace, const std::string& place, int column, const std::string& message)
+// Where a row is, built only when it is reported.
+struct RowPlace {
+    std::uint32_t line;
+    bool database;
+};
+std::string describe(const RowPlace& place) { return (place.database ? "row " : "line ") + std::to_string(place.line); }
+
+[[noreturn]] void failCell(const MemTrace& trace, const RowPlace& place, int column, const std::string& message)
 {
-    throw Error(trace.file, place + ", column " + std::to_string(column + 1) + " (" + std::string(kRequired[column]) + ")",
+    throw Error(trace.file, describe(place) + ", column " + std::to_string(column + 1) + " (" + std::string(kRequired[column]) + ")",
         message);
 }
 
@@ -112,8 +119,10 @@ std::string hexPtr(std::uint64_t ptr)
     return text;
 }
 
-void appendRow(MemTrace& trace, const RowCells& row, std::uint32_t line, const std::string& place, bool jsonAttr)
+void appendRow(MemTrace& trace, const RowCells& row, std::uint32_t line, bool database)
 {
+    const RowPlace place { line, database };
+    const bool jsonAttr = database;
     MemEvent event;
     event.line = line;
     unsigned long long u = 0;
@@ -248,14 +257,13 @@ MemTrace readMemScopeCsv(const std::filesystem::path& file)
     const int needed = *std::max_element(index.begin(), index.end()) + 1;
     while (csv.next(cells)) {
         const auto line = csv.recordLine();
-        const std::string place = "line " + std::to_string(line);
         if (static_cast<int>(cells.size()) < needed)
-            throw Error(trace.file, place,
+            throw Error(trace.file, "line " + std::to_string(line),
                 "row has " + std::to_string(cells.size()) + " cells, the header names at least " + std::to_string(needed)
                     + " (a truncated row?)");
         RowCells row { cells[index[0]], cells[index[1]], cells[index[2]], cells[index[3]], cells[index[4]],
             cells[index[5]], cells[index[6]], cells[index[7]], cells[index[8]], cells[index[9]] };
-        appendRow(trace, row, static_cast<std::uint32_t>(std::min<std::uint64_t>(line, 0xffffffffu)), place, false);
+        appendRow(trace, row, static_cast<std::uint32_t>(std::min<std::uint64_t>(line, 0xffffffffu)), false);
     }
     finishTrace(trace);
     return trace;
@@ -288,7 +296,7 @@ MemTrace readMemScopeDb(const std::filesystem::path& file)
                 text[static_cast<std::size_t>(c)] = value ? reinterpret_cast<const char*>(value) : "N/A";
             }
             RowCells row { text[0], text[1], text[2], text[3], text[4], text[5], text[6], text[7], text[8], text[9] };
-            appendRow(trace, row, rowNumber, "row " + std::to_string(rowNumber), true);
+            appendRow(trace, row, rowNumber, true);
         }
     } catch (...) {
         sqlite3_finalize(statement);

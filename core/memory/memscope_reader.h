@@ -19,11 +19,11 @@ MemTrace readMemScopeCsv(const std::filesystem::path& file);
 MemTrace readMemScopeDb(const std::filesystem::path& file);
 
 // Turns the text cells of one row (in §1.2 column order, stacks not needed) into an event of `trace`.
-// Shared by the CSV and DB readers and the tests; `place` names the row in errors ("line 12", "ID 7").
+// Shared by the CSV and DB readers and the tests; errors name the row as "line N" (CSV) or "row N" (.db).
 struct RowCells {
     std::string_view id, event, eventType, name, timestamp, pid, tid, device, ptr, attr;
 };
-void appendRow(MemTrace& trace, const RowCells& row, std::uint32_t line, const std::string& place, bool jsonAttr);
+void appendRow(MemTrace& trace, const RowCells& row, std::uint32_t line, bool database);
 
 // Sorts the events by (pid, ID) and rejects repeated keys; the readers call it last.
 void finishTrace(MemTrace& trace);
