@@ -297,6 +297,72 @@ private slots:
         QVERIFY_THROWS_EXCEPTION(Error, compareMemory({ &dump.trace, &dump.model, 1 }, { &dump.trace, &dump.model, 3 }, CompareLevel::Op, CompareMode::Net));
     }
 
+    void plantedLeakAndLateFreeInCaptureLayout()
+    {
+        // Rows as our libtorch capture writes them (spec §5.4 native mode: Event Type TORCH_CPU, Device Id cpu,
+        // extra Attr keys): one leak planted in step 2 and one late free; each found, nothing else reported.
+        QTemporaryDir dir;
+        MemDumpBuilder d;
+        d.device = "cpu";
+        const std::string extra = ",device_type:cpu,op:aten::empty,step:1";
+        auto step = [&](int n, bool leak) {
+            d.opStart("aten::linear");
+            d.malloc("TORCH_CPU", 0x1000, 128, 10 * n + 1, -1, extra); // activation
+            d.access("aten::linear", 0x1000, 128, 10 * n + 1);
+            d.opEnd("aten::linear");
+            d.opStart("aten::relu");
+            d.access("aten::relu", 0x1000, 128, 10 * n + 1);
+            d.malloc("TORCH_CPU", 0x2000, 128, 10 * n + 2, -1, extra);
+            d.free("TORCH_CPU", 0x1000, 128, 10 * n + 1);
+            d.opEnd("aten::relu");
+            if (leak) {
+                d.opStart("aten::cat");
+                d.malloc("TORCH_CPU", 0x9000, 4096, 10 * n + 3, -1, extra); // never freed
+                d.opEnd("aten::cat");
+            }
+            d.opStart("aten::sum");
+            d.access("aten::sum", 0x2000, 128, 10 * n + 2);
+            d.opEnd("aten::sum");
+            d.opStart("aten::zeros");
+            d.malloc("TORCH_CPU", 0x3000, 64, 10 * n + 4, -1, extra);
+            d.opEnd("aten::zeros");
+            d.opStart("aten::add");
+            d.access("aten::add", 0x3000, 64, 10 * n + 4);
+            d.free("TORCH_CPU", 0x2000, 128, 10 * n + 2); // last used in sum, freed after zeros allocated: late
+            d.free("TORCH_CPU", 0x3000, 64, 10 * n + 4);
+            d.opEnd("aten::add");
+            d.step(n);
+        };
+        step(1, false);
+        step(2, true);
+        step(3, false);
+        step(4, false);
+        const auto dump = load(dir, "capture.csv", d.text);
+        const auto leaks = findStepLeaks(dump.trace, dump.model);
+        QCOMPARE(leaks.leaks.size(), std::size_t(1));
+        QCOMPARE(leaks.leaks[0].allocationId, std::uint64_t(23));
+        QCOMPARE(leaks.leaks[0].pool, std::string("TORCH_CPU"));
+        QVERIFY2(formatStepLeaks(leaks).find("Direct Torch CPU memory pool leak of 0.003906 Mb(s) at 0x9000 in kernel_0 at step 2.")
+                != std::string::npos, formatStepLeaks(leaks).c_str());
+        std::size_t alive = 0;
+        for (const auto& b : dump.model.blocks)
+            alive += b.aliveAtEnd();
+        QCOMPARE(alive, std::size_t(1));
+        const auto inefficient = findInefficientBlocks(dump.trace, dump.model);
+        QCOMPARE(inefficient.blocks.size(), std::size_t(4)); // the late free of each of the 4 steps
+        for (const auto& item : inefficient.blocks) {
+            QCOMPARE(inefficientTypeNames(item.types), std::string("late_deallocation"));
+            QCOMPARE(dump.model.blocks[item.block].allocationId % 10, std::uint64_t(2));
+        }
+        // Step 2 keeps 4096 bytes more than step 1, all of it in aten::cat.
+        const auto growth = compareMemory({ &dump.trace, &dump.model, 1 }, { &dump.trace, &dump.model, 2 }, CompareLevel::Op, CompareMode::Net);
+        std::int64_t total = 0;
+        for (const auto& row : growth.rows)
+            total += row.diff;
+        QCOMPARE(total, std::int64_t(4096));
+        QCOMPARE(growth.framework, std::string("TORCH_CPU"));
+    }
+
     void compatCompareOfExampleDumps()
     {
         const auto baseTrace = readMemScope(dataDir() / "memory" / "baseline.csv");
