@@ -23,7 +23,7 @@ constexpr std::int64_t kBegin = 1764753365727896900, kEnd = 1764753366323513710;
 constexpr std::int64_t kBlock4Alloc = 1764753366165640170, kBlock4Free = 1764753366167061200;
 // The peak: allocation 18's MALLOC (ID 74); its `used` cell says 20782080 bytes.
 constexpr std::int64_t kPeakTs = 1764753366292488570, kPeakBytes = 20782080;
-const QColor kLeakRed(214, 39, 40);
+const QColor kAliveRed(240, 150, 150); // alive at the end, no step to call it a step leak
 
 std::shared_ptr<const studio::MemoryDocument> leaksDocument()
 {
@@ -191,11 +191,11 @@ private slots:
         QVERIFY(view.blockToolTip(index).contains(QLatin1String("leak: never freed")));
         view.setTimeRange(594000000, 595700000);
         const QImage image = view.grab().toImage();
-        QCOMPARE(image.pixelColor(view.blockRect(leak).center().toPoint()), kLeakRed);
+        QCOMPARE(image.pixelColor(view.blockRect(leak).center().toPoint()), kAliveRed);
         // A freed block is not red: allocation 4 zoomed in.
         view.setTimeRange(437000000, 440000000);
         const QImage other = view.grab().toImage();
-        QVERIFY(other.pixelColor(view.blockRect(document->timeline.blocks[indexOfAllocation(*document, 4)]).center().toPoint()) != kLeakRed);
+        QVERIFY(other.pixelColor(view.blockRect(document->timeline.blocks[indexOfAllocation(*document, 4)]).center().toPoint()) != kAliveRed);
     }
 
     void panelDecomposesAtThePeak()

@@ -134,6 +134,7 @@ private:
     MemorySession* m_memorySession = nullptr;
     MemoryPanel* m_memoryPanel = nullptr;
     QDockWidget* m_memoryDock = nullptr;
+    bool m_memoryDockSized = false;
     QStringList m_loadingPaths;
     QByteArray m_defaultState;
     bool m_remembersRecent = true;

@@ -50,6 +50,11 @@ void MainWindow::openMemoryDump(const QString& file)
         if (ok) {
             m_memoryDock->show();
             m_memoryDock->raise();
+            // The timeline needs height to read: give the dock most of the window the first time it shows.
+            if (!m_memoryDockSized) {
+                resizeDocks({ m_memoryDock }, { height() * 3 / 5 }, Qt::Vertical);
+                m_memoryDockSized = true;
+            }
         } else if (!message.isEmpty()) {
             showError(tr("Cannot open %1").arg(QFileInfo(file).fileName()), message);
         }

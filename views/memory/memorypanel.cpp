@@ -45,6 +45,7 @@ MemoryPanel::MemoryPanel(QWidget* parent)
     splitter->addWidget(side);
     splitter->setStretchFactor(0, 4);
     splitter->setStretchFactor(1, 1);
+    splitter->setSizes({ 900, 340 });
 
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
@@ -71,13 +72,14 @@ void MemoryPanel::setDocument(std::shared_ptr<const studio::MemoryDocument> docu
         return;
     }
     const auto& timeline = m_document->timeline;
-    std::size_t leaks = 0, inefficient = 0;
+    std::size_t leaks = 0, alive = 0, inefficient = 0;
     for (const auto& block : timeline.blocks) {
-        leaks += (block.marks & (studio::kMarkStepLeak | studio::kMarkAliveAtEnd)) != 0;
+        leaks += (block.marks & studio::kMarkStepLeak) != 0;
+        alive += (block.marks & studio::kMarkAliveAtEnd) != 0;
         inefficient += (block.marks & studio::kMarkInefficient) != 0;
     }
-    m_summary->setText(tr("%1 — %2 blocks, %3 steps, %4 operators; peak %5 live at %6; %7 leaked (alive at the end or step leaks), "
-                          "%8 inefficient. Wheel: zoom, drag: pan, double click: whole capture.")
+    m_summary->setText(tr("%1 — %2 blocks, %3 steps, %4 operators; peak %5 live at %6; %7 step leaks, %8 blocks alive at the end, "
+                          "%9 inefficient. Wheel: zoom, drag: pan, double click: whole capture.")
                            .arg(QString::fromStdString(m_document->file.filename().string()))
                            .arg(timeline.blocks.size())
                            .arg(timeline.steps.size())
@@ -85,6 +87,7 @@ void MemoryPanel::setDocument(std::shared_ptr<const studio::MemoryDocument> docu
                            .arg(QString::fromStdString(studio::formatBytes(timeline.peak.liveBytes)),
                                QString::fromStdString(studio::formatOffsetNs(timeline.peak.tsNs - timeline.beginNs)))
                            .arg(leaks)
+                           .arg(alive)
                            .arg(inefficient));
     showDecompositionAt(timeline.peak.tsNs);
 }

@@ -15,7 +15,9 @@ namespace {
 constexpr double kLeft = 72, kRight = 10, kTop = 26, kLane = 18, kAxis = 22;
 constexpr double kMinSpanNs = 100;
 
-const QColor kLeakColour(214, 39, 40), kInefficientColour(255, 140, 0);
+// Step leaks (§2.1) are the strong signal; blocks merely alive at the end (weights, optimizer state, or a leak
+// the capture stopped too early to tell) are a lighter red.
+const QColor kLeakColour(214, 39, 40), kAliveColour(240, 150, 150), kInefficientColour(255, 140, 0);
 
 // Mid-tone hues that read on light and dark backgrounds; neighbouring blocks differ.
 const QColor& paletteColour(std::uint32_t index)
@@ -222,10 +224,12 @@ std::pair<MemoryTimelineView::BlockIterator, MemoryTimelineView::BlockIterator> 
 
 QColor MemoryTimelineView::blockColour(const studio::TimelineBlock& block) const
 {
-    if (block.marks & (studio::kMarkStepLeak | studio::kMarkAliveAtEnd))
+    if (block.marks & studio::kMarkStepLeak)
         return kLeakColour;
     if (block.marks & studio::kMarkInefficient)
         return kInefficientColour;
+    if (block.marks & studio::kMarkAliveAtEnd)
+        return kAliveColour;
     return paletteColour(block.block);
 }
 
@@ -270,9 +274,10 @@ void MemoryTimelineView::paintBlocks(QPainter& painter, const Columns& cols) con
     for (std::size_t c = 0; c < cols.top.size(); ++c) {
         if (cols.top[c] < cols.bottom[c])
             continue;
-        QColor colour = (cols.marks[c] & (studio::kMarkStepLeak | studio::kMarkAliveAtEnd)) ? kLeakColour
-            : (cols.marks[c] & studio::kMarkInefficient)                                     ? kInefficientColour
-                                                                                              : paletteColour(0);
+        QColor colour = (cols.marks[c] & studio::kMarkStepLeak) ? kLeakColour
+            : (cols.marks[c] & studio::kMarkInefficient)         ? kInefficientColour
+            : (cols.marks[c] & studio::kMarkAliveAtEnd)          ? kAliveColour
+                                                                  : paletteColour(0);
         if (!cols.marks[c])
             colour = QColor::fromRgbF((colour.redF() + aggregated.redF()) / 2, (colour.greenF() + aggregated.greenF()) / 2,
                 (colour.blueF() + aggregated.blueF()) / 2);
@@ -340,7 +345,7 @@ void MemoryTimelineView::paintLanes(QPainter& painter) const
             const double left = xOfTimestamp(span.startNs), right = xOfTimestamp(span.endNs);
             const QRectF box(left, top + 2, std::max(1.0, right - left), kLane - 4);
             painter.fillRect(box, i % 2 ? a : b);
-            if (box.width() > 30 && left > lastRight) {
+            if (box.width() > 30 && left >= lastRight) {
                 painter.setPen(Qt::white);
                 painter.drawText(box.adjusted(3, 0, -2, 0), Qt::AlignLeft | Qt::AlignVCenter,
                     metrics.elidedText(QString::fromStdString(span.label), Qt::ElideRight, box.width() - 5));
@@ -394,8 +399,9 @@ void MemoryTimelineView::paintLegend(QPainter& painter) const
     };
     const auto& timeline = m_document->timeline;
     item(paletteColour(0), tr("block (%Ln blocks)", nullptr, static_cast<int>(timeline.blocks.size())), false);
-    item(kLeakColour, tr("leak (never freed or step leak)"), false);
-    item(kInefficientColour, tr("inefficient"), false);
+    item(kLeakColour, tr("step leak"), false);
+    item(kAliveColour, tr("alive at the end (never freed)"), false);
+    item(kInefficientColour, tr("inefficient (early, late or idle)"), false);
     item(palette().color(QPalette::Text), tr("live bytes (max per pixel)"), true);
     if (timeline.halShown)
         item(palette().color(QPalette::Mid), tr("HAL blocks (no pool rows)"), true);
