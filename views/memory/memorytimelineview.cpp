@@ -18,6 +18,7 @@ constexpr double kMinSpanNs = 100;
 // Step leaks (§2.1) are the strong signal; blocks merely alive at the end (weights, optimizer state, or a leak
 // the capture stopped too early to tell) are a lighter red.
 const QColor kLeakColour(214, 39, 40), kAliveColour(240, 150, 150), kInefficientColour(255, 140, 0);
+const QColor kAggregatedColour(110, 125, 150); // a pixel column of blocks narrower than a pixel
 
 // Mid-tone hues that read on light and dark backgrounds; neighbouring blocks differ.
 const QColor& paletteColour(std::uint32_t index)
@@ -149,7 +150,7 @@ MemoryTimelineView::Columns MemoryTimelineView::columns() const
         if (static_cast<double>(it->endNs - m_origin) < m_t0)
             continue;
         const QRectF rect = blockRect(*it);
-        if (rect.width() >= 1 && rect.height() >= 1) {
+        if (rect.width() >= 1) {
             ++out.exactBlocks;
             continue;
         }
@@ -260,9 +261,11 @@ void MemoryTimelineView::paintBlocks(QPainter& painter, const Columns& cols) con
     for (auto it = first; it != last; ++it) {
         if (static_cast<double>(it->endNs - m_origin) < m_t0)
             continue;
-        const QRectF rect = blockRect(*it);
-        if (rect.width() < 1 || rect.height() < 1)
+        QRectF rect = blockRect(*it);
+        if (rect.width() < 1)
             continue;
+        if (rect.height() < 1) // wide but thin: a one-pixel line where it lies, not merged into a column
+            rect.setTop(rect.bottom() - 1);
         painter.fillRect(rect, blockColour(*it));
         if (rect.width() > 4 && rect.height() > 4) {
             painter.setPen(it->marks ? blockColour(*it).darker(150) : outline);
@@ -270,17 +273,13 @@ void MemoryTimelineView::paintBlocks(QPainter& painter, const Columns& cols) con
         }
     }
     const QRectF plot = plotRect();
-    const QColor aggregated = palette().color(QPalette::Text);
     for (std::size_t c = 0; c < cols.top.size(); ++c) {
         if (cols.top[c] < cols.bottom[c])
             continue;
         QColor colour = (cols.marks[c] & studio::kMarkStepLeak) ? kLeakColour
             : (cols.marks[c] & studio::kMarkInefficient)         ? kInefficientColour
             : (cols.marks[c] & studio::kMarkAliveAtEnd)          ? kAliveColour
-                                                                  : paletteColour(0);
-        if (!cols.marks[c])
-            colour = QColor::fromRgbF((colour.redF() + aggregated.redF()) / 2, (colour.greenF() + aggregated.greenF()) / 2,
-                (colour.blueF() + aggregated.blueF()) / 2);
+                                                                  : kAggregatedColour;
         const double x = plot.left() + static_cast<double>(c);
         const double top = yOfBytes(cols.top[c]), bottom = yOfBytes(cols.bottom[c]);
         painter.fillRect(QRectF(x, top, 1, std::max(1.0, bottom - top)), colour);

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
-// Active memory over time as stacked allocation blocks (every block of the dump, no cap). Blocks wider and
-// taller than a pixel are drawn exactly; smaller ones are aggregated per pixel column (the column's highest and
-// lowest byte, its leak/inefficient marks), and the live-bytes curve keeps each column's maximum, so zooming
+// Active memory over time as stacked allocation blocks (every block of the dump, no cap). Blocks at least a
+// pixel wide are drawn exactly (at least a pixel tall); narrower ones are aggregated per pixel column (the
+// column's highest and lowest byte, its leak/inefficient marks), and the live-bytes curve keeps each column's maximum, so zooming
 // out never hides a peak. Lanes for steps and outermost operators run under the plot. Wheel zooms the time
 // axis around the cursor, dragging pans, a double click shows the whole capture; hovering a block shows its
 // size, address, operator, owner, step, times and why it is highlighted.
@@ -41,7 +41,7 @@ public:
     double yOfBytes(double bytes) const;
     QRectF blockRect(const studio::TimelineBlock& block) const;
 
-    // Level of detail: per pixel column of the plot, what the blocks under a pixel wide or tall add up to.
+    // Level of detail: per pixel column of the plot, what the blocks narrower than a pixel add up to.
     struct Columns {
         std::vector<double> top, bottom; // highest offset+size, lowest offset of the small blocks (bottom > top: none)
         std::vector<std::uint8_t> marks; // MemoryMark bits of the small blocks
