@@ -6,11 +6,13 @@
 #include "memory/memorytimelineview.h"
 #include "memorysession.h"
 #include "test_util.h"
+#include "tst_core_memory_rows.h"
 
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QTreeWidget>
+#include <QWheelEvent>
 
 #include <algorithm>
 #include <fstream>
@@ -28,6 +30,13 @@ const QColor kAliveRed(240, 150, 150); // alive at the end, no step to call it a
 std::shared_ptr<const studio::MemoryDocument> leaksDocument()
 {
     return studio::loadMemoryDocument(msprobe::test::dataDir() / "memory" / "leaks.csv");
+}
+
+std::shared_ptr<const studio::MemoryDocument> writeAndLoad(const QTemporaryDir& dir, const char* name, const std::string& text)
+{
+    const std::string file = dir.filePath(QString::fromLatin1(name)).toStdString();
+    std::ofstream(file) << text;
+    return studio::loadMemoryDocument(file);
 }
 
 std::size_t indexOfAllocation(const studio::MemoryDocument& document, std::uint64_t allocationId)
@@ -196,6 +205,80 @@ private slots:
         view.setTimeRange(437000000, 440000000);
         const QImage other = view.grab().toImage();
         QVERIFY(other.pixelColor(view.blockRect(document->timeline.blocks[indexOfAllocation(*document, 4)]).center().toPoint()) != kAliveRed);
+    }
+
+    void wheelZoomsAroundTheCursorAndDragPans()
+    {
+        MemoryTimelineView view;
+        view.resize(1000, 500);
+        view.setDocument(leaksDocument());
+        const double span = static_cast<double>(kEnd - kBegin);
+        QCOMPARE(view.timeBegin(), 0.0);
+        QCOMPARE(view.timeEnd(), span);
+        // One wheel notch (120) at x = 300 zooms in by 1.0015^120, the time under x = 300 staying put.
+        const QPointF at(300, 200);
+        const double pivot = view.timeOfX(at.x());
+        QWheelEvent wheel(at, view.mapToGlobal(at), QPoint(), QPoint(0, 120), Qt::NoButton, Qt::NoModifier, Qt::NoScrollPhase, false);
+        QCoreApplication::sendEvent(&view, &wheel);
+        QVERIFY(qFuzzyCompare(view.timeEnd() - view.timeBegin(), span / std::pow(1.0015, 120)));
+        QVERIFY(std::abs(view.timeOfX(at.x()) - pivot) < 1);
+        // Dragging 100 px to the right shows what was 100 px to the left.
+        const double before = view.timeBegin(), nsPerPixel = (view.timeEnd() - view.timeBegin()) / view.plotRect().width();
+        QMouseEvent press(QEvent::MouseButtonPress, QPointF(500, 200), view.mapToGlobal(QPointF(500, 200)), Qt::LeftButton, Qt::LeftButton, Qt::NoModifier);
+        QCoreApplication::sendEvent(&view, &press);
+        QMouseEvent move(QEvent::MouseMove, QPointF(600, 200), view.mapToGlobal(QPointF(600, 200)), Qt::NoButton, Qt::LeftButton, Qt::NoModifier);
+        QCoreApplication::sendEvent(&view, &move);
+        QMouseEvent release(QEvent::MouseButtonRelease, QPointF(600, 200), view.mapToGlobal(QPointF(600, 200)), Qt::LeftButton, Qt::NoButton, Qt::NoModifier);
+        QCoreApplication::sendEvent(&view, &release);
+        QVERIFY(std::abs(view.timeBegin() - (before - 100 * nsPerPixel)) < 1);
+        // A double click shows the whole capture again.
+        view.showWholeCapture();
+        QCOMPARE(view.timeEnd(), span);
+    }
+
+    void stepLeakAndInefficientBlockAreMarked()
+    {
+        QTemporaryDir dir;
+        // The §2.1 case of tst_core_memory_analyses: allocation 2 (1 MiB) made in step 2, alive after step 3.
+        msprobe::test::MemDumpBuilder steps;
+        steps.malloc("PTA", 0x100, 4096, 1, 4096);
+        steps.step(1);
+        steps.malloc("PTA", 0x200000, 1048576, 2, 1052672);
+        steps.step(2);
+        steps.step(3);
+        steps.step(4);
+        const auto leaky = writeAndLoad(dir, "steps.csv", steps.text);
+        const std::size_t leakIndex = indexOfAllocation(*leaky, 2);
+        const auto& leak = leaky->timeline.blocks[leakIndex];
+        QVERIFY(leak.marks & studio::kMarkStepLeak);
+        QCOMPARE(leaky->timeline.steps.size(), std::size_t(5));
+        MemoryTimelineView view;
+        view.resize(1000, 500);
+        view.setDocument(leaky);
+        const QString text = view.blockToolTip(leakIndex);
+        QVERIFY2(text.contains(QLatin1String("step leak: allocated in step 2, still alive at the end of step 3")), qPrintable(text));
+        QCOMPARE(view.grab().toImage().pixelColor(view.blockRect(leak).center().toPoint()), QColor(214, 39, 40));
+
+        // The late deallocation of tst_core_memory_analyses: allocation 1 freed two ops after its last use.
+        msprobe::test::MemDumpBuilder late;
+        late.opStart("op0");
+        late.malloc("PTA", 0x10, 64, 1);
+        late.opEnd("op0");
+        late.opStart("op1");
+        late.access("op1", 0x10, 64, 1);
+        late.opEnd("op1");
+        late.opStart("op2");
+        late.malloc("PTA", 0x20, 32, 2);
+        late.opEnd("op2");
+        late.opStart("op3");
+        late.free("PTA", 0x10, 64, 1);
+        late.opEnd("op3");
+        const auto wasteful = writeAndLoad(dir, "late.csv", late.text);
+        const std::size_t lateIndex = indexOfAllocation(*wasteful, 1);
+        QVERIFY(wasteful->timeline.blocks[lateIndex].marks & studio::kMarkInefficient);
+        view.setDocument(wasteful);
+        QVERIFY(view.blockToolTip(lateIndex).contains(QLatin1String("inefficient: late_deallocation")));
+        QCOMPARE(view.grab().toImage().pixelColor(view.blockRect(wasteful->timeline.blocks[lateIndex]).center().toPoint()), QColor(255, 140, 0));
     }
 
     void panelDecomposesAtThePeak()
