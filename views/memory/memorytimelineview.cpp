@@ -256,6 +256,19 @@ void MemoryTimelineView::paintEvent(QPaintEvent*)
 
 void MemoryTimelineView::paintBlocks(QPainter& painter, const Columns& cols) const
 {
+    // Merged columns first: a block drawn exactly (a long-lived leak, say) stays visible over them.
+    const QRectF plot = plotRect();
+    for (std::size_t c = 0; c < cols.top.size(); ++c) {
+        if (cols.top[c] < cols.bottom[c])
+            continue;
+        QColor colour = (cols.marks[c] & studio::kMarkStepLeak) ? kLeakColour
+            : (cols.marks[c] & studio::kMarkInefficient)         ? kInefficientColour
+            : (cols.marks[c] & studio::kMarkAliveAtEnd)          ? kAliveColour
+                                                                  : kAggregatedColour;
+        const double x = plot.left() + static_cast<double>(c);
+        const double top = yOfBytes(cols.top[c]), bottom = yOfBytes(cols.bottom[c]);
+        painter.fillRect(QRectF(x, top, 1, std::max(1.0, bottom - top)), colour);
+    }
     const auto [first, last] = visibleBlocks();
     const QColor outline = palette().color(QPalette::Base);
     for (auto it = first; it != last; ++it) {
@@ -271,18 +284,6 @@ void MemoryTimelineView::paintBlocks(QPainter& painter, const Columns& cols) con
             painter.setPen(it->marks ? blockColour(*it).darker(150) : outline);
             painter.drawRect(rect);
         }
-    }
-    const QRectF plot = plotRect();
-    for (std::size_t c = 0; c < cols.top.size(); ++c) {
-        if (cols.top[c] < cols.bottom[c])
-            continue;
-        QColor colour = (cols.marks[c] & studio::kMarkStepLeak) ? kLeakColour
-            : (cols.marks[c] & studio::kMarkInefficient)         ? kInefficientColour
-            : (cols.marks[c] & studio::kMarkAliveAtEnd)          ? kAliveColour
-                                                                  : kAggregatedColour;
-        const double x = plot.left() + static_cast<double>(c);
-        const double top = yOfBytes(cols.top[c]), bottom = yOfBytes(cols.bottom[c]);
-        painter.fillRect(QRectF(x, top, 1, std::max(1.0, bottom - top)), colour);
     }
 }
 
