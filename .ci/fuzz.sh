@@ -70,6 +70,7 @@ runs=(
   "vis_db 2 32768 $visdb"
   "trend_db 1 32768 $trenddb"
   "mapping 1 4096 $(seeds mapping)"
+  "memscope_csv 2 16384 $(seeds memscope_csv -name '*.csv' -path '*memory*')"
 )
 shares=0
 for r in "${runs[@]}"; do shares=$(( shares + $(echo "$r" | cut -d' ' -f2) )); done

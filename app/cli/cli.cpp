@@ -16,6 +16,7 @@ const std::vector<Verb>& verbs()
         { "data2db", "import a dump folder or training-state monitor CSVs into a trend database (*.trend.db)", &runData2db },
         { "trend_compare", "compare the trends of two runs and name the first step where they part", &runTrendCompare },
         { "parallel_plot", "draw how a Megatron tp/pp/vpp/dp configuration spreads layers over ranks (PNG)", &runParallelPlot },
+        { "memory", "analyse msMemScope memory dumps: leaks, compare, decompose, inefficient, watch", &runMemory },
     };
     return list;
 }

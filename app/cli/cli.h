@@ -55,5 +55,6 @@ int runOverflowCheck(const std::vector<std::string>& args);
 int runData2db(const std::vector<std::string>& args);
 int runParallelPlot(const std::vector<std::string>& args);
 int runTrendCompare(const std::vector<std::string>& args);
+int runMemory(const std::vector<std::string>& args);
 
 } // namespace msprobe::cli

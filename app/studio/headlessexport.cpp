@@ -3,6 +3,7 @@
 
 #include "comparetableview.h"
 #include "mainwindow.h"
+#include "memory/memorypanel.h"
 #include "optionalviews.h"
 
 #include "support/atomic_file.h"
@@ -79,6 +80,26 @@ QString writeJson(const StudioSession& session, const QString& file, std::option
     return {};
 }
 
+// --view memory: the memory panel (timeline and decomposition at the peak) of one msMemScope dump, at size.
+QString writeMemoryPicture(const Request& request, const QSize& size, bool svg)
+{
+    if (request.inputs.size() != 1)
+        return QCoreApplication::translate("headlessexport", "--view memory takes one input: a msMemScope dump (.csv or .db)");
+    std::shared_ptr<const studio::MemoryDocument> document;
+    try {
+        document = studio::loadMemoryDocument(request.inputs.front().toStdString());
+    } catch (const std::exception& error) {
+        return QString::fromUtf8(error.what());
+    }
+    MemoryPanel panel;
+    panel.setAttribute(Qt::WA_DontShowOnScreen);
+    panel.resize(size);
+    panel.setDocument(document);
+    panel.show();
+    QCoreApplication::processEvents();
+    return writeWidgetPicture(&panel, request.file, svg);
+}
+
 } // namespace
 
 QStringList views() { return { QStringLiteral("graph"), QStringLiteral("compare") }; }
@@ -90,6 +111,11 @@ QString run(MainWindow& window, const Request& request)
     const QString suffix = QFileInfo(request.file).suffix().toLower();
     if (!formats().contains(suffix))
         return QCoreApplication::translate("headlessexport", "%1: unknown export format; the file name must end in .png, .svg, .html or .json").arg(request.file);
+    if (request.view == QLatin1String("memory")) {
+        if (suffix != QLatin1String("png") && suffix != QLatin1String("svg"))
+            return QCoreApplication::translate("headlessexport", "%1: the memory view exports as .png or .svg").arg(request.file);
+        return writeMemoryPicture(request, window.size(), suffix == QLatin1String("svg"));
+    }
     if (!views().contains(request.view))
         return QCoreApplication::translate("headlessexport", "--view %1: unknown view; use graph or compare").arg(request.view);
     if (request.step.has_value() != request.rank.has_value())

@@ -80,6 +80,9 @@ int main(int argc, char** argv)
         QApplication::translate("main", "Save a PNG of the window once loading is done, then quit (for docs and checks)."),
         QStringLiteral("file"));
     parser.addOption(screenshot);
+    QCommandLineOption memoryDump(QStringLiteral("memory"),
+        QApplication::translate("main", "Open a msMemScope memory dump (.csv or .db) in the memory timeline."), QStringLiteral("file"));
+    parser.addOption(memoryDump);
     QCommandLineOption exportFile(QStringLiteral("export"),
         QApplication::translate("main", "Open the input without a window, write FILE by its extension (.png, .svg: the view's picture; "
                                         ".html: the report; .json: the verdicts, as msprobe compare --json) and exit: 0 done, 1 failed."),
@@ -123,5 +126,7 @@ int main(int argc, char** argv)
         window.openPaths(paths);
     else if (parser.isSet(screenshot))
         QMetaObject::invokeMethod(&window, &MainWindow::idle, Qt::QueuedConnection);
+    if (parser.isSet(memoryDump))
+        window.openMemoryDump(parser.value(memoryDump));
     return app.exec();
 }

@@ -13,6 +13,8 @@ class DumpSummaryModel;
 class GraphDiffView;
 class GraphSwitcher;
 class MatchController;
+class MemoryPanel;
+class MemorySession;
 class NodeDetailsPanel;
 class NodeListPanel;
 class NodeMatchPanel;
@@ -58,6 +60,11 @@ public:
     QString exportComparison(reportexport::Format format, const QString& file);
     // The graph view's picture (PNG or SVG by suffix). Empty string on success.
     QString exportGraphImage(const QString& file);
+    // File > Open memory dump: loads a msMemScope CSV/.db in the background (progress, cancel) and shows it in
+    // the memory dock. Null until the first memory dump is opened.
+    void openMemoryDump(const QString& file);
+    MemorySession* memorySession() const { return m_memorySession; }
+    MemoryPanel* memoryPanel() const { return m_memoryPanel; }
 
 public slots:
     // Selects the first divergence of the shown pair (the core's rule, as msprobe compare prints it) and says why.
@@ -98,6 +105,7 @@ private:
     QString saveFileName(const QString& title, const QString& name, const QString& filter);
     void showShortcuts();
     void updateActions();
+    void chooseMemoryDump();
 
     StudioSession* m_session;
     StudioFocus* m_focus;
@@ -123,6 +131,10 @@ private:
     QProgressBar* m_progress;
     QToolButton* m_cancel;
     QElapsedTimer m_loadClock;
+    MemorySession* m_memorySession = nullptr;
+    MemoryPanel* m_memoryPanel = nullptr;
+    QDockWidget* m_memoryDock = nullptr;
+    bool m_memoryDockSized = false;
     QStringList m_loadingPaths;
     QByteArray m_defaultState;
     bool m_remembersRecent = true;

@@ -1,0 +1,303 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "memorydocument.h"
+
+#include "memory/memscope_reader.h"
+#include "support/error.h"
+
+#include <algorithm>
+#include <cinttypes>
+#include <cstdio>
+#include <map>
+
+namespace studio {
+
+namespace mem = msprobe::memory;
+
+namespace {
+
+void checkCancel(const std::atomic<bool>* cancel)
+{
+    if (cancel && cancel->load())
+        throw msprobe::Error("cancelled");
+}
+
+std::int64_t eventTime(const mem::MemTrace& trace, std::uint32_t event, std::int64_t fallback)
+{
+    return event == mem::kNone ? fallback : trace.events[event].tsNs;
+}
+
+// First-fit stacking: a block takes the lowest run of free bytes that holds it, so the picture stays as tight as
+// the live bytes allow without moving blocks once placed.
+class StackPacker {
+public:
+    std::int64_t place(std::int64_t size)
+    {
+        for (auto it = m_gaps.begin(); it != m_gaps.end(); ++it) {
+            if (it->second < size)
+                continue;
+            const std::int64_t offset = it->first, left = it->second - size;
+            m_gaps.erase(it);
+            if (left > 0)
+                m_gaps.emplace(offset + size, left);
+            return offset;
+        }
+        const std::int64_t offset = m_top;
+        m_top += size;
+        m_highest = std::max(m_highest, m_top);
+        return offset;
+    }
+    void release(std::int64_t offset, std::int64_t size)
+    {
+        auto next = m_gaps.lower_bound(offset);
+        if (next != m_gaps.end() && next->first == offset + size) {
+            size += next->second;
+            next = m_gaps.erase(next);
+        }
+        if (next != m_gaps.begin()) {
+            auto previous = std::prev(next);
+            if (previous->first + previous->second == offset) {
+                offset = previous->first;
+                size += previous->second;
+                m_gaps.erase(previous);
+            }
+        }
+        if (offset + size == m_top)
+            m_top = offset;
+        else
+            m_gaps.emplace(offset, size);
+    }
+    std::int64_t highest() const { return m_highest; }
+
+private:
+    std::map<std::int64_t, std::int64_t> m_gaps; // offset -> free bytes, all below m_top
+    std::int64_t m_top = 0, m_highest = 0;
+};
+
+std::vector<TimelineSpan> stepSpans(const MemoryDocument& document, std::int64_t endNs)
+{
+    const auto& trace = document.trace;
+    std::map<std::uint32_t, TimelineSpan> spans;
+    for (const auto& boundary : document.model.boundaries) {
+        auto& span = spans[boundary.step];
+        const std::int64_t ts = trace.events[boundary.event].tsNs;
+        if (boundary.start) {
+            span.startNs = ts;
+            span.endNs = std::max(span.endNs, ts);
+        } else {
+            span.endNs = ts;
+        }
+        span.label = "step " + std::to_string(boundary.step);
+    }
+    std::vector<TimelineSpan> out;
+    for (auto& [step, span] : spans)
+        out.push_back(span);
+    // A step without an end runs until the next one starts, or to the end of the capture.
+    for (std::size_t i = 0; i < out.size(); ++i)
+        if (out[i].endNs <= out[i].startNs)
+            out[i].endNs = i + 1 < out.size() ? out[i + 1].startNs : endNs;
+    return out;
+}
+
+} // namespace
+
+MemoryTimeline buildTimeline(const MemoryDocument& document)
+{
+    const auto& trace = document.trace;
+    const auto& model = document.model;
+    MemoryTimeline timeline;
+    if (trace.events.empty())
+        return timeline;
+    auto [first, last] = std::minmax_element(trace.events.begin(), trace.events.end(),
+        [](const mem::MemEvent& a, const mem::MemEvent& b) { return a.tsNs < b.tsNs; });
+    timeline.beginNs = first->tsNs;
+    timeline.endNs = last->tsNs;
+
+    bool anyPoolBlock = false;
+    for (const auto& block : model.blocks)
+        anyPoolBlock = anyPoolBlock || !trace.is(block.pool, "HAL");
+    timeline.halShown = !anyPoolBlock;
+
+    std::map<std::pair<std::int32_t, std::uint64_t>, std::uint32_t> stepLeakIds;
+    for (const auto& leak : document.stepLeaks.leaks)
+        stepLeakIds[{ leak.device, leak.allocationId }] = leak.step;
+    std::vector<std::uint8_t> inefficient(model.blocks.size(), 0);
+    for (const auto& item : document.inefficient.blocks)
+        inefficient[item.block] = 1;
+
+    for (std::uint32_t i = 0; i < model.blocks.size(); ++i) {
+        const auto& block = model.blocks[i];
+        if (trace.is(block.pool, "HAL") && !timeline.halShown)
+            continue;
+        if (block.mallocEvent == mem::kNone || block.size <= 0)
+            continue;
+        TimelineBlock item;
+        item.block = i;
+        item.size = block.size;
+        item.startNs = trace.events[block.mallocEvent].tsNs;
+        item.endNs = block.shadowFree ? timeline.endNs : eventTime(trace, block.freeEvent, timeline.endNs);
+        item.endNs = std::max(item.endNs, item.startNs);
+        if (block.aliveAtEnd())
+            item.marks |= kMarkAliveAtEnd;
+        if (stepLeakIds.count({ block.device, block.allocationId }))
+            item.marks |= kMarkStepLeak;
+        if (inefficient[i])
+            item.marks |= kMarkInefficient;
+        timeline.blocks.push_back(item);
+    }
+    std::stable_sort(timeline.blocks.begin(), timeline.blocks.end(),
+        [](const TimelineBlock& a, const TimelineBlock& b) { return a.startNs < b.startNs; });
+
+    // Replay allocations and frees in time order (frees first at a tie) to stack blocks and trace live bytes.
+    struct Change {
+        std::int64_t ts;
+        bool alloc;
+        std::uint32_t item;
+    };
+    std::vector<Change> changes;
+    changes.reserve(2 * timeline.blocks.size());
+    for (std::uint32_t i = 0; i < timeline.blocks.size(); ++i) {
+        changes.push_back({ timeline.blocks[i].startNs, true, i });
+        const bool freed = !(timeline.blocks[i].marks & kMarkAliveAtEnd);
+        if (freed)
+            changes.push_back({ timeline.blocks[i].endNs, false, i });
+    }
+    std::stable_sort(changes.begin(), changes.end(), [](const Change& a, const Change& b) {
+        return a.ts != b.ts ? a.ts < b.ts : (!a.alloc && b.alloc);
+    });
+    StackPacker packer;
+    std::int64_t live = 0;
+    for (std::size_t c = 0; c < changes.size(); ++c) {
+        auto& item = timeline.blocks[changes[c].item];
+        if (changes[c].alloc) {
+            item.offset = packer.place(item.size);
+            live += item.size;
+        } else {
+            packer.release(item.offset, item.size);
+            live -= item.size;
+        }
+        if (c + 1 == changes.size() || changes[c + 1].ts != changes[c].ts) {
+            timeline.live.push_back({ changes[c].ts, live });
+            if (live > timeline.peak.liveBytes)
+                timeline.peak = timeline.live.back();
+        }
+    }
+    timeline.stackTop = packer.highest();
+
+    timeline.steps = stepSpans(document, timeline.endNs);
+    for (std::uint32_t i = 0; i < model.ops.size(); ++i) {
+        const auto& op = model.ops[i];
+        if (op.depth != 0 || op.startEvent == mem::kNone)
+            continue;
+        TimelineSpan span;
+        span.startNs = trace.events[op.startEvent].tsNs;
+        span.endNs = std::max(span.startNs, eventTime(trace, op.endEvent, timeline.endNs));
+        span.label = mem::opName(trace, model, i);
+        timeline.ops.push_back(std::move(span));
+    }
+    std::sort(timeline.ops.begin(), timeline.ops.end(), [](const TimelineSpan& a, const TimelineSpan& b) { return a.startNs < b.startNs; });
+    return timeline;
+}
+
+std::string MemoryDocument::markReason(const TimelineBlock& item) const
+{
+    std::vector<std::string> reasons;
+    const auto& block = model.blocks[item.block];
+    if (item.marks & kMarkStepLeak) {
+        for (const auto& leak : stepLeaks.leaks)
+            if (leak.allocationId == block.allocationId && leak.device == block.device)
+                reasons.push_back("step leak: allocated in step " + std::to_string(leak.step) + ", still alive at the end of step "
+                    + std::to_string(leak.step + 1));
+    }
+    if (item.marks & kMarkAliveAtEnd)
+        reasons.push_back(block.shadowFree ? "leak: freed only by the capture's closing (shadow) FREE" : "leak: never freed");
+    if (item.marks & kMarkInefficient) {
+        auto it = std::lower_bound(inefficient.blocks.begin(), inefficient.blocks.end(), item.block,
+            [](const mem::InefficientBlock& a, std::uint32_t b) { return a.block < b; });
+        if (it != inefficient.blocks.end() && it->block == item.block)
+            reasons.push_back("inefficient: " + mem::inefficientTypeNames(it->types));
+    }
+    std::string out;
+    for (const auto& reason : reasons)
+        out += (out.empty() ? "" : "; ") + reason;
+    return out;
+}
+
+std::string MemoryDocument::describe(const TimelineBlock& item) const
+{
+    const auto& block = model.blocks[item.block];
+    std::string text = formatBytes(block.size) + " (" + std::to_string(block.size) + " B), allocation id " + std::to_string(block.allocationId);
+    text += "\naddress " + mem::hexPtr(block.ptr) + ", pool " + std::string(trace.text(block.pool)) + ", device " + mem::deviceName(block.device);
+    const std::string allocOp = mem::opName(trace, model, block.allocOp);
+    text += "\noperator: " + (allocOp.empty() ? std::string("(none)") : allocOp);
+    if (block.freeOp != mem::kNone && block.freeOp != block.allocOp)
+        text += " (freed in " + mem::opName(trace, model, block.freeOp) + ")";
+    const std::string_view owner = trace.text(block.owner);
+    text += "\nowner: " + (owner.empty() ? std::string("(untagged)") : std::string(owner));
+    if (model.stepCount > 0)
+        text += "\nstep: " + std::to_string(block.allocStep) + (item.marks & kMarkAliveAtEnd ? std::string() : " to " + std::to_string(block.freeStep));
+    text += "\nallocated at " + formatOffsetNs(item.startNs - timeline.beginNs);
+    if (item.marks & kMarkAliveAtEnd)
+        text += ", still alive at the end";
+    else
+        text += ", freed at " + formatOffsetNs(item.endNs - timeline.beginNs) + " (lived " + formatOffsetNs(item.endNs - item.startNs).substr(1) + ")";
+    const std::string reason = markReason(item);
+    if (!reason.empty())
+        text += "\n" + reason;
+    return text;
+}
+
+std::shared_ptr<const MemoryDocument> loadMemoryDocument(const std::filesystem::path& file, const std::atomic<bool>* cancel,
+    const MemoryProgress& progress)
+{
+    auto report = [&](int percent, const char* stage) {
+        checkCancel(cancel);
+        if (progress)
+            progress(percent, stage);
+    };
+    auto document = std::make_shared<MemoryDocument>();
+    document->file = file;
+    report(0, "reading the dump");
+    document->trace = mem::readMemScope(file);
+    report(50, "rebuilding blocks and operators");
+    document->model = mem::buildModel(document->trace);
+    report(65, "finding leaks");
+    document->stepLeaks = mem::findStepLeaks(document->trace, document->model);
+    report(75, "finding inefficient blocks");
+    document->inefficient = mem::findInefficientBlocks(document->trace, document->model);
+    report(85, "laying out the timeline");
+    document->timeline = buildTimeline(*document);
+    report(100, "done");
+    return document;
+}
+
+std::string formatBytes(std::int64_t bytes)
+{
+    const char* units[] = { "B", "KiB", "MiB", "GiB", "TiB" };
+    double value = static_cast<double>(bytes);
+    int unit = 0;
+    while (std::abs(value) >= 1024 && unit < 4) {
+        value /= 1024;
+        ++unit;
+    }
+    char buffer[48];
+    if (unit == 0)
+        std::snprintf(buffer, sizeof buffer, "%" PRId64 " B", bytes);
+    else
+        std::snprintf(buffer, sizeof buffer, "%.1f %s", value, units[unit]);
+    return buffer;
+}
+
+std::string formatOffsetNs(std::int64_t ns)
+{
+    char buffer[48];
+    const double abs = std::abs(static_cast<double>(ns));
+    if (abs >= 1e9)
+        std::snprintf(buffer, sizeof buffer, "+%.3f s", ns / 1e9);
+    else if (abs >= 1e6)
+        std::snprintf(buffer, sizeof buffer, "+%.3f ms", ns / 1e6);
+    else
+        std::snprintf(buffer, sizeof buffer, "+%.3f us", ns / 1e3);
+    return buffer;
+}
+
+} // namespace studio

@@ -1,0 +1,126 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "memory/attr_parse.h"
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <array>
+#include <charconv>
+
+namespace msprobe::memory {
+
+namespace {
+
+// §1.7's known-key set, plus the extra keys our own capture writes (§5.4: device_type, op, step, reserved_raw).
+constexpr std::array<std::string_view, 44> kKnownKeys = { "allocation_id", "addr", "size", "owner", "total", "used",
+    "pinned", "shadow", "inefficient_type", "inefficient", "page_type", "alloc_type", "type", "dtype", "shape",
+    "format", "path", "workspace ptr", "workspace size", "streamId", "taskId", "free", "reserved", "max_reserved",
+    "allocated", "max_allocated", "device_rate", "reserved_rate", "func", "req_size", "flag", "pool", "ptr",
+    "timestamp", "step", "kernel", "client", "ret", "MID", "device_type", "op", "reserved_raw", "category",
+    "phase" };
+
+bool isKeyStart(char c) { return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || c == '_'; }
+bool isKeyChar(char c) { return isKeyStart(c) || (c >= '0' && c <= '9') || c == ' '; }
+
+// The key of `token` ("key:value...") when it has the §1.7 key shape, else empty.
+std::string_view keyOf(std::string_view token)
+{
+    if (token.empty() || !isKeyStart(token[0]))
+        return {};
+    for (std::size_t i = 1; i < token.size(); ++i) {
+        if (token[i] == ':')
+            return token.substr(0, i);
+        if (!isKeyChar(token[i]))
+            return {};
+    }
+    return {};
+}
+
+bool isKnown(std::string_view key) { return std::find(kKnownKeys.begin(), kKnownKeys.end(), key) != kKnownKeys.end(); }
+
+} // namespace
+
+bool splitAttr(std::string_view cell, AttrPairs& pairs, std::string& why)
+{
+    pairs.clear();
+    if (cell.size() >= 2 && cell.front() == '"' && cell.back() == '"')
+        cell = cell.substr(1, cell.size() - 2);
+    if (cell.empty())
+        return true;
+    if (cell.size() < 2 || cell.front() != '{' || cell.back() != '}') {
+        why = "Attr is not {key:value,...}";
+        return false;
+    }
+    cell = cell.substr(1, cell.size() - 2);
+    if (cell.empty())
+        return true;
+    std::size_t start = 0;
+    bool first = true;
+    while (start <= cell.size()) {
+        std::size_t comma = cell.find(',', start);
+        const std::string_view token = cell.substr(start, comma == std::string_view::npos ? std::string_view::npos : comma - start);
+        const std::string_view key = keyOf(token);
+        if (!key.empty() && (first || isKnown(key)))
+            pairs.emplace_back(key, token.substr(key.size() + 1));
+        else if (first) {
+            why = "Attr part \"" + std::string(token.substr(0, 40)) + "\" has no key";
+            return false;
+        } else {
+            // A comma inside the current value: widen the value up to the end of this token.
+            auto& value = pairs.back().second;
+            const char* end = token.data() + token.size();
+            value = std::string_view(value.data(), static_cast<std::size_t>(end - value.data()));
+        }
+        first = false;
+        if (comma == std::string_view::npos)
+            break;
+        start = comma + 1;
+    }
+    return true;
+}
+
+bool splitJsonAttr(std::string_view cell, AttrPairs& pairs, std::vector<std::string>& storage, std::string& why)
+{
+    pairs.clear();
+    storage.clear();
+    if (cell.empty())
+        return true;
+    const auto json = nlohmann::json::parse(cell, nullptr, false);
+    if (json.is_discarded() || !json.is_object()) {
+        why = "Attr is not a JSON object";
+        return false;
+    }
+    storage.reserve(json.size() * 2);
+    for (const auto& [key, value] : json.items()) {
+        storage.push_back(key);
+        storage.push_back(value.is_string() ? value.get<std::string>() : value.dump());
+    }
+    for (std::size_t i = 0; i < storage.size(); i += 2)
+        pairs.emplace_back(storage[i], storage[i + 1]);
+    return true;
+}
+
+bool parseUnsigned(std::string_view text, unsigned long long& value)
+{
+    int base = 10;
+    if (text.size() > 2 && text[0] == '0' && (text[1] == 'x' || text[1] == 'X')) {
+        text.remove_prefix(2);
+        base = 16;
+    }
+    if (text.empty())
+        return false;
+    const auto result = std::from_chars(text.data(), text.data() + text.size(), value, base);
+    return result.ec == std::errc() && result.ptr == text.data() + text.size();
+}
+
+bool parseSigned(std::string_view text, long long& value)
+{
+    if (text.empty())
+        return false;
+    if (text[0] == '+')
+        text.remove_prefix(1);
+    const auto result = std::from_chars(text.data(), text.data() + text.size(), value);
+    return result.ec == std::errc() && result.ptr == text.data() + text.size();
+}
+
+} // namespace msprobe::memory

@@ -1,0 +1,227 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "memory/mem_model.h"
+
+#include "memory/attr_parse.h"
+#include "support/error.h"
+
+#include <map>
+#include <tuple>
+#include <unordered_map>
+
+namespace msprobe::memory {
+
+namespace {
+
+std::uint64_t threadKey(const MemEvent& e)
+{
+    return (static_cast<std::uint64_t>(static_cast<std::uint32_t>(e.pid)) << 32) | static_cast<std::uint32_t>(e.tid);
+}
+
+// The step model of one process (§2.0): SYSTEM/STEP rows, or mstx "step start" ranges.
+class StepTracker {
+public:
+    StepTracker(const MemTrace& trace, MemModel& model)
+        : m_trace(trace)
+        , m_model(model)
+    {
+    }
+    // `first` is the process's first event; with SYSTEM/STEP rows in the trace, step 1 starts there (§2.0: code
+    // before the first msmemscope.step() call is step 1).
+    void newProcess(std::uint32_t first, bool systemSteps)
+    {
+        m_current = 0;
+        if (systemSteps) {
+            m_current = 1;
+            m_model.boundaries.push_back({ first, 1, true });
+        }
+        m_rangeCount = 0;
+        m_openRange = 0;
+    }
+    // Returns the step `event` belongs to.
+    std::uint32_t feed(std::uint32_t index)
+    {
+        const MemEvent& e = m_trace.events[index];
+        if (e.kind == EventKind::System && m_trace.is(e.subType, "STEP")) {
+            use(StepSource::SystemStep, e);
+            const std::uint32_t ended = m_current;
+            m_model.boundaries.push_back({ index, ended, false });
+            m_current = ended + 1;
+            m_model.boundaries.push_back({ index, m_current, true });
+            m_model.stepCount = std::max(m_model.stepCount, ended);
+            return ended;
+        }
+        if (e.kind == EventKind::Mstx && m_trace.is(e.subType, "Range_start")) {
+            ++m_rangeCount;
+            if (m_trace.is(e.name, "step start")) {
+                use(StepSource::Mstx, e);
+                m_current = ++m_mstxSteps;
+                m_openRange = m_rangeCount;
+                m_model.boundaries.push_back({ index, m_current, true });
+                m_model.stepCount = std::max(m_model.stepCount, m_current);
+            }
+            return m_current;
+        }
+        if (e.kind == EventKind::Mstx && m_trace.is(e.subType, "Range_end") && m_openRange) {
+            const auto text = m_trace.text(e.name);
+            const auto at = text.rfind(' ');
+            unsigned long long id = 0;
+            if (at != std::string_view::npos && parseUnsigned(text.substr(at + 1), id) && id == m_openRange) {
+                m_model.boundaries.push_back({ index, m_current, false });
+                const std::uint32_t step = m_current;
+                m_current = 0;
+                m_openRange = 0;
+                return step;
+            }
+        }
+        return m_current;
+    }
+
+private:
+    void use(StepSource source, const MemEvent& e)
+    {
+        if (m_model.stepSource == StepSource::None)
+            m_model.stepSource = source;
+        else if (m_model.stepSource != source)
+            throw Error(m_trace.file, "line " + std::to_string(e.line),
+                "steps are marked both by SYSTEM/STEP rows and by mstx \"step start\" ranges; a dump must use one");
+    }
+
+    const MemTrace& m_trace;
+    MemModel& m_model;
+    std::uint32_t m_current = 0, m_mstxSteps = 0;
+    std::uint64_t m_rangeCount = 0, m_openRange = 0;
+};
+
+} // namespace
+
+MemModel buildModel(const MemTrace& trace)
+{
+    MemModel model;
+    const auto& events = trace.events;
+    const auto count = static_cast<std::uint32_t>(events.size());
+    model.opOf.assign(count, kNone);
+    model.stepOf.assign(count, 0);
+    model.blockOf.assign(count, kNone);
+    std::unordered_map<std::uint64_t, std::vector<std::uint32_t>> openOps; // per thread: stack of op indexes
+    std::unordered_map<std::uint64_t, std::uint32_t> byAllocationId; // per process (reset on pid change)
+    std::map<std::tuple<StringId, std::uint64_t>, std::uint32_t> liveByPoolPtr; // rows without allocation_id
+    std::map<std::uint64_t, std::uint32_t> liveByPtr; // for ACCESS containment
+    StepTracker steps(trace, model);
+    bool systemSteps = false;
+    for (const auto& e : events)
+        systemSteps = systemSteps || (e.kind == EventKind::System && trace.is(e.subType, "STEP"));
+    std::int32_t pid = -2;
+    for (std::uint32_t i = 0; i < count; ++i) {
+        const MemEvent& e = events[i];
+        if (e.pid != pid) {
+            pid = e.pid;
+            steps.newProcess(i, systemSteps);
+            byAllocationId.clear();
+            liveByPoolPtr.clear();
+            liveByPtr.clear();
+        }
+        model.stepOf[i] = steps.feed(i);
+        auto& stack = openOps[threadKey(e)];
+        if (e.kind == EventKind::OpLaunch) {
+            const auto type = trace.text(e.subType);
+            if (type == "ATEN_START" || type == "ATB_START") {
+                OpInstance op;
+                op.name = e.name;
+                op.pid = e.pid;
+                op.tid = e.tid;
+                op.device = e.device;
+                op.startEvent = i;
+                op.depth = static_cast<std::uint32_t>(stack.size());
+                op.atb = type == "ATB_START";
+                model.opOf[i] = static_cast<std::uint32_t>(model.ops.size());
+                stack.push_back(model.opOf[i]);
+                model.ops.push_back(op);
+            } else if (type == "ATEN_END" || type == "ATB_END") {
+                for (std::size_t k = stack.size(); k-- > 0;)
+                    if (model.ops[stack[k]].name == e.name) {
+                        model.ops[stack[k]].endEvent = i;
+                        model.opOf[i] = stack[k];
+                        stack.resize(k);
+                        break;
+                    }
+            }
+            continue;
+        }
+        if (!stack.empty())
+            model.opOf[i] = stack.back();
+        if (!e.isMemory())
+            continue;
+        const bool byId = e.flags & kFlagHasAllocationId;
+        if (e.kind == EventKind::Malloc) {
+            Block block;
+            block.allocationId = e.allocationId;
+            block.pool = e.subType;
+            block.pid = e.pid;
+            block.device = e.device;
+            block.ptr = e.ptr;
+            block.size = e.size;
+            block.mallocEvent = i;
+            block.allocOp = model.opOf[i];
+            block.allocStep = model.stepOf[i];
+            block.owner = e.owner;
+            const auto index = static_cast<std::uint32_t>(model.blocks.size());
+            model.blocks.push_back(std::move(block));
+            model.blockOf[i] = index;
+            if (byId)
+                byAllocationId[e.allocationId] = index;
+            liveByPoolPtr[{ e.subType, e.ptr }] = index;
+            liveByPtr[e.ptr] = index;
+            continue;
+        }
+        std::uint32_t index = kNone;
+        if (byId) {
+            auto found = byAllocationId.find(e.allocationId);
+            if (found != byAllocationId.end() && model.blocks[found->second].freeEvent == kNone)
+                index = found->second;
+        } else if (e.kind == EventKind::Free) {
+            auto found = liveByPoolPtr.find({ e.subType, e.ptr });
+            if (found != liveByPoolPtr.end())
+                index = found->second;
+        } else {
+            // ACCESS without allocation_id: the live block at or containing the address (§1.3).
+            auto found = liveByPtr.upper_bound(e.ptr);
+            if (found != liveByPtr.begin()) {
+                --found;
+                const Block& b = model.blocks[found->second];
+                const auto size = e.size > 0 ? static_cast<std::uint64_t>(e.size) : 0;
+                if (b.freeEvent == kNone && b.ptr <= e.ptr && e.ptr + size <= b.ptr + static_cast<std::uint64_t>(b.size))
+                    index = found->second;
+            }
+        }
+        if (index == kNone) {
+            (e.kind == EventKind::Free ? model.unmatchedFrees : model.unmatchedAccesses).push_back(i);
+            continue;
+        }
+        model.blockOf[i] = index;
+        Block& block = model.blocks[index];
+        if (e.kind == EventKind::Access) {
+            block.accesses.push_back(i);
+            continue;
+        }
+        block.freeEvent = i;
+        block.shadowFree = e.shadow();
+        block.freeOp = model.opOf[i];
+        block.freeStep = model.stepOf[i];
+        if (e.owner != kNoString && block.owner == kNoString)
+            block.owner = e.owner;
+        auto live = liveByPoolPtr.find({ block.pool, block.ptr });
+        if (live != liveByPoolPtr.end() && live->second == index)
+            liveByPoolPtr.erase(live);
+        auto byPtr = liveByPtr.find(block.ptr);
+        if (byPtr != liveByPtr.end() && byPtr->second == index)
+            liveByPtr.erase(byPtr);
+    }
+    return model;
+}
+
+std::string opName(const MemTrace& trace, const MemModel& model, std::uint32_t op)
+{
+    return op == kNone ? std::string() : std::string(trace.text(model.ops[op].name));
+}
+
+} // namespace msprobe::memory

@@ -1,0 +1,68 @@
+// SPDX-License-Identifier: Apache-2.0
+// What the analyses share, derived from a sorted MemTrace (spec §1.10, §2.0): op instances (START/END paired per
+// thread), the innermost open op of every event, the step of every event, and blocks rebuilt from
+// MALLOC/ACCESS/FREE by (pid, allocation_id) — or by (pid, pool, address) for rows without one.
+#pragma once
+
+#include "memory/mem_event.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace msprobe::memory {
+
+inline constexpr std::uint32_t kNone = 0xffffffffu;
+
+struct OpInstance {
+    StringId name = kNoString;
+    std::int32_t pid = -1, tid = -1, device = kDeviceUnknown;
+    std::uint32_t startEvent = kNone, endEvent = kNone; // indexes into MemTrace::events
+    std::uint32_t depth = 0; // 0 = outermost
+    bool atb = false; // ATB_START/END rather than ATEN_START/END
+};
+
+struct Block {
+    std::uint64_t allocationId = 0;
+    StringId pool = kNoString; // Event Type of the MALLOC: PTA, HAL, ATB, TORCH_CPU, ...
+    std::int32_t pid = -1, device = kDeviceUnknown;
+    std::uint64_t ptr = 0;
+    std::int64_t size = 0;
+    std::uint32_t mallocEvent = kNone, freeEvent = kNone;
+    bool shadowFree = false; // its only FREE is a synthetic shadow:true row (§1.4)
+    std::uint32_t allocOp = kNone, freeOp = kNone; // innermost open op (OpInstance index)
+    std::uint32_t allocStep = 0, freeStep = 0;
+    StringId owner = kNoString;
+    std::vector<std::uint32_t> accesses; // ACCESS event indexes, in order
+
+    // Never freed, or freed only by a synthetic FREE: alive at the end of the capture (a leak candidate).
+    bool aliveAtEnd() const { return freeEvent == kNone || shadowFree; }
+};
+
+enum class StepSource { None, SystemStep, Mstx };
+
+struct MemModel {
+    std::vector<OpInstance> ops;
+    std::vector<std::uint32_t> opOf; // per event: innermost open op on its (pid, tid), or kNone
+    std::vector<std::uint32_t> stepOf; // per event: its step (1-based), 0 outside every step
+    std::vector<std::uint32_t> blockOf; // per memory event: its block, or kNone
+    std::vector<Block> blocks; // in MALLOC order
+    std::vector<std::uint32_t> unmatchedAccesses, unmatchedFrees; // events that open no block (§1.3)
+    StepSource stepSource = StepSource::None;
+    std::uint32_t stepCount = 0;
+    // Step boundaries in event order: the event that starts (or ends) step `step`.
+    struct Boundary {
+        std::uint32_t event;
+        std::uint32_t step;
+        bool start;
+    };
+    std::vector<Boundary> boundaries;
+};
+
+// Throws msprobe::Error naming the file and line when a trace mixes the two step sources (§2.0).
+MemModel buildModel(const MemTrace& trace);
+
+// "torch._ops.aten.add.Tensor" for an op instance, "" for kNone.
+std::string opName(const MemTrace& trace, const MemModel& model, std::uint32_t op);
+
+} // namespace msprobe::memory

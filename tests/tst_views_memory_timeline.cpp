@@ -1,0 +1,298 @@
+// SPDX-License-Identifier: Apache-2.0
+// The memory timeline on tests/data/memory/leaks.csv (a copy of /work/shared/fixtures/memscope/leaks.csv): the
+// session's background load, the layout (live bytes and its peak from the pool's own `used` column), block
+// geometry mapped by hand, level of detail keeping the peak, hover text and leak highlighting.
+#include "memory/memorypanel.h"
+#include "memory/memorytimelineview.h"
+#include "memorysession.h"
+#include "test_util.h"
+#include "tst_core_memory_rows.h"
+
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QTreeWidget>
+#include <QWheelEvent>
+
+#include <algorithm>
+#include <fstream>
+
+namespace {
+
+// leaks.csv: START_TRACE and STOP_TRACE timestamps, the capture's first and last event.
+constexpr std::int64_t kBegin = 1764753365727896900, kEnd = 1764753366323513710;
+// Allocation 4: 16778240 bytes, MALLOC ID 10 and FREE ID 12 inside aten.mse_loss.
+constexpr std::int64_t kBlock4Alloc = 1764753366165640170, kBlock4Free = 1764753366167061200;
+// The peak: allocation 18's MALLOC (ID 74); its `used` cell says 20782080 bytes.
+constexpr std::int64_t kPeakTs = 1764753366292488570, kPeakBytes = 20782080;
+const QColor kAliveRed(240, 150, 150); // alive at the end, no step to call it a step leak
+
+std::shared_ptr<const studio::MemoryDocument> leaksDocument()
+{
+    return studio::loadMemoryDocument(msprobe::test::dataDir() / "memory" / "leaks.csv");
+}
+
+std::shared_ptr<const studio::MemoryDocument> writeAndLoad(const QTemporaryDir& dir, const char* name, const std::string& text)
+{
+    const std::string file = dir.filePath(QString::fromLatin1(name)).toStdString();
+    std::ofstream(file) << text;
+    return studio::loadMemoryDocument(file);
+}
+
+std::size_t indexOfAllocation(const studio::MemoryDocument& document, std::uint64_t allocationId)
+{
+    const auto& blocks = document.timeline.blocks;
+    for (std::size_t i = 0; i < blocks.size(); ++i)
+        if (document.model.blocks[blocks[i].block].allocationId == allocationId)
+            return i;
+    return blocks.size();
+}
+
+} // namespace
+
+class TestMemoryTimeline : public QObject {
+    Q_OBJECT
+private slots:
+    void sessionLoadsInTheBackground()
+    {
+        MemorySession session;
+        QSignalSpy finished(&session, &MemorySession::loadFinished);
+        QSignalSpy progress(&session, &MemorySession::progress);
+        session.open(QString::fromStdString((msprobe::test::dataDir() / "memory" / "leaks.csv").string()));
+        QVERIFY(finished.wait(60000));
+        QCOMPARE(finished.first().at(0).toBool(), true);
+        QVERIFY(session.document());
+        QVERIFY(!progress.isEmpty());
+        QCOMPARE(progress.last().at(0).toInt(), 100);
+    }
+
+    void sessionReportsCoreErrorAndCancel()
+    {
+        QTemporaryDir dir;
+        const std::string bad = dir.filePath(QStringLiteral("bad.csv")).toStdString();
+        std::ofstream(bad) << "ID,Event,Event Type,Name,Timestamp(ns),Process Id,Thread Id,Device Id,Ptr,Attr,Call Stack(Python),Call Stack(C)\n"
+                              "1,MALLOC,PTA,N/A,notanumber,1,1,0,0x10,\"{allocation_id:1,size:4}\",,\n";
+        MemorySession session;
+        QSignalSpy finished(&session, &MemorySession::loadFinished);
+        session.open(QString::fromStdString(bad));
+        QVERIFY(finished.wait(60000));
+        QCOMPARE(finished.first().at(0).toBool(), false);
+        const QString message = finished.first().at(1).toString();
+        QVERIFY2(message.contains(QStringLiteral("bad.csv")) && message.contains(QStringLiteral("line 2")), qPrintable(message));
+        QVERIFY(!session.document());
+
+        // A cancel before the worker's result is taken always wins: no document, an empty message.
+        session.open(QString::fromStdString((msprobe::test::dataDir() / "memory" / "leaks.csv").string()));
+        session.cancel();
+        QVERIFY(finished.wait(60000));
+        QCOMPARE(finished.last().at(0).toBool(), false);
+        QVERIFY(finished.last().at(1).toString().isEmpty());
+        QVERIFY(!session.document());
+    }
+
+    void layoutFollowsTheModel()
+    {
+        const auto document = leaksDocument();
+        const auto& timeline = document->timeline;
+        QCOMPARE(timeline.beginNs, kBegin);
+        QCOMPARE(timeline.endNs, kEnd);
+        QVERIFY(!timeline.halShown);
+        QCOMPARE(timeline.blocks.size(), std::size_t(20)); // the 20 PTA blocks; the 5 HAL blocks back the pool
+        QCOMPARE(timeline.peak.tsNs, kPeakTs);
+        QCOMPARE(timeline.peak.liveBytes, kPeakBytes);
+        QCOMPARE(timeline.ops.size(), std::size_t(44));
+        // Stacking: two blocks alive at the same time never share a byte.
+        for (std::size_t i = 0; i < timeline.blocks.size(); ++i)
+            for (std::size_t j = i + 1; j < timeline.blocks.size(); ++j) {
+                const auto &a = timeline.blocks[i], &b = timeline.blocks[j];
+                const bool overlapInTime = a.startNs < b.endNs && b.startNs < a.endNs;
+                const bool overlapInBytes = a.offset < b.offset + b.size && b.offset < a.offset + a.size;
+                QVERIFY2(!(overlapInTime && overlapInBytes), qPrintable(QStringLiteral("blocks %1 and %2").arg(i).arg(j)));
+            }
+        // The six PTA blocks never freed are the leaks.
+        std::vector<std::uint64_t> leaked;
+        for (const auto& block : timeline.blocks)
+            if (block.marks & studio::kMarkAliveAtEnd)
+                leaked.push_back(document->model.blocks[block.block].allocationId);
+        std::sort(leaked.begin(), leaked.end());
+        QCOMPARE(leaked, (std::vector<std::uint64_t> { 14, 15, 16, 21, 22, 25 }));
+    }
+
+    void blockGeometryMatchesTheTimes()
+    {
+        const auto document = leaksDocument();
+        MemoryTimelineView view;
+        view.resize(1000, 500);
+        view.setDocument(document);
+        // Plot: x from 72 over 1000 - 72 - 10 = 918 px, the whole capture; y from 26 over 500 - 26 - 2*18 - 22 = 416 px.
+        QCOMPARE(view.plotRect(), QRectF(72, 26, 918, 416));
+        const auto& item = document->timeline.blocks[indexOfAllocation(*document, 4)];
+        QCOMPARE(item.startNs, kBlock4Alloc);
+        QCOMPARE(item.endNs, kBlock4Free);
+        const QRectF rect = view.blockRect(item);
+        const double span = static_cast<double>(kEnd - kBegin);
+        QVERIFY(qFuzzyCompare(rect.left(), 72 + static_cast<double>(kBlock4Alloc - kBegin) / span * 918));
+        QVERIFY(qFuzzyCompare(rect.right(), 72 + static_cast<double>(kBlock4Free - kBegin) / span * 918));
+        const double bytesTop = static_cast<double>(std::max(document->timeline.stackTop, kPeakBytes)) * 1.05;
+        QVERIFY(qFuzzyCompare(rect.height(), 16778240.0 / bytesTop * 416));
+        QVERIFY(qFuzzyCompare(rect.bottom(), 442 - static_cast<double>(item.offset) / bytesTop * 416));
+
+        // Zoomed to 1 ms around it the block is exact and 1.42103 ms / 3 ms of the plot wide.
+        view.setTimeRange(437000000, 440000000);
+        const QRectF zoomed = view.blockRect(item);
+        QVERIFY(qFuzzyCompare(zoomed.width(), static_cast<double>(kBlock4Free - kBlock4Alloc) / 3e6 * 918));
+        QVERIFY(view.columns().exactBlocks >= 1);
+    }
+
+    void levelOfDetailKeepsThePeak()
+    {
+        const auto document = leaksDocument();
+        MemoryTimelineView view;
+        view.resize(400, 300);
+        view.setDocument(document);
+        const auto columns = view.columns();
+        QVERIFY(columns.aggregatedBlocks > 0); // 0.6 s over 318 px: most blocks are thinner than a pixel
+        QCOMPARE(columns.exactBlocks + columns.aggregatedBlocks, std::size_t(20));
+        QCOMPARE(*std::max_element(columns.liveMax.begin(), columns.liveMax.end()), static_cast<double>(kPeakBytes));
+        const int peakColumn = static_cast<int>(std::floor(view.xOfTimestamp(kPeakTs) - view.plotRect().left()));
+        QCOMPARE(columns.liveMax[peakColumn], static_cast<double>(kPeakBytes));
+        // Allocation 18 (16778240 bytes, 171 µs) lives inside the peak's column: the column reaches its top.
+        const auto& big = document->timeline.blocks[indexOfAllocation(*document, 18)];
+        QVERIFY(columns.top[peakColumn] >= static_cast<double>(big.offset + big.size));
+        // The picture shows it: the peak column is painted up to the block's top.
+        const QImage image = view.grab().toImage();
+        const int x = static_cast<int>(view.plotRect().left()) + peakColumn;
+        const int y = static_cast<int>(view.yOfBytes(static_cast<double>(big.offset + big.size / 2)));
+        QVERIFY(image.pixelColor(x, y) != view.palette().color(QPalette::Base));
+    }
+
+    void hoverDescribesTheBlock()
+    {
+        const auto document = leaksDocument();
+        MemoryTimelineView view;
+        view.resize(1000, 500);
+        view.setDocument(document);
+        view.setTimeRange(437000000, 440000000);
+        const std::size_t index = indexOfAllocation(*document, 4);
+        const auto hit = view.blockAt(view.blockRect(document->timeline.blocks[index]).center());
+        QVERIFY(hit.has_value());
+        QCOMPARE(*hit, index);
+        const QString text = view.blockToolTip(index);
+        for (const char* part : { "16.0 MiB (16778240 B), allocation id 4", "address 0x000012c041400000, pool PTA, device 0",
+                 "operator: torch._ops.aten.mse_loss.default", "owner: (untagged)", "allocated at +437.743 ms",
+                 "freed at +439.164 ms (lived 1.421 ms)" })
+            QVERIFY2(text.contains(QLatin1String(part)), qPrintable(text));
+        QVERIFY2(!text.contains(QLatin1String("leak")), qPrintable(text));
+        QVERIFY(!view.blockAt(QPointF(view.plotRect().left() + 2, view.plotRect().top() + 2)).has_value());
+    }
+
+    void leakIsHighlightedWithItsReason()
+    {
+        const auto document = leaksDocument();
+        MemoryTimelineView view;
+        view.resize(1000, 500);
+        view.setDocument(document);
+        // Allocation 25 (4000256 bytes, MALLOC ID 127) is never freed: it runs to the end of the capture.
+        const std::size_t index = indexOfAllocation(*document, 25);
+        const auto& leak = document->timeline.blocks[index];
+        QCOMPARE(leak.endNs, kEnd);
+        QVERIFY(leak.marks & studio::kMarkAliveAtEnd);
+        QVERIFY(view.blockToolTip(index).contains(QLatin1String("leak: never freed")));
+        view.setTimeRange(594000000, 595700000);
+        const QImage image = view.grab().toImage();
+        QCOMPARE(image.pixelColor(view.blockRect(leak).center().toPoint()), kAliveRed);
+        // A freed block is not red: allocation 4 zoomed in.
+        view.setTimeRange(437000000, 440000000);
+        const QImage other = view.grab().toImage();
+        QVERIFY(other.pixelColor(view.blockRect(document->timeline.blocks[indexOfAllocation(*document, 4)]).center().toPoint()) != kAliveRed);
+    }
+
+    void wheelZoomsAroundTheCursorAndDragPans()
+    {
+        MemoryTimelineView view;
+        view.resize(1000, 500);
+        view.setDocument(leaksDocument());
+        const double span = static_cast<double>(kEnd - kBegin);
+        QCOMPARE(view.timeBegin(), 0.0);
+        QCOMPARE(view.timeEnd(), span);
+        // One wheel notch (120) at x = 300 zooms in by 1.0015^120, the time under x = 300 staying put.
+        const QPointF at(300, 200);
+        const double pivot = view.timeOfX(at.x());
+        QWheelEvent wheel(at, view.mapToGlobal(at), QPoint(), QPoint(0, 120), Qt::NoButton, Qt::NoModifier, Qt::NoScrollPhase, false);
+        QCoreApplication::sendEvent(&view, &wheel);
+        QVERIFY(qFuzzyCompare(view.timeEnd() - view.timeBegin(), span / std::pow(1.0015, 120)));
+        QVERIFY(std::abs(view.timeOfX(at.x()) - pivot) < 1);
+        // Dragging 100 px to the right shows what was 100 px to the left.
+        const double before = view.timeBegin(), nsPerPixel = (view.timeEnd() - view.timeBegin()) / view.plotRect().width();
+        QMouseEvent press(QEvent::MouseButtonPress, QPointF(500, 200), view.mapToGlobal(QPointF(500, 200)), Qt::LeftButton, Qt::LeftButton, Qt::NoModifier);
+        QCoreApplication::sendEvent(&view, &press);
+        QMouseEvent move(QEvent::MouseMove, QPointF(600, 200), view.mapToGlobal(QPointF(600, 200)), Qt::NoButton, Qt::LeftButton, Qt::NoModifier);
+        QCoreApplication::sendEvent(&view, &move);
+        QMouseEvent release(QEvent::MouseButtonRelease, QPointF(600, 200), view.mapToGlobal(QPointF(600, 200)), Qt::LeftButton, Qt::NoButton, Qt::NoModifier);
+        QCoreApplication::sendEvent(&view, &release);
+        QVERIFY(std::abs(view.timeBegin() - (before - 100 * nsPerPixel)) < 1);
+        // A double click shows the whole capture again.
+        view.showWholeCapture();
+        QCOMPARE(view.timeEnd(), span);
+    }
+
+    void stepLeakAndInefficientBlockAreMarked()
+    {
+        QTemporaryDir dir;
+        // The §2.1 case of tst_core_memory_analyses: allocation 2 (1 MiB) made in step 2, alive after step 3.
+        msprobe::test::MemDumpBuilder steps;
+        steps.malloc("PTA", 0x100, 4096, 1, 4096);
+        steps.step(1);
+        steps.malloc("PTA", 0x200000, 1048576, 2, 1052672);
+        steps.step(2);
+        steps.step(3);
+        steps.step(4);
+        const auto leaky = writeAndLoad(dir, "steps.csv", steps.text);
+        const std::size_t leakIndex = indexOfAllocation(*leaky, 2);
+        const auto& leak = leaky->timeline.blocks[leakIndex];
+        QVERIFY(leak.marks & studio::kMarkStepLeak);
+        QCOMPARE(leaky->timeline.steps.size(), std::size_t(5));
+        MemoryTimelineView view;
+        view.resize(1000, 500);
+        view.setDocument(leaky);
+        const QString text = view.blockToolTip(leakIndex);
+        QVERIFY2(text.contains(QLatin1String("step leak: allocated in step 2, still alive at the end of step 3")), qPrintable(text));
+        QCOMPARE(view.grab().toImage().pixelColor(view.blockRect(leak).center().toPoint()), QColor(214, 39, 40));
+
+        // The late deallocation of tst_core_memory_analyses: allocation 1 freed two ops after its last use.
+        msprobe::test::MemDumpBuilder late;
+        late.opStart("op0");
+        late.malloc("PTA", 0x10, 64, 1);
+        late.opEnd("op0");
+        late.opStart("op1");
+        late.access("op1", 0x10, 64, 1);
+        late.opEnd("op1");
+        late.opStart("op2");
+        late.malloc("PTA", 0x20, 32, 2);
+        late.opEnd("op2");
+        late.opStart("op3");
+        late.free("PTA", 0x10, 64, 1);
+        late.opEnd("op3");
+        const auto wasteful = writeAndLoad(dir, "late.csv", late.text);
+        const std::size_t lateIndex = indexOfAllocation(*wasteful, 1);
+        QVERIFY(wasteful->timeline.blocks[lateIndex].marks & studio::kMarkInefficient);
+        view.setDocument(wasteful);
+        QVERIFY(view.blockToolTip(lateIndex).contains(QLatin1String("inefficient: late_deallocation")));
+        QCOMPARE(view.grab().toImage().pixelColor(view.blockRect(wasteful->timeline.blocks[lateIndex]).center().toPoint()), QColor(255, 140, 0));
+    }
+
+    void panelDecomposesAtThePeak()
+    {
+        MemoryPanel panel;
+        panel.resize(1200, 600);
+        panel.setDocument(leaksDocument());
+        // Just after allocation 18's MALLOC every live PTA byte is untagged ("other"): 20782080 bytes.
+        const QTreeWidget* tree = panel.decomposition();
+        QCOMPARE(tree->topLevelItemCount(), 1);
+        QCOMPARE(tree->topLevelItem(0)->text(0), QStringLiteral("other"));
+        QCOMPARE(tree->topLevelItem(0)->data(1, Qt::UserRole).toLongLong(), qlonglong(kPeakBytes));
+    }
+};
+
+QTEST_MAIN(TestMemoryTimeline)
+#include "tst_views_memory_timeline.moc"

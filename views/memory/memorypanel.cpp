@@ -1,0 +1,130 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "memorypanel.h"
+
+#include "memorytimelineview.h"
+
+#include "memory/owners.h"
+
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QSplitter>
+#include <QTimer>
+#include <QTreeWidget>
+#include <QVBoxLayout>
+
+#include <cmath>
+
+MemoryPanel::MemoryPanel(QWidget* parent)
+    : QWidget(parent)
+    , m_timeline(new MemoryTimelineView(this))
+    , m_summary(new QLabel(this))
+    , m_decompositionTitle(new QLabel(this))
+    , m_decomposition(new QTreeWidget(this))
+    , m_cursorTimer(new QTimer(this))
+{
+    m_summary->setWordWrap(true);
+    m_summary->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_decompositionTitle->setWordWrap(true);
+    m_decomposition->setColumnCount(3);
+    m_decomposition->setHeaderLabels({ tr("Owner"), tr("Bytes"), tr("Blocks") });
+    m_decomposition->header()->setStretchLastSection(false);
+    m_decomposition->header()->setSectionResizeMode(0, QHeaderView::Stretch);
+    m_decomposition->header()->setSectionResizeMode(1, QHeaderView::ResizeToContents);
+    m_decomposition->header()->setSectionResizeMode(2, QHeaderView::ResizeToContents);
+    m_decomposition->setRootIsDecorated(true);
+
+    auto* side = new QWidget(this);
+    auto* sideLayout = new QVBoxLayout(side);
+    sideLayout->setContentsMargins(0, 0, 0, 0);
+    sideLayout->addWidget(m_decompositionTitle);
+    sideLayout->addWidget(m_decomposition, 1);
+
+    auto* splitter = new QSplitter(Qt::Horizontal, this);
+    splitter->addWidget(m_timeline);
+    splitter->addWidget(side);
+    splitter->setStretchFactor(0, 4);
+    splitter->setStretchFactor(1, 1);
+    splitter->setSizes({ 900, 340 });
+
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(4, 4, 4, 4);
+    layout->addWidget(m_summary);
+    layout->addWidget(splitter, 1);
+
+    m_cursorTimer->setSingleShot(true);
+    m_cursorTimer->setInterval(60);
+    connect(m_cursorTimer, &QTimer::timeout, this, [this] { showDecompositionAt(m_cursorNs); });
+    connect(m_timeline, &MemoryTimelineView::cursorTimeChanged, this, [this](qint64 ns) {
+        m_cursorNs = ns;
+        m_cursorTimer->start();
+    });
+}
+
+void MemoryPanel::setDocument(std::shared_ptr<const studio::MemoryDocument> document)
+{
+    m_document = std::move(document);
+    m_timeline->setDocument(m_document);
+    m_decomposition->clear();
+    if (!m_document) {
+        m_summary->clear();
+        m_decompositionTitle->clear();
+        return;
+    }
+    const auto& timeline = m_document->timeline;
+    std::size_t leaks = 0, alive = 0, inefficient = 0;
+    for (const auto& block : timeline.blocks) {
+        leaks += (block.marks & studio::kMarkStepLeak) != 0;
+        alive += (block.marks & studio::kMarkAliveAtEnd) != 0;
+        inefficient += (block.marks & studio::kMarkInefficient) != 0;
+    }
+    m_summary->setText(tr("%1 — %2 blocks, %3 steps, %4 operators; peak %5 live at %6; %7 step leaks, %8 blocks alive at the end, "
+                          "%9 inefficient. Wheel: zoom, drag: pan, double click: whole capture.")
+                           .arg(QString::fromStdString(m_document->file.filename().string()))
+                           .arg(timeline.blocks.size())
+                           .arg(timeline.steps.size())
+                           .arg(timeline.ops.size())
+                           .arg(QString::fromStdString(studio::formatBytes(timeline.peak.liveBytes)),
+                               QString::fromStdString(studio::formatOffsetNs(timeline.peak.tsNs - timeline.beginNs)))
+                           .arg(leaks)
+                           .arg(alive)
+                           .arg(inefficient));
+    showDecompositionAt(timeline.peak.tsNs);
+}
+
+void MemoryPanel::showDecompositionAt(std::int64_t tsNs)
+{
+    m_decomposition->clear();
+    if (!m_document)
+        return;
+    namespace mem = msprobe::memory;
+    mem::DecomposeOptions options;
+    options.at = mem::DecomposeOptions::At::Time;
+    options.timeNs = tsNs;
+    options.includeHal = m_document->timeline.halShown;
+    mem::Decomposition result;
+    try {
+        result = mem::decompose(m_document->trace, m_document->model, options);
+    } catch (const std::exception& error) {
+        m_decompositionTitle->setText(QString::fromUtf8(error.what()));
+        return;
+    }
+    m_decompositionTitle->setText(tr("Live at %1: %2 in %3 blocks, by owner")
+                                      .arg(QString::fromStdString(studio::formatOffsetNs(result.timeNs - m_document->timeline.beginNs)),
+                                          QString::fromStdString(studio::formatBytes(result.liveBytes)))
+                                      .arg(result.liveBlocks));
+    std::map<std::string, QTreeWidgetItem*> categories;
+    for (const auto& [category, bytes] : result.categories) {
+        auto* item = new QTreeWidgetItem(m_decomposition, { QString::fromStdString(category), QString::fromStdString(studio::formatBytes(bytes)) });
+        item->setData(1, Qt::UserRole, QVariant::fromValue<qlonglong>(bytes));
+        categories[category] = item;
+    }
+    for (const auto& share : result.owners) {
+        QTreeWidgetItem* parent = categories.count(share.category) ? categories[share.category] : nullptr;
+        const QStringList cells { share.owner.empty() ? tr("(untagged)") : QString::fromStdString(share.owner),
+            QString::fromStdString(studio::formatBytes(share.bytes)), QString::number(share.blocks) };
+        auto* item = parent ? new QTreeWidgetItem(parent, cells) : new QTreeWidgetItem(m_decomposition, cells);
+        item->setData(1, Qt::UserRole, QVariant::fromValue<qlonglong>(share.bytes));
+    }
+    m_decomposition->expandAll();
+}

@@ -1,0 +1,452 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "memorytimelineview.h"
+
+#include <QMouseEvent>
+#include <QPainter>
+#include <QToolTip>
+#include <QWheelEvent>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+namespace {
+
+constexpr double kLeft = 72, kRight = 10, kTop = 26, kLane = 18, kAxis = 22;
+constexpr double kMinSpanNs = 100;
+
+// Step leaks (§2.1) are the strong signal; blocks merely alive at the end (weights, optimizer state, or a leak
+// the capture stopped too early to tell) are a lighter red.
+const QColor kLeakColour(214, 39, 40), kAliveColour(240, 150, 150), kInefficientColour(255, 140, 0);
+const QColor kAggregatedColour(110, 125, 150); // a pixel column of blocks narrower than a pixel
+
+// Mid-tone hues that read on light and dark backgrounds; neighbouring blocks differ.
+const QColor& paletteColour(std::uint32_t index)
+{
+    static const QColor colours[] = { QColor(78, 121, 167), QColor(89, 161, 79), QColor(118, 183, 178), QColor(176, 122, 161),
+        QColor(156, 117, 95), QColor(237, 201, 72), QColor(100, 143, 200), QColor(140, 170, 90) };
+    return colours[index % (sizeof colours / sizeof colours[0])];
+}
+
+QString tickLabelTime(double ns)
+{
+    const double abs = std::abs(ns);
+    if (abs >= 1e9)
+        return QString::number(ns / 1e9, 'g', 6) + QStringLiteral(" s");
+    if (abs >= 1e6)
+        return QString::number(ns / 1e6, 'g', 6) + QStringLiteral(" ms");
+    return QString::number(ns / 1e3, 'g', 6) + QStringLiteral(" µs");
+}
+
+double niceStep(double span, int ticks)
+{
+    const double raw = span / std::max(1, ticks);
+    const double power = std::pow(10.0, std::floor(std::log10(raw)));
+    for (double m : { 1.0, 2.0, 5.0, 10.0 })
+        if (m * power >= raw)
+            return m * power;
+    return 10 * power;
+}
+
+} // namespace
+
+MemoryTimelineView::MemoryTimelineView(QWidget* parent)
+    : QWidget(parent)
+{
+    setMouseTracking(true);
+    setMinimumSize(320, 200);
+    setAttribute(Qt::WA_OpaquePaintEvent);
+}
+
+void MemoryTimelineView::setDocument(std::shared_ptr<const studio::MemoryDocument> document)
+{
+    m_document = std::move(document);
+    m_origin = m_document ? m_document->timeline.beginNs : 0;
+    showWholeCapture();
+}
+
+void MemoryTimelineView::showWholeCapture()
+{
+    if (!m_document) {
+        setTimeRange(0, 1);
+        return;
+    }
+    const auto& timeline = m_document->timeline;
+    setTimeRange(0, static_cast<double>(std::max<std::int64_t>(timeline.endNs - timeline.beginNs, 1)));
+}
+
+void MemoryTimelineView::setTimeRange(double beginNs, double endNs)
+{
+    if (endNs - beginNs < kMinSpanNs) {
+        const double middle = (beginNs + endNs) / 2;
+        beginNs = middle - kMinSpanNs / 2;
+        endNs = middle + kMinSpanNs / 2;
+    }
+    m_t0 = beginNs;
+    m_t1 = endNs;
+    emit timeRangeChanged(m_t0, m_t1);
+    update();
+}
+
+void MemoryTimelineView::zoomAt(double x, double factor)
+{
+    const double pivot = timeOfX(x);
+    setTimeRange(pivot - (pivot - m_t0) / factor, pivot + (m_t1 - pivot) / factor);
+}
+
+QRectF MemoryTimelineView::plotRect() const
+{
+    return QRectF(kLeft, kTop, std::max(1.0, width() - kLeft - kRight), std::max(1.0, height() - kTop - 2 * kLane - kAxis));
+}
+
+double MemoryTimelineView::xOfTime(double ns) const
+{
+    const QRectF plot = plotRect();
+    return plot.left() + (ns - m_t0) / (m_t1 - m_t0) * plot.width();
+}
+
+double MemoryTimelineView::timeOfX(double x) const
+{
+    const QRectF plot = plotRect();
+    return m_t0 + (x - plot.left()) / plot.width() * (m_t1 - m_t0);
+}
+
+double MemoryTimelineView::bytesTop() const
+{
+    if (!m_document)
+        return 1;
+    const auto& timeline = m_document->timeline;
+    return std::max<double>(1, std::max(timeline.stackTop, timeline.peak.liveBytes)) * 1.05;
+}
+
+double MemoryTimelineView::yOfBytes(double bytes) const
+{
+    const QRectF plot = plotRect();
+    return plot.bottom() - bytes / bytesTop() * plot.height();
+}
+
+QRectF MemoryTimelineView::blockRect(const studio::TimelineBlock& block) const
+{
+    return QRectF(QPointF(xOfTimestamp(block.startNs), yOfBytes(static_cast<double>(block.offset + block.size))),
+        QPointF(xOfTimestamp(block.endNs), yOfBytes(static_cast<double>(block.offset))));
+}
+
+MemoryTimelineView::Columns MemoryTimelineView::columns() const
+{
+    Columns out;
+    const QRectF plot = plotRect();
+    const int count = static_cast<int>(std::ceil(plot.width()));
+    out.top.assign(count, -1);
+    out.bottom.assign(count, std::numeric_limits<double>::max());
+    out.marks.assign(count, 0);
+    out.liveMax.assign(count, -1);
+    if (!m_document)
+        return out;
+    const auto& timeline = m_document->timeline;
+    auto columnOf = [&](double x) { return std::clamp(static_cast<int>(std::floor(x - plot.left())), 0, count - 1); };
+
+    const auto [first, last] = visibleBlocks();
+    for (auto it = first; it != last; ++it) {
+        if (static_cast<double>(it->endNs - m_origin) < m_t0)
+            continue;
+        const QRectF rect = blockRect(*it);
+        if (rect.width() >= 1) {
+            ++out.exactBlocks;
+            continue;
+        }
+        ++out.aggregatedBlocks;
+        const double top = static_cast<double>(it->offset + it->size), bottom = static_cast<double>(it->offset);
+        for (int c = columnOf(rect.left()), end = columnOf(rect.right()); c <= end; ++c) {
+            out.top[c] = std::max(out.top[c], top);
+            out.bottom[c] = std::min(out.bottom[c], bottom);
+            out.marks[c] |= it->marks;
+        }
+    }
+
+    // Live bytes: each column gets the value carried into it and every point inside it, so its maximum survives.
+    const auto& live = timeline.live;
+    auto firstInView = std::lower_bound(live.begin(), live.end(), m_t0,
+        [this](const studio::LivePoint& p, double t) { return static_cast<double>(p.tsNs - m_origin) < t; });
+    double carried = firstInView == live.begin() ? -1 : static_cast<double>(std::prev(firstInView)->liveBytes);
+    const int firstColumn = columnOf(xOfTimestamp(timeline.beginNs));
+    const int lastColumn = columnOf(xOfTimestamp(timeline.endNs));
+    auto point = firstInView;
+    for (int c = 0; c < count; ++c) {
+        const double columnEnd = timeOfX(plot.left() + c + 1);
+        double value = carried;
+        for (; point != live.end() && static_cast<double>(point->tsNs - m_origin) < columnEnd; ++point) {
+            value = std::max(value, static_cast<double>(point->liveBytes));
+            carried = static_cast<double>(point->liveBytes);
+        }
+        if (c >= firstColumn && c <= lastColumn)
+            out.liveMax[c] = std::max(value, carried);
+    }
+    return out;
+}
+
+std::optional<std::size_t> MemoryTimelineView::blockAt(const QPointF& pos) const
+{
+    if (!m_document || !plotRect().contains(pos))
+        return std::nullopt;
+    const auto& blocks = m_document->timeline.blocks;
+    const double halfPixelNs = (m_t1 - m_t0) / plotRect().width() / 2;
+    const double t = timeOfX(pos.x()), bytes = (plotRect().bottom() - pos.y()) / plotRect().height() * bytesTop();
+    const double halfPixelBytes = bytesTop() / plotRect().height() / 2;
+    std::optional<std::size_t> best;
+    const auto last = std::upper_bound(blocks.begin(), blocks.end(), t + halfPixelNs,
+        [this](double value, const studio::TimelineBlock& b) { return value < static_cast<double>(b.startNs - m_origin); });
+    for (auto it = blocks.begin(); it != last; ++it) {
+        if (static_cast<double>(it->endNs - m_origin) + halfPixelNs < t)
+            continue;
+        if (bytes + halfPixelBytes < static_cast<double>(it->offset) || bytes - halfPixelBytes > static_cast<double>(it->offset + it->size))
+            continue;
+        const std::size_t index = static_cast<std::size_t>(it - blocks.begin());
+        if (!best || it->size < blocks[*best].size)
+            best = index;
+    }
+    return best;
+}
+
+QString MemoryTimelineView::blockToolTip(std::size_t index) const
+{
+    if (!m_document || index >= m_document->timeline.blocks.size())
+        return {};
+    return QString::fromStdString(m_document->describe(m_document->timeline.blocks[index]));
+}
+
+std::pair<MemoryTimelineView::BlockIterator, MemoryTimelineView::BlockIterator> MemoryTimelineView::visibleBlocks() const
+{
+    // Blocks are in start order: those starting after the view's end are never visited.
+    const auto& blocks = m_document->timeline.blocks;
+    return { blocks.begin(), std::upper_bound(blocks.begin(), blocks.end(), m_t1, [this](double t, const studio::TimelineBlock& b) {
+                return t < static_cast<double>(b.startNs - m_origin);
+            }) };
+}
+
+QColor MemoryTimelineView::blockColour(const studio::TimelineBlock& block) const
+{
+    if (block.marks & studio::kMarkStepLeak)
+        return kLeakColour;
+    if (block.marks & studio::kMarkInefficient)
+        return kInefficientColour;
+    if (block.marks & studio::kMarkAliveAtEnd)
+        return kAliveColour;
+    return paletteColour(block.block);
+}
+
+void MemoryTimelineView::paintEvent(QPaintEvent*)
+{
+    QPainter painter(this);
+    painter.fillRect(rect(), palette().base());
+    if (!m_document) {
+        painter.setPen(palette().color(QPalette::PlaceholderText));
+        painter.drawText(rect(), Qt::AlignCenter, tr("Open a memory dump (File → Open memory dump…)"));
+        return;
+    }
+    const Columns cols = columns();
+    painter.save();
+    painter.setClipRect(plotRect());
+    paintBlocks(painter, cols);
+    paintLiveCurve(painter, cols);
+    painter.restore();
+    paintLanes(painter);
+    paintAxes(painter);
+    paintLegend(painter);
+}
+
+void MemoryTimelineView::paintBlocks(QPainter& painter, const Columns& cols) const
+{
+    // Merged columns first: a block drawn exactly (a long-lived leak, say) stays visible over them.
+    const QRectF plot = plotRect();
+    for (std::size_t c = 0; c < cols.top.size(); ++c) {
+        if (cols.top[c] < cols.bottom[c])
+            continue;
+        QColor colour = (cols.marks[c] & studio::kMarkStepLeak) ? kLeakColour
+            : (cols.marks[c] & studio::kMarkInefficient)         ? kInefficientColour
+            : (cols.marks[c] & studio::kMarkAliveAtEnd)          ? kAliveColour
+                                                                  : kAggregatedColour;
+        const double x = plot.left() + static_cast<double>(c);
+        const double top = yOfBytes(cols.top[c]), bottom = yOfBytes(cols.bottom[c]);
+        painter.fillRect(QRectF(x, top, 1, std::max(1.0, bottom - top)), colour);
+    }
+    const auto [first, last] = visibleBlocks();
+    const QColor outline = palette().color(QPalette::Base);
+    for (auto it = first; it != last; ++it) {
+        if (static_cast<double>(it->endNs - m_origin) < m_t0)
+            continue;
+        QRectF rect = blockRect(*it);
+        if (rect.width() < 1)
+            continue;
+        if (rect.height() < 1) // wide but thin: a one-pixel line where it lies, not merged into a column
+            rect.setTop(rect.bottom() - 1);
+        painter.fillRect(rect, blockColour(*it));
+        if (rect.width() > 4 && rect.height() > 4) {
+            painter.setPen(it->marks ? blockColour(*it).darker(150) : outline);
+            painter.drawRect(rect);
+        }
+    }
+}
+
+void MemoryTimelineView::paintLiveCurve(QPainter& painter, const Columns& cols) const
+{
+    const QRectF plot = plotRect();
+    painter.setRenderHint(QPainter::Antialiasing, false);
+    painter.setPen(QPen(palette().color(QPalette::Text), 1.5));
+    QPolygonF line;
+    for (std::size_t c = 0; c < cols.liveMax.size(); ++c) {
+        if (cols.liveMax[c] < 0) {
+            if (line.size() > 1)
+                painter.drawPolyline(line);
+            line.clear();
+            continue;
+        }
+        const double y = yOfBytes(cols.liveMax[c]);
+        line << QPointF(plot.left() + static_cast<double>(c), y) << QPointF(plot.left() + static_cast<double>(c) + 1, y);
+    }
+    if (line.size() > 1)
+        painter.drawPolyline(line);
+
+    if (m_cursorX >= plot.left()) {
+        painter.setPen(QPen(palette().color(QPalette::Mid), 1, Qt::DotLine));
+        painter.drawLine(QPointF(m_cursorX, plot.top()), QPointF(m_cursorX, plot.bottom()));
+    }
+    const auto& peak = m_document->timeline.peak;
+    if (peak.liveBytes <= 0)
+        return;
+    const double x = xOfTimestamp(peak.tsNs), y = yOfBytes(static_cast<double>(peak.liveBytes));
+    painter.setPen(QPen(kLeakColour, 1, Qt::DashLine));
+    painter.drawLine(QPointF(x, plot.top()), QPointF(x, plot.bottom()));
+    painter.setBrush(kLeakColour);
+    painter.drawEllipse(QPointF(x, y), 3.5, 3.5);
+    const QString label = tr("peak %1 at %2")
+                              .arg(QString::fromStdString(studio::formatBytes(peak.liveBytes)),
+                                  QString::fromStdString(studio::formatOffsetNs(peak.tsNs - m_document->timeline.beginNs)));
+    const QFontMetricsF metrics(font());
+    const double textX = x + 6 + metrics.horizontalAdvance(label) > plot.right() ? x - 6 - metrics.horizontalAdvance(label) : x + 6;
+    painter.setPen(palette().color(QPalette::Text));
+    painter.drawText(QPointF(textX, std::max(plot.top() + metrics.ascent(), y - 4)), label);
+}
+
+void MemoryTimelineView::paintLanes(QPainter& painter) const
+{
+    const QRectF plot = plotRect();
+    const auto& timeline = m_document->timeline;
+    const QFontMetricsF metrics(font());
+    auto lane = [&](const std::vector<studio::TimelineSpan>& spans, double top, const QString& title, const QColor& a, const QColor& b) {
+        painter.setPen(palette().color(QPalette::Text));
+        painter.drawText(QRectF(0, top, kLeft - 6, kLane), Qt::AlignRight | Qt::AlignVCenter, title);
+        painter.save();
+        painter.setClipRect(QRectF(plot.left(), top, plot.width(), kLane));
+        double lastRight = -1e9;
+        for (std::size_t i = 0; i < spans.size(); ++i) {
+            const auto& span = spans[i];
+            if (static_cast<double>(span.endNs - m_origin) < m_t0 || static_cast<double>(span.startNs - m_origin) > m_t1)
+                continue;
+            const double left = xOfTimestamp(span.startNs), right = xOfTimestamp(span.endNs);
+            const QRectF box(left, top + 2, std::max(1.0, right - left), kLane - 4);
+            painter.fillRect(box, i % 2 ? a : b);
+            if (box.width() > 30 && left >= lastRight) {
+                painter.setPen(Qt::white);
+                painter.drawText(box.adjusted(3, 0, -2, 0), Qt::AlignLeft | Qt::AlignVCenter,
+                    metrics.elidedText(QString::fromStdString(span.label), Qt::ElideRight, box.width() - 5));
+                lastRight = right;
+            }
+        }
+        painter.restore();
+    };
+    lane(timeline.steps, plot.bottom(), tr("steps"), QColor(90, 90, 140), QColor(120, 120, 170));
+    lane(timeline.ops, plot.bottom() + kLane, tr("operators"), QColor(60, 130, 110), QColor(90, 160, 140));
+}
+
+void MemoryTimelineView::paintAxes(QPainter& painter) const
+{
+    const QRectF plot = plotRect();
+    const QColor text = palette().color(QPalette::Text), grid = palette().color(QPalette::Midlight);
+    const double top = bytesTop();
+    const double byteStep = niceStep(top, std::max(2, static_cast<int>(plot.height() / 50)));
+    for (double bytes = 0; bytes <= top; bytes += byteStep) {
+        const double y = yOfBytes(bytes);
+        painter.setPen(QPen(grid, 0, Qt::DotLine));
+        painter.drawLine(QPointF(plot.left(), y), QPointF(plot.right(), y));
+        painter.setPen(text);
+        painter.drawText(QRectF(0, y - 8, kLeft - 6, 16), Qt::AlignRight | Qt::AlignVCenter,
+            QString::fromStdString(studio::formatBytes(static_cast<std::int64_t>(bytes))));
+    }
+    const double axisTop = plot.bottom() + 2 * kLane;
+    painter.setPen(text);
+    painter.drawLine(QPointF(plot.left(), axisTop), QPointF(plot.right(), axisTop));
+    const double timeStep = niceStep(m_t1 - m_t0, std::max(2, static_cast<int>(plot.width() / 110)));
+    for (double t = std::ceil(m_t0 / timeStep) * timeStep; t <= m_t1; t += timeStep) {
+        const double x = xOfTime(t);
+        painter.drawLine(QPointF(x, axisTop), QPointF(x, axisTop + 4));
+        painter.drawText(QRectF(x - 50, axisTop + 4, 100, kAxis - 4), Qt::AlignHCenter | Qt::AlignTop, tickLabelTime(t));
+    }
+}
+
+void MemoryTimelineView::paintLegend(QPainter& painter) const
+{
+    const QFontMetricsF metrics(font());
+    double x = kLeft;
+    const double y = 6;
+    auto item = [&](const QColor& colour, const QString& label, bool line) {
+        if (line)
+            painter.fillRect(QRectF(x, y + 6, 14, 2), colour);
+        else
+            painter.fillRect(QRectF(x, y + 1, 14, 12), colour);
+        painter.setPen(palette().color(QPalette::Text));
+        painter.drawText(QPointF(x + 18, y + metrics.ascent()), label);
+        x += 18 + metrics.horizontalAdvance(label) + 16;
+    };
+    const auto& timeline = m_document->timeline;
+    item(paletteColour(0), tr("block (%Ln blocks)", nullptr, static_cast<int>(timeline.blocks.size())), false);
+    item(kLeakColour, tr("step leak"), false);
+    item(kAliveColour, tr("alive at the end (never freed)"), false);
+    item(kInefficientColour, tr("inefficient (early, late or idle)"), false);
+    item(palette().color(QPalette::Text), tr("live bytes (max per pixel)"), true);
+    if (timeline.halShown)
+        item(palette().color(QPalette::Mid), tr("HAL blocks (no pool rows)"), true);
+}
+
+void MemoryTimelineView::wheelEvent(QWheelEvent* event)
+{
+    if (!m_document)
+        return;
+    zoomAt(event->position().x(), std::pow(1.0015, event->angleDelta().y()));
+    event->accept();
+}
+
+void MemoryTimelineView::mousePressEvent(QMouseEvent* event)
+{
+    if (event->button() == Qt::LeftButton)
+        m_dragX = event->position().x();
+}
+
+void MemoryTimelineView::mouseMoveEvent(QMouseEvent* event)
+{
+    if (!m_document)
+        return;
+    const QPointF pos = event->position();
+    if (m_dragX) {
+        const double shift = (*m_dragX - pos.x()) / plotRect().width() * (m_t1 - m_t0);
+        m_dragX = pos.x();
+        setTimeRange(m_t0 + shift, m_t1 + shift);
+        return;
+    }
+    m_cursorX = pos.x();
+    emit cursorTimeChanged(m_origin + static_cast<qint64>(std::llround(timeOfX(pos.x()))));
+    update();
+    if (const auto index = blockAt(pos))
+        QToolTip::showText(event->globalPosition().toPoint(), blockToolTip(*index), this);
+    else
+        QToolTip::hideText();
+}
+
+void MemoryTimelineView::mouseReleaseEvent(QMouseEvent*) { m_dragX.reset(); }
+
+void MemoryTimelineView::mouseDoubleClickEvent(QMouseEvent*) { showWholeCapture(); }
+
+void MemoryTimelineView::leaveEvent(QEvent*)
+{
+    m_cursorX = -1;
+    update();
+}
