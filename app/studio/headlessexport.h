@@ -2,6 +2,8 @@
 // msprobe-studio --export FILE [--view graph|compare] [--step S --rank R] INPUT...: opens INPUT as the window
 // does, waits for the load (and the graph layout), and writes FILE by its extension: .png/.svg (the view's
 // picture), .html (the report), .json (the verdicts, with the field names of `msprobe compare --json`).
+// --view parallel draws the parallelism grid (.png/.svg) from the CLI's configuration flags, over what the
+// inputs carry when inputs are given (none are needed).
 #pragma once
 
 #include <QString>
@@ -13,9 +15,17 @@ class MainWindow;
 
 namespace headlessexport {
 
+// The configuration flags of `msprobe parallel_plot` (--vpp: a count of virtual stages, as graph_visualize takes it).
+struct ParallelFlags {
+    std::optional<long long> worldSize, numLayers, tensorParallel, pipelineParallel, layersPerVirtualStage, virtualStages;
+    std::optional<QString> order;
+    bool standaloneEmbeddingStage = false;
+};
+
 struct Request {
     QString file;
-    QString view = QStringLiteral("graph"); // graph | compare
+    QString view = QStringLiteral("graph"); // graph | compare | parallel
+    ParallelFlags parallel;
     std::optional<int> step, rank;
     QStringList inputs;
 };

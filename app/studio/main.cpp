@@ -89,6 +89,21 @@ int main(int argc, char** argv)
     QCommandLineOption step(QStringLiteral("step"), QApplication::translate("main", "With --export: the step to show (with --rank)."), QStringLiteral("S"));
     QCommandLineOption rank(QStringLiteral("rank"), QApplication::translate("main", "With --export: the rank to show (with --step)."), QStringLiteral("R"));
     parser.addOptions({ exportFile, view, step, rank });
+    // --view parallel: the configuration flags of msprobe parallel_plot.
+    const QCommandLineOption worldSize(QStringLiteral("world_size"), QApplication::translate("main", "With --view parallel: the world size."), QStringLiteral("N"));
+    const QCommandLineOption numLayers(QStringLiteral("num_layers"), QApplication::translate("main", "With --view parallel: the number of transformer layers."), QStringLiteral("N"));
+    const QCommandLineOption tensorParallel({ QStringLiteral("tensor_parallel_size"), QStringLiteral("tp") },
+        QApplication::translate("main", "With --view parallel: the tensor-parallel size."), QStringLiteral("N"));
+    const QCommandLineOption pipelineParallel({ QStringLiteral("pipeline_parallel_size"), QStringLiteral("pp") },
+        QApplication::translate("main", "With --view parallel: the pipeline-parallel size."), QStringLiteral("N"));
+    const QCommandLineOption perVirtualStage(QStringLiteral("num_layers_per_virtual_pipeline_stage"),
+        QApplication::translate("main", "With --view parallel: layers per virtual pipeline stage."), QStringLiteral("N"));
+    const QCommandLineOption virtualStages(QStringLiteral("vpp"),
+        QApplication::translate("main", "With --view parallel: the number of virtual pipeline stages (as graph_visualize --vpp)."), QStringLiteral("N"));
+    const QCommandLineOption order(QStringLiteral("order"), QApplication::translate("main", "With --view parallel: the rank order, e.g. tp-cp-ep-dp-pp."), QStringLiteral("order"));
+    const QCommandLineOption standalone(QStringLiteral("standalone_embedding_stage"),
+        QApplication::translate("main", "With --view parallel: the embedding has a pipeline stage of its own."));
+    parser.addOptions({ worldSize, numLayers, tensorParallel, pipelineParallel, perVirtualStage, virtualStages, order, standalone });
     parser.process(app);
 
     MainWindow window;
@@ -104,6 +119,25 @@ int main(int argc, char** argv)
             request.rank = parser.value(rank).toInt(&rankOk);
         if (!stepOk || !rankOk)
             return fail(QApplication::translate("main", "--step and --rank take whole numbers"));
+        const std::pair<const QCommandLineOption*, std::optional<long long>*> numbers[] = {
+            { &worldSize, &request.parallel.worldSize },
+            { &numLayers, &request.parallel.numLayers },
+            { &tensorParallel, &request.parallel.tensorParallel },
+            { &pipelineParallel, &request.parallel.pipelineParallel },
+            { &perVirtualStage, &request.parallel.layersPerVirtualStage },
+            { &virtualStages, &request.parallel.virtualStages },
+        };
+        for (const auto& [option, value] : numbers) {
+            if (!parser.isSet(*option))
+                continue;
+            bool ok = false;
+            *value = parser.value(*option).toLongLong(&ok);
+            if (!ok)
+                return fail(QApplication::translate("main", "--%1 takes a whole number, not '%2'").arg(option->names().front(), parser.value(*option)));
+        }
+        if (parser.isSet(order))
+            request.parallel.order = parser.value(order);
+        request.parallel.standaloneEmbeddingStage = parser.isSet(standalone);
         // Laid out as on a laptop screen: the compare view's picture has this size.
         window.resize(1366, 768);
         window.show();

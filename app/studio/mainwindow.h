@@ -16,6 +16,8 @@ class MatchController;
 class NodeDetailsPanel;
 class NodeListPanel;
 class NodeMatchPanel;
+class ParallelPanel;
+class ParallelSetup;
 class QDockWidget;
 class QLabel;
 class QMenu;
@@ -58,6 +60,12 @@ public:
     QString exportComparison(reportexport::Format format, const QString& file);
     // The graph view's picture (PNG or SVG by suffix). Empty string on success.
     QString exportGraphImage(const QString& file);
+    // The parallelism panel (mainwindow_parallel.cpp) and the session's parallel configuration it shows.
+    ParallelPanel* parallelPanel() const { return m_parallelPanel; }
+    ParallelSetup* parallelSetup() const { return m_parallelSetup; }
+    QDockWidget* parallelDock() const { return m_parallelDock; }
+    // The parallelism grid's picture (PNG or SVG by suffix). Empty string on success.
+    QString exportParallelImage(const QString& file);
 
 public slots:
     // Selects the first divergence of the shown pair (the core's rule, as msprobe compare prints it) and says why.
@@ -98,6 +106,9 @@ private:
     QString saveFileName(const QString& title, const QString& name, const QString& filter);
     void showShortcuts();
     void updateActions();
+    void buildParallelPanel();
+    void updateParallelPanel();
+    void exportParallelDialog();
 
     StudioSession* m_session;
     StudioFocus* m_focus;
@@ -126,4 +137,7 @@ private:
     QStringList m_loadingPaths;
     QByteArray m_defaultState;
     bool m_remembersRecent = true;
+    ParallelSetup* m_parallelSetup = nullptr;
+    ParallelPanel* m_parallelPanel = nullptr;
+    QDockWidget* m_parallelDock = nullptr;
 };
