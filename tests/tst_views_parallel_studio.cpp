@@ -122,16 +122,20 @@ private slots:
             QVERIFY2(source.contains(QStringLiteral("group_ranks [0, 2] of the first reduce_scatter/all_reduce in")) && source.contains(QStringLiteral("dump.json")),
                 qPrintable(source));
             QVERIFY2(source.contains(QStringLiteral("world_size 4: the rank folders")), qPrintable(source));
+            // [0, 2] is no TP group under Megatron's default order (tp varies fastest): dp-tp-pp makes it one.
+            QCOMPARE(setup->config().order, std::string("dp-tp-pp"));
+            QVERIFY2(source.contains(QStringLiteral("order dp-tp-pp: the first that makes that group a TP group")), qPrintable(source));
+            QCOMPARE(setup->layout()->tpGroups, (std::vector<std::vector<int>> { { 0, 2 }, { 1, 3 } }));
             QCOMPARE(window.parallelPanel()->sourceLabel()->text(), source);
 
             ParallelView* view = window.parallelPanel()->view();
             QTRY_VERIFY(view->isVisible() && view->width() > 100);
             view->fitToView();
             QCOMPARE(window.studioFocus()->rank(), 0);
-            // Row 1 is TP group [2, 3] under the default order.
+            // Row 1 is TP group [1, 3].
             QTest::mouseClick(view, Qt::LeftButton, {}, view->cellRect(1, 0).center().toPoint());
-            QCOMPARE(window.studioFocus()->rank(), 2);
-            QVERIFY(window.session()->graphs(window.studioFocus()->step(), 2).problem);
+            QCOMPARE(window.studioFocus()->rank(), 1);
+            QVERIFY(window.session()->graphs(window.studioFocus()->step(), 1).problem);
 
             msprobe::parallel::ParallelConfig config = setup->config();
             config.numLayers = 4;

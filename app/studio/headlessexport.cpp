@@ -80,14 +80,21 @@ QString writeJson(const StudioSession& session, const QString& file, std::option
     return {};
 }
 
-// The configuration the flags give over what the session read (or remembered) for the inputs.
 QString exportParallel(MainWindow& window, const Request& request)
 {
     const QString suffix = QFileInfo(request.file).suffix().toLower();
     if (suffix != QLatin1String("png") && suffix != QLatin1String("svg"))
         return QCoreApplication::translate("headlessexport", "%1: --view parallel writes .png or .svg").arg(request.file);
+    if (const QString error = applyParallelFlags(window, request.parallel); !error.isEmpty())
+        return error;
+    return window.exportParallelImage(request.file);
+}
+
+} // namespace
+
+QString applyParallelFlags(MainWindow& window, const ParallelFlags& flags)
+{
     ParallelSetup* setup = window.parallelSetup();
-    const ParallelFlags& flags = request.parallel;
     msprobe::parallel::ParallelConfig config = setup->hasLayout() ? setup->config() : msprobe::parallel::ParallelConfig {};
     if (flags.worldSize)
         config.worldSize = *flags.worldSize;
@@ -121,10 +128,13 @@ QString exportParallel(MainWindow& window, const Request& request)
     }
     if (const QString error = setup->setConfig(config, ParallelSetup::Source::CommandLine); !error.isEmpty())
         return QCoreApplication::translate("headlessexport", "parallel configuration: %1").arg(error);
-    return window.exportParallelImage(request.file);
+    return {};
 }
 
-} // namespace
+bool ParallelFlags::any() const
+{
+    return worldSize || numLayers || tensorParallel || pipelineParallel || layersPerVirtualStage || virtualStages || order || standaloneEmbeddingStage;
+}
 
 QStringList views() { return { QStringLiteral("graph"), QStringLiteral("compare"), QStringLiteral("parallel") }; }
 

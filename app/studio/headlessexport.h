@@ -20,6 +20,7 @@ struct ParallelFlags {
     std::optional<long long> worldSize, numLayers, tensorParallel, pipelineParallel, layersPerVirtualStage, virtualStages;
     std::optional<QString> order;
     bool standaloneEmbeddingStage = false;
+    bool any() const;
 };
 
 struct Request {
@@ -33,6 +34,10 @@ struct Request {
 // The views --view accepts, and the extensions FILE may have.
 QStringList views();
 QStringList formats();
+
+// Sets the window's parallel configuration from the flags, over what it read for its inputs; an empty string on
+// success, else the core's message (or what is missing).
+QString applyParallelFlags(MainWindow& window, const ParallelFlags& flags);
 
 // Runs the export in window (shown or not); an empty string on success, else what went wrong, naming the file
 // or input. Spins the event loop until the load and the layout are done.

@@ -7,6 +7,7 @@
 
 #include <QApplication>
 #include <QCommandLineParser>
+#include <QDockWidget>
 #include <QTimer>
 #include <QTranslator>
 
@@ -84,7 +85,7 @@ int main(int argc, char** argv)
         QApplication::translate("main", "Open the input without a window, write FILE by its extension (.png, .svg: the view's picture; "
                                         ".html: the report; .json: the verdicts, as msprobe compare --json) and exit: 0 done, 1 failed."),
         QStringLiteral("file"));
-    QCommandLineOption view(QStringLiteral("view"), QApplication::translate("main", "With --export: the view to draw, graph (default) or compare."),
+    QCommandLineOption view(QStringLiteral("view"), QApplication::translate("main", "With --export: the view to draw, graph (default), compare or parallel. Without: parallel shows the parallelism panel in front."),
         QStringLiteral("view"), QStringLiteral("graph"));
     QCommandLineOption step(QStringLiteral("step"), QApplication::translate("main", "With --export: the step to show (with --rank)."), QStringLiteral("S"));
     QCommandLineOption rank(QStringLiteral("rank"), QApplication::translate("main", "With --export: the rank to show (with --step)."), QStringLiteral("R"));
@@ -106,9 +107,31 @@ int main(int argc, char** argv)
     parser.addOptions({ worldSize, numLayers, tensorParallel, pipelineParallel, perVirtualStage, virtualStages, order, standalone });
     parser.process(app);
 
+    headlessexport::ParallelFlags parallelFlags;
+    const std::pair<const QCommandLineOption*, std::optional<long long>*> numbers[] = {
+        { &worldSize, &parallelFlags.worldSize },
+        { &numLayers, &parallelFlags.numLayers },
+        { &tensorParallel, &parallelFlags.tensorParallel },
+        { &pipelineParallel, &parallelFlags.pipelineParallel },
+        { &perVirtualStage, &parallelFlags.layersPerVirtualStage },
+        { &virtualStages, &parallelFlags.virtualStages },
+    };
+    for (const auto& [option, value] : numbers) {
+        if (!parser.isSet(*option))
+            continue;
+        bool ok = false;
+        *value = parser.value(*option).toLongLong(&ok);
+        if (!ok)
+            return fail(QApplication::translate("main", "--%1 takes a whole number, not '%2'").arg(option->names().front(), parser.value(*option)));
+    }
+    if (parser.isSet(order))
+        parallelFlags.order = parser.value(order);
+    parallelFlags.standaloneEmbeddingStage = parser.isSet(standalone);
+
     MainWindow window;
     if (parser.isSet(exportFile)) {
         headlessexport::Request request;
+        request.parallel = parallelFlags;
         request.file = parser.value(exportFile);
         request.view = parser.value(view);
         request.inputs = parser.positionalArguments();
@@ -119,25 +142,6 @@ int main(int argc, char** argv)
             request.rank = parser.value(rank).toInt(&rankOk);
         if (!stepOk || !rankOk)
             return fail(QApplication::translate("main", "--step and --rank take whole numbers"));
-        const std::pair<const QCommandLineOption*, std::optional<long long>*> numbers[] = {
-            { &worldSize, &request.parallel.worldSize },
-            { &numLayers, &request.parallel.numLayers },
-            { &tensorParallel, &request.parallel.tensorParallel },
-            { &pipelineParallel, &request.parallel.pipelineParallel },
-            { &perVirtualStage, &request.parallel.layersPerVirtualStage },
-            { &virtualStages, &request.parallel.virtualStages },
-        };
-        for (const auto& [option, value] : numbers) {
-            if (!parser.isSet(*option))
-                continue;
-            bool ok = false;
-            *value = parser.value(*option).toLongLong(&ok);
-            if (!ok)
-                return fail(QApplication::translate("main", "--%1 takes a whole number, not '%2'").arg(option->names().front(), parser.value(*option)));
-        }
-        if (parser.isSet(order))
-            request.parallel.order = parser.value(order);
-        request.parallel.standaloneEmbeddingStage = parser.isSet(standalone);
         // Laid out as on a laptop screen: the compare view's picture has this size.
         window.resize(1366, 768);
         window.show();
@@ -148,6 +152,20 @@ int main(int argc, char** argv)
         return 0;
     }
     window.show();
+    // --view parallel without --export: the parallelism panel in front, on the flags' configuration (applied
+    // again once the inputs have loaded, over what they carry).
+    if (parser.value(view) == QLatin1String("parallel")) {
+        window.parallelDock()->show();
+        window.parallelDock()->raise();
+        if (parallelFlags.any()) {
+            auto apply = [&window, parallelFlags] {
+                if (const QString error = headlessexport::applyParallelFlags(window, parallelFlags); !error.isEmpty())
+                    std::fprintf(stderr, "msprobe-studio: %s\n", qPrintable(error));
+            };
+            apply();
+            QObject::connect(window.session(), &StudioSession::loadFinished, &window, apply);
+        }
+    }
     if (parser.isSet(screenshot))
         screenshotWhenIdle(window, parser.value(screenshot));
     const QStringList paths = parser.positionalArguments();

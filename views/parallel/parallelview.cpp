@@ -263,11 +263,11 @@ void ParallelView::paintScene(QPainter& painter, double pixelsPerUnit) const
     for (int c = 0; c < columns; c += columnStep)
         painter.drawText(QRectF(g.left + c * g.cellWidth, plotBottom + 2, g.cellWidth, 18), Qt::AlignCenter, m_grid.columnLabel(c));
     painter.setFont(sceneFont(10));
-    painter.drawText(QRectF(g.left, plotBottom + 20, plotRight - g.left, 20), Qt::AlignCenter, tr("Virtual Pipeline Stage"));
+    painter.drawText(QRectF(g.left, plotBottom + 20, plotRight - g.left, 20), Qt::AlignCenter | Qt::TextDontClip, tr("Virtual Pipeline Stage"));
     painter.save();
     painter.translate(kMargin + 10, g.top + (plotBottom - g.top) / 2);
     painter.rotate(-90);
-    painter.drawText(QRectF(-100, -10, 200, 20), Qt::AlignCenter, m_grid.summarised() ? tr("PP stage") : tr("TP Group"));
+    painter.drawText(QRectF(-100, -10, 200, 20), Qt::AlignCenter | Qt::TextDontClip, m_grid.summarised() ? tr("PP stage") : tr("TP Group"));
     painter.restore();
 
     // Blocks.

@@ -170,6 +170,7 @@ ParallelHints hintsFromSession(const StudioSession& session)
             }
         }
         if (!group.empty()) {
+            hints.tpGroup = group;
             hints.tensorParallel = static_cast<long long>(group.size());
             hints.sources << QObject::tr("tp %1: group_ranks %2 of the first reduce_scatter/all_reduce in %3")
                                  .arg(group.size())
@@ -214,6 +215,31 @@ msprobe::parallel::ParallelConfig configFromHints(const ParallelHints& hints, co
             config.layersPerVirtualStage = config.numLayers / stages / vpp;
     }
     return config;
+}
+
+std::optional<std::string> orderWithTpGroup(const msprobe::parallel::ParallelConfig& config, const std::vector<int>& group)
+{
+    std::vector<int> sorted = group;
+    std::sort(sorted.begin(), sorted.end());
+    const auto holds = [&](const std::string& order) {
+        msprobe::parallel::ParallelConfig candidate = config;
+        candidate.order = order;
+        try {
+            const auto layout = msprobe::parallel::deriveLayout(candidate);
+            return std::any_of(layout.tpGroups.begin(), layout.tpGroups.end(), [&](std::vector<int> tp) {
+                std::sort(tp.begin(), tp.end());
+                return tp == sorted;
+            });
+        } catch (const msprobe::Error&) {
+            return false;
+        }
+    };
+    if (holds(config.order))
+        return config.order;
+    for (const char* order : { "tp-cp-ep-dp-pp", "tp-pp-dp", "dp-tp-pp", "pp-tp-dp", "dp-pp-tp", "pp-dp-tp" })
+        if (holds(order))
+            return std::string(order);
+    return std::nullopt;
 }
 
 std::map<int, RowResult> worstResultPerRank(const StudioSession& session, int step)
@@ -317,8 +343,19 @@ void ParallelSetup::readFromSession()
         emit changed();
         return;
     }
+    msprobe::parallel::ParallelConfig config = studio::configFromHints(m_hints, {});
+    if (!merged && !m_hints.tpGroup.empty()) {
+        // The dumps' group must be a TP group of the grid drawn; Megatron's default order may not make it one.
+        if (const auto order = studio::orderWithTpGroup(config, m_hints.tpGroup)) {
+            if (*order != config.order)
+                m_hints.sources << tr("order %1: the first that makes that group a TP group").arg(QString::fromStdString(*order));
+            config.order = *order;
+        } else {
+            m_hints.sources << tr("no order of tp, dp and pp makes that group a TP group: check the configuration");
+        }
+    }
     const QString detail = m_hints.sources.join(QStringLiteral("; "));
-    if (!setConfig(studio::configFromHints(m_hints, {}), merged ? Source::MergeFlags : Source::Dumps, detail).isEmpty()) {
+    if (!setConfig(config, merged ? Source::MergeFlags : Source::Dumps, detail).isEmpty()) {
         m_layout.reset();
         m_source = Source::None;
         m_detail = detail;

@@ -25,6 +25,7 @@ namespace studio {
 struct ParallelHints {
     std::optional<long long> worldSize, numLayers, tensorParallel, pipelineParallel, virtualStages;
     std::optional<std::string> order;
+    std::vector<int> tpGroup; // the group_ranks found in the dumps
     QStringList sources; // one line per field group: where it was read
 };
 
@@ -43,6 +44,10 @@ ParallelHints hintsFromSession(const StudioSession& session);
 // A configuration from hints, filling what they leave open with `fallback` (vpp as a count of virtual stages is
 // turned into layers per virtual stage when the layer count allows it).
 msprobe::parallel::ParallelConfig configFromHints(const ParallelHints& hints, const msprobe::parallel::ParallelConfig& fallback);
+
+// The order under which `group` is a TP group: `config`'s own when it is, else the first of the Megatron
+// orders of tp, dp and pp that makes it one; nullopt when none does (or the configuration is invalid).
+std::optional<std::string> orderWithTpGroup(const msprobe::parallel::ParallelConfig& config, const std::vector<int>& group);
 
 // The worst compare Result of each rank of `step` over the session's compare tables (ranks without a table are
 // absent).
