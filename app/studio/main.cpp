@@ -157,6 +157,7 @@ int main(int argc, char** argv)
     if (parser.value(view) == QLatin1String("parallel")) {
         window.parallelDock()->show();
         window.parallelDock()->raise();
+        window.resizeDocks({ window.parallelDock() }, { window.height() / 2 }, Qt::Vertical);
         if (parallelFlags.any()) {
             auto apply = [&window, parallelFlags] {
                 if (const QString error = headlessexport::applyParallelFlags(window, parallelFlags); !error.isEmpty())

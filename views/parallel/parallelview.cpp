@@ -19,7 +19,7 @@ namespace {
 
 constexpr double kCellWidth = 120, kCellHeight = 34, kMargin = 12, kTitleHeight = 34, kAxisHeight = 44;
 constexpr double kLegendWidth = 150, kMinScale = 0.02, kMaxScale = 8;
-constexpr int kDragPixels = 4, kMaxMenuRanks = 64;
+constexpr int kDragPixels = 4, kMaxMenuRanks = 64, kMaxStripes = 64;
 
 QFont sceneFont(double points, bool bold = false)
 {
@@ -286,6 +286,8 @@ void ParallelView::paintScene(QPainter& painter, double pixelsPerUnit) const
             painter.setPen(QPen(Qt::white, 1));
             painter.setBrush(translucent);
             painter.drawRect(block);
+            if (copy < 0 && !m_colourByResult)
+                paintCopyStripes(painter, block);
             if (m_colourByResult) {
                 // The copy stays visible as a band on the left.
                 const QColor band = copy < 0 ? QColor(0x9e, 0x9e, 0x9e) : ParallelGrid::copyColor(copy, m_grid.copyCount());
@@ -315,6 +317,21 @@ void ParallelView::paintScene(QPainter& painter, double pixelsPerUnit) const
         painter.drawRect(first.united(last).adjusted(-2, -2, 2, 2));
     }
     paintLegend(painter, g);
+}
+
+// A summarised block stands for every copy: stripes in their colours, as the CLI's picture draws it.
+void ParallelView::paintCopyStripes(QPainter& painter, const QRectF& block) const
+{
+    const int copies = m_grid.copyCount();
+    const int stripes = std::min(copies, kMaxStripes);
+    const double width = block.width() / stripes;
+    painter.setPen(Qt::NoPen);
+    for (int i = 0; i < stripes; ++i) {
+        QColor colour = ParallelGrid::copyColor(i * copies / stripes, copies);
+        colour.setAlphaF(0.8f);
+        painter.setBrush(colour);
+        painter.drawRect(QRectF(block.left() + i * width, block.top(), width, block.height()));
+    }
 }
 
 void ParallelView::paintLegend(QPainter& painter, const Geometry& g) const

@@ -78,6 +78,7 @@ private:
     Geometry geometry() const;
     void paintScene(QPainter& painter, double pixelsPerUnit) const;
     void paintLegend(QPainter& painter, const Geometry& g) const;
+    void paintCopyStripes(QPainter& painter, const QRectF& block) const;
     QPointF toScene(const QPointF& widgetPoint) const;
     void activateRow(int row, int rank = -1);
 
