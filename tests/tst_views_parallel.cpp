@@ -22,6 +22,7 @@
 #include <QPushButton>
 #include <QSpinBox>
 #include <QTemporaryDir>
+#include <QToolTip>
 
 using namespace msprobe::test;
 using namespace msprobe::parallel;
@@ -312,6 +313,11 @@ private slots:
         QTest::mouseClick(&view, Qt::LeftButton, {}, QPoint(2, 2));
         QCOMPARE(focus.rank(), 13);
         QCOMPARE(view.cellAt(QPointF(2, 2)).first, -1);
+        // Hovering a block tells its ranks, PP stage, DP copy and layers.
+        const QPoint hover = view.cellRect(7, 3).center().toPoint();
+        QHelpEvent help(QEvent::ToolTip, hover, view.mapToGlobal(hover));
+        QApplication::sendEvent(&view, &help);
+        QTRY_COMPARE(QToolTip::text(), QStringLiteral("Ranks 28-31 (TP group 7)\nPP stage 3, DP copy 2 of 2\nVirtual stage 3: layers 46–48, output layer"));
         // Zooming keeps the block under the pointer.
         const QPointF anchor = view.cellRect(5, 1).center();
         view.zoomBy(2.0, anchor);

@@ -10,6 +10,7 @@
 #include "parallel/parallelview.h"
 #include "parallelsetup.h"
 
+#include <QCheckBox>
 #include <QDockWidget>
 #include <QGroupBox>
 #include <QLabel>
@@ -150,6 +151,31 @@ private slots:
         QCOMPARE(again.parallelSetup()->source(), ParallelSetup::Source::Remembered);
         QCOMPARE(again.parallelSetup()->config().numLayers, 4LL);
         QCOMPARE(again.parallelSetup()->config().pipelineParallelSize, 2LL);
+    }
+
+    // "Colour by compare result": each rank's worst Result at the focused step, which the verdict's counts give
+    // by a second route (any error row: Error; else any warning: Warning; else Pass).
+    void resultsFollowTheCompareTables()
+    {
+        MainWindow window;
+        window.show();
+        QSignalSpy idle(&window, &MainWindow::idle);
+        window.openPaths({ QStringLiteral(MSPROBE_SAMPLES "/problem"), QStringLiteral(MSPROBE_SAMPLES "/bench") });
+        QVERIFY(idle.wait(120000));
+        ParallelPanel* panel = window.parallelPanel();
+        QVERIFY(window.parallelSetup()->setConfig(msprobe::parallel::ParallelConfig { 2, 2 }, ParallelSetup::Source::User).isEmpty());
+        for (int step : window.session()->steps()) {
+            window.studioFocus()->setGraph(step, 0);
+            const msprobe::PairOutcome* verdict = window.session()->verdict(step, 0);
+            QVERIFY(verdict);
+            const RowResult expected = verdict->error > 0 ? RowResult::Error : verdict->warning > 0 ? RowResult::Warning : RowResult::Pass;
+            QCOMPARE(panel->view()->rowResult(0), expected);
+            QCOMPARE(panel->view()->rowResult(1), RowResult::None); // rank 1 was not opened
+        }
+        QVERIFY(panel->colourByResultBox()->isEnabled());
+        panel->colourByResultBox()->setChecked(true);
+        QVERIFY(panel->view()->colourByResult());
+        QCOMPARE(panel->view()->blockColor(0), QColor(0xe5, 0x39, 0x35)); // the sample pair diverges
     }
 
     // The program draws the grid from the CLI's flags without any input and without a display.
