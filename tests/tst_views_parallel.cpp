@@ -283,6 +283,12 @@ private slots:
         QCOMPARE(dialog.whyInvalid(), QString());
         QVERIFY(dialog.findChild<QDialogButtonBox*>()->button(QDialogButtonBox::Ok)->isEnabled());
         QVERIFY(dialog.findChild<QLabel*>(QStringLiteral("parallelSummary"))->text().contains(QStringLiteral("ws32_ln48_tp4_pp4_vpp4.png")));
+        // A TP group seen in the dumps that this configuration does not make: a warning, not a refusal.
+        dialog.setDumpTpGroup({ 4, 0 });
+        QCOMPARE(dialog.tpGroupWarning(), QStringLiteral("The dumps' group_ranks [0, 4] is not a TP group of this configuration; check the order."));
+        QVERIFY(dialog.findChild<QDialogButtonBox*>()->button(QDialogButtonBox::Ok)->isEnabled());
+        dialog.setDumpTpGroup({ 3, 1, 2, 0 });
+        QCOMPARE(dialog.tpGroupWarning(), QString());
         dialog.orderBox()->setCurrentText(QStringLiteral("tp-ep-pp-dp"));
         QVERIFY(dialog.whyInvalid().contains(QStringLiteral("ep and dp must be adjacent")));
     }

@@ -213,6 +213,18 @@ private slots:
         const QByteArray text = file.readAll();
         QVERIFY(text.contains("L11-12+Out") && text.contains("Rank7") && text.contains("VPP=2"));
 
+        // With an input: what the dumps carry (world size 4, tp 2 from group_ranks [0, 2], order dp-tp-pp), the flags
+        // on top (4 layers over pp 2).
+        const QString withInput = m_scratch.filePath(QStringLiteral("groups4.svg"));
+        const auto fromDumps = run({ QStringLiteral("--export"), withInput, QStringLiteral("--view"), QStringLiteral("parallel"),
+            QStringLiteral("--num_layers"), QStringLiteral("4"), QStringLiteral("--pp"), QStringLiteral("2"), mergeData("groups4") });
+        QVERIFY2(fromDumps.first == 0, qPrintable(fromDumps.second));
+        QFile dumpsFile(withInput);
+        QVERIFY(dumpsFile.open(QIODevice::ReadOnly));
+        const QByteArray dumpsText = dumpsFile.readAll();
+        QVERIFY2(dumpsText.contains("Group0: Ranks0-2") && dumpsText.contains("Group1: Ranks1-3") && dumpsText.contains("DP=1 | TP=2 | PP=2"),
+            dumpsText.left(2000).constData());
+
         const auto invalid = run({ QStringLiteral("--export"), m_scratch.filePath(QStringLiteral("bad.png")), QStringLiteral("--view"),
             QStringLiteral("parallel"), QStringLiteral("--world_size"), QStringLiteral("12"), QStringLiteral("--num_layers"), QStringLiteral("8"),
             QStringLiteral("--tp"), QStringLiteral("8") });

@@ -1403,54 +1403,59 @@ Wheel: scroll; A / D: left / right</translation>
 <context>
     <name>ParallelConfigDialog</name>
     <message>
-        <location filename="../views/parallel/parallelconfigdialog.cpp" line="35"/>
+        <location filename="../views/parallel/parallelconfigdialog.cpp" line="37"/>
         <source>Parallel configuration</source>
         <translation>Parallel configuration</translation>
     </message>
     <message>
-        <location filename="../views/parallel/parallelconfigdialog.cpp" line="46"/>
+        <location filename="../views/parallel/parallelconfigdialog.cpp" line="48"/>
         <source>none (no virtual pipeline)</source>
         <translation>none (no virtual pipeline)</translation>
     </message>
     <message>
-        <location filename="../views/parallel/parallelconfigdialog.cpp" line="50"/>
+        <location filename="../views/parallel/parallelconfigdialog.cpp" line="52"/>
         <source>Embedding on a stage of its own (--standalone_embedding_stage)</source>
         <translation>Embedding on a stage of its own (--standalone_embedding_stage)</translation>
     </message>
     <message>
-        <location filename="../views/parallel/parallelconfigdialog.cpp" line="51"/>
+        <location filename="../views/parallel/parallelconfigdialog.cpp" line="53"/>
         <source>&amp;World size:</source>
         <translation>&amp;World size:</translation>
     </message>
     <message>
-        <location filename="../views/parallel/parallelconfigdialog.cpp" line="52"/>
+        <location filename="../views/parallel/parallelconfigdialog.cpp" line="54"/>
         <source>&amp;Layers:</source>
         <translation>&amp;Layers:</translation>
     </message>
     <message>
-        <location filename="../views/parallel/parallelconfigdialog.cpp" line="53"/>
+        <location filename="../views/parallel/parallelconfigdialog.cpp" line="55"/>
         <source>&amp;Tensor parallel (TP):</source>
         <translation>&amp;Tensor parallel (TP):</translation>
     </message>
     <message>
-        <location filename="../views/parallel/parallelconfigdialog.cpp" line="54"/>
+        <location filename="../views/parallel/parallelconfigdialog.cpp" line="56"/>
         <source>&amp;Pipeline parallel (PP):</source>
         <translation>&amp;Pipeline parallel (PP):</translation>
     </message>
     <message>
-        <location filename="../views/parallel/parallelconfigdialog.cpp" line="55"/>
+        <location filename="../views/parallel/parallelconfigdialog.cpp" line="57"/>
         <source>Layers per &amp;virtual stage:</source>
         <translation>Layers per &amp;virtual stage:</translation>
     </message>
     <message>
-        <location filename="../views/parallel/parallelconfigdialog.cpp" line="56"/>
+        <location filename="../views/parallel/parallelconfigdialog.cpp" line="58"/>
         <source>&amp;Order:</source>
         <translation>&amp;Order:</translation>
     </message>
     <message>
-        <location filename="../views/parallel/parallelconfigdialog.cpp" line="133"/>
+        <location filename="../views/parallel/parallelconfigdialog.cpp" line="142"/>
         <source>DP %1, VPP %2, %3 TP groups; the CLI&apos;s picture: %4</source>
         <translation>DP %1, VPP %2, %3 TP groups; the CLI&apos;s picture: %4</translation>
+    </message>
+    <message>
+        <location filename="../views/parallel/parallelconfigdialog.cpp" line="155"/>
+        <source>The dumps&apos; group_ranks [%1] is not a TP group of this configuration; check the order.</source>
+        <translation>The dumps&apos; group_ranks [%1] is not a TP group of this configuration; check the order.</translation>
     </message>
 </context>
 <context>
@@ -1554,7 +1559,7 @@ Wheel: scroll; A / D: left / right</translation>
         <translation>The dumps tell: %1. Give the rest with Configure….</translation>
     </message>
     <message>
-        <location filename="../views/parallel/parallelpanel.cpp" line="85"/>
+        <location filename="../views/parallel/parallelpanel.cpp" line="86"/>
         <source>From the dumps: %1</source>
         <translation>From the dumps: %1</translation>
     </message>
@@ -1645,54 +1650,54 @@ Wheel: scroll; A / D: left / right</translation>
         <translation>TP Group</translation>
     </message>
     <message>
-        <location filename="../views/parallel/parallelview.cpp" line="340"/>
+        <location filename="../views/parallel/parallelview.cpp" line="357"/>
         <source>Model Copies</source>
         <translation>Model Copies</translation>
     </message>
     <message>
-        <location filename="../views/parallel/parallelview.cpp" line="354"/>
+        <location filename="../views/parallel/parallelview.cpp" line="371"/>
         <source>… %1 more</source>
         <translation>… %1 more</translation>
     </message>
     <message>
-        <location filename="../views/parallel/parallelview.cpp" line="354"/>
+        <location filename="../views/parallel/parallelview.cpp" line="371"/>
         <source>Model Copy %1</source>
         <translation>Model Copy %1</translation>
     </message>
     <message>
-        <location filename="../views/parallel/parallelview.cpp" line="357"/>
+        <location filename="../views/parallel/parallelview.cpp" line="374"/>
         <source>Compare result</source>
         <translation>Compare result</translation>
     </message>
     <message>
-        <location filename="../views/parallel/parallelview.cpp" line="449"/>
+        <location filename="../views/parallel/parallelview.cpp" line="466"/>
         <source>Select rank</source>
         <translation>Select rank</translation>
     </message>
     <message>
-        <location filename="../views/parallel/parallelview.cpp" line="453"/>
+        <location filename="../views/parallel/parallelview.cpp" line="470"/>
         <source>Rank %1</source>
         <translation>Rank %1</translation>
     </message>
     <message>
-        <location filename="../views/parallel/parallelview.cpp" line="459"/>
+        <location filename="../views/parallel/parallelview.cpp" line="476"/>
         <source>Fit to view</source>
         <translation>Fit to view</translation>
     </message>
     <message>
-        <location filename="../views/parallel/parallelview.cpp" line="487"/>
+        <location filename="../views/parallel/parallelview.cpp" line="504"/>
         <source>Compare: %1 (worst of its ranks)</source>
         <translation>Compare: %1 (worst of its ranks)</translation>
     </message>
     <message>
-        <location filename="../views/parallel/parallelview.cpp" line="516"/>
+        <location filename="../views/parallel/parallelview.cpp" line="533"/>
         <source>%1: there is no parallel configuration to draw</source>
         <translation>%1: there is no parallel configuration to draw</translation>
     </message>
     <message>
-        <location filename="../views/parallel/parallelview.cpp" line="526"/>
-        <location filename="../views/parallel/parallelview.cpp" line="530"/>
-        <location filename="../views/parallel/parallelview.cpp" line="535"/>
+        <location filename="../views/parallel/parallelview.cpp" line="543"/>
+        <location filename="../views/parallel/parallelview.cpp" line="547"/>
+        <location filename="../views/parallel/parallelview.cpp" line="552"/>
         <source>Cannot write %1</source>
         <translation>Cannot write %1</translation>
     </message>
@@ -1907,62 +1912,62 @@ You can also drop a dump folder, two folders, a vis.db or a compare CSV on this 
         <translation>--vpp %1: the %2 layers do not split into %3 pipeline stage(s) of %1 virtual stage(s)</translation>
     </message>
     <message>
-        <location filename="../app/studio/headlessexport.cpp" line="130"/>
+        <location filename="../app/studio/headlessexport.cpp" line="134"/>
         <source>parallel configuration: %1</source>
         <translation>parallel configuration: %1</translation>
     </message>
     <message>
-        <location filename="../app/studio/headlessexport.cpp" line="147"/>
+        <location filename="../app/studio/headlessexport.cpp" line="151"/>
         <source>%1: unknown export format; the file name must end in .png, .svg, .html or .json</source>
         <translation>%1: unknown export format; the file name must end in .png, .svg, .html or .json</translation>
     </message>
     <message>
-        <location filename="../app/studio/headlessexport.cpp" line="149"/>
+        <location filename="../app/studio/headlessexport.cpp" line="153"/>
         <source>--view %1: unknown view; use graph, compare or parallel</source>
         <translation>--view %1: unknown view; use graph, compare or parallel</translation>
     </message>
     <message>
-        <location filename="../app/studio/headlessexport.cpp" line="151"/>
+        <location filename="../app/studio/headlessexport.cpp" line="155"/>
         <source>--step and --rank go together</source>
         <translation>--step and --rank go together</translation>
     </message>
     <message>
-        <location filename="../app/studio/headlessexport.cpp" line="156"/>
+        <location filename="../app/studio/headlessexport.cpp" line="160"/>
         <source>give one input (a dump folder, dump.json, .vis.db or compare CSV) or two dump folders (problem, bench)</source>
         <translation>give one input (a dump folder, dump.json, .vis.db or compare CSV) or two dump folders (problem, bench)</translation>
     </message>
     <message>
-        <location filename="../app/studio/headlessexport.cpp" line="172"/>
+        <location filename="../app/studio/headlessexport.cpp" line="176"/>
         <source>%1: loading took too long</source>
         <translation>%1: loading took too long</translation>
     </message>
     <message>
-        <location filename="../app/studio/headlessexport.cpp" line="174"/>
+        <location filename="../app/studio/headlessexport.cpp" line="178"/>
         <source>loading was cancelled</source>
         <translation>loading was cancelled</translation>
     </message>
     <message>
-        <location filename="../app/studio/headlessexport.cpp" line="181"/>
+        <location filename="../app/studio/headlessexport.cpp" line="185"/>
         <source>step %1, rank %2 is not in %3 (steps: %4; ranks: %5)</source>
         <translation>step %1, rank %2 is not in %3 (steps: %4; ranks: %5)</translation>
     </message>
     <message>
-        <location filename="../app/studio/headlessexport.cpp" line="195"/>
+        <location filename="../app/studio/headlessexport.cpp" line="199"/>
         <source>%1: no comparison to report; an HTML export needs a problem/bench pair of dump folders.</source>
         <translation>%1: no comparison to report; an HTML export needs a problem/bench pair of dump folders.</translation>
     </message>
     <message>
-        <location filename="../app/studio/headlessexport.cpp" line="201"/>
+        <location filename="../app/studio/headlessexport.cpp" line="205"/>
         <source>%1: step %2, rank %3 has no compare table</source>
         <translation>%1: step %2, rank %3 has no compare table</translation>
     </message>
     <message>
-        <location filename="../app/studio/headlessexport.cpp" line="205"/>
+        <location filename="../app/studio/headlessexport.cpp" line="209"/>
         <source>%1: no graph for step %2, rank %3. %4</source>
         <translation>%1: no graph for step %2, rank %3. %4</translation>
     </message>
     <message>
-        <location filename="../app/studio/headlessexport.cpp" line="208"/>
+        <location filename="../app/studio/headlessexport.cpp" line="212"/>
         <source>%1: laying out the graph took too long</source>
         <translation>%1: laying out the graph took too long</translation>
     </message>

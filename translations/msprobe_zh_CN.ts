@@ -1403,54 +1403,59 @@ Ctrl+滚轮、W / S：缩放
 <context>
     <name>ParallelConfigDialog</name>
     <message>
-        <location filename="../views/parallel/parallelconfigdialog.cpp" line="35"/>
+        <location filename="../views/parallel/parallelconfigdialog.cpp" line="37"/>
         <source>Parallel configuration</source>
         <translation>并行配置</translation>
     </message>
     <message>
-        <location filename="../views/parallel/parallelconfigdialog.cpp" line="46"/>
+        <location filename="../views/parallel/parallelconfigdialog.cpp" line="48"/>
         <source>none (no virtual pipeline)</source>
         <translation>无(不使用虚拟流水线)</translation>
     </message>
     <message>
-        <location filename="../views/parallel/parallelconfigdialog.cpp" line="50"/>
+        <location filename="../views/parallel/parallelconfigdialog.cpp" line="52"/>
         <source>Embedding on a stage of its own (--standalone_embedding_stage)</source>
         <translation>嵌入层单独占一个流水线阶段(--standalone_embedding_stage)</translation>
     </message>
     <message>
-        <location filename="../views/parallel/parallelconfigdialog.cpp" line="51"/>
+        <location filename="../views/parallel/parallelconfigdialog.cpp" line="53"/>
         <source>&amp;World size:</source>
         <translation>总卡数(&amp;W):</translation>
     </message>
     <message>
-        <location filename="../views/parallel/parallelconfigdialog.cpp" line="52"/>
+        <location filename="../views/parallel/parallelconfigdialog.cpp" line="54"/>
         <source>&amp;Layers:</source>
         <translation>层数(&amp;L):</translation>
     </message>
     <message>
-        <location filename="../views/parallel/parallelconfigdialog.cpp" line="53"/>
+        <location filename="../views/parallel/parallelconfigdialog.cpp" line="55"/>
         <source>&amp;Tensor parallel (TP):</source>
         <translation>张量并行 TP(&amp;T):</translation>
     </message>
     <message>
-        <location filename="../views/parallel/parallelconfigdialog.cpp" line="54"/>
+        <location filename="../views/parallel/parallelconfigdialog.cpp" line="56"/>
         <source>&amp;Pipeline parallel (PP):</source>
         <translation>流水线并行 PP(&amp;P):</translation>
     </message>
     <message>
-        <location filename="../views/parallel/parallelconfigdialog.cpp" line="55"/>
+        <location filename="../views/parallel/parallelconfigdialog.cpp" line="57"/>
         <source>Layers per &amp;virtual stage:</source>
         <translation>每个虚拟阶段的层数(&amp;V):</translation>
     </message>
     <message>
-        <location filename="../views/parallel/parallelconfigdialog.cpp" line="56"/>
+        <location filename="../views/parallel/parallelconfigdialog.cpp" line="58"/>
         <source>&amp;Order:</source>
         <translation>顺序(&amp;O):</translation>
     </message>
     <message>
-        <location filename="../views/parallel/parallelconfigdialog.cpp" line="133"/>
+        <location filename="../views/parallel/parallelconfigdialog.cpp" line="142"/>
         <source>DP %1, VPP %2, %3 TP groups; the CLI&apos;s picture: %4</source>
         <translation>DP %1,VPP %2,%3 个 TP 组;命令行生成的图片:%4</translation>
+    </message>
+    <message>
+        <location filename="../views/parallel/parallelconfigdialog.cpp" line="155"/>
+        <source>The dumps&apos; group_ranks [%1] is not a TP group of this configuration; check the order.</source>
+        <translation>dump 中的 group_ranks [%1] 不是此配置下的 TP 组;请检查顺序。</translation>
     </message>
 </context>
 <context>
@@ -1554,7 +1559,7 @@ Ctrl+滚轮、W / S：缩放
         <translation>dump 中可得:%1。其余参数请通过“配置…”给出。</translation>
     </message>
     <message>
-        <location filename="../views/parallel/parallelpanel.cpp" line="85"/>
+        <location filename="../views/parallel/parallelpanel.cpp" line="86"/>
         <source>From the dumps: %1</source>
         <translation>来自 dump:%1</translation>
     </message>
@@ -1645,54 +1650,54 @@ Ctrl+滚轮、W / S：缩放
         <translation>TP 组</translation>
     </message>
     <message>
-        <location filename="../views/parallel/parallelview.cpp" line="340"/>
+        <location filename="../views/parallel/parallelview.cpp" line="357"/>
         <source>Model Copies</source>
         <translation>模型副本</translation>
     </message>
     <message>
-        <location filename="../views/parallel/parallelview.cpp" line="354"/>
+        <location filename="../views/parallel/parallelview.cpp" line="371"/>
         <source>… %1 more</source>
         <translation>… 另有 %1 个</translation>
     </message>
     <message>
-        <location filename="../views/parallel/parallelview.cpp" line="354"/>
+        <location filename="../views/parallel/parallelview.cpp" line="371"/>
         <source>Model Copy %1</source>
         <translation>模型副本 %1</translation>
     </message>
     <message>
-        <location filename="../views/parallel/parallelview.cpp" line="357"/>
+        <location filename="../views/parallel/parallelview.cpp" line="374"/>
         <source>Compare result</source>
         <translation>比对结果</translation>
     </message>
     <message>
-        <location filename="../views/parallel/parallelview.cpp" line="449"/>
+        <location filename="../views/parallel/parallelview.cpp" line="466"/>
         <source>Select rank</source>
         <translation>选择 rank</translation>
     </message>
     <message>
-        <location filename="../views/parallel/parallelview.cpp" line="453"/>
+        <location filename="../views/parallel/parallelview.cpp" line="470"/>
         <source>Rank %1</source>
         <translation>Rank %1</translation>
     </message>
     <message>
-        <location filename="../views/parallel/parallelview.cpp" line="459"/>
+        <location filename="../views/parallel/parallelview.cpp" line="476"/>
         <source>Fit to view</source>
         <translation>适应视图</translation>
     </message>
     <message>
-        <location filename="../views/parallel/parallelview.cpp" line="487"/>
+        <location filename="../views/parallel/parallelview.cpp" line="504"/>
         <source>Compare: %1 (worst of its ranks)</source>
         <translation>比对:%1(其各 rank 中最差)</translation>
     </message>
     <message>
-        <location filename="../views/parallel/parallelview.cpp" line="516"/>
+        <location filename="../views/parallel/parallelview.cpp" line="533"/>
         <source>%1: there is no parallel configuration to draw</source>
         <translation>%1:没有可绘制的并行配置</translation>
     </message>
     <message>
-        <location filename="../views/parallel/parallelview.cpp" line="526"/>
-        <location filename="../views/parallel/parallelview.cpp" line="530"/>
-        <location filename="../views/parallel/parallelview.cpp" line="535"/>
+        <location filename="../views/parallel/parallelview.cpp" line="543"/>
+        <location filename="../views/parallel/parallelview.cpp" line="547"/>
+        <location filename="../views/parallel/parallelview.cpp" line="552"/>
         <source>Cannot write %1</source>
         <translation>无法写入 %1</translation>
     </message>
@@ -1907,62 +1912,62 @@ You can also drop a dump folder, two folders, a vis.db or a compare CSV on this 
         <translation>--vpp %1:%2 层无法分成 %3 个流水线阶段、每阶段 %1 个虚拟阶段</translation>
     </message>
     <message>
-        <location filename="../app/studio/headlessexport.cpp" line="130"/>
+        <location filename="../app/studio/headlessexport.cpp" line="134"/>
         <source>parallel configuration: %1</source>
         <translation>并行配置:%1</translation>
     </message>
     <message>
-        <location filename="../app/studio/headlessexport.cpp" line="147"/>
+        <location filename="../app/studio/headlessexport.cpp" line="151"/>
         <source>%1: unknown export format; the file name must end in .png, .svg, .html or .json</source>
         <translation>%1：未知的导出格式；文件名须以 .png、.svg、.html 或 .json 结尾</translation>
     </message>
     <message>
-        <location filename="../app/studio/headlessexport.cpp" line="149"/>
+        <location filename="../app/studio/headlessexport.cpp" line="153"/>
         <source>--view %1: unknown view; use graph, compare or parallel</source>
         <translation>--view %1:未知视图;请使用 graph、compare 或 parallel</translation>
     </message>
     <message>
-        <location filename="../app/studio/headlessexport.cpp" line="151"/>
+        <location filename="../app/studio/headlessexport.cpp" line="155"/>
         <source>--step and --rank go together</source>
         <translation>--step 和 --rank 须同时给出</translation>
     </message>
     <message>
-        <location filename="../app/studio/headlessexport.cpp" line="156"/>
+        <location filename="../app/studio/headlessexport.cpp" line="160"/>
         <source>give one input (a dump folder, dump.json, .vis.db or compare CSV) or two dump folders (problem, bench)</source>
         <translation>请给出一个输入（dump 目录、dump.json、.vis.db 或比对 CSV）或两个 dump 目录（问题侧、标杆侧）</translation>
     </message>
     <message>
-        <location filename="../app/studio/headlessexport.cpp" line="172"/>
+        <location filename="../app/studio/headlessexport.cpp" line="176"/>
         <source>%1: loading took too long</source>
         <translation>%1：加载耗时过长</translation>
     </message>
     <message>
-        <location filename="../app/studio/headlessexport.cpp" line="174"/>
+        <location filename="../app/studio/headlessexport.cpp" line="178"/>
         <source>loading was cancelled</source>
         <translation>加载已取消</translation>
     </message>
     <message>
-        <location filename="../app/studio/headlessexport.cpp" line="181"/>
+        <location filename="../app/studio/headlessexport.cpp" line="185"/>
         <source>step %1, rank %2 is not in %3 (steps: %4; ranks: %5)</source>
         <translation>%3 中没有 step %1、rank %2（step：%4；rank：%5）</translation>
     </message>
     <message>
-        <location filename="../app/studio/headlessexport.cpp" line="195"/>
+        <location filename="../app/studio/headlessexport.cpp" line="199"/>
         <source>%1: no comparison to report; an HTML export needs a problem/bench pair of dump folders.</source>
         <translation>%1：没有可报告的比对；HTML 导出需要一对问题/标杆 dump 目录。</translation>
     </message>
     <message>
-        <location filename="../app/studio/headlessexport.cpp" line="201"/>
+        <location filename="../app/studio/headlessexport.cpp" line="205"/>
         <source>%1: step %2, rank %3 has no compare table</source>
         <translation>%1：step %2、rank %3 没有比对表</translation>
     </message>
     <message>
-        <location filename="../app/studio/headlessexport.cpp" line="205"/>
+        <location filename="../app/studio/headlessexport.cpp" line="209"/>
         <source>%1: no graph for step %2, rank %3. %4</source>
         <translation>%1：step %2、rank %3 没有图。%4</translation>
     </message>
     <message>
-        <location filename="../app/studio/headlessexport.cpp" line="208"/>
+        <location filename="../app/studio/headlessexport.cpp" line="212"/>
         <source>%1: laying out the graph took too long</source>
         <translation>%1：图布局耗时过长</translation>
     </message>

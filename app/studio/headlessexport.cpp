@@ -126,6 +126,10 @@ QString applyParallelFlags(MainWindow& window, const ParallelFlags& flags)
         else
             config.layersPerVirtualStage.reset();
     }
+    // The dumps' TP group stays a TP group when the flags change the sizes but not the order.
+    if (!flags.order && !setup->lastHints().tpGroup.empty())
+        if (const auto order = studio::orderWithTpGroup(config, setup->lastHints().tpGroup))
+            config.order = *order;
     if (const QString error = setup->setConfig(config, ParallelSetup::Source::CommandLine); !error.isEmpty())
         return QCoreApplication::translate("headlessexport", "parallel configuration: %1").arg(error);
     return {};

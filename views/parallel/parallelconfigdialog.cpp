@@ -13,6 +13,8 @@
 #include <QPushButton>
 #include <QSpinBox>
 
+#include <algorithm>
+
 namespace {
 
 // Large enough to type a world size past the core's limit and read its message.
@@ -84,6 +86,13 @@ void ParallelConfigDialog::setNote(const QString& note)
     m_note->setVisible(!note.isEmpty());
 }
 
+void ParallelConfigDialog::setDumpTpGroup(std::vector<int> group)
+{
+    std::sort(group.begin(), group.end());
+    m_dumpTpGroup = std::move(group);
+    validate();
+}
+
 void ParallelConfigDialog::setConfig(const msprobe::parallel::ParallelConfig& config)
 {
     auto clamp = [](long long value) { return static_cast<int>(std::clamp<long long>(value, 0, kMaxField)); };
@@ -126,15 +135,26 @@ bool ParallelConfigDialog::canAccept() const { return whyInvalid().isEmpty(); }
 void ParallelConfigDialog::validate()
 {
     QString summary, why;
+    m_tpWarning.clear();
     try {
-        const auto sizes = msprobe::parallel::validateConfig(config());
-        why = whyInvalid(); // the order is checked when the groups are made
-        if (why.isEmpty())
-            summary = tr("DP %1, VPP %2, %3 TP groups; the CLI's picture: %4")
-                          .arg(sizes.dataParallel)
-                          .arg(sizes.virtualPipelineParallel)
-                          .arg(sizes.worldSize / sizes.tensorParallel)
-                          .arg(QString::fromStdString(msprobe::parallel::plotFileName(sizes)));
+        const auto layout = msprobe::parallel::deriveLayout(config());
+        const auto& sizes = layout.sizes;
+        summary = tr("DP %1, VPP %2, %3 TP groups; the CLI's picture: %4")
+                      .arg(sizes.dataParallel)
+                      .arg(sizes.virtualPipelineParallel)
+                      .arg(sizes.worldSize / sizes.tensorParallel)
+                      .arg(QString::fromStdString(layout.fileName));
+        const bool seen = m_dumpTpGroup.empty() || std::any_of(layout.tpGroups.begin(), layout.tpGroups.end(), [this](std::vector<int> group) {
+            std::sort(group.begin(), group.end());
+            return group == m_dumpTpGroup;
+        });
+        if (!seen) {
+            QStringList ranks;
+            for (int rank : m_dumpTpGroup)
+                ranks << QString::number(rank);
+            m_tpWarning = tr("The dumps' group_ranks [%1] is not a TP group of this configuration; check the order.").arg(ranks.join(QStringLiteral(", ")));
+            summary += QLatin1Char('\n') + m_tpWarning;
+        }
     } catch (const msprobe::Error& error) {
         why = QString::fromUtf8(error.what());
     }

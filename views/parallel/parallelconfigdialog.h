@@ -8,6 +8,8 @@
 
 #include <QDialog>
 
+#include <vector>
+
 class QCheckBox;
 class QComboBox;
 class QDialogButtonBox;
@@ -26,6 +28,9 @@ public:
     bool canAccept() const;
     // A note shown above the fields (where a proposed configuration came from).
     void setNote(const QString& note);
+    // A TP group seen in the dumps: the dialog warns while the configuration does not make it one.
+    void setDumpTpGroup(std::vector<int> group);
+    QString tpGroupWarning() const { return m_tpWarning; }
 
     QSpinBox* worldSizeBox() const { return m_worldSize; }
     QSpinBox* numLayersBox() const { return m_numLayers; }
@@ -49,4 +54,6 @@ private:
     QLabel* m_summary;
     QLabel* m_error;
     QDialogButtonBox* m_buttons;
+    std::vector<int> m_dumpTpGroup;
+    QString m_tpWarning;
 };

@@ -73,6 +73,7 @@ void ParallelPanel::refresh()
 void ParallelPanel::configure()
 {
     ParallelConfigDialog dialog(this);
+    dialog.setDumpTpGroup(m_setup->lastHints().tpGroup);
     if (m_setup->hasLayout()) {
         dialog.setConfig(m_setup->config());
     } else {
