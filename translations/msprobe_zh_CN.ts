@@ -1342,7 +1342,7 @@ Ctrl+滚轮、W / S：缩放
     <message>
         <location filename="../app/studio/pairdialog.cpp" line="100"/>
         <source>Parallel &amp;merge: one graph per data-parallel copy (--rank_size, --tp, --pp, --vpp, --order)</source>
-        <translation>并行合并(&amp;M):每个数据并行副本一张图(--rank_size、--tp、--pp、--vpp、--order)</translation>
+        <translation>并行合并(&amp;M)：每个数据并行副本一张图（--rank_size、--tp、--pp、--vpp、--order）</translation>
     </message>
     <message>
         <location filename="../app/studio/pairdialog.cpp" line="104"/>
@@ -1357,27 +1357,27 @@ Ctrl+滚轮、W / S：缩放
     <message>
         <location filename="../app/studio/pairdialog.cpp" line="106"/>
         <source>Ranks (--rank_size):</source>
-        <translation>Rank 数(--rank_size):</translation>
+        <translation>Rank 数（--rank_size）：</translation>
     </message>
     <message>
         <location filename="../app/studio/pairdialog.cpp" line="106"/>
         <source>TP (--tp):</source>
-        <translation>TP(--tp):</translation>
+        <translation>TP（--tp）：</translation>
     </message>
     <message>
         <location filename="../app/studio/pairdialog.cpp" line="106"/>
         <source>PP (--pp):</source>
-        <translation>PP(--pp):</translation>
+        <translation>PP（--pp）：</translation>
     </message>
     <message>
         <location filename="../app/studio/pairdialog.cpp" line="106"/>
         <source>VPP (--vpp):</source>
-        <translation>VPP(--vpp):</translation>
+        <translation>VPP（--vpp）：</translation>
     </message>
     <message>
         <location filename="../app/studio/pairdialog.cpp" line="106"/>
         <source>Order (--order):</source>
-        <translation>顺序(--order):</translation>
+        <translation>顺序（--order）：</translation>
     </message>
     <message>
         <location filename="../app/studio/pairdialog.cpp" line="30"/>
@@ -1410,52 +1410,52 @@ Ctrl+滚轮、W / S：缩放
     <message>
         <location filename="../views/parallel/parallelconfigdialog.cpp" line="48"/>
         <source>none (no virtual pipeline)</source>
-        <translation>无(不使用虚拟流水线)</translation>
+        <translation>无（不使用虚拟流水线）</translation>
     </message>
     <message>
         <location filename="../views/parallel/parallelconfigdialog.cpp" line="52"/>
         <source>Embedding on a stage of its own (--standalone_embedding_stage)</source>
-        <translation>嵌入层单独占一个流水线阶段(--standalone_embedding_stage)</translation>
+        <translation>嵌入层单独占一个流水线阶段（--standalone_embedding_stage）</translation>
     </message>
     <message>
         <location filename="../views/parallel/parallelconfigdialog.cpp" line="53"/>
         <source>&amp;World size:</source>
-        <translation>总卡数(&amp;W):</translation>
+        <translation>总卡数(&amp;W)：</translation>
     </message>
     <message>
         <location filename="../views/parallel/parallelconfigdialog.cpp" line="54"/>
         <source>&amp;Layers:</source>
-        <translation>层数(&amp;L):</translation>
+        <translation>层数(&amp;L)：</translation>
     </message>
     <message>
         <location filename="../views/parallel/parallelconfigdialog.cpp" line="55"/>
         <source>&amp;Tensor parallel (TP):</source>
-        <translation>张量并行 TP(&amp;T):</translation>
+        <translation>张量并行 TP(&amp;T)：</translation>
     </message>
     <message>
         <location filename="../views/parallel/parallelconfigdialog.cpp" line="56"/>
         <source>&amp;Pipeline parallel (PP):</source>
-        <translation>流水线并行 PP(&amp;P):</translation>
+        <translation>流水线并行 PP(&amp;P)：</translation>
     </message>
     <message>
         <location filename="../views/parallel/parallelconfigdialog.cpp" line="57"/>
         <source>Layers per &amp;virtual stage:</source>
-        <translation>每个虚拟阶段的层数(&amp;V):</translation>
+        <translation>每个虚拟阶段的层数(&amp;V)：</translation>
     </message>
     <message>
         <location filename="../views/parallel/parallelconfigdialog.cpp" line="58"/>
         <source>&amp;Order:</source>
-        <translation>顺序(&amp;O):</translation>
+        <translation>顺序(&amp;O)：</translation>
     </message>
     <message>
         <location filename="../views/parallel/parallelconfigdialog.cpp" line="142"/>
         <source>DP %1, VPP %2, %3 TP groups; the CLI&apos;s picture: %4</source>
-        <translation>DP %1,VPP %2,%3 个 TP 组;命令行生成的图片:%4</translation>
+        <translation>DP %1，VPP %2，%3 个 TP 组；命令行生成的图片：%4</translation>
     </message>
     <message>
         <location filename="../views/parallel/parallelconfigdialog.cpp" line="155"/>
         <source>The dumps&apos; group_ranks [%1] is not a TP group of this configuration; check the order.</source>
-        <translation>dump 中的 group_ranks [%1] 不是此配置下的 TP 组;请检查顺序。</translation>
+        <translation>dump 中的 group_ranks [%1] 不是此配置下的 TP 组；请检查顺序。</translation>
     </message>
 </context>
 <context>
@@ -1463,7 +1463,7 @@ Ctrl+滚轮、W / S：缩放
     <message>
         <location filename="../views/parallel/parallelgrid.cpp" line="71"/>
         <source>PP stage %1: %2 TP groups</source>
-        <translation>PP 阶段 %1:%2 个 TP 组</translation>
+        <translation>PP 阶段 %1：%2 个 TP 组</translation>
     </message>
     <message>
         <location filename="../views/parallel/parallelgrid.cpp" line="102"/>
@@ -1483,32 +1483,32 @@ Ctrl+滚轮、W / S：缩放
     <message>
         <location filename="../views/parallel/parallelgrid.cpp" line="107"/>
         <source>nothing (an empty chunk)</source>
-        <translation>无(空的模型块)</translation>
+        <translation>无（空的模型块）</translation>
     </message>
     <message>
         <location filename="../views/parallel/parallelgrid.cpp" line="111"/>
         <source>Ranks %1 (%2 TP groups)</source>
-        <translation>Rank %1(%2 个 TP 组)</translation>
+        <translation>Rank %1（%2 个 TP 组）</translation>
     </message>
     <message>
         <location filename="../views/parallel/parallelgrid.cpp" line="112"/>
         <source>PP stage %1, every DP copy (1–%2)</source>
-        <translation>PP 阶段 %1,所有 DP 副本(1–%2)</translation>
+        <translation>PP 阶段 %1，所有 DP 副本（1–%2）</translation>
     </message>
     <message>
         <location filename="../views/parallel/parallelgrid.cpp" line="114"/>
         <source>Ranks %1 (TP group %2)</source>
-        <translation>Rank %1(TP 组 %2)</translation>
+        <translation>Rank %1（TP 组 %2）</translation>
     </message>
     <message>
         <location filename="../views/parallel/parallelgrid.cpp" line="115"/>
         <source>PP stage %1, DP copy %2 of %3</source>
-        <translation>PP 阶段 %1,DP 副本 %2/%3</translation>
+        <translation>PP 阶段 %1，DP 副本 %2/%3</translation>
     </message>
     <message>
         <location filename="../views/parallel/parallelgrid.cpp" line="117"/>
         <source>Virtual stage %1: %2</source>
-        <translation>虚拟阶段 %1:%2</translation>
+        <translation>虚拟阶段 %1：%2</translation>
     </message>
 </context>
 <context>
@@ -1531,7 +1531,7 @@ Ctrl+滚轮、W / S：缩放
     <message>
         <location filename="../views/parallel/parallelpanel.cpp" line="26"/>
         <source>World size, layers, TP, PP, VPP, order and standalone embedding stage, as msprobe parallel_plot takes them</source>
-        <translation>总卡数、层数、TP、PP、VPP、顺序和独立嵌入阶段,与 msprobe parallel_plot 的参数相同</translation>
+        <translation>总卡数、层数、TP、PP、VPP、顺序和独立嵌入阶段，与 msprobe parallel_plot 的参数相同</translation>
     </message>
     <message>
         <location filename="../views/parallel/parallelpanel.cpp" line="27"/>
@@ -1541,12 +1541,12 @@ Ctrl+滚轮、W / S：缩放
     <message>
         <location filename="../views/parallel/parallelpanel.cpp" line="28"/>
         <source>Fit the grid to the panel (0); the wheel zooms, dragging pans</source>
-        <translation>使网格适应面板(0);滚轮缩放,拖动平移</translation>
+        <translation>使网格适应面板（0）；滚轮缩放，拖动平移</translation>
     </message>
     <message>
         <location filename="../views/parallel/parallelpanel.cpp" line="29"/>
         <source>Fill each block with the worst compare Result of its ranks at the focused step; the copy colour stays as a band</source>
-        <translation>用当前步中各 rank 最差的比对结果填充每个块;副本颜色保留为左侧色带</translation>
+        <translation>用当前步中各 rank 最差的比对结果填充每个块；副本颜色保留为左侧色带</translation>
     </message>
     <message>
         <location filename="../views/parallel/parallelpanel.cpp" line="30"/>
@@ -1556,12 +1556,12 @@ Ctrl+滚轮、W / S：缩放
     <message>
         <location filename="../views/parallel/parallelpanel.cpp" line="68"/>
         <source>The dumps tell: %1. Give the rest with Configure….</source>
-        <translation>dump 中可得:%1。其余参数请通过“配置…”给出。</translation>
+        <translation>dump 中可得：%1。其余参数请通过“配置…”给出。</translation>
     </message>
     <message>
         <location filename="../views/parallel/parallelpanel.cpp" line="86"/>
         <source>From the dumps: %1</source>
-        <translation>来自 dump:%1</translation>
+        <translation>来自 dump：%1</translation>
     </message>
 </context>
 <context>
@@ -1569,7 +1569,7 @@ Ctrl+滚轮、W / S：缩放
     <message>
         <location filename="../app/studio/session/parallelsetup.cpp" line="310"/>
         <source>No configuration: set one with Configure…</source>
-        <translation>无配置:请通过“配置…”设置</translation>
+        <translation>无配置：请通过“配置…”设置</translation>
     </message>
     <message>
         <location filename="../app/studio/session/parallelsetup.cpp" line="312"/>
@@ -1599,12 +1599,12 @@ Ctrl+滚轮、W / S：缩放
     <message>
         <location filename="../app/studio/session/parallelsetup.cpp" line="351"/>
         <source>order %1: the first that makes that group a TP group</source>
-        <translation>顺序 %1:第一个使该组成为 TP 组的顺序</translation>
+        <translation>顺序 %1：第一个使该组成为 TP 组的顺序</translation>
     </message>
     <message>
         <location filename="../app/studio/session/parallelsetup.cpp" line="354"/>
         <source>no order of tp, dp and pp makes that group a TP group: check the configuration</source>
-        <translation>tp、dp、pp 的任何顺序都不能使该组成为 TP 组:请检查配置</translation>
+        <translation>tp、dp、pp 的任何顺序都不能使该组成为 TP 组：请检查配置</translation>
     </message>
 </context>
 <context>
@@ -1632,7 +1632,7 @@ Ctrl+滚轮、W / S：缩放
     <message>
         <location filename="../views/parallel/parallelview.cpp" line="224"/>
         <source>No parallel configuration. Use Configure… to give world size, layers, TP, PP and VPP, or open dumps that carry them.</source>
-        <translation>没有并行配置。请通过“配置…”给出总卡数、层数、TP、PP 和 VPP,或打开包含这些信息的 dump。</translation>
+        <translation>没有并行配置。请通过“配置…”给出总卡数、层数、TP、PP 和 VPP，或打开包含这些信息的 dump。</translation>
     </message>
     <message>
         <location filename="../views/parallel/parallelview.cpp" line="266"/>
@@ -1687,12 +1687,12 @@ Ctrl+滚轮、W / S：缩放
     <message>
         <location filename="../views/parallel/parallelview.cpp" line="504"/>
         <source>Compare: %1 (worst of its ranks)</source>
-        <translation>比对:%1(其各 rank 中最差)</translation>
+        <translation>比对：%1（其各 rank 中最差）</translation>
     </message>
     <message>
         <location filename="../views/parallel/parallelview.cpp" line="533"/>
         <source>%1: there is no parallel configuration to draw</source>
-        <translation>%1:没有可绘制的并行配置</translation>
+        <translation>%1：没有可绘制的并行配置</translation>
     </message>
     <message>
         <location filename="../views/parallel/parallelview.cpp" line="543"/>
@@ -1727,37 +1727,37 @@ Ctrl+滚轮、W / S：缩放
     <message>
         <location filename="../app/studio/session/parallelsetup.cpp" line="50"/>
         <source>world_size, tp, pp, vpp and order: the graph&apos;s parallel-merge flags (--rank_size %1 --tp %2 --pp %3 --vpp %4 --order %5)</source>
-        <translation>world_size、tp、pp、vpp 和 order:构图的并行合并参数(--rank_size %1 --tp %2 --pp %3 --vpp %4 --order %5)</translation>
+        <translation>world_size、tp、pp、vpp 和 order：构图的并行合并参数（--rank_size %1 --tp %2 --pp %3 --vpp %4 --order %5）</translation>
     </message>
     <message>
         <location filename="../app/studio/session/parallelsetup.cpp" line="139"/>
         <source>world_size %1: the rank folders of the dump</source>
-        <translation>world_size %1:dump 中的 rank 目录</translation>
+        <translation>world_size %1：dump 中的 rank 目录</translation>
     </message>
     <message>
         <location filename="../app/studio/session/parallelsetup.cpp" line="142"/>
         <source>world_size %1: the ranks opened</source>
-        <translation>world_size %1:已打开的 rank</translation>
+        <translation>world_size %1：已打开的 rank</translation>
     </message>
     <message>
         <location filename="../app/studio/session/parallelsetup.cpp" line="165"/>
         <source>%1 (step %2, rank %3 of the graph)</source>
-        <translation>%1(图的 step %2,rank %3)</translation>
+        <translation>%1（图的 step %2，rank %3）</translation>
     </message>
     <message>
         <location filename="../app/studio/session/parallelsetup.cpp" line="175"/>
         <source>tp %1: group_ranks %2 of the first reduce_scatter/all_reduce in %3</source>
-        <translation>tp %1:%3 中第一个 reduce_scatter/all_reduce 的 group_ranks %2</translation>
+        <translation>tp %1：%3 中第一个 reduce_scatter/all_reduce 的 group_ranks %2</translation>
     </message>
     <message>
         <location filename="../app/studio/session/parallelsetup.cpp" line="188"/>
         <source>num_layers %1: the layers.N modules of the merged graph</source>
-        <translation>num_layers %1:合并图中的 layers.N 模块</translation>
+        <translation>num_layers %1：合并图中的 layers.N 模块</translation>
     </message>
     <message>
         <location filename="../app/studio/session/parallelsetup.cpp" line="189"/>
         <source>num_layers %1: %2 layers.N modules in a rank&apos;s graph × pp %3</source>
-        <translation>num_layers %1:单个 rank 图中的 %2 个 layers.N 模块 × pp %3</translation>
+        <translation>num_layers %1：单个 rank 图中的 %2 个 layers.N 模块 × pp %3</translation>
     </message>
 </context>
 <context>
@@ -1899,22 +1899,22 @@ You can also drop a dump folder, two folders, a vis.db or a compare CSV on this 
     <message>
         <location filename="../app/studio/headlessexport.cpp" line="87"/>
         <source>%1: --view parallel writes .png or .svg</source>
-        <translation>%1:--view parallel 只能写 .png 或 .svg</translation>
+        <translation>%1：--view parallel 只能写 .png 或 .svg</translation>
     </message>
     <message>
         <location filename="../app/studio/headlessexport.cpp" line="114"/>
         <source>--view parallel needs --world_size and --num_layers (the inputs do not give them)</source>
-        <translation>--view parallel 需要 --world_size 和 --num_layers(输入中没有这些信息)</translation>
+        <translation>--view parallel 需要 --world_size 和 --num_layers（输入中没有这些信息）</translation>
     </message>
     <message>
         <location filename="../app/studio/headlessexport.cpp" line="120"/>
         <source>--vpp %1: the %2 layers do not split into %3 pipeline stage(s) of %1 virtual stage(s)</source>
-        <translation>--vpp %1:%2 层无法分成 %3 个流水线阶段、每阶段 %1 个虚拟阶段</translation>
+        <translation>--vpp %1：%2 层无法分成 %3 个流水线阶段、每阶段 %1 个虚拟阶段</translation>
     </message>
     <message>
         <location filename="../app/studio/headlessexport.cpp" line="134"/>
         <source>parallel configuration: %1</source>
-        <translation>并行配置:%1</translation>
+        <translation>并行配置：%1</translation>
     </message>
     <message>
         <location filename="../app/studio/headlessexport.cpp" line="151"/>
@@ -1924,7 +1924,7 @@ You can also drop a dump folder, two folders, a vis.db or a compare CSV on this 
     <message>
         <location filename="../app/studio/headlessexport.cpp" line="153"/>
         <source>--view %1: unknown view; use graph, compare or parallel</source>
-        <translation>--view %1:未知视图;请使用 graph、compare 或 parallel</translation>
+        <translation>--view %1：未知视图；请使用 graph、compare 或 parallel</translation>
     </message>
     <message>
         <location filename="../app/studio/headlessexport.cpp" line="155"/>
@@ -1997,7 +1997,7 @@ You can also drop a dump folder, two folders, a vis.db or a compare CSV on this 
     <message>
         <location filename="../app/studio/main.cpp" line="88"/>
         <source>With --export: the view to draw, graph (default), compare or parallel. Without: parallel shows the parallelism panel in front.</source>
-        <translation>与 --export 一起使用:要绘制的视图,graph(默认)、compare 或 parallel。不带 --export 时:parallel 会把并行面板显示在最前。</translation>
+        <translation>与 --export 一起使用：要绘制的视图，graph（默认）、compare 或 parallel。不带 --export 时：parallel 会把并行面板显示在最前。</translation>
     </message>
     <message>
         <location filename="../app/studio/main.cpp" line="90"/>
@@ -2012,47 +2012,47 @@ You can also drop a dump folder, two folders, a vis.db or a compare CSV on this 
     <message>
         <location filename="../app/studio/main.cpp" line="94"/>
         <source>With --view parallel: the world size.</source>
-        <translation>与 --view parallel 一起使用:总卡数。</translation>
+        <translation>与 --view parallel 一起使用：总卡数。</translation>
     </message>
     <message>
         <location filename="../app/studio/main.cpp" line="95"/>
         <source>With --view parallel: the number of transformer layers.</source>
-        <translation>与 --view parallel 一起使用:Transformer 层数。</translation>
+        <translation>与 --view parallel 一起使用：Transformer 层数。</translation>
     </message>
     <message>
         <location filename="../app/studio/main.cpp" line="97"/>
         <source>With --view parallel: the tensor-parallel size.</source>
-        <translation>与 --view parallel 一起使用:张量并行大小。</translation>
+        <translation>与 --view parallel 一起使用：张量并行大小。</translation>
     </message>
     <message>
         <location filename="../app/studio/main.cpp" line="99"/>
         <source>With --view parallel: the pipeline-parallel size.</source>
-        <translation>与 --view parallel 一起使用:流水线并行大小。</translation>
+        <translation>与 --view parallel 一起使用：流水线并行大小。</translation>
     </message>
     <message>
         <location filename="../app/studio/main.cpp" line="101"/>
         <source>With --view parallel: layers per virtual pipeline stage.</source>
-        <translation>与 --view parallel 一起使用:每个虚拟流水线阶段的层数。</translation>
+        <translation>与 --view parallel 一起使用：每个虚拟流水线阶段的层数。</translation>
     </message>
     <message>
         <location filename="../app/studio/main.cpp" line="103"/>
         <source>With --view parallel: the number of virtual pipeline stages (as graph_visualize --vpp).</source>
-        <translation>与 --view parallel 一起使用:虚拟流水线阶段数(同 graph_visualize --vpp)。</translation>
+        <translation>与 --view parallel 一起使用：虚拟流水线阶段数（同 graph_visualize --vpp）。</translation>
     </message>
     <message>
         <location filename="../app/studio/main.cpp" line="104"/>
         <source>With --view parallel: the rank order, e.g. tp-cp-ep-dp-pp.</source>
-        <translation>与 --view parallel 一起使用:rank 顺序,例如 tp-cp-ep-dp-pp。</translation>
+        <translation>与 --view parallel 一起使用：rank 顺序，例如 tp-cp-ep-dp-pp。</translation>
     </message>
     <message>
         <location filename="../app/studio/main.cpp" line="106"/>
         <source>With --view parallel: the embedding has a pipeline stage of its own.</source>
-        <translation>与 --view parallel 一起使用:嵌入层单独占一个流水线阶段。</translation>
+        <translation>与 --view parallel 一起使用：嵌入层单独占一个流水线阶段。</translation>
     </message>
     <message>
         <location filename="../app/studio/main.cpp" line="125"/>
         <source>--%1 takes a whole number, not &apos;%2&apos;</source>
-        <translation>--%1 需要整数,而不是“%2”</translation>
+        <translation>--%1 需要整数，而不是“%2”</translation>
     </message>
     <message>
         <location filename="../app/studio/main.cpp" line="144"/>
