@@ -465,48 +465,48 @@ Wheel: scroll; A / D: left / right</translation>
         <translation>Cancel</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow.cpp" line="271"/>
+        <location filename="../app/studio/mainwindow.cpp" line="272"/>
         <source>Step %1, rank %2: %3 rows: %4 pass, %5 warning, %6 error</source>
         <translation>Step %1, rank %2: %3 rows: %4 pass, %5 warning, %6 error</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow.cpp" line="286"/>
-        <location filename="../app/studio/mainwindow.cpp" line="301"/>
+        <location filename="../app/studio/mainwindow.cpp" line="287"/>
+        <location filename="../app/studio/mainwindow.cpp" line="302"/>
         <source>Loading…</source>
         <translation>Loading…</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow.cpp" line="299"/>
+        <location filename="../app/studio/mainwindow.cpp" line="300"/>
         <source>A compare CSV has no graph. Open the dump folders (a problem/bench pair) to see the graphs and the verdict.</source>
         <translation>A compare CSV has no graph. Open the dump folders (a problem/bench pair) to see the graphs and the verdict.</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow.cpp" line="303"/>
+        <location filename="../app/studio/mainwindow.cpp" line="304"/>
         <source>No graph for step %1, rank %2.</source>
         <translation>No graph for step %1, rank %2.</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow.cpp" line="305"/>
+        <location filename="../app/studio/mainwindow.cpp" line="306"/>
         <source>No graph for what is open.</source>
         <translation>No graph for what is open.</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow.cpp" line="331"/>
+        <location filename="../app/studio/mainwindow.cpp" line="332"/>
         <source>Loading %1…</source>
         <translation>Loading %1…</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow.cpp" line="369"/>
+        <location filename="../app/studio/mainwindow.cpp" line="370"/>
         <source>Loading cancelled.</source>
         <translation>Loading cancelled.</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow.cpp" line="362"/>
+        <location filename="../app/studio/mainwindow.cpp" line="363"/>
         <source>%1 — msprobe studio</source>
         <translation>%1 — msprobe studio</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow.cpp" line="295"/>
+        <location filename="../app/studio/mainwindow.cpp" line="296"/>
         <source>No graph: the model graph needs an L0 or mix dump (its construct.json holds the module structure); an L1 dump has the compare table and the verdict only.
 
 %1</source>
@@ -515,8 +515,8 @@ Wheel: scroll; A / D: left / right</translation>
 %1</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow.cpp" line="371"/>
         <location filename="../app/studio/mainwindow.cpp" line="372"/>
+        <location filename="../app/studio/mainwindow.cpp" line="373"/>
         <source>Could not open %1</source>
         <translation>Could not open %1</translation>
     </message>
@@ -561,7 +561,7 @@ Wheel: scroll; A / D: left / right</translation>
         <translation>Node details</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow.cpp" line="187"/>
+        <location filename="../app/studio/mainwindow.cpp" line="188"/>
         <source>Matching failed</source>
         <translation>Matching failed</translation>
     </message>
@@ -847,27 +847,27 @@ Wheel: scroll; A / D: left / right</translation>
         <translation>&lt;b&gt;msprobe studio %1&lt;/b&gt;&lt;br&gt;Numerical-accuracy workstation for msprobe dumps: graph diff, compare table, node matching and reports.</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow.cpp" line="315"/>
+        <location filename="../app/studio/mainwindow.cpp" line="316"/>
         <source>Cannot open</source>
         <translation>Cannot open</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow.cpp" line="346"/>
+        <location filename="../app/studio/mainwindow.cpp" line="347"/>
         <source>%p% — about %1 s left</source>
         <translation>%p% — about %1 s left</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow.cpp" line="349"/>
+        <location filename="../app/studio/mainwindow.cpp" line="350"/>
         <source>Loading: %1</source>
         <translation>Loading: %1</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow.cpp" line="356"/>
+        <location filename="../app/studio/mainwindow.cpp" line="357"/>
         <source> vs </source>
         <translation> vs </translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow.cpp" line="363"/>
+        <location filename="../app/studio/mainwindow.cpp" line="364"/>
         <source>Opened %1 in %2 s.</source>
         <translation>Opened %1 in %2 s.</translation>
     </message>
@@ -894,12 +894,14 @@ Wheel: scroll; A / D: left / right</translation>
     <message>
         <location filename="../app/studio/mainwindow_actions.cpp" line="183"/>
         <location filename="../app/studio/mainwindow_actions.cpp" line="195"/>
+        <location filename="../app/studio/mainwindow_parallel.cpp" line="51"/>
         <source>Written %1</source>
         <translation>Written %1</translation>
     </message>
     <message>
         <location filename="../app/studio/mainwindow_actions.cpp" line="185"/>
         <location filename="../app/studio/mainwindow_actions.cpp" line="197"/>
+        <location filename="../app/studio/mainwindow_parallel.cpp" line="53"/>
         <source>Export failed</source>
         <translation>Export failed</translation>
     </message>
@@ -910,6 +912,7 @@ Wheel: scroll; A / D: left / right</translation>
     </message>
     <message>
         <location filename="../app/studio/mainwindow_actions.cpp" line="190"/>
+        <location filename="../app/studio/mainwindow_parallel.cpp" line="46"/>
         <source>PNG image (*.png);;SVG drawing (*.svg)</source>
         <translation>PNG image (*.png);;SVG drawing (*.svg)</translation>
     </message>
@@ -917,6 +920,16 @@ Wheel: scroll; A / D: left / right</translation>
         <location filename="../app/studio/mainwindow_actions.cpp" line="209"/>
         <source>Keyboard shortcuts</source>
         <translation>Keyboard shortcuts</translation>
+    </message>
+    <message>
+        <location filename="../app/studio/mainwindow_parallel.cpp" line="19"/>
+        <source>Parallelism</source>
+        <translation>Parallelism</translation>
+    </message>
+    <message>
+        <location filename="../app/studio/mainwindow_parallel.cpp" line="46"/>
+        <source>Export parallelism</source>
+        <translation>Export parallelism</translation>
     </message>
 </context>
 <context>
@@ -1242,109 +1255,451 @@ Wheel: scroll; A / D: left / right</translation>
 <context>
     <name>PairDialog</name>
     <message>
-        <location filename="../app/studio/pairdialog.cpp" line="18"/>
+        <location filename="../app/studio/pairdialog.cpp" line="24"/>
         <source>Open problem/bench pair</source>
         <translation>Open problem/bench pair</translation>
     </message>
     <message>
-        <location filename="../app/studio/pairdialog.cpp" line="20"/>
+        <location filename="../app/studio/pairdialog.cpp" line="26"/>
         <source>&amp;Problem dump:</source>
         <translation>&amp;Problem dump:</translation>
     </message>
     <message>
-        <location filename="../app/studio/pairdialog.cpp" line="20"/>
+        <location filename="../app/studio/pairdialog.cpp" line="26"/>
         <source>Problem (debug) dump folder</source>
         <translation>Problem (debug) dump folder</translation>
     </message>
     <message>
-        <location filename="../app/studio/pairdialog.cpp" line="21"/>
+        <location filename="../app/studio/pairdialog.cpp" line="27"/>
         <source>&amp;Bench dump:</source>
         <translation>&amp;Bench dump:</translation>
     </message>
     <message>
-        <location filename="../app/studio/pairdialog.cpp" line="21"/>
+        <location filename="../app/studio/pairdialog.cpp" line="27"/>
         <source>Benchmark dump folder</source>
         <translation>Benchmark dump folder</translation>
     </message>
     <message>
-        <location filename="../app/studio/pairdialog.cpp" line="22"/>
+        <location filename="../app/studio/pairdialog.cpp" line="28"/>
         <source>&amp;Output folder:</source>
         <translation>&amp;Output folder:</translation>
     </message>
     <message>
-        <location filename="../app/studio/pairdialog.cpp" line="22"/>
+        <location filename="../app/studio/pairdialog.cpp" line="28"/>
         <source>Folder for the vis.db</source>
         <translation>Folder for the vis.db</translation>
     </message>
     <message>
-        <location filename="../app/studio/pairdialog.cpp" line="23"/>
+        <location filename="../app/studio/pairdialog.cpp" line="29"/>
         <source>a new folder in the cache</source>
         <translation>a new folder in the cache</translation>
     </message>
     <message>
-        <location filename="../app/studio/pairdialog.cpp" line="26"/>
+        <location filename="../app/studio/pairdialog.cpp" line="32"/>
         <source>&amp;Fuzzy match (-fm): ignore call counters inside matched modules</source>
         <translation>&amp;Fuzzy match (-fm): ignore call counters inside matched modules</translation>
     </message>
     <message>
-        <location filename="../app/studio/pairdialog.cpp" line="27"/>
+        <location filename="../app/studio/pairdialog.cpp" line="33"/>
         <source>O&amp;verflow check (-oc): grade NaN/Inf anomalies</source>
         <translation>O&amp;verflow check (-oc): grade NaN/Inf anomalies</translation>
     </message>
     <message>
-        <location filename="../app/studio/pairdialog.cpp" line="50"/>
+        <location filename="../app/studio/pairdialog.cpp" line="57"/>
         <source>Browse…</source>
         <translation>Browse…</translation>
     </message>
     <message>
-        <location filename="../app/studio/pairdialog.cpp" line="73"/>
+        <location filename="../app/studio/pairdialog.cpp" line="80"/>
         <source>Choose the %1 folder.</source>
         <translation>Choose the %1 folder.</translation>
     </message>
     <message>
-        <location filename="../app/studio/pairdialog.cpp" line="76"/>
+        <location filename="../app/studio/pairdialog.cpp" line="83"/>
         <source>The %1 folder does not exist: %2</source>
         <translation>The %1 folder does not exist: %2</translation>
     </message>
     <message>
-        <location filename="../app/studio/pairdialog.cpp" line="78"/>
+        <location filename="../app/studio/pairdialog.cpp" line="85"/>
         <source>The %1 path is not a folder: %2</source>
         <translation>The %1 path is not a folder: %2</translation>
     </message>
     <message>
-        <location filename="../app/studio/pairdialog.cpp" line="81"/>
+        <location filename="../app/studio/pairdialog.cpp" line="88"/>
         <source>problem dump</source>
         <translation>problem dump</translation>
     </message>
     <message>
-        <location filename="../app/studio/pairdialog.cpp" line="83"/>
+        <location filename="../app/studio/pairdialog.cpp" line="90"/>
         <source>bench dump</source>
         <translation>bench dump</translation>
     </message>
     <message>
-        <location filename="../app/studio/pairdialog.cpp" line="87"/>
+        <location filename="../app/studio/pairdialog.cpp" line="94"/>
         <source>The layer mapping is not a file: %1</source>
         <translation>The layer mapping is not a file: %1</translation>
     </message>
     <message>
-        <location filename="../app/studio/pairdialog.cpp" line="24"/>
+        <location filename="../app/studio/pairdialog.cpp" line="100"/>
+        <source>Parallel &amp;merge: one graph per data-parallel copy (--rank_size, --tp, --pp, --vpp, --order)</source>
+        <translation>Parallel &amp;merge: one graph per data-parallel copy (--rank_size, --tp, --pp, --vpp, --order)</translation>
+    </message>
+    <message>
+        <location filename="../app/studio/pairdialog.cpp" line="104"/>
+        <source>Problem</source>
+        <translation>Problem</translation>
+    </message>
+    <message>
+        <location filename="../app/studio/pairdialog.cpp" line="105"/>
+        <source>Bench</source>
+        <translation>Bench</translation>
+    </message>
+    <message>
+        <location filename="../app/studio/pairdialog.cpp" line="106"/>
+        <source>Ranks (--rank_size):</source>
+        <translation>Ranks (--rank_size):</translation>
+    </message>
+    <message>
+        <location filename="../app/studio/pairdialog.cpp" line="106"/>
+        <source>TP (--tp):</source>
+        <translation>TP (--tp):</translation>
+    </message>
+    <message>
+        <location filename="../app/studio/pairdialog.cpp" line="106"/>
+        <source>PP (--pp):</source>
+        <translation>PP (--pp):</translation>
+    </message>
+    <message>
+        <location filename="../app/studio/pairdialog.cpp" line="106"/>
+        <source>VPP (--vpp):</source>
+        <translation>VPP (--vpp):</translation>
+    </message>
+    <message>
+        <location filename="../app/studio/pairdialog.cpp" line="106"/>
+        <source>Order (--order):</source>
+        <translation>Order (--order):</translation>
+    </message>
+    <message>
+        <location filename="../app/studio/pairdialog.cpp" line="30"/>
         <source>&amp;Layer mapping:</source>
         <translation>&amp;Layer mapping:</translation>
     </message>
     <message>
-        <location filename="../app/studio/pairdialog.cpp" line="24"/>
+        <location filename="../app/studio/pairdialog.cpp" line="30"/>
         <source>Layer mapping YAML (-lm)</source>
         <translation>Layer mapping YAML (-lm)</translation>
     </message>
     <message>
-        <location filename="../app/studio/pairdialog.cpp" line="24"/>
+        <location filename="../app/studio/pairdialog.cpp" line="30"/>
         <source>YAML files (*.yaml *.yml)</source>
         <translation>YAML files (*.yaml *.yml)</translation>
     </message>
     <message>
-        <location filename="../app/studio/pairdialog.cpp" line="25"/>
+        <location filename="../app/studio/pairdialog.cpp" line="31"/>
         <source>optional: a YAML file mapping renamed layers (-lm)</source>
         <translation>optional: a YAML file mapping renamed layers (-lm)</translation>
+    </message>
+</context>
+<context>
+    <name>ParallelConfigDialog</name>
+    <message>
+        <location filename="../views/parallel/parallelconfigdialog.cpp" line="37"/>
+        <source>Parallel configuration</source>
+        <translation>Parallel configuration</translation>
+    </message>
+    <message>
+        <location filename="../views/parallel/parallelconfigdialog.cpp" line="48"/>
+        <source>none (no virtual pipeline)</source>
+        <translation>none (no virtual pipeline)</translation>
+    </message>
+    <message>
+        <location filename="../views/parallel/parallelconfigdialog.cpp" line="52"/>
+        <source>Embedding on a stage of its own (--standalone_embedding_stage)</source>
+        <translation>Embedding on a stage of its own (--standalone_embedding_stage)</translation>
+    </message>
+    <message>
+        <location filename="../views/parallel/parallelconfigdialog.cpp" line="53"/>
+        <source>&amp;World size:</source>
+        <translation>&amp;World size:</translation>
+    </message>
+    <message>
+        <location filename="../views/parallel/parallelconfigdialog.cpp" line="54"/>
+        <source>&amp;Layers:</source>
+        <translation>&amp;Layers:</translation>
+    </message>
+    <message>
+        <location filename="../views/parallel/parallelconfigdialog.cpp" line="55"/>
+        <source>&amp;Tensor parallel (TP):</source>
+        <translation>&amp;Tensor parallel (TP):</translation>
+    </message>
+    <message>
+        <location filename="../views/parallel/parallelconfigdialog.cpp" line="56"/>
+        <source>&amp;Pipeline parallel (PP):</source>
+        <translation>&amp;Pipeline parallel (PP):</translation>
+    </message>
+    <message>
+        <location filename="../views/parallel/parallelconfigdialog.cpp" line="57"/>
+        <source>Layers per &amp;virtual stage:</source>
+        <translation>Layers per &amp;virtual stage:</translation>
+    </message>
+    <message>
+        <location filename="../views/parallel/parallelconfigdialog.cpp" line="58"/>
+        <source>&amp;Order:</source>
+        <translation>&amp;Order:</translation>
+    </message>
+    <message>
+        <location filename="../views/parallel/parallelconfigdialog.cpp" line="142"/>
+        <source>DP %1, VPP %2, %3 TP groups; the CLI&apos;s picture: %4</source>
+        <translation>DP %1, VPP %2, %3 TP groups; the CLI&apos;s picture: %4</translation>
+    </message>
+    <message>
+        <location filename="../views/parallel/parallelconfigdialog.cpp" line="155"/>
+        <source>The dumps&apos; group_ranks [%1] is not a TP group of this configuration; check the order.</source>
+        <translation>The dumps&apos; group_ranks [%1] is not a TP group of this configuration; check the order.</translation>
+    </message>
+</context>
+<context>
+    <name>ParallelGrid</name>
+    <message>
+        <location filename="../views/parallel/parallelgrid.cpp" line="71"/>
+        <source>PP stage %1: %2 TP groups</source>
+        <translation>PP stage %1: %2 TP groups</translation>
+    </message>
+    <message>
+        <location filename="../views/parallel/parallelgrid.cpp" line="102"/>
+        <source>embedding</source>
+        <translation>embedding</translation>
+    </message>
+    <message>
+        <location filename="../views/parallel/parallelgrid.cpp" line="104"/>
+        <source>layers %1–%2</source>
+        <translation>layers %1–%2</translation>
+    </message>
+    <message>
+        <location filename="../views/parallel/parallelgrid.cpp" line="106"/>
+        <source>output layer</source>
+        <translation>output layer</translation>
+    </message>
+    <message>
+        <location filename="../views/parallel/parallelgrid.cpp" line="107"/>
+        <source>nothing (an empty chunk)</source>
+        <translation>nothing (an empty chunk)</translation>
+    </message>
+    <message>
+        <location filename="../views/parallel/parallelgrid.cpp" line="111"/>
+        <source>Ranks %1 (%2 TP groups)</source>
+        <translation>Ranks %1 (%2 TP groups)</translation>
+    </message>
+    <message>
+        <location filename="../views/parallel/parallelgrid.cpp" line="112"/>
+        <source>PP stage %1, every DP copy (1–%2)</source>
+        <translation>PP stage %1, every DP copy (1–%2)</translation>
+    </message>
+    <message>
+        <location filename="../views/parallel/parallelgrid.cpp" line="114"/>
+        <source>Ranks %1 (TP group %2)</source>
+        <translation>Ranks %1 (TP group %2)</translation>
+    </message>
+    <message>
+        <location filename="../views/parallel/parallelgrid.cpp" line="115"/>
+        <source>PP stage %1, DP copy %2 of %3</source>
+        <translation>PP stage %1, DP copy %2 of %3</translation>
+    </message>
+    <message>
+        <location filename="../views/parallel/parallelgrid.cpp" line="117"/>
+        <source>Virtual stage %1: %2</source>
+        <translation>Virtual stage %1: %2</translation>
+    </message>
+</context>
+<context>
+    <name>ParallelPanel</name>
+    <message>
+        <location filename="../views/parallel/parallelpanel.cpp" line="19"/>
+        <source>Colour by compare result</source>
+        <translation>Colour by compare result</translation>
+    </message>
+    <message>
+        <location filename="../views/parallel/parallelpanel.cpp" line="20"/>
+        <source>Export…</source>
+        <translation>Export…</translation>
+    </message>
+    <message>
+        <location filename="../views/parallel/parallelpanel.cpp" line="25"/>
+        <source>Configure…</source>
+        <translation>Configure…</translation>
+    </message>
+    <message>
+        <location filename="../views/parallel/parallelpanel.cpp" line="26"/>
+        <source>World size, layers, TP, PP, VPP, order and standalone embedding stage, as msprobe parallel_plot takes them</source>
+        <translation>World size, layers, TP, PP, VPP, order and standalone embedding stage, as msprobe parallel_plot takes them</translation>
+    </message>
+    <message>
+        <location filename="../views/parallel/parallelpanel.cpp" line="27"/>
+        <source>Fit</source>
+        <translation>Fit</translation>
+    </message>
+    <message>
+        <location filename="../views/parallel/parallelpanel.cpp" line="28"/>
+        <source>Fit the grid to the panel (0); the wheel zooms, dragging pans</source>
+        <translation>Fit the grid to the panel (0); the wheel zooms, dragging pans</translation>
+    </message>
+    <message>
+        <location filename="../views/parallel/parallelpanel.cpp" line="29"/>
+        <source>Fill each block with the worst compare Result of its ranks at the focused step; the copy colour stays as a band</source>
+        <translation>Fill each block with the worst compare Result of its ranks at the focused step; the copy colour stays as a band</translation>
+    </message>
+    <message>
+        <location filename="../views/parallel/parallelpanel.cpp" line="30"/>
+        <source>Save the grid as PNG or SVG</source>
+        <translation>Save the grid as PNG or SVG</translation>
+    </message>
+    <message>
+        <location filename="../views/parallel/parallelpanel.cpp" line="68"/>
+        <source>The dumps tell: %1. Give the rest with Configure….</source>
+        <translation>The dumps tell: %1. Give the rest with Configure….</translation>
+    </message>
+    <message>
+        <location filename="../views/parallel/parallelpanel.cpp" line="86"/>
+        <source>From the dumps: %1</source>
+        <translation>From the dumps: %1</translation>
+    </message>
+</context>
+<context>
+    <name>ParallelSetup</name>
+    <message>
+        <location filename="../app/studio/session/parallelsetup.cpp" line="310"/>
+        <source>No configuration: set one with Configure…</source>
+        <translation>No configuration: set one with Configure…</translation>
+    </message>
+    <message>
+        <location filename="../app/studio/session/parallelsetup.cpp" line="312"/>
+        <source>From the graph&apos;s parallel-merge flags.</source>
+        <translation>From the graph&apos;s parallel-merge flags.</translation>
+    </message>
+    <message>
+        <location filename="../app/studio/session/parallelsetup.cpp" line="315"/>
+        <source>Read from the dumps.</source>
+        <translation>Read from the dumps.</translation>
+    </message>
+    <message>
+        <location filename="../app/studio/session/parallelsetup.cpp" line="318"/>
+        <source>As last set for this input.</source>
+        <translation>As last set for this input.</translation>
+    </message>
+    <message>
+        <location filename="../app/studio/session/parallelsetup.cpp" line="321"/>
+        <source>As set in Configure….</source>
+        <translation>As set in Configure….</translation>
+    </message>
+    <message>
+        <location filename="../app/studio/session/parallelsetup.cpp" line="324"/>
+        <source>From the command line.</source>
+        <translation>From the command line.</translation>
+    </message>
+    <message>
+        <location filename="../app/studio/session/parallelsetup.cpp" line="351"/>
+        <source>order %1: the first that makes that group a TP group</source>
+        <translation>order %1: the first that makes that group a TP group</translation>
+    </message>
+    <message>
+        <location filename="../app/studio/session/parallelsetup.cpp" line="354"/>
+        <source>no order of tp, dp and pp makes that group a TP group: check the configuration</source>
+        <translation>no order of tp, dp and pp makes that group a TP group: check the configuration</translation>
+    </message>
+</context>
+<context>
+    <name>ParallelView</name>
+    <message>
+        <location filename="../views/parallel/parallelview.cpp" line="51"/>
+        <source>pass</source>
+        <translation>pass</translation>
+    </message>
+    <message>
+        <location filename="../views/parallel/parallelview.cpp" line="53"/>
+        <source>warning</source>
+        <translation>warning</translation>
+    </message>
+    <message>
+        <location filename="../views/parallel/parallelview.cpp" line="55"/>
+        <source>error</source>
+        <translation>error</translation>
+    </message>
+    <message>
+        <location filename="../views/parallel/parallelview.cpp" line="59"/>
+        <source>not compared</source>
+        <translation>not compared</translation>
+    </message>
+    <message>
+        <location filename="../views/parallel/parallelview.cpp" line="224"/>
+        <source>No parallel configuration. Use Configure… to give world size, layers, TP, PP and VPP, or open dumps that carry them.</source>
+        <translation>No parallel configuration. Use Configure… to give world size, layers, TP, PP and VPP, or open dumps that carry them.</translation>
+    </message>
+    <message>
+        <location filename="../views/parallel/parallelview.cpp" line="266"/>
+        <source>Virtual Pipeline Stage</source>
+        <translation>Virtual Pipeline Stage</translation>
+    </message>
+    <message>
+        <location filename="../views/parallel/parallelview.cpp" line="270"/>
+        <source>PP stage</source>
+        <translation>PP stage</translation>
+    </message>
+    <message>
+        <location filename="../views/parallel/parallelview.cpp" line="270"/>
+        <source>TP Group</source>
+        <translation>TP Group</translation>
+    </message>
+    <message>
+        <location filename="../views/parallel/parallelview.cpp" line="357"/>
+        <source>Model Copies</source>
+        <translation>Model Copies</translation>
+    </message>
+    <message>
+        <location filename="../views/parallel/parallelview.cpp" line="371"/>
+        <source>… %1 more</source>
+        <translation>… %1 more</translation>
+    </message>
+    <message>
+        <location filename="../views/parallel/parallelview.cpp" line="371"/>
+        <source>Model Copy %1</source>
+        <translation>Model Copy %1</translation>
+    </message>
+    <message>
+        <location filename="../views/parallel/parallelview.cpp" line="374"/>
+        <source>Compare result</source>
+        <translation>Compare result</translation>
+    </message>
+    <message>
+        <location filename="../views/parallel/parallelview.cpp" line="466"/>
+        <source>Select rank</source>
+        <translation>Select rank</translation>
+    </message>
+    <message>
+        <location filename="../views/parallel/parallelview.cpp" line="470"/>
+        <source>Rank %1</source>
+        <translation>Rank %1</translation>
+    </message>
+    <message>
+        <location filename="../views/parallel/parallelview.cpp" line="476"/>
+        <source>Fit to view</source>
+        <translation>Fit to view</translation>
+    </message>
+    <message>
+        <location filename="../views/parallel/parallelview.cpp" line="504"/>
+        <source>Compare: %1 (worst of its ranks)</source>
+        <translation>Compare: %1 (worst of its ranks)</translation>
+    </message>
+    <message>
+        <location filename="../views/parallel/parallelview.cpp" line="533"/>
+        <source>%1: there is no parallel configuration to draw</source>
+        <translation>%1: there is no parallel configuration to draw</translation>
+    </message>
+    <message>
+        <location filename="../views/parallel/parallelview.cpp" line="543"/>
+        <location filename="../views/parallel/parallelview.cpp" line="547"/>
+        <location filename="../views/parallel/parallelview.cpp" line="552"/>
+        <source>Cannot write %1</source>
+        <translation>Cannot write %1</translation>
     </message>
 </context>
 <context>
@@ -1368,6 +1723,41 @@ Wheel: scroll; A / D: left / right</translation>
         <location filename="../app/studio/session/studiosession.cpp" line="50"/>
         <source>Open one path (a dump folder, a .vis.db or a compare CSV) or two dump folders (problem, bench).</source>
         <translation>Open one path (a dump folder, a .vis.db or a compare CSV) or two dump folders (problem, bench).</translation>
+    </message>
+    <message>
+        <location filename="../app/studio/session/parallelsetup.cpp" line="50"/>
+        <source>world_size, tp, pp, vpp and order: the graph&apos;s parallel-merge flags (--rank_size %1 --tp %2 --pp %3 --vpp %4 --order %5)</source>
+        <translation>world_size, tp, pp, vpp and order: the graph&apos;s parallel-merge flags (--rank_size %1 --tp %2 --pp %3 --vpp %4 --order %5)</translation>
+    </message>
+    <message>
+        <location filename="../app/studio/session/parallelsetup.cpp" line="139"/>
+        <source>world_size %1: the rank folders of the dump</source>
+        <translation>world_size %1: the rank folders of the dump</translation>
+    </message>
+    <message>
+        <location filename="../app/studio/session/parallelsetup.cpp" line="142"/>
+        <source>world_size %1: the ranks opened</source>
+        <translation>world_size %1: the ranks opened</translation>
+    </message>
+    <message>
+        <location filename="../app/studio/session/parallelsetup.cpp" line="165"/>
+        <source>%1 (step %2, rank %3 of the graph)</source>
+        <translation>%1 (step %2, rank %3 of the graph)</translation>
+    </message>
+    <message>
+        <location filename="../app/studio/session/parallelsetup.cpp" line="175"/>
+        <source>tp %1: group_ranks %2 of the first reduce_scatter/all_reduce in %3</source>
+        <translation>tp %1: group_ranks %2 of the first reduce_scatter/all_reduce in %3</translation>
+    </message>
+    <message>
+        <location filename="../app/studio/session/parallelsetup.cpp" line="188"/>
+        <source>num_layers %1: the layers.N modules of the merged graph</source>
+        <translation>num_layers %1: the layers.N modules of the merged graph</translation>
+    </message>
+    <message>
+        <location filename="../app/studio/session/parallelsetup.cpp" line="189"/>
+        <source>num_layers %1: %2 layers.N modules in a rank&apos;s graph × pp %3</source>
+        <translation>num_layers %1: %2 layers.N modules in a rank&apos;s graph × pp %3</translation>
     </message>
 </context>
 <context>
@@ -1495,69 +1885,89 @@ You can also drop a dump folder, two folders, a vis.db or a compare CSV on this 
 <context>
     <name>headlessexport</name>
     <message>
-        <location filename="../app/studio/headlessexport.cpp" line="60"/>
-        <location filename="../app/studio/headlessexport.cpp" line="63"/>
-        <location filename="../app/studio/headlessexport.cpp" line="65"/>
+        <location filename="../app/studio/headlessexport.cpp" line="61"/>
+        <location filename="../app/studio/headlessexport.cpp" line="64"/>
+        <location filename="../app/studio/headlessexport.cpp" line="66"/>
         <source>Cannot write %1</source>
         <translation>Cannot write %1</translation>
     </message>
     <message>
-        <location filename="../app/studio/headlessexport.cpp" line="71"/>
+        <location filename="../app/studio/headlessexport.cpp" line="72"/>
         <source>%1: no verdict to write; a JSON export needs a problem/bench pair of dump folders (not a vis.db or a CSV).</source>
         <translation>%1: no verdict to write; a JSON export needs a problem/bench pair of dump folders (not a vis.db or a CSV).</translation>
     </message>
     <message>
-        <location filename="../app/studio/headlessexport.cpp" line="92"/>
+        <location filename="../app/studio/headlessexport.cpp" line="87"/>
+        <source>%1: --view parallel writes .png or .svg</source>
+        <translation>%1: --view parallel writes .png or .svg</translation>
+    </message>
+    <message>
+        <location filename="../app/studio/headlessexport.cpp" line="114"/>
+        <source>--view parallel needs --world_size and --num_layers (the inputs do not give them)</source>
+        <translation>--view parallel needs --world_size and --num_layers (the inputs do not give them)</translation>
+    </message>
+    <message>
+        <location filename="../app/studio/headlessexport.cpp" line="120"/>
+        <source>--vpp %1: the %2 layers do not split into %3 pipeline stage(s) of %1 virtual stage(s)</source>
+        <translation>--vpp %1: the %2 layers do not split into %3 pipeline stage(s) of %1 virtual stage(s)</translation>
+    </message>
+    <message>
+        <location filename="../app/studio/headlessexport.cpp" line="134"/>
+        <source>parallel configuration: %1</source>
+        <translation>parallel configuration: %1</translation>
+    </message>
+    <message>
+        <location filename="../app/studio/headlessexport.cpp" line="151"/>
         <source>%1: unknown export format; the file name must end in .png, .svg, .html or .json</source>
         <translation>%1: unknown export format; the file name must end in .png, .svg, .html or .json</translation>
     </message>
     <message>
-        <location filename="../app/studio/headlessexport.cpp" line="94"/>
-        <source>--view %1: unknown view; use graph or compare</source>
-        <translation>--view %1: unknown view; use graph or compare</translation>
+        <location filename="../app/studio/headlessexport.cpp" line="153"/>
+        <source>--view %1: unknown view; use graph, compare or parallel</source>
+        <translation>--view %1: unknown view; use graph, compare or parallel</translation>
     </message>
     <message>
-        <location filename="../app/studio/headlessexport.cpp" line="96"/>
+        <location filename="../app/studio/headlessexport.cpp" line="155"/>
         <source>--step and --rank go together</source>
         <translation>--step and --rank go together</translation>
     </message>
     <message>
-        <location filename="../app/studio/headlessexport.cpp" line="98"/>
+        <location filename="../app/studio/headlessexport.cpp" line="160"/>
         <source>give one input (a dump folder, dump.json, .vis.db or compare CSV) or two dump folders (problem, bench)</source>
         <translation>give one input (a dump folder, dump.json, .vis.db or compare CSV) or two dump folders (problem, bench)</translation>
     </message>
     <message>
-        <location filename="../app/studio/headlessexport.cpp" line="114"/>
+        <location filename="../app/studio/headlessexport.cpp" line="176"/>
         <source>%1: loading took too long</source>
         <translation>%1: loading took too long</translation>
     </message>
     <message>
-        <location filename="../app/studio/headlessexport.cpp" line="116"/>
+        <location filename="../app/studio/headlessexport.cpp" line="178"/>
         <source>loading was cancelled</source>
         <translation>loading was cancelled</translation>
     </message>
     <message>
-        <location filename="../app/studio/headlessexport.cpp" line="123"/>
+        <location filename="../app/studio/headlessexport.cpp" line="185"/>
         <source>step %1, rank %2 is not in %3 (steps: %4; ranks: %5)</source>
         <translation>step %1, rank %2 is not in %3 (steps: %4; ranks: %5)</translation>
     </message>
     <message>
-        <location filename="../app/studio/headlessexport.cpp" line="135"/>
+        <location filename="../app/studio/headlessexport.cpp" line="199"/>
         <source>%1: no comparison to report; an HTML export needs a problem/bench pair of dump folders.</source>
         <translation>%1: no comparison to report; an HTML export needs a problem/bench pair of dump folders.</translation>
     </message>
     <message>
-        <location filename="../app/studio/headlessexport.cpp" line="141"/>
+        <location filename="../app/studio/headlessexport.cpp" line="205"/>
         <source>%1: step %2, rank %3 has no compare table</source>
         <translation>%1: step %2, rank %3 has no compare table</translation>
     </message>
     <message>
-        <location filename="../app/studio/headlessexport.cpp" line="145"/>
+        <location filename="../app/studio/headlessexport.cpp" line="209"/>
         <source>%1: no graph for step %2, rank %3. %4</source>
         <translation>%1: no graph for step %2, rank %3. %4</translation>
     </message>
     <message>
-        <location filename="../app/studio/headlessexport.cpp" line="148"/>
+        <location filename="../app/studio/headlessexport.cpp" line="212"/>
         <source>%1: laying out the graph took too long</source>
         <translation>%1: laying out the graph took too long</translation>
     </message>
@@ -1565,47 +1975,92 @@ You can also drop a dump folder, two folders, a vis.db or a compare CSV on this 
 <context>
     <name>main</name>
     <message>
-        <location filename="../app/studio/main.cpp" line="73"/>
+        <location filename="../app/studio/main.cpp" line="74"/>
         <source>Numerical-accuracy workstation for msprobe dumps.</source>
         <translation>Numerical-accuracy workstation for msprobe dumps.</translation>
     </message>
     <message>
-        <location filename="../app/studio/main.cpp" line="77"/>
+        <location filename="../app/studio/main.cpp" line="78"/>
         <source>A dump folder, dump.json, .vis.db or compare CSV; or two dump folders: PROBLEM BENCH.</source>
         <translation>A dump folder, dump.json, .vis.db or compare CSV; or two dump folders: PROBLEM BENCH.</translation>
     </message>
     <message>
-        <location filename="../app/studio/main.cpp" line="80"/>
+        <location filename="../app/studio/main.cpp" line="81"/>
         <source>Save a PNG of the window once loading is done, then quit (for docs and checks).</source>
         <translation>Save a PNG of the window once loading is done, then quit (for docs and checks).</translation>
     </message>
     <message>
-        <location filename="../app/studio/main.cpp" line="84"/>
+        <location filename="../app/studio/main.cpp" line="85"/>
         <source>Open the input without a window, write FILE by its extension (.png, .svg: the view&apos;s picture; .html: the report; .json: the verdicts, as msprobe compare --json) and exit: 0 done, 1 failed.</source>
         <translation>Open the input without a window, write FILE by its extension (.png, .svg: the view&apos;s picture; .html: the report; .json: the verdicts, as msprobe compare --json) and exit: 0 done, 1 failed.</translation>
     </message>
     <message>
-        <location filename="../app/studio/main.cpp" line="87"/>
-        <source>With --export: the view to draw, graph (default) or compare.</source>
-        <translation>With --export: the view to draw, graph (default) or compare.</translation>
+        <location filename="../app/studio/main.cpp" line="88"/>
+        <source>With --export: the view to draw, graph (default), compare or parallel. Without: parallel shows the parallelism panel in front.</source>
+        <translation>With --export: the view to draw, graph (default), compare or parallel. Without: parallel shows the parallelism panel in front.</translation>
     </message>
     <message>
-        <location filename="../app/studio/main.cpp" line="89"/>
+        <location filename="../app/studio/main.cpp" line="90"/>
         <source>With --export: the step to show (with --rank).</source>
         <translation>With --export: the step to show (with --rank).</translation>
     </message>
     <message>
-        <location filename="../app/studio/main.cpp" line="90"/>
+        <location filename="../app/studio/main.cpp" line="91"/>
         <source>With --export: the rank to show (with --step).</source>
         <translation>With --export: the rank to show (with --step).</translation>
     </message>
     <message>
+        <location filename="../app/studio/main.cpp" line="94"/>
+        <source>With --view parallel: the world size.</source>
+        <translation>With --view parallel: the world size.</translation>
+    </message>
+    <message>
+        <location filename="../app/studio/main.cpp" line="95"/>
+        <source>With --view parallel: the number of transformer layers.</source>
+        <translation>With --view parallel: the number of transformer layers.</translation>
+    </message>
+    <message>
+        <location filename="../app/studio/main.cpp" line="97"/>
+        <source>With --view parallel: the tensor-parallel size.</source>
+        <translation>With --view parallel: the tensor-parallel size.</translation>
+    </message>
+    <message>
+        <location filename="../app/studio/main.cpp" line="99"/>
+        <source>With --view parallel: the pipeline-parallel size.</source>
+        <translation>With --view parallel: the pipeline-parallel size.</translation>
+    </message>
+    <message>
+        <location filename="../app/studio/main.cpp" line="101"/>
+        <source>With --view parallel: layers per virtual pipeline stage.</source>
+        <translation>With --view parallel: layers per virtual pipeline stage.</translation>
+    </message>
+    <message>
+        <location filename="../app/studio/main.cpp" line="103"/>
+        <source>With --view parallel: the number of virtual pipeline stages (as graph_visualize --vpp).</source>
+        <translation>With --view parallel: the number of virtual pipeline stages (as graph_visualize --vpp).</translation>
+    </message>
+    <message>
+        <location filename="../app/studio/main.cpp" line="104"/>
+        <source>With --view parallel: the rank order, e.g. tp-cp-ep-dp-pp.</source>
+        <translation>With --view parallel: the rank order, e.g. tp-cp-ep-dp-pp.</translation>
+    </message>
+    <message>
         <location filename="../app/studio/main.cpp" line="106"/>
+        <source>With --view parallel: the embedding has a pipeline stage of its own.</source>
+        <translation>With --view parallel: the embedding has a pipeline stage of its own.</translation>
+    </message>
+    <message>
+        <location filename="../app/studio/main.cpp" line="125"/>
+        <source>--%1 takes a whole number, not &apos;%2&apos;</source>
+        <translation>--%1 takes a whole number, not &apos;%2&apos;</translation>
+    </message>
+    <message>
+        <location filename="../app/studio/main.cpp" line="144"/>
         <source>--step and --rank take whole numbers</source>
         <translation>--step and --rank take whole numbers</translation>
     </message>
     <message>
-        <location filename="../app/studio/main.cpp" line="113"/>
+        <location filename="../app/studio/main.cpp" line="151"/>
         <source>written %1</source>
         <translation>written %1</translation>
     </message>

@@ -465,48 +465,48 @@ Ctrl+滚轮、W / S：缩放
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow.cpp" line="271"/>
+        <location filename="../app/studio/mainwindow.cpp" line="272"/>
         <source>Step %1, rank %2: %3 rows: %4 pass, %5 warning, %6 error</source>
         <translation>step %1，rank %2：共 %3 行：%4 通过，%5 告警，%6 错误</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow.cpp" line="286"/>
-        <location filename="../app/studio/mainwindow.cpp" line="301"/>
+        <location filename="../app/studio/mainwindow.cpp" line="287"/>
+        <location filename="../app/studio/mainwindow.cpp" line="302"/>
         <source>Loading…</source>
         <translation>正在加载…</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow.cpp" line="299"/>
+        <location filename="../app/studio/mainwindow.cpp" line="300"/>
         <source>A compare CSV has no graph. Open the dump folders (a problem/bench pair) to see the graphs and the verdict.</source>
         <translation>比对 CSV 不含图。请打开 dump 目录（问题/标杆对）以查看图和结论。</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow.cpp" line="303"/>
+        <location filename="../app/studio/mainwindow.cpp" line="304"/>
         <source>No graph for step %1, rank %2.</source>
         <translation>step %1、rank %2 没有图。</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow.cpp" line="305"/>
+        <location filename="../app/studio/mainwindow.cpp" line="306"/>
         <source>No graph for what is open.</source>
         <translation>当前打开的内容没有图。</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow.cpp" line="331"/>
+        <location filename="../app/studio/mainwindow.cpp" line="332"/>
         <source>Loading %1…</source>
         <translation>正在加载 %1…</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow.cpp" line="369"/>
+        <location filename="../app/studio/mainwindow.cpp" line="370"/>
         <source>Loading cancelled.</source>
         <translation>加载已取消。</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow.cpp" line="362"/>
+        <location filename="../app/studio/mainwindow.cpp" line="363"/>
         <source>%1 — msprobe studio</source>
         <translation>%1 — msprobe studio</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow.cpp" line="295"/>
+        <location filename="../app/studio/mainwindow.cpp" line="296"/>
         <source>No graph: the model graph needs an L0 or mix dump (its construct.json holds the module structure); an L1 dump has the compare table and the verdict only.
 
 %1</source>
@@ -515,8 +515,8 @@ Ctrl+滚轮、W / S：缩放
 %1</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow.cpp" line="371"/>
         <location filename="../app/studio/mainwindow.cpp" line="372"/>
+        <location filename="../app/studio/mainwindow.cpp" line="373"/>
         <source>Could not open %1</source>
         <translation>无法打开 %1</translation>
     </message>
@@ -561,7 +561,7 @@ Ctrl+滚轮、W / S：缩放
         <translation>节点详情</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow.cpp" line="187"/>
+        <location filename="../app/studio/mainwindow.cpp" line="188"/>
         <source>Matching failed</source>
         <translation>匹配失败</translation>
     </message>
@@ -847,27 +847,27 @@ Ctrl+滚轮、W / S：缩放
         <translation>&lt;b&gt;msprobe studio %1&lt;/b&gt;&lt;br&gt;msprobe dump 数值精度调试工作台：图差异、比对表、节点匹配与报告。</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow.cpp" line="315"/>
+        <location filename="../app/studio/mainwindow.cpp" line="316"/>
         <source>Cannot open</source>
         <translation>无法打开</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow.cpp" line="346"/>
+        <location filename="../app/studio/mainwindow.cpp" line="347"/>
         <source>%p% — about %1 s left</source>
         <translation>%p% — 约剩 %1 秒</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow.cpp" line="349"/>
+        <location filename="../app/studio/mainwindow.cpp" line="350"/>
         <source>Loading: %1</source>
         <translation>正在加载：%1</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow.cpp" line="356"/>
+        <location filename="../app/studio/mainwindow.cpp" line="357"/>
         <source> vs </source>
         <translation> 对比 </translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow.cpp" line="363"/>
+        <location filename="../app/studio/mainwindow.cpp" line="364"/>
         <source>Opened %1 in %2 s.</source>
         <translation>已打开 %1，用时 %2 秒。</translation>
     </message>
@@ -894,12 +894,14 @@ Ctrl+滚轮、W / S：缩放
     <message>
         <location filename="../app/studio/mainwindow_actions.cpp" line="183"/>
         <location filename="../app/studio/mainwindow_actions.cpp" line="195"/>
+        <location filename="../app/studio/mainwindow_parallel.cpp" line="51"/>
         <source>Written %1</source>
         <translation>已写入 %1</translation>
     </message>
     <message>
         <location filename="../app/studio/mainwindow_actions.cpp" line="185"/>
         <location filename="../app/studio/mainwindow_actions.cpp" line="197"/>
+        <location filename="../app/studio/mainwindow_parallel.cpp" line="53"/>
         <source>Export failed</source>
         <translation>导出失败</translation>
     </message>
@@ -910,6 +912,7 @@ Ctrl+滚轮、W / S：缩放
     </message>
     <message>
         <location filename="../app/studio/mainwindow_actions.cpp" line="190"/>
+        <location filename="../app/studio/mainwindow_parallel.cpp" line="46"/>
         <source>PNG image (*.png);;SVG drawing (*.svg)</source>
         <translation>PNG 图片 (*.png);;SVG 图形 (*.svg)</translation>
     </message>
@@ -917,6 +920,16 @@ Ctrl+滚轮、W / S：缩放
         <location filename="../app/studio/mainwindow_actions.cpp" line="209"/>
         <source>Keyboard shortcuts</source>
         <translation>快捷键</translation>
+    </message>
+    <message>
+        <location filename="../app/studio/mainwindow_parallel.cpp" line="19"/>
+        <source>Parallelism</source>
+        <translation>并行</translation>
+    </message>
+    <message>
+        <location filename="../app/studio/mainwindow_parallel.cpp" line="46"/>
+        <source>Export parallelism</source>
+        <translation>导出并行布局</translation>
     </message>
 </context>
 <context>
@@ -1242,109 +1255,451 @@ Ctrl+滚轮、W / S：缩放
 <context>
     <name>PairDialog</name>
     <message>
-        <location filename="../app/studio/pairdialog.cpp" line="18"/>
+        <location filename="../app/studio/pairdialog.cpp" line="24"/>
         <source>Open problem/bench pair</source>
         <translation>打开问题/标杆对</translation>
     </message>
     <message>
-        <location filename="../app/studio/pairdialog.cpp" line="20"/>
+        <location filename="../app/studio/pairdialog.cpp" line="26"/>
         <source>&amp;Problem dump:</source>
         <translation>问题侧 dump(&amp;P)：</translation>
     </message>
     <message>
-        <location filename="../app/studio/pairdialog.cpp" line="20"/>
+        <location filename="../app/studio/pairdialog.cpp" line="26"/>
         <source>Problem (debug) dump folder</source>
         <translation>问题（调试）侧 dump 目录</translation>
     </message>
     <message>
-        <location filename="../app/studio/pairdialog.cpp" line="21"/>
+        <location filename="../app/studio/pairdialog.cpp" line="27"/>
         <source>&amp;Bench dump:</source>
         <translation>标杆侧 dump(&amp;B)：</translation>
     </message>
     <message>
-        <location filename="../app/studio/pairdialog.cpp" line="21"/>
+        <location filename="../app/studio/pairdialog.cpp" line="27"/>
         <source>Benchmark dump folder</source>
         <translation>标杆侧 dump 目录</translation>
     </message>
     <message>
-        <location filename="../app/studio/pairdialog.cpp" line="22"/>
+        <location filename="../app/studio/pairdialog.cpp" line="28"/>
         <source>&amp;Output folder:</source>
         <translation>输出目录(&amp;O)：</translation>
     </message>
     <message>
-        <location filename="../app/studio/pairdialog.cpp" line="22"/>
+        <location filename="../app/studio/pairdialog.cpp" line="28"/>
         <source>Folder for the vis.db</source>
         <translation>vis.db 的存放目录</translation>
     </message>
     <message>
-        <location filename="../app/studio/pairdialog.cpp" line="23"/>
+        <location filename="../app/studio/pairdialog.cpp" line="29"/>
         <source>a new folder in the cache</source>
         <translation>缓存中的新目录</translation>
     </message>
     <message>
-        <location filename="../app/studio/pairdialog.cpp" line="26"/>
+        <location filename="../app/studio/pairdialog.cpp" line="32"/>
         <source>&amp;Fuzzy match (-fm): ignore call counters inside matched modules</source>
         <translation>模糊匹配 (-fm)(&amp;F)：在已匹配模块内忽略调用计数</translation>
     </message>
     <message>
-        <location filename="../app/studio/pairdialog.cpp" line="27"/>
+        <location filename="../app/studio/pairdialog.cpp" line="33"/>
         <source>O&amp;verflow check (-oc): grade NaN/Inf anomalies</source>
         <translation>溢出检测 (-oc)(&amp;V)：对 NaN/Inf 异常分级</translation>
     </message>
     <message>
-        <location filename="../app/studio/pairdialog.cpp" line="50"/>
+        <location filename="../app/studio/pairdialog.cpp" line="57"/>
         <source>Browse…</source>
         <translation>浏览…</translation>
     </message>
     <message>
-        <location filename="../app/studio/pairdialog.cpp" line="73"/>
+        <location filename="../app/studio/pairdialog.cpp" line="80"/>
         <source>Choose the %1 folder.</source>
         <translation>请选择%1文件夹。</translation>
     </message>
     <message>
-        <location filename="../app/studio/pairdialog.cpp" line="76"/>
+        <location filename="../app/studio/pairdialog.cpp" line="83"/>
         <source>The %1 folder does not exist: %2</source>
         <translation>%1文件夹不存在：%2</translation>
     </message>
     <message>
-        <location filename="../app/studio/pairdialog.cpp" line="78"/>
+        <location filename="../app/studio/pairdialog.cpp" line="85"/>
         <source>The %1 path is not a folder: %2</source>
         <translation>%1路径不是文件夹：%2</translation>
     </message>
     <message>
-        <location filename="../app/studio/pairdialog.cpp" line="81"/>
+        <location filename="../app/studio/pairdialog.cpp" line="88"/>
         <source>problem dump</source>
         <translation>问题 dump</translation>
     </message>
     <message>
-        <location filename="../app/studio/pairdialog.cpp" line="83"/>
+        <location filename="../app/studio/pairdialog.cpp" line="90"/>
         <source>bench dump</source>
         <translation>标杆 dump</translation>
     </message>
     <message>
-        <location filename="../app/studio/pairdialog.cpp" line="87"/>
+        <location filename="../app/studio/pairdialog.cpp" line="94"/>
         <source>The layer mapping is not a file: %1</source>
         <translation>层映射不是文件：%1</translation>
     </message>
     <message>
-        <location filename="../app/studio/pairdialog.cpp" line="24"/>
+        <location filename="../app/studio/pairdialog.cpp" line="100"/>
+        <source>Parallel &amp;merge: one graph per data-parallel copy (--rank_size, --tp, --pp, --vpp, --order)</source>
+        <translation>并行合并(&amp;M)：每个数据并行副本一张图（--rank_size、--tp、--pp、--vpp、--order）</translation>
+    </message>
+    <message>
+        <location filename="../app/studio/pairdialog.cpp" line="104"/>
+        <source>Problem</source>
+        <translation>问题侧</translation>
+    </message>
+    <message>
+        <location filename="../app/studio/pairdialog.cpp" line="105"/>
+        <source>Bench</source>
+        <translation>标杆侧</translation>
+    </message>
+    <message>
+        <location filename="../app/studio/pairdialog.cpp" line="106"/>
+        <source>Ranks (--rank_size):</source>
+        <translation>Rank 数（--rank_size）：</translation>
+    </message>
+    <message>
+        <location filename="../app/studio/pairdialog.cpp" line="106"/>
+        <source>TP (--tp):</source>
+        <translation>TP（--tp）：</translation>
+    </message>
+    <message>
+        <location filename="../app/studio/pairdialog.cpp" line="106"/>
+        <source>PP (--pp):</source>
+        <translation>PP（--pp）：</translation>
+    </message>
+    <message>
+        <location filename="../app/studio/pairdialog.cpp" line="106"/>
+        <source>VPP (--vpp):</source>
+        <translation>VPP（--vpp）：</translation>
+    </message>
+    <message>
+        <location filename="../app/studio/pairdialog.cpp" line="106"/>
+        <source>Order (--order):</source>
+        <translation>顺序（--order）：</translation>
+    </message>
+    <message>
+        <location filename="../app/studio/pairdialog.cpp" line="30"/>
         <source>&amp;Layer mapping:</source>
         <translation>层映射(&amp;L)：</translation>
     </message>
     <message>
-        <location filename="../app/studio/pairdialog.cpp" line="24"/>
+        <location filename="../app/studio/pairdialog.cpp" line="30"/>
         <source>Layer mapping YAML (-lm)</source>
         <translation>层映射 YAML（-lm）</translation>
     </message>
     <message>
-        <location filename="../app/studio/pairdialog.cpp" line="24"/>
+        <location filename="../app/studio/pairdialog.cpp" line="30"/>
         <source>YAML files (*.yaml *.yml)</source>
         <translation>YAML 文件 (*.yaml *.yml)</translation>
     </message>
     <message>
-        <location filename="../app/studio/pairdialog.cpp" line="25"/>
+        <location filename="../app/studio/pairdialog.cpp" line="31"/>
         <source>optional: a YAML file mapping renamed layers (-lm)</source>
         <translation>可选：映射重命名层的 YAML 文件（-lm）</translation>
+    </message>
+</context>
+<context>
+    <name>ParallelConfigDialog</name>
+    <message>
+        <location filename="../views/parallel/parallelconfigdialog.cpp" line="37"/>
+        <source>Parallel configuration</source>
+        <translation>并行配置</translation>
+    </message>
+    <message>
+        <location filename="../views/parallel/parallelconfigdialog.cpp" line="48"/>
+        <source>none (no virtual pipeline)</source>
+        <translation>无（不使用虚拟流水线）</translation>
+    </message>
+    <message>
+        <location filename="../views/parallel/parallelconfigdialog.cpp" line="52"/>
+        <source>Embedding on a stage of its own (--standalone_embedding_stage)</source>
+        <translation>嵌入层单独占一个流水线阶段（--standalone_embedding_stage）</translation>
+    </message>
+    <message>
+        <location filename="../views/parallel/parallelconfigdialog.cpp" line="53"/>
+        <source>&amp;World size:</source>
+        <translation>总卡数(&amp;W)：</translation>
+    </message>
+    <message>
+        <location filename="../views/parallel/parallelconfigdialog.cpp" line="54"/>
+        <source>&amp;Layers:</source>
+        <translation>层数(&amp;L)：</translation>
+    </message>
+    <message>
+        <location filename="../views/parallel/parallelconfigdialog.cpp" line="55"/>
+        <source>&amp;Tensor parallel (TP):</source>
+        <translation>张量并行 TP(&amp;T)：</translation>
+    </message>
+    <message>
+        <location filename="../views/parallel/parallelconfigdialog.cpp" line="56"/>
+        <source>&amp;Pipeline parallel (PP):</source>
+        <translation>流水线并行 PP(&amp;P)：</translation>
+    </message>
+    <message>
+        <location filename="../views/parallel/parallelconfigdialog.cpp" line="57"/>
+        <source>Layers per &amp;virtual stage:</source>
+        <translation>每个虚拟阶段的层数(&amp;V)：</translation>
+    </message>
+    <message>
+        <location filename="../views/parallel/parallelconfigdialog.cpp" line="58"/>
+        <source>&amp;Order:</source>
+        <translation>顺序(&amp;O)：</translation>
+    </message>
+    <message>
+        <location filename="../views/parallel/parallelconfigdialog.cpp" line="142"/>
+        <source>DP %1, VPP %2, %3 TP groups; the CLI&apos;s picture: %4</source>
+        <translation>DP %1，VPP %2，%3 个 TP 组；命令行生成的图片：%4</translation>
+    </message>
+    <message>
+        <location filename="../views/parallel/parallelconfigdialog.cpp" line="155"/>
+        <source>The dumps&apos; group_ranks [%1] is not a TP group of this configuration; check the order.</source>
+        <translation>dump 中的 group_ranks [%1] 不是此配置下的 TP 组；请检查顺序。</translation>
+    </message>
+</context>
+<context>
+    <name>ParallelGrid</name>
+    <message>
+        <location filename="../views/parallel/parallelgrid.cpp" line="71"/>
+        <source>PP stage %1: %2 TP groups</source>
+        <translation>PP 阶段 %1：%2 个 TP 组</translation>
+    </message>
+    <message>
+        <location filename="../views/parallel/parallelgrid.cpp" line="102"/>
+        <source>embedding</source>
+        <translation>嵌入层</translation>
+    </message>
+    <message>
+        <location filename="../views/parallel/parallelgrid.cpp" line="104"/>
+        <source>layers %1–%2</source>
+        <translation>第 %1–%2 层</translation>
+    </message>
+    <message>
+        <location filename="../views/parallel/parallelgrid.cpp" line="106"/>
+        <source>output layer</source>
+        <translation>输出层</translation>
+    </message>
+    <message>
+        <location filename="../views/parallel/parallelgrid.cpp" line="107"/>
+        <source>nothing (an empty chunk)</source>
+        <translation>无（空的模型块）</translation>
+    </message>
+    <message>
+        <location filename="../views/parallel/parallelgrid.cpp" line="111"/>
+        <source>Ranks %1 (%2 TP groups)</source>
+        <translation>Rank %1（%2 个 TP 组）</translation>
+    </message>
+    <message>
+        <location filename="../views/parallel/parallelgrid.cpp" line="112"/>
+        <source>PP stage %1, every DP copy (1–%2)</source>
+        <translation>PP 阶段 %1，所有 DP 副本（1–%2）</translation>
+    </message>
+    <message>
+        <location filename="../views/parallel/parallelgrid.cpp" line="114"/>
+        <source>Ranks %1 (TP group %2)</source>
+        <translation>Rank %1（TP 组 %2）</translation>
+    </message>
+    <message>
+        <location filename="../views/parallel/parallelgrid.cpp" line="115"/>
+        <source>PP stage %1, DP copy %2 of %3</source>
+        <translation>PP 阶段 %1，DP 副本 %2/%3</translation>
+    </message>
+    <message>
+        <location filename="../views/parallel/parallelgrid.cpp" line="117"/>
+        <source>Virtual stage %1: %2</source>
+        <translation>虚拟阶段 %1：%2</translation>
+    </message>
+</context>
+<context>
+    <name>ParallelPanel</name>
+    <message>
+        <location filename="../views/parallel/parallelpanel.cpp" line="19"/>
+        <source>Colour by compare result</source>
+        <translation>按比对结果着色</translation>
+    </message>
+    <message>
+        <location filename="../views/parallel/parallelpanel.cpp" line="20"/>
+        <source>Export…</source>
+        <translation>导出…</translation>
+    </message>
+    <message>
+        <location filename="../views/parallel/parallelpanel.cpp" line="25"/>
+        <source>Configure…</source>
+        <translation>配置…</translation>
+    </message>
+    <message>
+        <location filename="../views/parallel/parallelpanel.cpp" line="26"/>
+        <source>World size, layers, TP, PP, VPP, order and standalone embedding stage, as msprobe parallel_plot takes them</source>
+        <translation>总卡数、层数、TP、PP、VPP、顺序和独立嵌入阶段，与 msprobe parallel_plot 的参数相同</translation>
+    </message>
+    <message>
+        <location filename="../views/parallel/parallelpanel.cpp" line="27"/>
+        <source>Fit</source>
+        <translation>适应</translation>
+    </message>
+    <message>
+        <location filename="../views/parallel/parallelpanel.cpp" line="28"/>
+        <source>Fit the grid to the panel (0); the wheel zooms, dragging pans</source>
+        <translation>使网格适应面板（0）；滚轮缩放，拖动平移</translation>
+    </message>
+    <message>
+        <location filename="../views/parallel/parallelpanel.cpp" line="29"/>
+        <source>Fill each block with the worst compare Result of its ranks at the focused step; the copy colour stays as a band</source>
+        <translation>用当前步中各 rank 最差的比对结果填充每个块；副本颜色保留为左侧色带</translation>
+    </message>
+    <message>
+        <location filename="../views/parallel/parallelpanel.cpp" line="30"/>
+        <source>Save the grid as PNG or SVG</source>
+        <translation>将网格保存为 PNG 或 SVG</translation>
+    </message>
+    <message>
+        <location filename="../views/parallel/parallelpanel.cpp" line="68"/>
+        <source>The dumps tell: %1. Give the rest with Configure….</source>
+        <translation>dump 中可得：%1。其余参数请通过“配置…”给出。</translation>
+    </message>
+    <message>
+        <location filename="../views/parallel/parallelpanel.cpp" line="86"/>
+        <source>From the dumps: %1</source>
+        <translation>来自 dump：%1</translation>
+    </message>
+</context>
+<context>
+    <name>ParallelSetup</name>
+    <message>
+        <location filename="../app/studio/session/parallelsetup.cpp" line="310"/>
+        <source>No configuration: set one with Configure…</source>
+        <translation>无配置：请通过“配置…”设置</translation>
+    </message>
+    <message>
+        <location filename="../app/studio/session/parallelsetup.cpp" line="312"/>
+        <source>From the graph&apos;s parallel-merge flags.</source>
+        <translation>来自构图的并行合并参数。</translation>
+    </message>
+    <message>
+        <location filename="../app/studio/session/parallelsetup.cpp" line="315"/>
+        <source>Read from the dumps.</source>
+        <translation>从 dump 中读取。</translation>
+    </message>
+    <message>
+        <location filename="../app/studio/session/parallelsetup.cpp" line="318"/>
+        <source>As last set for this input.</source>
+        <translation>沿用上次为此输入设置的配置。</translation>
+    </message>
+    <message>
+        <location filename="../app/studio/session/parallelsetup.cpp" line="321"/>
+        <source>As set in Configure….</source>
+        <translation>按“配置…”中的设置。</translation>
+    </message>
+    <message>
+        <location filename="../app/studio/session/parallelsetup.cpp" line="324"/>
+        <source>From the command line.</source>
+        <translation>来自命令行。</translation>
+    </message>
+    <message>
+        <location filename="../app/studio/session/parallelsetup.cpp" line="351"/>
+        <source>order %1: the first that makes that group a TP group</source>
+        <translation>顺序 %1：第一个使该组成为 TP 组的顺序</translation>
+    </message>
+    <message>
+        <location filename="../app/studio/session/parallelsetup.cpp" line="354"/>
+        <source>no order of tp, dp and pp makes that group a TP group: check the configuration</source>
+        <translation>tp、dp、pp 的任何顺序都不能使该组成为 TP 组：请检查配置</translation>
+    </message>
+</context>
+<context>
+    <name>ParallelView</name>
+    <message>
+        <location filename="../views/parallel/parallelview.cpp" line="51"/>
+        <source>pass</source>
+        <translation>通过</translation>
+    </message>
+    <message>
+        <location filename="../views/parallel/parallelview.cpp" line="53"/>
+        <source>warning</source>
+        <translation>告警</translation>
+    </message>
+    <message>
+        <location filename="../views/parallel/parallelview.cpp" line="55"/>
+        <source>error</source>
+        <translation>错误</translation>
+    </message>
+    <message>
+        <location filename="../views/parallel/parallelview.cpp" line="59"/>
+        <source>not compared</source>
+        <translation>未比对</translation>
+    </message>
+    <message>
+        <location filename="../views/parallel/parallelview.cpp" line="224"/>
+        <source>No parallel configuration. Use Configure… to give world size, layers, TP, PP and VPP, or open dumps that carry them.</source>
+        <translation>没有并行配置。请通过“配置…”给出总卡数、层数、TP、PP 和 VPP，或打开包含这些信息的 dump。</translation>
+    </message>
+    <message>
+        <location filename="../views/parallel/parallelview.cpp" line="266"/>
+        <source>Virtual Pipeline Stage</source>
+        <translation>虚拟流水线阶段</translation>
+    </message>
+    <message>
+        <location filename="../views/parallel/parallelview.cpp" line="270"/>
+        <source>PP stage</source>
+        <translation>PP 阶段</translation>
+    </message>
+    <message>
+        <location filename="../views/parallel/parallelview.cpp" line="270"/>
+        <source>TP Group</source>
+        <translation>TP 组</translation>
+    </message>
+    <message>
+        <location filename="../views/parallel/parallelview.cpp" line="357"/>
+        <source>Model Copies</source>
+        <translation>模型副本</translation>
+    </message>
+    <message>
+        <location filename="../views/parallel/parallelview.cpp" line="371"/>
+        <source>… %1 more</source>
+        <translation>… 另有 %1 个</translation>
+    </message>
+    <message>
+        <location filename="../views/parallel/parallelview.cpp" line="371"/>
+        <source>Model Copy %1</source>
+        <translation>模型副本 %1</translation>
+    </message>
+    <message>
+        <location filename="../views/parallel/parallelview.cpp" line="374"/>
+        <source>Compare result</source>
+        <translation>比对结果</translation>
+    </message>
+    <message>
+        <location filename="../views/parallel/parallelview.cpp" line="466"/>
+        <source>Select rank</source>
+        <translation>选择 rank</translation>
+    </message>
+    <message>
+        <location filename="../views/parallel/parallelview.cpp" line="470"/>
+        <source>Rank %1</source>
+        <translation>Rank %1</translation>
+    </message>
+    <message>
+        <location filename="../views/parallel/parallelview.cpp" line="476"/>
+        <source>Fit to view</source>
+        <translation>适应视图</translation>
+    </message>
+    <message>
+        <location filename="../views/parallel/parallelview.cpp" line="504"/>
+        <source>Compare: %1 (worst of its ranks)</source>
+        <translation>比对：%1（其各 rank 中最差）</translation>
+    </message>
+    <message>
+        <location filename="../views/parallel/parallelview.cpp" line="533"/>
+        <source>%1: there is no parallel configuration to draw</source>
+        <translation>%1：没有可绘制的并行配置</translation>
+    </message>
+    <message>
+        <location filename="../views/parallel/parallelview.cpp" line="543"/>
+        <location filename="../views/parallel/parallelview.cpp" line="547"/>
+        <location filename="../views/parallel/parallelview.cpp" line="552"/>
+        <source>Cannot write %1</source>
+        <translation>无法写入 %1</translation>
     </message>
 </context>
 <context>
@@ -1368,6 +1723,41 @@ Ctrl+滚轮、W / S：缩放
         <location filename="../app/studio/session/studiosession.cpp" line="50"/>
         <source>Open one path (a dump folder, a .vis.db or a compare CSV) or two dump folders (problem, bench).</source>
         <translation>请打开一个路径（dump 目录、.vis.db 或比对 CSV）或两个 dump 目录（问题侧、标杆侧）。</translation>
+    </message>
+    <message>
+        <location filename="../app/studio/session/parallelsetup.cpp" line="50"/>
+        <source>world_size, tp, pp, vpp and order: the graph&apos;s parallel-merge flags (--rank_size %1 --tp %2 --pp %3 --vpp %4 --order %5)</source>
+        <translation>world_size、tp、pp、vpp 和 order：构图的并行合并参数（--rank_size %1 --tp %2 --pp %3 --vpp %4 --order %5）</translation>
+    </message>
+    <message>
+        <location filename="../app/studio/session/parallelsetup.cpp" line="139"/>
+        <source>world_size %1: the rank folders of the dump</source>
+        <translation>world_size %1：dump 中的 rank 目录</translation>
+    </message>
+    <message>
+        <location filename="../app/studio/session/parallelsetup.cpp" line="142"/>
+        <source>world_size %1: the ranks opened</source>
+        <translation>world_size %1：已打开的 rank</translation>
+    </message>
+    <message>
+        <location filename="../app/studio/session/parallelsetup.cpp" line="165"/>
+        <source>%1 (step %2, rank %3 of the graph)</source>
+        <translation>%1（图的 step %2，rank %3）</translation>
+    </message>
+    <message>
+        <location filename="../app/studio/session/parallelsetup.cpp" line="175"/>
+        <source>tp %1: group_ranks %2 of the first reduce_scatter/all_reduce in %3</source>
+        <translation>tp %1：%3 中第一个 reduce_scatter/all_reduce 的 group_ranks %2</translation>
+    </message>
+    <message>
+        <location filename="../app/studio/session/parallelsetup.cpp" line="188"/>
+        <source>num_layers %1: the layers.N modules of the merged graph</source>
+        <translation>num_layers %1：合并图中的 layers.N 模块</translation>
+    </message>
+    <message>
+        <location filename="../app/studio/session/parallelsetup.cpp" line="189"/>
+        <source>num_layers %1: %2 layers.N modules in a rank&apos;s graph × pp %3</source>
+        <translation>num_layers %1：单个 rank 图中的 %2 个 layers.N 模块 × pp %3</translation>
     </message>
 </context>
 <context>
@@ -1495,69 +1885,89 @@ You can also drop a dump folder, two folders, a vis.db or a compare CSV on this 
 <context>
     <name>headlessexport</name>
     <message>
-        <location filename="../app/studio/headlessexport.cpp" line="60"/>
-        <location filename="../app/studio/headlessexport.cpp" line="63"/>
-        <location filename="../app/studio/headlessexport.cpp" line="65"/>
+        <location filename="../app/studio/headlessexport.cpp" line="61"/>
+        <location filename="../app/studio/headlessexport.cpp" line="64"/>
+        <location filename="../app/studio/headlessexport.cpp" line="66"/>
         <source>Cannot write %1</source>
         <translation>无法写入 %1</translation>
     </message>
     <message>
-        <location filename="../app/studio/headlessexport.cpp" line="71"/>
+        <location filename="../app/studio/headlessexport.cpp" line="72"/>
         <source>%1: no verdict to write; a JSON export needs a problem/bench pair of dump folders (not a vis.db or a CSV).</source>
         <translation>%1：没有可写入的结论；JSON 导出需要一对问题/标杆 dump 目录（而不是 vis.db 或 CSV）。</translation>
     </message>
     <message>
-        <location filename="../app/studio/headlessexport.cpp" line="92"/>
+        <location filename="../app/studio/headlessexport.cpp" line="87"/>
+        <source>%1: --view parallel writes .png or .svg</source>
+        <translation>%1：--view parallel 只能写 .png 或 .svg</translation>
+    </message>
+    <message>
+        <location filename="../app/studio/headlessexport.cpp" line="114"/>
+        <source>--view parallel needs --world_size and --num_layers (the inputs do not give them)</source>
+        <translation>--view parallel 需要 --world_size 和 --num_layers（输入中没有这些信息）</translation>
+    </message>
+    <message>
+        <location filename="../app/studio/headlessexport.cpp" line="120"/>
+        <source>--vpp %1: the %2 layers do not split into %3 pipeline stage(s) of %1 virtual stage(s)</source>
+        <translation>--vpp %1：%2 层无法分成 %3 个流水线阶段、每阶段 %1 个虚拟阶段</translation>
+    </message>
+    <message>
+        <location filename="../app/studio/headlessexport.cpp" line="134"/>
+        <source>parallel configuration: %1</source>
+        <translation>并行配置：%1</translation>
+    </message>
+    <message>
+        <location filename="../app/studio/headlessexport.cpp" line="151"/>
         <source>%1: unknown export format; the file name must end in .png, .svg, .html or .json</source>
         <translation>%1：未知的导出格式；文件名须以 .png、.svg、.html 或 .json 结尾</translation>
     </message>
     <message>
-        <location filename="../app/studio/headlessexport.cpp" line="94"/>
-        <source>--view %1: unknown view; use graph or compare</source>
-        <translation>--view %1：未知视图；请使用 graph 或 compare</translation>
+        <location filename="../app/studio/headlessexport.cpp" line="153"/>
+        <source>--view %1: unknown view; use graph, compare or parallel</source>
+        <translation>--view %1：未知视图；请使用 graph、compare 或 parallel</translation>
     </message>
     <message>
-        <location filename="../app/studio/headlessexport.cpp" line="96"/>
+        <location filename="../app/studio/headlessexport.cpp" line="155"/>
         <source>--step and --rank go together</source>
         <translation>--step 和 --rank 须同时给出</translation>
     </message>
     <message>
-        <location filename="../app/studio/headlessexport.cpp" line="98"/>
+        <location filename="../app/studio/headlessexport.cpp" line="160"/>
         <source>give one input (a dump folder, dump.json, .vis.db or compare CSV) or two dump folders (problem, bench)</source>
         <translation>请给出一个输入（dump 目录、dump.json、.vis.db 或比对 CSV）或两个 dump 目录（问题侧、标杆侧）</translation>
     </message>
     <message>
-        <location filename="../app/studio/headlessexport.cpp" line="114"/>
+        <location filename="../app/studio/headlessexport.cpp" line="176"/>
         <source>%1: loading took too long</source>
         <translation>%1：加载耗时过长</translation>
     </message>
     <message>
-        <location filename="../app/studio/headlessexport.cpp" line="116"/>
+        <location filename="../app/studio/headlessexport.cpp" line="178"/>
         <source>loading was cancelled</source>
         <translation>加载已取消</translation>
     </message>
     <message>
-        <location filename="../app/studio/headlessexport.cpp" line="123"/>
+        <location filename="../app/studio/headlessexport.cpp" line="185"/>
         <source>step %1, rank %2 is not in %3 (steps: %4; ranks: %5)</source>
         <translation>%3 中没有 step %1、rank %2（step：%4；rank：%5）</translation>
     </message>
     <message>
-        <location filename="../app/studio/headlessexport.cpp" line="135"/>
+        <location filename="../app/studio/headlessexport.cpp" line="199"/>
         <source>%1: no comparison to report; an HTML export needs a problem/bench pair of dump folders.</source>
         <translation>%1：没有可报告的比对；HTML 导出需要一对问题/标杆 dump 目录。</translation>
     </message>
     <message>
-        <location filename="../app/studio/headlessexport.cpp" line="141"/>
+        <location filename="../app/studio/headlessexport.cpp" line="205"/>
         <source>%1: step %2, rank %3 has no compare table</source>
         <translation>%1：step %2、rank %3 没有比对表</translation>
     </message>
     <message>
-        <location filename="../app/studio/headlessexport.cpp" line="145"/>
+        <location filename="../app/studio/headlessexport.cpp" line="209"/>
         <source>%1: no graph for step %2, rank %3. %4</source>
         <translation>%1：step %2、rank %3 没有图。%4</translation>
     </message>
     <message>
-        <location filename="../app/studio/headlessexport.cpp" line="148"/>
+        <location filename="../app/studio/headlessexport.cpp" line="212"/>
         <source>%1: laying out the graph took too long</source>
         <translation>%1：图布局耗时过长</translation>
     </message>
@@ -1565,47 +1975,92 @@ You can also drop a dump folder, two folders, a vis.db or a compare CSV on this 
 <context>
     <name>main</name>
     <message>
-        <location filename="../app/studio/main.cpp" line="73"/>
+        <location filename="../app/studio/main.cpp" line="74"/>
         <source>Numerical-accuracy workstation for msprobe dumps.</source>
         <translation>msprobe dump 数值精度分析工作站。</translation>
     </message>
     <message>
-        <location filename="../app/studio/main.cpp" line="77"/>
+        <location filename="../app/studio/main.cpp" line="78"/>
         <source>A dump folder, dump.json, .vis.db or compare CSV; or two dump folders: PROBLEM BENCH.</source>
         <translation>一个 dump 目录、dump.json、.vis.db 或比对 CSV；或两个 dump 目录：问题侧 标杆侧。</translation>
     </message>
     <message>
-        <location filename="../app/studio/main.cpp" line="80"/>
+        <location filename="../app/studio/main.cpp" line="81"/>
         <source>Save a PNG of the window once loading is done, then quit (for docs and checks).</source>
         <translation>加载完成后保存窗口的 PNG 截图并退出（用于文档和检查）。</translation>
     </message>
     <message>
-        <location filename="../app/studio/main.cpp" line="84"/>
+        <location filename="../app/studio/main.cpp" line="85"/>
         <source>Open the input without a window, write FILE by its extension (.png, .svg: the view&apos;s picture; .html: the report; .json: the verdicts, as msprobe compare --json) and exit: 0 done, 1 failed.</source>
         <translation>不显示窗口打开输入，按扩展名写出 FILE（.png、.svg：视图图片；.html：报告；.json：结论，与 msprobe compare --json 相同）后退出：0 成功，1 失败。</translation>
     </message>
     <message>
-        <location filename="../app/studio/main.cpp" line="87"/>
-        <source>With --export: the view to draw, graph (default) or compare.</source>
-        <translation>与 --export 一起使用：要绘制的视图，graph（默认）或 compare。</translation>
+        <location filename="../app/studio/main.cpp" line="88"/>
+        <source>With --export: the view to draw, graph (default), compare or parallel. Without: parallel shows the parallelism panel in front.</source>
+        <translation>与 --export 一起使用：要绘制的视图，graph（默认）、compare 或 parallel。不带 --export 时：parallel 会把并行面板显示在最前。</translation>
     </message>
     <message>
-        <location filename="../app/studio/main.cpp" line="89"/>
+        <location filename="../app/studio/main.cpp" line="90"/>
         <source>With --export: the step to show (with --rank).</source>
         <translation>与 --export 一起使用：要显示的 step（与 --rank 一起）。</translation>
     </message>
     <message>
-        <location filename="../app/studio/main.cpp" line="90"/>
+        <location filename="../app/studio/main.cpp" line="91"/>
         <source>With --export: the rank to show (with --step).</source>
         <translation>与 --export 一起使用：要显示的 rank（与 --step 一起）。</translation>
     </message>
     <message>
+        <location filename="../app/studio/main.cpp" line="94"/>
+        <source>With --view parallel: the world size.</source>
+        <translation>与 --view parallel 一起使用：总卡数。</translation>
+    </message>
+    <message>
+        <location filename="../app/studio/main.cpp" line="95"/>
+        <source>With --view parallel: the number of transformer layers.</source>
+        <translation>与 --view parallel 一起使用：Transformer 层数。</translation>
+    </message>
+    <message>
+        <location filename="../app/studio/main.cpp" line="97"/>
+        <source>With --view parallel: the tensor-parallel size.</source>
+        <translation>与 --view parallel 一起使用：张量并行大小。</translation>
+    </message>
+    <message>
+        <location filename="../app/studio/main.cpp" line="99"/>
+        <source>With --view parallel: the pipeline-parallel size.</source>
+        <translation>与 --view parallel 一起使用：流水线并行大小。</translation>
+    </message>
+    <message>
+        <location filename="../app/studio/main.cpp" line="101"/>
+        <source>With --view parallel: layers per virtual pipeline stage.</source>
+        <translation>与 --view parallel 一起使用：每个虚拟流水线阶段的层数。</translation>
+    </message>
+    <message>
+        <location filename="../app/studio/main.cpp" line="103"/>
+        <source>With --view parallel: the number of virtual pipeline stages (as graph_visualize --vpp).</source>
+        <translation>与 --view parallel 一起使用：虚拟流水线阶段数（同 graph_visualize --vpp）。</translation>
+    </message>
+    <message>
+        <location filename="../app/studio/main.cpp" line="104"/>
+        <source>With --view parallel: the rank order, e.g. tp-cp-ep-dp-pp.</source>
+        <translation>与 --view parallel 一起使用：rank 顺序，例如 tp-cp-ep-dp-pp。</translation>
+    </message>
+    <message>
         <location filename="../app/studio/main.cpp" line="106"/>
+        <source>With --view parallel: the embedding has a pipeline stage of its own.</source>
+        <translation>与 --view parallel 一起使用：嵌入层单独占一个流水线阶段。</translation>
+    </message>
+    <message>
+        <location filename="../app/studio/main.cpp" line="125"/>
+        <source>--%1 takes a whole number, not &apos;%2&apos;</source>
+        <translation>--%1 需要整数，而不是“%2”</translation>
+    </message>
+    <message>
+        <location filename="../app/studio/main.cpp" line="144"/>
         <source>--step and --rank take whole numbers</source>
         <translation>--step 和 --rank 须为整数</translation>
     </message>
     <message>
-        <location filename="../app/studio/main.cpp" line="113"/>
+        <location filename="../app/studio/main.cpp" line="151"/>
         <source>written %1</source>
         <translation>已写入 %1</translation>
     </message>

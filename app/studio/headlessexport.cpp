@@ -5,6 +5,7 @@
 #include "mainwindow.h"
 #include "memory/memorypanel.h"
 #include "optionalviews.h"
+#include "parallelsetup.h"
 
 #include "support/atomic_file.h"
 
@@ -100,9 +101,67 @@ QString writeMemoryPicture(const Request& request, const QSize& size, bool svg)
     return writeWidgetPicture(&panel, request.file, svg);
 }
 
+QString exportParallel(MainWindow& window, const Request& request)
+{
+    const QString suffix = QFileInfo(request.file).suffix().toLower();
+    if (suffix != QLatin1String("png") && suffix != QLatin1String("svg"))
+        return QCoreApplication::translate("headlessexport", "%1: --view parallel writes .png or .svg").arg(request.file);
+    if (const QString error = applyParallelFlags(window, request.parallel); !error.isEmpty())
+        return error;
+    return window.exportParallelImage(request.file);
+}
+
 } // namespace
 
-QStringList views() { return { QStringLiteral("graph"), QStringLiteral("compare") }; }
+QString applyParallelFlags(MainWindow& window, const ParallelFlags& flags)
+{
+    ParallelSetup* setup = window.parallelSetup();
+    msprobe::parallel::ParallelConfig config = setup->hasLayout() ? setup->config() : msprobe::parallel::ParallelConfig {};
+    if (flags.worldSize)
+        config.worldSize = *flags.worldSize;
+    if (flags.numLayers)
+        config.numLayers = *flags.numLayers;
+    if (flags.tensorParallel)
+        config.tensorParallelSize = *flags.tensorParallel;
+    if (flags.pipelineParallel)
+        config.pipelineParallelSize = *flags.pipelineParallel;
+    if (flags.order)
+        config.order = flags.order->toStdString();
+    if (flags.standaloneEmbeddingStage)
+        config.standaloneEmbeddingStage = true;
+    if (flags.layersPerVirtualStage)
+        config.layersPerVirtualStage = *flags.layersPerVirtualStage;
+    if (config.worldSize == 0 || config.numLayers == 0)
+        return QCoreApplication::translate("headlessexport", "--view parallel needs --world_size and --num_layers (the inputs do not give them)");
+    if (flags.virtualStages) {
+        // --vpp counts virtual stages; the core takes layers per virtual stage.
+        const long long stages = config.pipelineParallelSize - (config.standaloneEmbeddingStage ? 1 : 0);
+        const long long vpp = *flags.virtualStages;
+        if (vpp < 1 || stages < 1 || config.numLayers % (stages * vpp) != 0)
+            return QCoreApplication::translate("headlessexport", "--vpp %1: the %2 layers do not split into %3 pipeline stage(s) of %1 virtual stage(s)")
+                .arg(vpp)
+                .arg(config.numLayers)
+                .arg(stages);
+        if (vpp > 1)
+            config.layersPerVirtualStage = config.numLayers / (stages * vpp);
+        else
+            config.layersPerVirtualStage.reset();
+    }
+    // The dumps' TP group stays a TP group when the flags change the sizes but not the order.
+    if (!flags.order && !setup->lastHints().tpGroup.empty())
+        if (const auto order = studio::orderWithTpGroup(config, setup->lastHints().tpGroup))
+            config.order = *order;
+    if (const QString error = setup->setConfig(config, ParallelSetup::Source::CommandLine); !error.isEmpty())
+        return QCoreApplication::translate("headlessexport", "parallel configuration: %1").arg(error);
+    return {};
+}
+
+bool ParallelFlags::any() const
+{
+    return worldSize || numLayers || tensorParallel || pipelineParallel || layersPerVirtualStage || virtualStages || order || standaloneEmbeddingStage;
+}
+
+QStringList views() { return { QStringLiteral("graph"), QStringLiteral("compare"), QStringLiteral("parallel") }; }
 
 QStringList formats() { return { QStringLiteral("png"), QStringLiteral("svg"), QStringLiteral("html"), QStringLiteral("json") }; }
 
@@ -117,9 +176,12 @@ QString run(MainWindow& window, const Request& request)
         return writeMemoryPicture(request, window.size(), suffix == QLatin1String("svg"));
     }
     if (!views().contains(request.view))
-        return QCoreApplication::translate("headlessexport", "--view %1: unknown view; use graph or compare").arg(request.view);
+        return QCoreApplication::translate("headlessexport", "--view %1: unknown view; use graph, compare, parallel or memory").arg(request.view);
     if (request.step.has_value() != request.rank.has_value())
         return QCoreApplication::translate("headlessexport", "--step and --rank go together");
+    const bool parallel = request.view == QLatin1String("parallel");
+    if (parallel && request.inputs.isEmpty())
+        return exportParallel(window, request);
     if (request.inputs.isEmpty() || request.inputs.size() > 2)
         return QCoreApplication::translate("headlessexport", "give one input (a dump folder, dump.json, .vis.db or compare CSV) or two dump folders (problem, bench)");
     QString error;
@@ -154,6 +216,8 @@ QString run(MainWindow& window, const Request& request)
     }
     const int step = focus->step(), rank = focus->rank();
 
+    if (parallel)
+        return exportParallel(window, request);
     if (suffix == QLatin1String("json"))
         return writeJson(*session, request.file, request.step ? std::optional<studio::Key>(studio::Key { step, rank }) : std::nullopt);
     if (suffix == QLatin1String("html")) {

@@ -7,6 +7,7 @@
 
 #include <QApplication>
 #include <QCommandLineParser>
+#include <QDockWidget>
 #include <QTimer>
 #include <QTranslator>
 
@@ -87,16 +88,53 @@ int main(int argc, char** argv)
         QApplication::translate("main", "Open the input without a window, write FILE by its extension (.png, .svg: the view's picture; "
                                         ".html: the report; .json: the verdicts, as msprobe compare --json) and exit: 0 done, 1 failed."),
         QStringLiteral("file"));
-    QCommandLineOption view(QStringLiteral("view"), QApplication::translate("main", "With --export: the view to draw, graph (default) or compare."),
+    QCommandLineOption view(QStringLiteral("view"), QApplication::translate("main", "With --export: the view to draw, graph (default), compare or parallel. Without: parallel shows the parallelism panel in front."),
         QStringLiteral("view"), QStringLiteral("graph"));
     QCommandLineOption step(QStringLiteral("step"), QApplication::translate("main", "With --export: the step to show (with --rank)."), QStringLiteral("S"));
     QCommandLineOption rank(QStringLiteral("rank"), QApplication::translate("main", "With --export: the rank to show (with --step)."), QStringLiteral("R"));
     parser.addOptions({ exportFile, view, step, rank });
+    // --view parallel: the configuration flags of msprobe parallel_plot.
+    const QCommandLineOption worldSize(QStringLiteral("world_size"), QApplication::translate("main", "With --view parallel: the world size."), QStringLiteral("N"));
+    const QCommandLineOption numLayers(QStringLiteral("num_layers"), QApplication::translate("main", "With --view parallel: the number of transformer layers."), QStringLiteral("N"));
+    const QCommandLineOption tensorParallel({ QStringLiteral("tensor_parallel_size"), QStringLiteral("tp") },
+        QApplication::translate("main", "With --view parallel: the tensor-parallel size."), QStringLiteral("N"));
+    const QCommandLineOption pipelineParallel({ QStringLiteral("pipeline_parallel_size"), QStringLiteral("pp") },
+        QApplication::translate("main", "With --view parallel: the pipeline-parallel size."), QStringLiteral("N"));
+    const QCommandLineOption perVirtualStage(QStringLiteral("num_layers_per_virtual_pipeline_stage"),
+        QApplication::translate("main", "With --view parallel: layers per virtual pipeline stage."), QStringLiteral("N"));
+    const QCommandLineOption virtualStages(QStringLiteral("vpp"),
+        QApplication::translate("main", "With --view parallel: the number of virtual pipeline stages (as graph_visualize --vpp)."), QStringLiteral("N"));
+    const QCommandLineOption order(QStringLiteral("order"), QApplication::translate("main", "With --view parallel: the rank order, e.g. tp-cp-ep-dp-pp."), QStringLiteral("order"));
+    const QCommandLineOption standalone(QStringLiteral("standalone_embedding_stage"),
+        QApplication::translate("main", "With --view parallel: the embedding has a pipeline stage of its own."));
+    parser.addOptions({ worldSize, numLayers, tensorParallel, pipelineParallel, perVirtualStage, virtualStages, order, standalone });
     parser.process(app);
+
+    headlessexport::ParallelFlags parallelFlags;
+    const std::pair<const QCommandLineOption*, std::optional<long long>*> numbers[] = {
+        { &worldSize, &parallelFlags.worldSize },
+        { &numLayers, &parallelFlags.numLayers },
+        { &tensorParallel, &parallelFlags.tensorParallel },
+        { &pipelineParallel, &parallelFlags.pipelineParallel },
+        { &perVirtualStage, &parallelFlags.layersPerVirtualStage },
+        { &virtualStages, &parallelFlags.virtualStages },
+    };
+    for (const auto& [option, value] : numbers) {
+        if (!parser.isSet(*option))
+            continue;
+        bool ok = false;
+        *value = parser.value(*option).toLongLong(&ok);
+        if (!ok)
+            return fail(QApplication::translate("main", "--%1 takes a whole number, not '%2'").arg(option->names().front(), parser.value(*option)));
+    }
+    if (parser.isSet(order))
+        parallelFlags.order = parser.value(order);
+    parallelFlags.standaloneEmbeddingStage = parser.isSet(standalone);
 
     MainWindow window;
     if (parser.isSet(exportFile)) {
         headlessexport::Request request;
+        request.parallel = parallelFlags;
         request.file = parser.value(exportFile);
         request.view = parser.value(view);
         request.inputs = parser.positionalArguments();
@@ -117,6 +155,21 @@ int main(int argc, char** argv)
         return 0;
     }
     window.show();
+    // --view parallel without --export: the parallelism panel in front, on the flags' configuration (applied
+    // again once the inputs have loaded, over what they carry).
+    if (parser.value(view) == QLatin1String("parallel")) {
+        window.parallelDock()->show();
+        window.parallelDock()->raise();
+        window.resizeDocks({ window.parallelDock() }, { window.height() / 2 }, Qt::Vertical);
+        if (parallelFlags.any()) {
+            auto apply = [&window, parallelFlags] {
+                if (const QString error = headlessexport::applyParallelFlags(window, parallelFlags); !error.isEmpty())
+                    std::fprintf(stderr, "msprobe-studio: %s\n", qPrintable(error));
+            };
+            apply();
+            QObject::connect(window.session(), &StudioSession::loadFinished, &window, apply);
+        }
+    }
     if (parser.isSet(screenshot))
         screenshotWhenIdle(window, parser.value(screenshot));
     const QStringList paths = parser.positionalArguments();

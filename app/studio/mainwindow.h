@@ -18,6 +18,8 @@ class MemorySession;
 class NodeDetailsPanel;
 class NodeListPanel;
 class NodeMatchPanel;
+class ParallelPanel;
+class ParallelSetup;
 class QDockWidget;
 class QLabel;
 class QMenu;
@@ -65,6 +67,12 @@ public:
     void openMemoryDump(const QString& file);
     MemorySession* memorySession() const { return m_memorySession; }
     MemoryPanel* memoryPanel() const { return m_memoryPanel; }
+    // The parallelism panel (mainwindow_parallel.cpp) and the session's parallel configuration it shows.
+    ParallelPanel* parallelPanel() const { return m_parallelPanel; }
+    ParallelSetup* parallelSetup() const { return m_parallelSetup; }
+    QDockWidget* parallelDock() const { return m_parallelDock; }
+    // The parallelism grid's picture (PNG or SVG by suffix). Empty string on success.
+    QString exportParallelImage(const QString& file);
 
 public slots:
     // Selects the first divergence of the shown pair (the core's rule, as msprobe compare prints it) and says why.
@@ -106,6 +114,9 @@ private:
     void showShortcuts();
     void updateActions();
     void chooseMemoryDump();
+    void buildParallelPanel();
+    void updateParallelPanel();
+    void exportParallelDialog();
 
     StudioSession* m_session;
     StudioFocus* m_focus;
@@ -138,4 +149,7 @@ private:
     QStringList m_loadingPaths;
     QByteArray m_defaultState;
     bool m_remembersRecent = true;
+    ParallelSetup* m_parallelSetup = nullptr;
+    ParallelPanel* m_parallelPanel = nullptr;
+    QDockWidget* m_parallelDock = nullptr;
 };

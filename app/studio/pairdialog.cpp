@@ -1,7 +1,13 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "pairdialog.h"
 
+#include "graph/graph_run.h"
+#include "support/error.h"
+
 #include <QCheckBox>
+#include <QGridLayout>
+#include <QGroupBox>
+#include <QSpinBox>
 #include <QDialogButtonBox>
 #include <QFileDialog>
 #include <QFileInfo>
@@ -27,6 +33,7 @@ PairDialog::PairDialog(QWidget* parent)
     m_overflow = new QCheckBox(tr("O&verflow check (-oc): grade NaN/Inf anomalies"), this);
     form->addRow(m_fuzzy);
     form->addRow(m_overflow);
+    buildMergeFields(form);
     m_buttons = new QDialogButtonBox(QDialogButtonBox::Open | QDialogButtonBox::Cancel, this);
     connect(m_buttons, &QDialogButtonBox::accepted, this, &QDialog::accept);
     connect(m_buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
@@ -85,6 +92,63 @@ QString PairDialog::whyNotOpen() const
     const QString mapping = m_layerMapping->text().trimmed();
     if (!mapping.isEmpty() && !QFileInfo(mapping).isFile())
         return tr("The layer mapping is not a file: %1").arg(mapping);
+    return mergeProblem();
+}
+
+void PairDialog::buildMergeFields(QFormLayout* form)
+{
+    m_merge = new QGroupBox(tr("Parallel &merge: one graph per data-parallel copy (--rank_size, --tp, --pp, --vpp, --order)"), this);
+    m_merge->setCheckable(true);
+    m_merge->setChecked(false);
+    auto* grid = new QGridLayout(m_merge);
+    grid->addWidget(new QLabel(tr("Problem"), m_merge), 0, 1);
+    grid->addWidget(new QLabel(tr("Bench"), m_merge), 0, 2);
+    const QString labels[] = { tr("Ranks (--rank_size):"), tr("TP (--tp):"), tr("PP (--pp):"), tr("VPP (--vpp):"), tr("Order (--order):") };
+    for (int row = 0; row < 5; ++row)
+        grid->addWidget(new QLabel(labels[row], m_merge), row + 1, 0);
+    for (int side = 0; side < 2; ++side) {
+        MergeFields& f = m_mergeFields[side];
+        auto number = [this, grid, side](int row, int value) {
+            auto* box = new QSpinBox(m_merge);
+            box->setRange(1, 1 << 16);
+            box->setValue(value);
+            grid->addWidget(box, row, side + 1);
+            connect(box, &QSpinBox::valueChanged, this, &PairDialog::validate);
+            return box;
+        };
+        f.rankSize = number(1, 8);
+        f.tp = number(2, 1);
+        f.pp = number(3, 1);
+        f.vpp = number(4, 1);
+        f.order = new QLineEdit(QStringLiteral("tp-cp-ep-dp-pp"), m_merge);
+        grid->addWidget(f.order, 5, side + 1);
+        connect(f.order, &QLineEdit::textChanged, this, &PairDialog::validate);
+    }
+    connect(m_merge, &QGroupBox::toggled, this, &PairDialog::validate);
+    form->addRow(m_merge);
+}
+
+QString PairDialog::mergeProblem() const
+{
+    if (!m_merge || !m_merge->isChecked())
+        return {};
+    const LoadRequest wanted = request();
+    for (int side = 0; side < 2; ++side) {
+        const std::filesystem::path root = (side == 0 ? m_problem : m_bench)->text().toStdString();
+        try {
+            std::filesystem::path rankRoot = root;
+            const auto layout = msprobe::graph::classifyInput(root);
+            if (layout == msprobe::graph::InputLayout::Steps) {
+                const auto steps = msprobe::graph::stepDirectories(root);
+                if (!steps.empty())
+                    rankRoot = root / steps.front().first;
+            }
+            const std::size_t ranks = layout == msprobe::graph::InputLayout::Files ? 1 : msprobe::graph::rankDirectories(rankRoot).size();
+            msprobe::graph::validateParallelParams(wanted.parallelMerge[static_cast<std::size_t>(side)], ranks, root.string());
+        } catch (const std::exception& error) {
+            return QString::fromUtf8(error.what());
+        }
+    }
     return {};
 }
 
@@ -111,5 +175,15 @@ LoadRequest PairDialog::request() const
     request.overflowCheck = m_overflow->isChecked();
     request.outputDir = m_output->text();
     request.layerMappingFile = m_layerMapping->text().trimmed();
+    if (m_merge && m_merge->isChecked())
+        for (const MergeFields& f : m_mergeFields) {
+            msprobe::graph::ParallelParams params;
+            params.rankSize = f.rankSize->value();
+            params.tp = f.tp->value();
+            params.pp = f.pp->value();
+            params.vpp = f.vpp->value();
+            params.order = f.order->text().trimmed().toStdString();
+            request.parallelMerge.push_back(params);
+        }
     return request;
 }

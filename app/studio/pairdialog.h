@@ -6,7 +6,9 @@
 #include <QDialog>
 
 class QCheckBox;
+class QGroupBox;
 class QLabel;
+class QSpinBox;
 class QDialogButtonBox;
 class QLineEdit;
 
@@ -23,10 +25,24 @@ public:
     QString whyNotOpen() const;
     void setPaths(const QString& problem, const QString& bench);
 
+    // The parallel merge of graph_visualize (--rank_size/--tp/--pp/--vpp/--order), per side (0 problem, 1 bench).
+    struct MergeFields {
+        QSpinBox* rankSize;
+        QSpinBox* tp;
+        QSpinBox* pp;
+        QSpinBox* vpp;
+        QLineEdit* order;
+    };
+    QGroupBox* parallelMergeBox() const { return m_merge; }
+    const MergeFields& mergeFields(int side) const { return m_mergeFields[side]; }
+
 private:
     // A path box with "Browse…": a folder, or a file matching fileFilter when one is given.
     QLineEdit* pathRow(const QString& label, const QString& dialogTitle, class QFormLayout* form, const QString& fileFilter = {});
     void validate();
+    void buildMergeFields(class QFormLayout* form);
+    // Why the merge parameters do not fit the folders (graph_visualize's own check); empty when they do.
+    QString mergeProblem() const;
 
     QLineEdit* m_problem;
     QLineEdit* m_bench;
@@ -36,4 +52,6 @@ private:
     QCheckBox* m_fuzzy;
     QCheckBox* m_overflow;
     QDialogButtonBox* m_buttons;
+    QGroupBox* m_merge = nullptr;
+    MergeFields m_mergeFields[2] {};
 };

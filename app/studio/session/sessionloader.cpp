@@ -60,6 +60,11 @@ studio::GraphStage buildGraphs(const fs::path& problem, const fs::path& bench, c
         options.layerMapping = true;
         options.layerMappingFile = request.layerMappingFile.toStdString();
     }
+    options.parallel = request.parallelMerge;
+    if (bench.empty() && options.parallel.size() > 1)
+        options.parallel.resize(1);
+    else if (!bench.empty() && options.parallel.size() == 1) // one side given: both sides alike
+        options.parallel.push_back(options.parallel.front());
     options.cancel = cancel;
     options.progress = progress;
     const auto result = msprobe::graph::runGraphVisualize(options);

@@ -5,6 +5,7 @@
 
 #include "comparerows.h"
 
+#include "graph/merge/parallel_merge.h"
 #include "graph/visdb/vis_db_reader.h"
 
 #include <QString>
@@ -23,6 +24,8 @@ struct LoadRequest {
     bool overflowCheck = false; // -oc
     QString layerMappingFile; // -lm FILE for the graphs of a pair (empty: no layer mapping)
     QString outputDir; // Pair and DumpFolder graphs: where the vis.db goes (empty: a new folder under the cache)
+    // --rank_size/--tp/--pp/--vpp/--order of graph_visualize: none, one (problem) or two (problem, bench).
+    std::vector<msprobe::graph::ParallelParams> parallelMerge;
 
     // What to load for paths given on the command line or dropped: one .vis.db / .db, one .csv, one dump folder
     // or dump.json, or two folders (problem, bench). Empty kind list -> invalid (see error).
