@@ -121,17 +121,24 @@ void CsvWriter::finish()
     std::vector<Event> batch;
     m_queue.takeAll(batch, 0);
     drain(batch);
-    std::vector<Block*> alive;
-    for (auto& [address, block] : m_live)
-        alive.push_back(&block);
-    std::sort(alive.begin(), alive.end(), [](const Block* a, const Block* b) { return a->malloc.id < b->malloc.id; });
-    for (Block* block : alive)
-        writeBlock(*block, nullptr);
-    m_live.clear();
+    writeLiveBlocks();
     drain(batch);
     std::fclose(m_file);
     m_file = nullptr;
     m_finished = true;
+}
+
+void CsvWriter::writeLiveBlocks()
+{
+    std::vector<Block*> alive;
+    for (auto& [address, block] : m_live)
+        alive.push_back(&block);
+    std::sort(alive.begin(), alive.end(), [](const Block* a, const Block* b) { return a->malloc.id < b->malloc.id; });
+    for (Block* block : alive) {
+        writeBlock(*block, nullptr);
+        m_written[block->malloc.ptr] = block->allocationId;
+    }
+    m_live.clear();
 }
 
 CsvWriter::Block* CsvWriter::blockContaining(std::uint64_t address)
@@ -232,8 +239,12 @@ void CsvWriter::handle(const Event& e)
     }
     case EventKind::Free: {
         auto it = m_live.find(e.ptr);
-        if (it == m_live.end()) { // allocated before the capture: no block to close
-            appendRow(m_out, e, "FREE", m_framework, "N/A", true, e.ptr, blockAttr(0, e, std::string()), e.context);
+        if (it == m_live.end()) { // written at a stop() while alive, or allocated before the capture (id 0)
+            const auto written = m_written.find(e.ptr);
+            const std::uint64_t id = written == m_written.end() ? 0 : written->second;
+            if (written != m_written.end())
+                m_written.erase(written);
+            appendRow(m_out, e, "FREE", m_framework, "N/A", true, e.ptr, blockAttr(id, e, std::string()), e.context);
             return;
         }
         writeBlock(it->second, &e);
@@ -279,6 +290,8 @@ void CsvWriter::handle(const Event& e)
         const std::string attr
             = start ? "{free:" + std::to_string(e.size) + ",total:" + std::to_string(e.extra) + "}" : std::string();
         appendRow(m_out, e, "SYSTEM", start ? "START_TRACE" : "STOP_TRACE", "N/A", false, 0, attr, 0);
+        if (!start) // frees are not reported while stopped: what is alive now is alive at the end of this window
+            writeLiveBlocks();
         return;
     }
     }

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 // Writer thread of the memory capture: turns events into msMemScope dump CSV rows. As msMemScope does, a
 // block's MALLOC row (and its ACCESS rows) is held until the block is freed, so that owner labels given after
-// the allocation (gradients, optimizer state, activations) land in its Attr; blocks still alive at the end are
-// written as MALLOC without FREE. Other rows are written as they come. Readers sort by ID.
+// the allocation (gradients, optimizer state, activations) land in its Attr; blocks still alive at a stop (frees
+// are not reported while stopped) or at the end are written as MALLOC without FREE. Other rows are written as
+// they come. Readers sort by ID.
 #pragma once
 
 #include "capture/memory/memory_events.h"
@@ -42,6 +43,7 @@ private:
     void drain(std::vector<Event>& batch);
     void handle(const Event& e);
     void writeBlock(Block& block, const Event* freeEvent);
+    void writeLiveBlocks(); // as MALLOC without FREE; remembered in m_written for a free after a resume
     std::string ownerOf(const Block& block) const;
     void appendRow(std::string& out, const Event& e, const char* event, std::string_view type, std::string_view name,
         bool withDevice, std::uint64_t ptr, std::string_view attr, std::uint32_t context);
@@ -54,6 +56,7 @@ private:
     std::atomic<bool> m_stop { false };
     std::mutex m_writeMutex; // the thread's processing vs flush()/finish() from producers
     std::map<std::uint64_t, Block> m_live; // by start address
+    std::unordered_map<std::uint64_t, std::uint64_t> m_written; // address -> allocation_id
     std::uint64_t m_nextAllocationId = 1;
     std::string m_out;
     bool m_finished = false;

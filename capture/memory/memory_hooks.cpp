@@ -230,6 +230,10 @@ std::unique_ptr<at::ObserverContext> onStart(const at::RecordFunction& fn)
         if (!op && std::strncmp(fn.name(), "autograd::engine::evaluate_function", 35) == 0) {
             ++tl.backwardDepth;
             tl.frames.push_back(Frame::Backward);
+            // The capture Recorder (module scopes) switches RecordFunction off inside backward nodes; its
+            // callback ignores what it then sees (it counts itself suppressed), ours needs the ops.
+            if (s->modules && !at::isRecordFunctionEnabled())
+                at::enableRecordFunction(true);
         } else {
             tl.frames.push_back(Frame::Ignored);
         }

@@ -58,7 +58,7 @@ public:
     void start(torch::nn::Module& model);
     void start(torch::nn::Module& model, torch::optim::Optimizer& optimizer);
     void start(torch::jit::Module& model);
-    // Must be called on the thread that called start().
+    // Must be called on the thread that called start(). Writes the blocks alive now as MALLOC without FREE.
     void stop();
 
     // Ends step n (1-based count of calls) and starts n+1: SYSTEM/STEP row, owner tags refreshed.
@@ -73,7 +73,7 @@ public:
     // Tags now: model parameters "weight", their grads "gradient", optimizer state "optimizer_state".
     void tagOwners();
 
-    // Writes every event recorded so far (blocks still alive are written as MALLOC without FREE).
+    // Writes every event recorded so far to the file (blocks still alive wait for their free or stop()).
     void flush();
     std::filesystem::path csvPath() const;
     std::filesystem::path watchCsvPath() const; // empty without watch
