@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "cli.h"
+#include "cmd_memory_capture.h"
 
 #include <cstdio>
 
@@ -15,6 +16,7 @@ const std::vector<Verb>& verbs()
         { "overflow_check", "find the first NaN/Inf-producing node of a step directory", &runOverflowCheck },
         { "data2db", "import a dump folder or training-state monitor CSVs into a trend database (*.trend.db)", &runData2db },
         { "trend_compare", "compare the trends of two runs and name the first step where they part", &runTrendCompare },
+        { "memory_capture", "run a TorchScript model headless and record its memory events (msMemScope CSV)", &runMemoryCapture },
         { "parallel_plot", "draw how a Megatron tp/pp/vpp/dp configuration spreads layers over ranks (PNG)", &runParallelPlot },
     };
     return list;

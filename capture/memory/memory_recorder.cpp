@@ -208,8 +208,14 @@ void MemoryRecorder::start(torch::jit::Module& model)
 void MemoryRecorder::startCommon()
 {
     State& s = *m_state;
-    if (s.running)
+    if (s.running) { // start(model) while recording (e.g. the model was loaded under capture): scopes from now on
+        if (s.acquired && !s.observing) {
+            capture::Recorder::instance().addObserver(&s.observer);
+            s.observing = true;
+            s.session->modules = true;
+        }
         return;
+    }
     if (!s.session) {
         const std::string ts = timeStamp();
         const auto project = s.options.outputDir
