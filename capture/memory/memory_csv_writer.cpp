@@ -4,6 +4,7 @@
 #include "support/error.h"
 
 #include <algorithm>
+#include <charconv>
 #include <cinttypes>
 #include <cstring>
 
@@ -21,6 +22,20 @@ const char* phaseName(Phase phase)
     case Phase::Optimizer: return "optimizer";
     }
     return "";
+}
+
+void appendNumber(std::string& out, std::int64_t value)
+{
+    char text[24];
+    const auto end = std::to_chars(text, text + sizeof text, value).ptr;
+    out.append(text, end);
+}
+
+void appendNumber(std::string& out, std::uint64_t value)
+{
+    char text[24];
+    const auto end = std::to_chars(text, text + sizeof text, value).ptr;
+    out.append(text, end);
 }
 
 void appendHex(std::string& out, std::uint64_t value)
@@ -44,15 +59,25 @@ void appendQuoted(std::string& out, std::string_view text)
 
 std::string blockAttr(std::uint64_t allocationId, const Event& e, const std::string& owner)
 {
-    std::string attr = "{allocation_id:" + std::to_string(allocationId) + ",addr:";
+    std::string attr = "{allocation_id:";
+    attr.reserve(128);
+    appendNumber(attr, allocationId);
+    attr += ",addr:";
     appendHex(attr, e.ptr);
-    attr += ",size:" + std::to_string(e.size);
+    attr += ",size:";
+    appendNumber(attr, e.size);
     // CPU has no caching pool (reserved is 0): total repeats used so that reserved-based ratios stay meaningful.
-    attr += ",total:" + std::to_string(std::max(e.reserved, e.used));
-    attr += ",used:" + std::to_string(e.used);
-    if (!owner.empty())
-        attr += ",owner:" + owner;
-    attr += ",step:" + std::to_string(e.step) + "}";
+    attr += ",total:";
+    appendNumber(attr, std::max(e.reserved, e.used));
+    attr += ",used:";
+    appendNumber(attr, e.used);
+    if (!owner.empty()) {
+        attr += ",owner:";
+        attr += owner;
+    }
+    attr += ",step:";
+    appendNumber(attr, e.step);
+    attr += '}';
     return attr;
 }
 
@@ -63,6 +88,10 @@ CsvWriter::CsvWriter(const std::filesystem::path& file, bool compat)
     , m_framework(compat ? "PTA" : "TORCH_CPU")
     , m_device(compat ? "0" : "cpu")
 {
+    m_frameworkId = strings().intern(m_framework);
+    m_activationId = strings().intern("activation");
+    for (Phase phase : { Phase::Forward, Phase::Backward, Phase::Optimizer })
+        m_phaseIds[static_cast<std::size_t>(phase)] = strings().intern(phaseName(phase));
     m_file = std::fopen(file.c_str(), "ab");
     if (!m_file)
         throw Error(file.string(), "", std::string("cannot create memory dump file: ") + std::strerror(errno));
@@ -141,6 +170,16 @@ void CsvWriter::writeLiveBlocks()
     m_live.clear();
 }
 
+const std::string& CsvWriter::text(std::uint32_t id)
+{
+    static const std::string none;
+    if (id >= m_texts.size())
+        m_texts.resize(id + 1, nullptr);
+    if (!m_texts[id])
+        m_texts[id] = strings().find(id);
+    return m_texts[id] ? *m_texts[id] : none;
+}
+
 CsvWriter::Block* CsvWriter::blockContaining(std::uint64_t address)
 {
     auto it = m_live.upper_bound(address);
@@ -153,7 +192,7 @@ CsvWriter::Block* CsvWriter::blockContaining(std::uint64_t address)
         : nullptr;
 }
 
-std::string CsvWriter::ownerOf(const Block& block) const
+std::string CsvWriter::ownerOf(const Block& block)
 {
     std::string owner;
     for (std::uint32_t label : block.labels) {
@@ -161,7 +200,7 @@ std::string CsvWriter::ownerOf(const Block& block) const
             continue;
         if (!owner.empty())
             owner += '@';
-        owner += strings().get(label);
+        owner += text(label);
     }
     return owner;
 }
@@ -169,7 +208,7 @@ std::string CsvWriter::ownerOf(const Block& block) const
 void CsvWriter::appendRow(std::string& out, const Event& e, const char* event, std::string_view type,
     std::string_view name, bool withDevice, std::uint64_t ptr, std::string_view attr, std::uint32_t context)
 {
-    out += std::to_string(e.id);
+    appendNumber(out, e.id);
     out += ',';
     out += event;
     out += ',';
@@ -177,11 +216,11 @@ void CsvWriter::appendRow(std::string& out, const Event& e, const char* event, s
     out += ',';
     out += name;
     out += ',';
-    out += std::to_string(e.tsNs);
+    appendNumber(out, e.tsNs);
     out += ',';
     out += m_pidText;
     out += ',';
-    out += std::to_string(e.tid);
+    appendNumber(out, static_cast<std::int64_t>(e.tid));
     out += ',';
     out += withDevice ? std::string_view(m_device) : std::string_view("N/A");
     out += ',';
@@ -194,7 +233,7 @@ void CsvWriter::appendRow(std::string& out, const Event& e, const char* event, s
         appendQuoted(out, attr);
     out += ',';
     if (context)
-        appendQuoted(out, strings().get(context));
+        appendQuoted(out, text(context));
     out += ",\n";
 }
 
@@ -202,7 +241,7 @@ void CsvWriter::writeBlock(Block& block, const Event* freeEvent)
 {
     if (freeEvent && block.labels[kOwnerDetail1] == 0 && block.malloc.phase == Phase::Forward
         && freeEvent->phase == Phase::Backward)
-        block.labels[kOwnerDetail1] = strings().intern("activation"); // made in forward, consumed by backward
+        block.labels[kOwnerDetail1] = m_activationId; // made in forward, consumed by backward
     const std::string owner = ownerOf(block);
     appendRow(m_out, block.malloc, "MALLOC", m_framework, "N/A", true, block.malloc.ptr,
         blockAttr(block.allocationId, block.malloc, owner), block.malloc.context);
@@ -223,10 +262,10 @@ void CsvWriter::handle(const Event& e)
         Block block;
         block.malloc = e;
         block.allocationId = m_nextAllocationId++;
-        block.labels[0] = strings().intern(m_framework);
-        block.labels[2] = strings().intern(phaseName(e.phase));
+        block.labels[0] = m_frameworkId;
+        block.labels[2] = m_phaseIds[static_cast<std::size_t>(e.phase)];
         if (e.userOwner) { // "a@b@c" of the open MemoryOwnerScopes -> user levels 1..3
-            const std::string users = strings().get(e.userOwner);
+            const std::string& users = text(e.userOwner);
             std::size_t level = kOwnerUser1, start = 0;
             while (start <= users.size() && level < block.labels.size()) {
                 const auto end = std::min(users.find('@', start), users.size());
@@ -255,10 +294,10 @@ void CsvWriter::handle(const Event& e)
         Block* block = blockContaining(e.base);
         std::string attr = "{allocation_id:" + std::to_string(block ? block->allocationId : 0) + ",addr:";
         appendHex(attr, e.ptr);
-        attr += ",size:" + std::to_string(e.size) + ",type:" + m_framework + ",dtype:" + strings().get(e.dtype)
-            + ",shape:" + strings().get(e.shape) + "}";
+        attr += ",size:" + std::to_string(e.size) + ",type:" + m_framework + ",dtype:" + text(e.dtype)
+            + ",shape:" + text(e.shape) + "}";
         const char* type = e.sub == 1 ? "WRITE" : "READ";
-        appendRow(block ? block->accessRows : m_out, e, "ACCESS", type, strings().get(e.name), true, e.ptr, attr, 0);
+        appendRow(block ? block->accessRows : m_out, e, "ACCESS", type, text(e.name), true, e.ptr, attr, 0);
         return;
     }
     case EventKind::Label: {
@@ -269,14 +308,14 @@ void CsvWriter::handle(const Event& e)
     case EventKind::OpStart:
     case EventKind::OpEnd:
         appendRow(m_out, e, "OP_LAUNCH", e.kind == EventKind::OpStart ? "ATEN_START" : "ATEN_END",
-            strings().get(e.name), true, 0, {}, 0);
+            text(e.name), true, 0, {}, 0);
         return;
     case EventKind::Mark:
     case EventKind::RangeStart:
     case EventKind::RangeEnd: {
         std::string name;
         appendQuoted(name, e.kind == EventKind::RangeEnd ? "Range end from id " + std::to_string(e.extra)
-                                                         : strings().get(e.name));
+                                                         : text(e.name));
         const char* type = e.kind == EventKind::Mark ? "Mark" : e.kind == EventKind::RangeStart ? "Range_start" : "Range_end";
         appendRow(m_out, e, "MSTX", type, name, true, 0, {}, 0);
         return;

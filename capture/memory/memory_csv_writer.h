@@ -44,10 +44,11 @@ private:
     void handle(const Event& e);
     void writeBlock(Block& block, const Event* freeEvent);
     void writeLiveBlocks(); // as MALLOC without FREE; remembered in m_written for a free after a resume
-    std::string ownerOf(const Block& block) const;
+    std::string ownerOf(const Block& block);
     void appendRow(std::string& out, const Event& e, const char* event, std::string_view type, std::string_view name,
         bool withDevice, std::uint64_t ptr, std::string_view attr, std::uint32_t context);
     Block* blockContaining(std::uint64_t address);
+    const std::string& text(std::uint32_t id); // interned string, cached by this thread
 
     std::FILE* m_file = nullptr;
     std::string m_pidText, m_framework, m_device;
@@ -59,6 +60,9 @@ private:
     std::unordered_map<std::uint64_t, std::uint64_t> m_written; // address -> allocation_id
     std::uint64_t m_nextAllocationId = 1;
     std::string m_out;
+    std::vector<const std::string*> m_texts;
+    std::uint32_t m_frameworkId = 0, m_activationId = 0;
+    std::array<std::uint32_t, 3> m_phaseIds {};
     bool m_finished = false;
 };
 

@@ -71,6 +71,12 @@ public:
         m_ids.emplace(m_strings.back(), id);
         return id;
     }
+    // Stable address of an interned string (strings are never changed or removed); nullptr for an unknown id.
+    const std::string* find(std::uint32_t id) const
+    {
+        std::lock_guard lock(m_mutex);
+        return id < m_strings.size() ? &m_strings[id] : nullptr;
+    }
     std::string get(std::uint32_t id) const
     {
         std::lock_guard lock(m_mutex);
