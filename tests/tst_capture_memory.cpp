@@ -264,6 +264,38 @@ private slots:
         QCOMPARE(rowsOf(csv, "SYSTEM", "STEP").size(), std::size_t(2));
     }
 
+    // Native spelling (compat off), user owner scopes (three levels kept) and describe() on one tensor.
+    void ownerScopesDescribeAndNativeNames()
+    {
+        QTemporaryDir dir;
+        MemoryRecorder memory({ .outputDir = tempRoot(dir), .compat = false });
+        memory.start();
+        at::Tensor scoped, described, deep;
+        {
+            MemoryOwnerScope a("a");
+            MemoryOwnerScope b("b");
+            scoped = torch::ones({ 16 });
+            MemoryOwnerScope c("c");
+            MemoryOwnerScope d("d"); // a fourth level is dropped, as msMemScope does
+            deep = torch::ones({ 4 });
+        }
+        described = torch::zeros({ 8 });
+        memory.describe(described, "mine");
+        memory.stop();
+        QVERIFY(memory.csvPath().string().find("/device_cpu/dump/") != std::string::npos);
+        const MemCsv csv = readMemCsv(memory.csvPath());
+        std::map<std::int64_t, std::string> ownerBySize;
+        for (const auto* row : rowsOf(csv, "MALLOC")) {
+            QCOMPARE(q(row->type()), q("TORCH_CPU"));
+            QCOMPARE(q(row->cells[7]), q("cpu"));
+            ownerBySize[row->number("size")] = row->value("owner");
+        }
+        QCOMPARE(q(ownerBySize[64]), q("TORCH_CPU@forward@a@b"));
+        QCOMPARE(q(ownerBySize[16]), q("TORCH_CPU@forward@a@b@c"));
+        QCOMPARE(q(ownerBySize[32]), q("TORCH_CPU@forward@mine"));
+        QCOMPARE(q(rowsOf(csv, "OP_LAUNCH", "ATEN_START").at(0)->name()), q("aten::ones"));
+    }
+
     void crcVectors()
     {
         QCOMPARE(q(crc64Hex(memscopeCrc64(nullptr, 0))), q("0000000000000000"));

@@ -11,8 +11,10 @@
 #include <c10/core/Allocator.h>
 #include <c10/util/ThreadLocalDebugInfo.h>
 
+#include <cctype>
 #include <cstring>
 #include <ctime>
+#include <unordered_set>
 
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -200,7 +202,6 @@ void accessTensor(Session& s, const at::Tensor& t, bool write, std::uint32_t opN
     for (std::size_t i = 0; i < t.sizes().size(); ++i)
         shape += (i ? ", " : "") + std::to_string(t.sizes()[i]);
     e.shape = strings().intern(shape + "])");
-    e.name = opName;
     s.emit(e);
 }
 
