@@ -9,6 +9,7 @@
 #include "tiny_transformer.h"
 
 #include "capture/debugger.h"
+#include "capture/memory/memory_recorder.h"
 #include "capture/monitor.h"
 #include "capture/seed.h"
 
@@ -23,7 +24,7 @@ void usage()
 {
     std::puts("usage: msprobe_example_train [--steps N] [--config CONFIG.json] [--dump-path DIR]\n"
               "                             [--monitor-dir DIR] [--monitor-config CONFIG.json] [--fault]\n"
-              "                             [--fault-attention-scale]");
+              "                             [--fault-attention-scale] [--memory DIR]");
 }
 
 } // namespace
@@ -31,7 +32,7 @@ void usage()
 int main(int argc, char** argv)
 {
     int steps = 3;
-    std::string config, dumpPath, monitorDir, monitorConfig;
+    std::string config, dumpPath, monitorDir, monitorConfig, memoryDir;
     bool fault = false, attentionScaleFault = false;
     for (int i = 1; i < argc; ++i) {
         const std::string arg = argv[i];
@@ -52,6 +53,8 @@ int main(int argc, char** argv)
             monitorDir = next();
         else if (arg == "--monitor-config")
             monitorConfig = next();
+        else if (arg == "--memory")
+            memoryDir = next();
         else if (arg == "--fault")
             fault = true;
         else if (arg == "--fault-attention-scale")
@@ -85,6 +88,12 @@ int main(int argc, char** argv)
                 monitor.emplace(monitorConfig, monitorDir);
             monitor->start(*model, optimizer);
         }
+        // --memory DIR: every allocation/free as an msMemScope dump CSV under DIR (msprobe::MemoryRecorder).
+        std::optional<msprobe::MemoryRecorder> memory;
+        if (!memoryDir.empty()) {
+            memory.emplace(msprobe::MemoryCaptureOptions { .outputDir = memoryDir });
+            memory->start(*model, optimizer);
+        }
         for (int step = 0; step < steps; ++step) {
             auto [input, target] = tiny::makeBatch(options, step);
             if (debugger)
@@ -98,6 +107,9 @@ int main(int argc, char** argv)
                 std::optional<msprobe::OptimizerStepScope> optimizerScope;
                 if (debugger)
                     optimizerScope.emplace(*debugger);
+                std::optional<msprobe::MemoryOptimizerScope> memoryOptimizerPhase;
+                if (memory)
+                    memoryOptimizerPhase.emplace();
                 if (monitor)
                     monitor->optimizerStep();
                 else
@@ -107,7 +119,13 @@ int main(int argc, char** argv)
                 debugger->stop();
                 debugger->step();
             }
+            if (memory)
+                memory->step();
             std::printf("step %d loss %.8f\n", step, loss.item<double>());
+        }
+        if (memory) {
+            memory->stop();
+            std::printf("memory: %s\n", memory->csvPath().c_str());
         }
         if (monitor)
             std::printf("monitor: %s\n", monitor->outputDir().c_str());

@@ -2,6 +2,7 @@
 // msprobe memory: analyses of msMemScope memory dumps (and our captures in that layout). The subverb table and
 // `summary`; the analyses are in cmd_memory_leaks.cpp and cmd_memory_analyses.cpp.
 #include "cmd_memory.h"
+#include "cmd_memory_capture.h"
 
 #include "memory/memscope_reader.h"
 #include "support/atomic_file.h"
@@ -19,6 +20,7 @@ using namespace msprobe::memory;
 const std::vector<Subverb>& memorySubverbs()
 {
     static const std::vector<Subverb> list = {
+        { "capture", "run a TorchScript model headless and record its memory events (msMemScope dump CSV)", &runMemoryCapture },
         { "summary", "rows, blocks, peak and steps of a dump", &runSummary },
         { "leaks", "blocks never freed, per-step leaks and fluctuation (§2.1), or leaks between marks A, B, C (§2.2)", &runLeaks },
         { "compare", "why one run or step needs more memory than another: ops aligned, memory per op (§2.3)", &runCompareMemory },

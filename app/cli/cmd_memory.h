@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // msprobe memory SUBVERB: the subverbs share this table and a few helpers. A subverb is one entry of
-// memorySubverbs(); `capture` is meant to be added there by the capture side.
+// memorySubverbs(); `capture` (cmd_memory_capture.cpp) runs the libtorch capture through the dump module.
 #pragma once
 
 #include "cli.h"
