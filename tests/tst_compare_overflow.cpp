@@ -123,6 +123,44 @@ private slots:
         QVERIFY(text.find("\"stack_info\": {}") != std::string::npos);
     }
 
+    // Eight ranks joined by all_reduce over all of them and a send/recv ring. Rank 3's anomaly (round 2) is read
+    // first but sits a layer after rank 5's (round 1, whose NaN reaches the round-1 all_reduce of every rank):
+    // the graph across ranks puts rank 5's first.
+    void anomalyAcrossEightRanks()
+    {
+        QTemporaryDir tmp;
+        const fs::path step = fs::path(tmp.path().toStdString()) / "step0";
+        const int ranks = 8;
+        const auto op = [](const std::string& name, const char* in, const char* out, const std::string& kwargs) {
+            return "\"" + name + "\": {\"input_args\": [" + leaf(in, "0.0", "0.5") + "], \"input_kwargs\": {" + kwargs
+                + "}, \"output\": [" + leaf(out, "0.0", "0.5") + "]}";
+        };
+        const std::string world = R"("group": {"type": "torch.ProcessGroup", "group_ranks": [0, 1, 2, 3, 4, 5, 6, 7], "group_id": 1})";
+        for (int r = 0; r < ranks; ++r) {
+            std::vector<std::string> ops;
+            for (int k = 0; k < 3; ++k) {
+                const std::string n = std::to_string(k);
+                const bool anomaly = (r == 5 && k == 1) || (r == 3 && k == 2);
+                const bool poisoned = k == 2 && r != 3; // NaN in, NaN out: downstream, not an anomaly
+                ops.push_back(op("Torch.mul." + n + ".forward", poisoned ? "NaN" : "1.0", anomaly || poisoned ? "NaN" : "1.0", ""));
+                ops.push_back(op("Distributed.all_reduce." + n + ".forward", r == 5 && k == 1 ? "NaN" : "1.0",
+                    k >= 1 ? "NaN" : "1.0", world));
+                ops.push_back(op("Distributed.send." + n + ".forward", "1.0", "1.0",
+                    R"("dst": {"type": "int", "value": )" + std::to_string((r + 1) % ranks) + "}"));
+                ops.push_back(op("Distributed.recv." + n + ".forward", "1.0", "1.0",
+                    R"("src": {"type": "int", "value": )" + std::to_string((r + ranks - 1) % ranks) + "}"));
+            }
+            std::string data;
+            for (const auto& text : ops)
+                data += (data.empty() ? "" : ", ") + text;
+            test::writeFile(step / ("rank" + std::to_string(r)) / "dump.json",
+                R"({"task": "statistics", "level": "mix", "framework": "pytorch", "dump_data_dir": null, "data": {)" + data + "}}");
+        }
+        const std::string text = analyzeOverflow(step);
+        QCOMPARE(reported(text), std::vector<std::string> { "Torch.mul.1.forward" });
+        QVERIFY2(text.starts_with("{\n  \"rank_5\": ["), text.c_str());
+    }
+
     // No anomaly reaches a communication op: the first anomalous op after each rank's last one is reported.
     void anomalyAfterLastCommunication()
     {

@@ -9,7 +9,7 @@
 
 #include <limits>
 
-namespace msprobe::detail {
+namespace msprobe::dumpjson {
 std::size_t setDumpJsonChunkBytesForTesting(std::size_t bytes);
 }
 
@@ -30,7 +30,7 @@ struct Outcome {
 // Reads from the file (readFile) or parses the text, with the given piece size.
 Outcome readWith(std::size_t pieceBytes, const std::filesystem::path& file, const std::string& text, bool readFile)
 {
-    const std::size_t previous = detail::setDumpJsonChunkBytesForTesting(pieceBytes);
+    const std::size_t previous = dumpjson::setDumpJsonChunkBytesForTesting(pieceBytes);
     Outcome outcome;
     ReadOptions options;
     options.progress = [&outcome](std::uint64_t done, std::uint64_t) {
@@ -43,7 +43,7 @@ Outcome readWith(std::size_t pieceBytes, const std::filesystem::path& file, cons
     } catch (const Error& error) {
         outcome.error = error.what();
     }
-    detail::setDumpJsonChunkBytesForTesting(previous);
+    dumpjson::setDumpJsonChunkBytesForTesting(previous);
     return outcome;
 }
 

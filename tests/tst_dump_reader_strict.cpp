@@ -13,7 +13,7 @@
 
 #include <limits>
 
-namespace msprobe::detail {
+namespace msprobe::dumpjson {
 std::size_t setDumpJsonChunkBytesForTesting(std::size_t bytes);
 }
 
@@ -27,7 +27,7 @@ constexpr std::size_t kWhole = std::numeric_limits<std::size_t>::max();
 // Parses `text` whole or in pieces of `pieceBytes`; the error text, or empty.
 std::string parseError(const std::string& text, DumpFile* out = nullptr, std::size_t pieceBytes = kWhole)
 {
-    const std::size_t previous = detail::setDumpJsonChunkBytesForTesting(pieceBytes);
+    const std::size_t previous = dumpjson::setDumpJsonChunkBytesForTesting(pieceBytes);
     std::string message;
     try {
         DumpJsonReader reader;
@@ -37,7 +37,7 @@ std::string parseError(const std::string& text, DumpFile* out = nullptr, std::si
     } catch (const Error& error) {
         message = error.what();
     }
-    detail::setDumpJsonChunkBytesForTesting(previous);
+    dumpjson::setDumpJsonChunkBytesForTesting(previous);
     return message;
 }
 
@@ -203,9 +203,9 @@ private slots:
         QTemporaryDir dir;
         const std::filesystem::path file = std::filesystem::path(dir.path().toStdString()) / "dump.json";
         writeFile(file, text);
-        const std::size_t previous = detail::setDumpJsonChunkBytesForTesting(40);
+        const std::size_t previous = dumpjson::setDumpJsonChunkBytesForTesting(40);
         QCOMPARE(readDumpJson(file).entries.size(), std::size_t(2));
-        detail::setDumpJsonChunkBytesForTesting(previous);
+        dumpjson::setDumpJsonChunkBytesForTesting(previous);
         const std::string bad = "\xEF\xBB\xBF" + tensorDump("0x1");
         const std::string message = parseError(bad);
         QVERIFY2(message.starts_with("inline.json: byte " + std::to_string(bad.find("0x1")) + " "), message.c_str());

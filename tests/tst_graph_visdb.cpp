@@ -372,6 +372,8 @@ private slots:
         QVERIFY2(code == 0, qPrintable(err));
         QVERIFY(out.contains("PROGRESS: {\"current_progress\": 100, \"process_running\": false, \"error_msg\": []}"));
         const fs::path db = onlyVisDb(tmp("manual"));
+        // The picture was drawn from the database without leaving SQLite's -wal/-shm files beside it.
+        QVERIFY(!fs::exists(db.string() + "-wal") && !fs::exists(db.string() + "-shm"));
         const auto rows = readRows(db, "SELECT data_source, matched_node_link, modified, precision_index FROM tb_nodes WHERE rank = 0 AND "
                                        "node_name IN ('Tensor.mul.0.forward', 'Tensor.add.0.forward') ORDER BY data_source DESC");
         QCOMPARE(rows.size(), std::size_t(2));

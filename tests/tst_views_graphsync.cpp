@@ -289,6 +289,10 @@ private slots:
         // A matched bench node is drawn white; no scroll, no resize, only the event loop.
         QTRY_COMPARE(shownColour(bench->viewport(), benchFillAt), QColor(Qt::white));
         QVERIFY(paints.count > 0);
+        // The pair made by hand is graded as an automatic one: output 1.0 vs 2.5 is an error, drawn as one.
+        QVERIFY(graph::levelOf(graphs.problem->nodes[mul]) == graph::PrecisionLevel::Error);
+        const QPoint problemFillAt = mulAt + QPoint(0, int(problem->layoutState().boxOf(mul)->rect.height() * problem->zoom() / 3));
+        QTRY_COMPARE(shownColour(problem->viewport(), problemFillAt), graphstyle::precisionColour(graph::PrecisionLevel::Error));
 
         controller.undoStack()->undo();
         QVERIFY(!graphs.bench->nodes[add].matched());

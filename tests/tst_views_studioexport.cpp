@@ -5,6 +5,7 @@
 // The program itself runs without a display.
 #include "cli_runner.h"
 #include "test_util.h"
+#include "tst_first_divergence_inputs.h"
 
 #include "headlessexport.h"
 #include "mainwindow.h"
@@ -125,6 +126,45 @@ private slots:
         QVERIFY(html.contains(QStringLiteral("<html")));
         QVERIFY(html.contains(QStringLiteral("step1")));
         QVERIFY(html.contains(QStringLiteral("Functional.gelu.1.forward")));
+    }
+
+    // The report's first divergence is the CLI's, also where the innermost-entry rule needs the NPU side's
+    // construct.json: here a module written before its calls diverges first in dump order, and the GELU inside
+    // it is what `msprobe compare --json` names.
+    void htmlFirstDivergenceIsTheCli()
+    {
+        using namespace first_divergence_inputs;
+        const std::string A = tensor("1.0", "0.0", "0.5", "2.0"), B = tensor("1.5", "0.0", "0.5", "2.0"), C = tensor("3.0", "0.0", "0.5", "2.0");
+        const auto writePair = [&](const QString& side, const std::string& out) {
+            const fs::path rank = fs::path(m_scratch.filePath(side).toStdString()) / "step0" / "rank0";
+            msprobe::test::writeFile(rank / "dump.json",
+                R"({"task": "statistics", "level": "mix", "framework": "pytorch", "dump_data_dir": null, "data": {)"
+                    + join({ entry("Module.mlp.MLP.forward.0", { A }, {}, { out }), entry("Functional.linear.0.forward", { A }, {}, { A }),
+                        entry("Module.mlp.act.GELU.forward.0", { A }, {}, { out }), entry("Functional.gelu.0.forward", { A }, {}, { out }) })
+                    + "}}");
+            msprobe::test::writeFile(rank / "construct.json",
+                R"({"Module.mlp.MLP.forward.0": null, "Functional.linear.0.forward": "Module.mlp.MLP.forward.0", )"
+                R"("Module.mlp.act.GELU.forward.0": "Module.mlp.MLP.forward.0", "Functional.gelu.0.forward": "Module.mlp.act.GELU.forward.0"})");
+            msprobe::test::writeFile(rank / "stack.json", "{}");
+        };
+        writePair(QStringLiteral("inner_problem"), C);
+        writePair(QStringLiteral("inner_bench"), B);
+        const QStringList pair { m_scratch.filePath(QStringLiteral("inner_problem")), m_scratch.filePath(QStringLiteral("inner_bench")) };
+        const QString out = m_scratch.filePath(QStringLiteral("inner_cli"));
+        const auto run = msprobe::test::runCli(
+            { QStringLiteral("compare"), QStringLiteral("-tp"), pair[0], QStringLiteral("-gp"), pair[1], QStringLiteral("-o"), out,
+                QStringLiteral("--json"), QStringLiteral("--no-progress") });
+        QVERIFY2(run.exitCode == 0, qPrintable(run.err));
+        const nlohmann::json cli = readJson(findFile(out, QStringLiteral("compare_verdict_")));
+        const std::string entryName = cli["pairs"][0]["first_divergence"]["entry"];
+        QCOMPARE(entryName, std::string("Functional.gelu.0.forward"));
+
+        QCOMPARE(exportTo(QStringLiteral("inner.html"), pair), QString());
+        QFile file(m_scratch.filePath(QStringLiteral("inner.html")));
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        const QString html = QString::fromUtf8(file.readAll());
+        QVERIFY2(html.contains(QStringLiteral(": <code>Functional.gelu.0.forward</code>")), qPrintable(html.left(4000)));
+        QVERIFY(!html.contains(QStringLiteral("<code>Module.mlp.MLP.forward.0</code>")));
     }
 
     // The graph picture: both graphs side by side under a title and the legend, a margin of white all round.

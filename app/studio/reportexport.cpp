@@ -23,8 +23,14 @@ void writeHtml(const StudioSession& session, const QString& file)
         if (!rows->table())
             continue;
         msprobe::ComparedTable compared;
-        compared.pair.label = "rank" + std::to_string(key.second);
-        compared.pair.step = "step" + std::to_string(key.first);
+        // The pair as the session resolved it from the dumps (its dump.json paths): the report then reads the NPU
+        // side's construct.json for the innermost-entry rule, as `msprobe compare` does, and names the pair alike.
+        if (const msprobe::PairOutcome* verdict = session.verdict(key.first, key.second)) {
+            compared.pair = verdict->pair;
+        } else {
+            compared.pair.label = "rank" + std::to_string(key.second);
+            compared.pair.step = "step" + std::to_string(key.first);
+        }
         compared.table = rows->table();
         tables.push_back(std::move(compared));
     }

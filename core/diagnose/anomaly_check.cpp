@@ -68,7 +68,7 @@ public:
 private:
     static bool peerOf(const anomaly::Peers& peers, int rank)
     {
-        return std::find(peers.ranks->begin(), peers.ranks->end(), rank) != peers.ranks->end();
+        return std::binary_search(peers.ranks->begin(), peers.ranks->end(), rank); // interned from a std::set: sorted
     }
 
     void connect()
@@ -76,31 +76,31 @@ private:
         std::vector<int> order;
         for (auto& [rank, _] : m_comm.ranks)
             order.push_back(rank);
-        std::set<int> searched;
+        FirstFitFinder<Comm> finder;
         for (std::size_t i = 0; i + 1 < order.size(); ++i) {
-            searched.insert(order[i]);
-            std::set<std::string> seen;
-            for (Comm* cur : m_comm.live(order[i])) {
+            const int rank = order[i];
+            finder.nextRank();
+            for (Comm* cur : m_comm.live(rank)) {
                 const anomaly::Peers& info = cur->data.peers;
+                const std::string key = info.api + '/' + static_cast<char>('0' + static_cast<int>(info.kind));
                 for (int other : info.ranks->empty() ? order : *info.ranks) {
-                    if (searched.count(other) || !m_comm.ranks.count(other))
+                    if (other <= rank || !m_comm.ranks.count(other)) // ranks up to this one were searched already
                         continue;
-                    for (Comm* search : m_comm.live(other)) {
-                        if (search->api != info.api || seen.count(search->id) || search->kind != info.kind)
-                            continue;
-                        const anomaly::Peers& back = search->data.peers;
-                        if ((back.ranks->empty() && !isDirected(search->api)) || peerOf(back, cur->data.rank)) {
-                            seen.insert(search->id);
-                            if (search->kind == CommKind::Dst) {
-                                cur->addDst(search);
-                            } else if (search->kind == CommKind::Src) {
-                                search->setLayer(cur->layer);
-                                search->addDst(cur);
-                            } else {
-                                cur->addLink(search);
-                            }
-                            break;
-                        }
+                    auto& candidates = m_comm.candidates(other, key,
+                        [&](const Comm& search) { return search.api == info.api && search.kind == info.kind; });
+                    Comm* search = finder.take(candidates, [&](const Comm& candidate) {
+                        const anomaly::Peers& back = candidate.data.peers;
+                        return (back.ranks->empty() && !isDirected(candidate.api)) || peerOf(back, rank);
+                    });
+                    if (!search)
+                        continue;
+                    if (search->kind == CommKind::Dst) {
+                        cur->addDst(search);
+                    } else if (search->kind == CommKind::Src) {
+                        search->setLayer(cur->layer);
+                        search->addDst(cur);
+                    } else {
+                        cur->addLink(search);
                     }
                 }
             }

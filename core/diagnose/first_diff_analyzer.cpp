@@ -12,6 +12,7 @@
 #include <map>
 #include <memory>
 #include <set>
+#include <unordered_map>
 
 namespace msprobe {
 
@@ -387,49 +388,48 @@ private:
 
     void connect()
     {
-        std::set<int> searched;
         std::vector<int> rankOrder;
         for (const auto& [rank, _] : m_comm.ranks)
             rankOrder.push_back(rank);
+        // What each op says of its peers, parsed once (the search asks it of every candidate).
+        std::unordered_map<const Comm*, ConnInfo> infos;
+        for (const auto& [rank, nodes] : m_comm.ranks)
+            for (const auto& node : nodes)
+                if (node)
+                    infos.emplace(node.get(), findConnected(*node));
+        FirstFitFinder<Comm> finder;
         for (std::size_t ri = 0; ri + 1 < rankOrder.size(); ++ri) {
             const int rank = rankOrder[ri];
-            searched.insert(rank);
-            std::set<std::string> seen;
+            finder.nextRank();
             Comm* last = nullptr;
             for (Comm* cur : m_comm.live(rank)) {
                 if (last && last->layer >= cur->layer)
                     cur->layer = last->layer + 1;
-                ConnInfo info = findConnected(*cur);
-                if (info.ranks.empty())
-                    info.ranks = rankOrder;
+                const ConnInfo& info = infos.at(cur);
                 last = cur;
-                for (int other : info.ranks) {
-                    if (searched.count(other) || !m_comm.ranks.count(other))
+                for (int other : info.ranks.empty() ? rankOrder : info.ranks) {
+                    if (other <= rank || !m_comm.ranks.count(other)) // ranks up to this one were searched already
                         continue;
+                    // The reference matches the peer's op name by prefix ("Distributed.reduce" also takes
+                    // reduce_scatter ops).
                     const std::string prefix = std::to_string(other) + "." + info.api;
-                    bool linked = false;
-                    for (Comm* search : m_comm.live(other)) {
-                        if (seen.count(search->id))
-                            continue;
-                        if (!(search->id.starts_with(prefix) && search->kind == info.kind))
-                            continue;
-                        const ConnInfo back = findConnected(*search);
-                        const bool undirected = back.ranks.empty() && !kDirectedApi.count(search->api);
-                        if (undirected || std::find(back.ranks.begin(), back.ranks.end(), cur->data.rank) != back.ranks.end()) {
-                            seen.insert(search->id);
-                            if (search->kind == CommKind::Dst) {
-                                cur->addDst(search);
-                            } else if (search->kind == CommKind::Src) {
-                                search->layer = cur->layer;
-                                search->addDst(cur);
-                            } else {
-                                cur->addLink(search);
-                            }
-                            linked = true;
-                            break;
-                        }
+                    auto& candidates = m_comm.candidates(other, prefix + '/' + static_cast<char>('0' + static_cast<int>(info.kind)),
+                        [&](const Comm& search) { return search.id.starts_with(prefix) && search.kind == info.kind; });
+                    Comm* search = finder.take(candidates, [&](const Comm& candidate) {
+                        const ConnInfo& back = infos.at(&candidate);
+                        const bool undirected = back.ranks.empty() && !kDirectedApi.count(candidate.api);
+                        return undirected || std::binary_search(back.ranks.begin(), back.ranks.end(), cur->data.rank);
+                    });
+                    if (!search)
+                        continue;
+                    if (search->kind == CommKind::Dst) {
+                        cur->addDst(search);
+                    } else if (search->kind == CommKind::Src) {
+                        search->layer = cur->layer;
+                        search->addDst(cur);
+                    } else {
+                        cur->addLink(search);
                     }
-                    (void)linked;
                 }
             }
         }

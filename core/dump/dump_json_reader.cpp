@@ -43,14 +43,14 @@ struct DumpJsonReader::State {
     Lanes lanes = makeLanes();
 };
 
-namespace detail {
+namespace dumpjson {
 // For tests only (declared by them): sets the piece size of large reads (texts up to it are parsed
 // whole) and returns the previous one.
 std::size_t setDumpJsonChunkBytesForTesting(std::size_t bytes)
 {
     return std::exchange(g_chunkBytes, bytes);
 }
-} // namespace detail
+} // namespace dumpjson
 
 DumpJsonReader::DumpJsonReader()
     : m_state(std::make_unique<State>())

@@ -26,7 +26,7 @@ constexpr std::int64_t kMaxBroadcastElements = std::int64_t(1) << 26;
 
 } // namespace
 
-std::string detail::shapeText(const std::vector<std::int64_t>& shape)
+std::string tensor_file_detail::shapeText(const std::vector<std::int64_t>& shape)
 {
     std::string text = "(";
     for (std::size_t i = 0; i < shape.size(); ++i)
@@ -34,7 +34,7 @@ std::string detail::shapeText(const std::vector<std::int64_t>& shape)
     return text + (shape.size() == 1 ? ",)" : ")");
 }
 
-std::optional<std::int64_t> detail::elementCount(const std::vector<std::int64_t>& shape)
+std::optional<std::int64_t> tensor_file_detail::elementCount(const std::vector<std::int64_t>& shape)
 {
     std::int64_t count = 1;
     for (std::int64_t size : shape) {
@@ -50,8 +50,8 @@ std::optional<std::int64_t> detail::elementCount(const std::vector<std::int64_t>
 
 namespace {
 
-using detail::elementCount;
-using detail::shapeText;
+using tensor_file_detail::elementCount;
+using tensor_file_detail::shapeText;
 
 template <typename U> U loadUnsigned(const unsigned char* p, bool bigEndian)
 {
@@ -87,7 +87,7 @@ double bfloat16ToDouble(std::uint16_t bits)
 
 // Appends the layout's elements in row-major order; the layout has been validated and has elements.
 template <typename Convert>
-void gather(const detail::StridedLayout& layout, const unsigned char* storage, std::size_t itemSize, Convert convert,
+void gather(const tensor_file_detail::StridedLayout& layout, const unsigned char* storage, std::size_t itemSize, Convert convert,
     std::vector<double>& out)
 {
     const auto at = [&](std::int64_t index) { return convert(storage + static_cast<std::size_t>(index) * itemSize); };
@@ -118,7 +118,7 @@ void gather(const detail::StridedLayout& layout, const unsigned char* storage, s
 }
 
 void gatherAs(
-    const detail::StridedLayout& layout, const unsigned char* storage, bool bigEndian, std::vector<double>& out)
+    const tensor_file_detail::StridedLayout& layout, const unsigned char* storage, bool bigEndian, std::vector<double>& out)
 {
     const std::size_t size = elementSize(layout.elementType);
     switch (layout.elementType) {
@@ -171,7 +171,7 @@ void gatherAs(
 
 // Returns the element count after checking that every element the layout addresses lies in the storage.
 std::int64_t checkLayout(
-    const detail::StridedLayout& layout, std::size_t storageBytes, const std::string& file, const std::string& place)
+    const tensor_file_detail::StridedLayout& layout, std::size_t storageBytes, const std::string& file, const std::string& place)
 {
     const auto fail = [&](const std::string& message) { return Error(file, place, message); };
     if (layout.strides.size() != layout.shape.size())
@@ -273,7 +273,7 @@ std::size_t elementSize(ElementType type)
     return 1;
 }
 
-namespace detail {
+namespace tensor_file_detail {
 
 TensorData decodeStrided(const StridedLayout& layout, const unsigned char* storage, std::size_t storageBytes,
     bool bigEndian, const std::string& file, const std::string& place)
@@ -288,7 +288,7 @@ TensorData decodeStrided(const StridedLayout& layout, const unsigned char* stora
     return tensor;
 }
 
-} // namespace detail
+} // namespace tensor_file_detail
 
 TensorData readTensorFile(const fs::path& file)
 {
@@ -306,7 +306,7 @@ TensorData readTensorFile(const fs::path& file)
     if (!fs::is_regular_file(status))
         throw Error(name, "", "not a regular file");
     try {
-        return isPt ? detail::readPtFile(file) : detail::readNpyFile(file);
+        return isPt ? tensor_file_detail::readPtFile(file) : tensor_file_detail::readNpyFile(file);
     } catch (const Error&) {
         throw;
     } catch (const std::bad_alloc&) {

@@ -17,8 +17,8 @@ namespace msprobe {
 
 namespace {
 
-using detail::elementCount;
-using detail::shapeText;
+using tensor_file_detail::elementCount;
+using tensor_file_detail::shapeText;
 
 std::uint32_t loadLittle(const unsigned char* p, std::size_t bytes)
 {
@@ -283,7 +283,7 @@ std::vector<std::int64_t> contiguousStrides(const std::vector<std::int64_t>& sha
 
 } // namespace
 
-TensorData detail::readNpyFile(const fs::path& file)
+TensorData tensor_file_detail::readNpyFile(const fs::path& file)
 {
     const std::string name = file.string();
     const std::vector<unsigned char> bytes = readWholeFile(file);
@@ -293,7 +293,7 @@ TensorData detail::readNpyFile(const fs::path& file)
     if (!dtype)
         throw Error(name, "header", "unsupported dtype '" + *header.descr + "'");
 
-    detail::StridedLayout layout;
+    tensor_file_detail::StridedLayout layout;
     layout.elementType = dtype->type;
     layout.shape = *header.shape;
     const std::optional<std::int64_t> count = elementCount(layout.shape);
@@ -315,7 +315,7 @@ TensorData detail::readNpyFile(const fs::path& file)
                 + " more after the header: the header does not describe the data");
     // Fortran order is a column-major layout over the same bytes; gathering it row-major transposes it.
     layout.strides = contiguousStrides(layout.shape, *header.fortranOrder);
-    return detail::decodeStrided(
+    return tensor_file_detail::decodeStrided(
         layout, bytes.data() + dataStart, available, dtype->bigEndian, name, "byte " + std::to_string(dataStart));
 }
 

@@ -24,8 +24,8 @@ namespace {
 
 // Limits far above what torch.save writes for one tensor (its pickle is a few hundred bytes); they bound the
 // memory a hostile pickle can claim, and the nesting limit keeps the recursive destruction of tuples shallow.
-using detail::PickledStorage;
-using detail::PickledTensor;
+using tensor_file_detail::PickledStorage;
+using tensor_file_detail::PickledTensor;
 
 constexpr std::size_t kMaxStackValues = std::size_t(1) << 16;
 constexpr int kMaxNesting = 64;
@@ -539,7 +539,7 @@ private:
 };
 } // namespace
 
-detail::PickledTensor detail::unpickleTensor(const unsigned char* data, std::size_t size, const std::string& file)
+tensor_file_detail::PickledTensor tensor_file_detail::unpickleTensor(const unsigned char* data, std::size_t size, const std::string& file)
 {
     return TensorUnpickler(data, size, file).run();
 }

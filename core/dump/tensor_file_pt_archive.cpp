@@ -65,11 +65,11 @@ TensorData readArchive(const std::string& name)
     const std::size_t pickleSize = pickle.size;
     if (pickleSize > kMaxPickleBytes)
         throw Error(name, "data.pkl", "pickle of " + std::to_string(pickleSize) + " bytes is too large for one tensor");
-    const detail::PickledTensor tensor
-        = detail::unpickleTensor(static_cast<const unsigned char*>(pickle.data), pickleSize, name);
+    const tensor_file_detail::PickledTensor tensor
+        = tensor_file_detail::unpickleTensor(static_cast<const unsigned char*>(pickle.data), pickleSize, name);
     const bool bigEndian = archiveIsBigEndian(archive, name);
 
-    const detail::PickledStorage& storage = *tensor.storage;
+    const tensor_file_detail::PickledStorage& storage = *tensor.storage;
     const std::string record = "data/" + storage.key;
     std::int64_t declaredBytes = 0;
     if (__builtin_mul_overflow(
@@ -90,13 +90,13 @@ TensorData readArchive(const std::string& name)
             "truncated storage: " + std::to_string(storage.numel) + " elements of "
                 + std::string(torchDtypeName(storage.elementType)) + " need " + std::to_string(declaredBytes)
                 + " bytes, the record has " + std::to_string(dataSize));
-    return detail::decodeStrided(tensor.layout, static_cast<const unsigned char*>(data.data),
+    return tensor_file_detail::decodeStrided(tensor.layout, static_cast<const unsigned char*>(data.data),
         static_cast<std::size_t>(declaredBytes), bigEndian, name, record);
 }
 
 } // namespace
 
-namespace detail {
+namespace tensor_file_detail {
 
 TensorData readPtFile(const std::filesystem::path& file)
 {
@@ -110,6 +110,6 @@ TensorData readPtFile(const std::filesystem::path& file)
     }
 }
 
-} // namespace detail
+} // namespace tensor_file_detail
 
 } // namespace msprobe

@@ -22,6 +22,28 @@ SqliteDb::SqliteDb(const std::filesystem::path& file, bool readOnly)
     sqlite3_busy_timeout(m_db, 30000);
 }
 
+std::unique_ptr<SqliteDb> SqliteDb::snapshot(const std::filesystem::path& file)
+{
+    std::unique_ptr<SqliteDb> db(new SqliteDb);
+    db->m_file = file.string();
+    // A URI path: '%', '?' and '#' (and bytes outside printable ASCII) percent-encoded.
+    std::string uri = "file:";
+    for (unsigned char c : std::filesystem::absolute(file).string()) {
+        if (c == '%' || c == '?' || c == '#' || c <= ' ' || c >= 0x7f) {
+            static const char* hex = "0123456789ABCDEF";
+            uri += { '%', hex[c >> 4], hex[c & 15] };
+        } else {
+            uri += static_cast<char>(c);
+        }
+    }
+    uri += "?mode=ro&immutable=1";
+    if (sqlite3_open_v2(uri.c_str(), &db->m_db, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI | SQLITE_OPEN_NOMUTEX, nullptr) != SQLITE_OK) {
+        std::string message = db->m_db ? sqlite3_errmsg(db->m_db) : "out of memory";
+        throw Error(db->m_file, {}, "cannot open the database: " + message);
+    }
+    return db;
+}
+
 std::unique_ptr<SqliteDb> SqliteDb::inMemory(std::string label, std::int64_t maxBytes)
 {
     std::unique_ptr<SqliteDb> db(new SqliteDb);

@@ -18,6 +18,10 @@ class SqliteDb {
 public:
     // Throws msprobe::Error naming the file when it cannot be opened.
     SqliteDb(const std::filesystem::path& file, bool readOnly);
+    // Read-only, for a file nothing changes while it is open (one this process has just written): SQLite then
+    // takes no locks and creates no -wal/-shm files beside it, so nothing is left there when the process ends
+    // abruptly (Ctrl-C) or when a read-only connection cannot remove them on close.
+    static std::unique_ptr<SqliteDb> snapshot(const std::filesystem::path& file);
     // A private database in this process's memory (SQLite's memdb VFS) that may grow to maxBytes; `label` names
     // it in error messages (the file it will become).
     static std::unique_ptr<SqliteDb> inMemory(std::string label, std::int64_t maxBytes);

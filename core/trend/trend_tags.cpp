@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "trend/trend_tags.h"
 
+#include "support/python_text.h"
+
 #include <algorithm>
 #include <cctype>
 
@@ -8,14 +10,11 @@ namespace msprobe::trend {
 
 namespace {
 
+// The name's dot-separated parts (Python's str.split('.'), as everywhere names are cut).
 std::vector<std::string> splitDots(const std::string& text)
 {
-    std::vector<std::string> parts;
-    std::size_t start = 0;
-    for (std::size_t dot; (dot = text.find('.', start)) != std::string::npos; start = dot + 1)
-        parts.push_back(text.substr(start, dot - start));
-    parts.push_back(text.substr(start));
-    return parts;
+    const auto views = pythonSplit(text, '.');
+    return { views.begin(), views.end() };
 }
 
 bool isNumber(const std::string& part)

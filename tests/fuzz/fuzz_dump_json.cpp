@@ -14,7 +14,7 @@
 #include <string>
 #include <string_view>
 
-namespace msprobe::detail {
+namespace msprobe::dumpjson {
 std::size_t setDumpJsonChunkBytesForTesting(std::size_t bytes);
 }
 
@@ -29,7 +29,7 @@ struct Outcome {
 Outcome parseWith(msprobe::DumpJsonReader& reader, std::string_view text, std::size_t chunkBytes,
                   const msprobe::ReadOptions& options = {})
 {
-    msprobe::detail::setDumpJsonChunkBytesForTesting(chunkBytes);
+    msprobe::dumpjson::setDumpJsonChunkBytesForTesting(chunkBytes);
     Outcome outcome;
     try {
         outcome.dump = reader.parse(text, "fuzz.json", options);

@@ -328,7 +328,11 @@ bool pngExportAvailable(std::string* offered)
 void exportVisDbPicture(const std::filesystem::path& database, const std::filesystem::path& pictureFile, PictureFormat format,
     const PictureOptions& options)
 {
-    VisDb db(database);
+    // A database with no -wal file has nothing pending from a writer: read it as a snapshot, which leaves no
+    // -wal/-shm files beside it (graph_visualize --svg reads the database it has just committed).
+    std::error_code ec;
+    const bool pendingWrites = std::filesystem::exists(database.string() + "-wal", ec);
+    VisDb db(database, pendingWrites ? VisDb::Access::Shared : VisDb::Access::Snapshot);
     const bool compare = db.config().isCompare();
     VisGraph npu = db.load(options.step, options.rank, "NPU");
     if (npu.nodes.empty())

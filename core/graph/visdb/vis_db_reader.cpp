@@ -63,12 +63,12 @@ void VisGraph::index()
     }
 }
 
-VisDb::VisDb(const std::filesystem::path& file)
+VisDb::VisDb(const std::filesystem::path& file, Access access)
 {
     std::error_code ec;
     if (!std::filesystem::is_regular_file(file, ec))
         throw Error(file.string(), {}, "no such vis.db file");
-    m_db = std::make_unique<SqliteDb>(file, true);
+    m_db = access == Access::Snapshot ? SqliteDb::snapshot(file) : std::make_unique<SqliteDb>(file, true);
     try {
         SqliteStatement config(*m_db, "SELECT graph_type, task, tool_tip, micro_steps, overflow_check, node_colors, rank_list, step_list FROM tb_config");
         if (!config.step())

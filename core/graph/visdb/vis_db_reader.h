@@ -69,8 +69,12 @@ private:
 
 class VisDb {
 public:
+    enum class Access {
+        Shared, // read-only beside writers (the studio's manual matches): SQLite's -wal/-shm files appear
+        Snapshot, // nothing changes the file while it is open: no locks, no -wal/-shm files (SqliteDb::snapshot)
+    };
     // Opens read-only; throws msprobe::Error naming the file when it is not a vis.db.
-    explicit VisDb(const std::filesystem::path& file);
+    explicit VisDb(const std::filesystem::path& file, Access access = Access::Shared);
     ~VisDb();
 
     const VisDbConfig& config() const { return m_config; }
