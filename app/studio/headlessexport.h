@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
-// msprobe-studio --export FILE [--view graph|compare] [--step S --rank R] INPUT...: opens INPUT as the window
+// msprobe-studio --export FILE [--view graph|compare|trend] [--step S --rank R] INPUT...: opens INPUT as the window
 // does, waits for the load (and the graph layout), and writes FILE by its extension: .png/.svg (the view's
-// picture), .html (the report), .json (the verdicts, with the field names of `msprobe compare --json`).
+// picture), .html (the report), .json (the verdicts, with the field names of `msprobe compare --json`), .csv
+// (--view trend: the trend heat map's cells; INPUT a *.trend.db, a monitor or dump folder, two for a pair).
 #pragma once
 
 #include <QString>
@@ -15,7 +16,7 @@ namespace headlessexport {
 
 struct Request {
     QString file;
-    QString view = QStringLiteral("graph"); // graph | compare
+    QString view = QStringLiteral("graph"); // graph | compare | trend
     std::optional<int> step, rank;
     QStringList inputs;
 };

@@ -4,12 +4,14 @@
 #include "headlessexport.h"
 #include "mainwindow.h"
 #include "optionalviews.h"
+#include "trendsource.h"
 
 #include <QApplication>
 #include <QCommandLineParser>
 #include <QTimer>
 #include <QTranslator>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -84,7 +86,7 @@ int main(int argc, char** argv)
         QApplication::translate("main", "Open the input without a window, write FILE by its extension (.png, .svg: the view's picture; "
                                         ".html: the report; .json: the verdicts, as msprobe compare --json) and exit: 0 done, 1 failed."),
         QStringLiteral("file"));
-    QCommandLineOption view(QStringLiteral("view"), QApplication::translate("main", "With --export: the view to draw, graph (default) or compare."),
+    QCommandLineOption view(QStringLiteral("view"), QApplication::translate("main", "With --export: the view to draw, graph (default), compare or trend."),
         QStringLiteral("view"), QStringLiteral("graph"));
     QCommandLineOption step(QStringLiteral("step"), QApplication::translate("main", "With --export: the step to show (with --rank)."), QStringLiteral("S"));
     QCommandLineOption rank(QStringLiteral("rank"), QApplication::translate("main", "With --export: the rank to show (with --step)."), QStringLiteral("R"));
@@ -119,7 +121,9 @@ int main(int argc, char** argv)
     const QStringList paths = parser.positionalArguments();
     if (paths.size() > 2)
         parser.showHelp(2);
-    if (!paths.isEmpty())
+    if (!paths.isEmpty() && std::all_of(paths.begin(), paths.end(), &TrendSource::isTrendOnly))
+        window.openTrend(paths);
+    else if (!paths.isEmpty())
         window.openPaths(paths);
     else if (parser.isSet(screenshot))
         QMetaObject::invokeMethod(&window, &MainWindow::idle, Qt::QueuedConnection);

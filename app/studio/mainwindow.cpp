@@ -180,6 +180,7 @@ void MainWindow::buildViews()
     m_compareDock->raise();
     resizeDocks({ left }, { 330 }, Qt::Horizontal);
     resizeDocks({ m_compareDock }, { 300 }, Qt::Vertical);
+    buildTrendPanel();
 }
 
 void MainWindow::wireMatching()

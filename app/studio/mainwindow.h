@@ -24,6 +24,8 @@ class QStackedWidget;
 class QToolButton;
 class QTreeView;
 class RecentFiles;
+class TrendPanel;
+class TrendSource;
 class VerdictBar;
 class WelcomePage;
 
@@ -58,6 +60,16 @@ public:
     QString exportComparison(reportexport::Format format, const QString& file);
     // The graph view's picture (PNG or SVG by suffix). Empty string on success.
     QString exportGraphImage(const QString& file);
+
+    // The trend panel (mainwindow_trend.cpp): what it shows comes from trendSource().
+    TrendSource* trendSource() const { return m_trendSource; }
+    TrendPanel* trendPanel() const { return m_trendPanel; }
+    // A *.trend.db, a monitor or a dump folder (two: problem and bench) into the trend panel, in the background.
+    void openTrend(const QStringList& paths);
+    // The trend panel's picture (.png, .svg) or its heat-map cells (.csv). Empty string on success.
+    QString exportTrend(const QString& file);
+    // The trend panel alone in its own window of that size (headless export).
+    void showTrendAlone(const QSize& size);
 
 public slots:
     // Selects the first divergence of the shown pair (the core's rule, as msprobe compare prints it) and says why.
@@ -98,6 +110,9 @@ private:
     QString saveFileName(const QString& title, const QString& name, const QString& filter);
     void showShortcuts();
     void updateActions();
+    void buildTrendPanel();
+    void chooseTrendDatabase();
+    void exportTrendDialog();
 
     StudioSession* m_session;
     StudioFocus* m_focus;
@@ -126,4 +141,7 @@ private:
     QStringList m_loadingPaths;
     QByteArray m_defaultState;
     bool m_remembersRecent = true;
+    TrendSource* m_trendSource = nullptr;
+    TrendPanel* m_trendPanel = nullptr;
+    QDockWidget* m_trendDock = nullptr;
 };

@@ -104,7 +104,7 @@ TrendLineChart::TrendLineChart(QWidget* parent)
     axisRect()->setRangeDrag(Qt::Horizontal);
     axisRect()->setRangeZoom(Qt::Horizontal);
     setMouseTracking(true);
-    legend->setVisible(true);
+    legend->setVisible(false); // shown once there is a line
     legend->setFont(QFont(font().family(), std::max(7, font().pointSize() - 1)));
     axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignRight);
     yAxis->setTicker(QSharedPointer<TrendValueTicker>::create());
@@ -137,6 +137,7 @@ bool TrendLineChart::addSeries(const TrendSeries& series)
     line.nanMarks->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssTriangle, QPen(colour, 1.5), colour, 7));
     line.nanMarks->removeFromLegend();
     m_lines.push_back(std::move(line));
+    legend->setVisible(true);
     // The x range of everything shown, the y range of the finite values.
     double xLow = std::numeric_limits<double>::max(), xHigh = std::numeric_limits<double>::lowest();
     double yLow = xLow, yHigh = xHigh;
@@ -166,6 +167,7 @@ void TrendLineChart::clearSeries()
         removeGraph(line.nanMarks);
     }
     m_lines.clear();
+    legend->setVisible(false);
     m_crosshair->setVisible(false);
     replot();
 }

@@ -14,7 +14,6 @@
 #include <QLineEdit>
 #include <QListWidget>
 #include <QMimeData>
-#include <QScrollArea>
 #include <QSplitter>
 #include <QToolButton>
 #include <QVBoxLayout>
@@ -77,6 +76,8 @@ TrendPanel::TrendPanel(QWidget* parent)
     m_splitter->addWidget(plots);
     m_splitter->setStretchFactor(0, 2);
     m_splitter->setStretchFactor(1, 8);
+    m_splitter->setSizes({ 220, 880 }); // the toolbar a fifth of the width, as the reference
+    m_splitter->widget(0)->setMinimumWidth(150);
     m_empty->setAlignment(Qt::AlignCenter);
     m_empty->setWordWrap(true);
     layout->addWidget(m_empty);

@@ -77,6 +77,14 @@ bool TrendSource::canOpen(const QString& path)
         || !QDir(path).entryList({ QStringLiteral("*.trend.db") }, QDir::Files).isEmpty();
 }
 
+bool TrendSource::isTrendOnly(const QString& path)
+{
+    const QFileInfo info(path);
+    if (info.isFile())
+        return isTrendDbName(path);
+    return info.isDir() && msprobe::trend::hasMonitorData(fs::path(path.toStdString()));
+}
+
 void TrendSource::cancel()
 {
     if (m_cancel)

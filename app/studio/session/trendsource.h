@@ -33,6 +33,8 @@ public:
 
     // Whether path is something open() takes (a *.trend.db file, a monitor or dump folder).
     static bool canOpen(const QString& path);
+    // Whether path is only for the trend panel (a *.trend.db, a monitor folder), not for the studio's dump views.
+    static bool isTrendOnly(const QString& path);
 
     std::shared_ptr<const trendview::TrendDatabase> problem() const { return m_problem; }
     std::shared_ptr<const trendview::TrendDatabase> bench() const { return m_bench; }
