@@ -53,8 +53,11 @@ void MainWindow::buildTrendPanel()
             m_trendDock->show();
             m_trendDock->raise();
             // With no dump open the trend panel is what there is to see: give it most of the height.
-            if (m_session->graphs().empty() && !m_session->summary())
-                resizeDocks({ m_trendDock }, { height() * 2 / 3 }, Qt::Vertical);
+            if (m_session->graphs().empty() && !m_session->summary()) {
+                // The welcome page may be squeezed (clipped) for it.
+                centralWidget()->setMinimumSize(QSize(120, 40));
+                resizeDocks({ m_trendDock }, { height() }, Qt::Vertical);
+            }
         } else if (message.isEmpty()) {
             m_status->setText(tr("Opening trend data cancelled."));
         } else {

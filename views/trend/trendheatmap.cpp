@@ -99,10 +99,11 @@ TrendHeatmap::TrendHeatmap(QWidget* parent)
     axisRect()->setMarginGroup(QCP::msBottom | QCP::msTop, margins);
     m_scale->setMarginGroup(QCP::msBottom | QCP::msTop, margins);
     m_marks->setLineStyle(QCPGraph::lsNone);
-    m_marks->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCrossSquare, QPen(Qt::black, 1.5), Qt::NoBrush, 9));
+    m_marks->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCross, QPen(Qt::black, 1), Qt::NoBrush, 6));
     m_marks->setName(tr("first divergence"));
     m_rowMark->setPen(QPen(QColor(0x1565c0), 2));
     m_rowMark->setVisible(false);
+    connect(this, &QCustomPlot::beforeReplot, this, &TrendHeatmap::updateTicks);
     styleTrendPlot(this);
 }
 
@@ -181,27 +182,38 @@ void TrendHeatmap::setGrid(TrendGrid grid, HeatmapMode mode)
     yAxis->setRange(-0.5, std::max(rows, 1) - 0.5);
     m_selectedRow = -1;
     m_rowMark->setVisible(false);
-    updateTicks();
+    m_ticksFor = nullptr;
     replot();
 }
 
 void TrendHeatmap::updateTicks()
 {
-    // Every label where they fit, every n-th where they do not; the tooltip has the full label.
-    auto xTicks = QSharedPointer<QCPAxisTickerText>::create();
+    // As many labels as fit the axes at their size and zoom (every n-th row or column); the tooltip has the
+    // full label.
+    const QFontMetrics metrics(yAxis->tickLabelFont());
     const int columns = m_grid.columns(), rows = m_grid.rows();
-    const int xEvery = std::max(1, columns / 24), yEvery = std::max(1, rows / 28);
+    const double rowPixels = std::max(1.0, axisRect()->height() / std::max(1.0, yAxis->range().size()));
+    const double columnPixels = std::max(1.0, axisRect()->width() / std::max(1.0, xAxis->range().size()));
+    const int yEvery = std::max(1, static_cast<int>(std::ceil(metrics.height() * 1.1 / rowPixels)));
+    const int xEvery = std::max(1, static_cast<int>(std::ceil(metrics.horizontalAdvance(QStringLiteral("00000")) / columnPixels)));
+    if (xEvery == m_xEvery && yEvery == m_yEvery && m_ticksFor == &m_grid.yLabels)
+        return;
+    m_xEvery = xEvery;
+    m_yEvery = yEvery;
+    m_ticksFor = &m_grid.yLabels;
+    auto xTicks = QSharedPointer<QCPAxisTickerText>::create();
     for (int c = 0; c < columns; c += xEvery)
         xTicks->addTick(c, shortLabel(QString::number(m_grid.xKeys[static_cast<std::size_t>(c)]), 20));
     auto yTicks = QSharedPointer<QCPAxisTickerText>::create();
     for (int r = 0; r < rows; r += yEvery) {
-        const QString label = m_grid.yLabels.value(r);
-        // Target labels are "{id}_{vpp}_{name}_{micro}": the id and the end of the name tell rows apart.
-        yTicks->addTick(r, label.size() > 28 ? QStringLiteral("%1 …%2").arg(m_grid.yKeys[static_cast<std::size_t>(r)]).arg(label.right(22)) : label);
+        const QString& label = m_grid.yLabels[r];
+        // "{id}_{vpp}_{name}_{micro}": the id and the end of the name tell rows apart.
+        yTicks->addTick(r, m_grid.yJoinNames[static_cast<std::size_t>(r)].isEmpty()
+                ? label
+                : QStringLiteral("%1 %2").arg(m_grid.yKeys[static_cast<std::size_t>(r)]).arg(metrics.elidedText(m_grid.yJoinNames[static_cast<std::size_t>(r)], Qt::ElideLeft, 180)));
     }
     xAxis->setTicker(xTicks);
     yAxis->setTicker(yTicks);
-    xAxis->setTickLabelRotation(columns > 12 ? 45 : 0);
 }
 
 QColor TrendHeatmap::cellColour(int column, int row) const

@@ -67,6 +67,8 @@ private:
     QCPGraph* m_marks;
     QCPItemRect* m_rowMark;
     int m_selectedRow = -1;
+    int m_xEvery = 0, m_yEvery = 0;
+    const QStringList* m_ticksFor = nullptr; // the labels the ticks were made for; null: make them again
     QPoint m_pressAt;
 };
 

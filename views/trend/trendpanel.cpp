@@ -14,6 +14,7 @@
 #include <QLineEdit>
 #include <QListWidget>
 #include <QMimeData>
+#include <QScrollArea>
 #include <QSplitter>
 #include <QToolButton>
 #include <QVBoxLayout>
@@ -72,7 +73,13 @@ TrendPanel::TrendPanel(QWidget* parent)
     plots->addWidget(m_lines);
     plots->setStretchFactor(0, 7);
     plots->setStretchFactor(1, 3);
-    m_splitter->addWidget(buildToolbar());
+    // The toolbar scrolls where the panel is short.
+    auto* toolbarScroll = new QScrollArea(m_splitter);
+    toolbarScroll->setFrameShape(QFrame::NoFrame);
+    toolbarScroll->setWidgetResizable(true);
+    toolbarScroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    toolbarScroll->setWidget(buildToolbar());
+    m_splitter->addWidget(toolbarScroll);
     m_splitter->addWidget(plots);
     m_splitter->setStretchFactor(0, 2);
     m_splitter->setStretchFactor(1, 8);

@@ -185,9 +185,8 @@ TrendGrid TrendDatabase::grid(const TrendQuery& request) const
         : request.dimension == Dimension::Rank                 ? QStringLiteral("t.rank = ?")
                                                                : QStringLiteral("t.target_id = ?");
     const QStringList tags = request.dimension == Dimension::Module ? QStringList() : request.tags;
-    const QString sql = QStringLiteral("SELECT t.rank, t.step, t.target_id, t.%1, m.target_name, m.vpp_stage, m.micro_step "
-                                       "FROM trend_data t JOIN monitoring_targets m ON t.target_id = m.target_id "
-                                       "WHERE t.metric_id = ? AND %2")
+    // Target names come from one look-up of the targets afterwards: joining them per row costs a third of the time.
+    const QString sql = QStringLiteral("SELECT t.rank, t.step, t.target_id, t.%1 FROM trend_data t WHERE t.metric_id = ? AND %2")
                             .arg(request.stat, where)
         + tagFilter(tags, QStringLiteral("t.target_id"));
     msprobe::SqliteStatement query(*m_db, sql.toStdString());
@@ -208,11 +207,15 @@ TrendGrid TrendDatabase::grid(const TrendQuery& request) const
         Row row { request.dimension == Dimension::Step ? rank : step, request.dimension == Dimension::Module ? rank : target, {} };
         if (!query.isNull(3))
             row.value = query.columnDouble(3);
-        if (request.dimension != Dimension::Module && !targetsById.contains(target))
-            targetsById[target] = { target, query.columnInt(5), query.columnInt(6), text(query.columnText(4)) };
         xs[row.x] = 0;
         ys[row.y] = 0;
         rows.push_back(row);
+    }
+    if (request.dimension != Dimension::Module) {
+        msprobe::SqliteStatement targets(*m_db, "SELECT target_id, vpp_stage, target_name, micro_step FROM monitoring_targets");
+        while (targets.step())
+            if (const std::int64_t target = targets.columnInt(0); ys.contains(target))
+                targetsById[target] = { target, targets.columnInt(1), targets.columnInt(3), text(targets.columnText(2)) };
     }
     grid.xKeys = sortedKeys(xs);
     grid.yKeys = sortedKeys(ys);
