@@ -126,6 +126,11 @@ private slots:
         panel->activateCell(markedColumn, markedRow);
         QCOMPARE(panel->lineChart()->seriesCount(), 2);
         QVERIFY(panel->lineChart()->seriesNames()[1].startsWith(QStringLiteral("bench")));
+        // Both drawn: over the ranks 0 and 1 at step 2 (Rank dimension); at rank 1 the problem's 3.6, the bench's 3.5.
+        QCOMPARE(panel->lineChart()->drawnPoints(0), 2);
+        QCOMPARE(panel->lineChart()->drawnPoints(1), 2);
+        QVERIFY(panel->lineChart()->valuesAt(1).contains(QStringLiteral("@ 1: 3.6\n")));
+        QVERIFY(panel->lineChart()->valuesAt(1).endsWith(QStringLiteral("@ 1: 3.5")));
         panel->differenceBox()->setChecked(false);
         QCOMPARE(*panel->heatmap()->grid().value(markedColumn, markedRow), 3.6);
     }

@@ -106,7 +106,7 @@ TrendLineChart::TrendLineChart(QWidget* parent)
     setMouseTracking(true);
     legend->setVisible(false); // shown once there is a line
     legend->setFont(QFont(font().family(), std::max(7, font().pointSize() - 1)));
-    axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignRight);
+    axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignLeft);
     yAxis->setTicker(QSharedPointer<TrendValueTicker>::create());
     // NULL markers sit on a hidden second axis, at the bottom whatever the values' range.
     yAxis2->setRange(0, 1);
@@ -155,7 +155,8 @@ bool TrendLineChart::addSeries(const TrendSeries& series)
         yLow = 0, yHigh = 1;
     const double margin = yHigh > yLow ? (yHigh - yLow) * 0.08 : std::max(std::fabs(yHigh) * 0.1, 1e-12);
     yAxis->setRange(yLow - margin, yHigh + margin);
-    xAxis->setRange(xLow - 0.5, xHigh + 0.5); // resamples
+    xAxis->setRange(xLow - 0.5, xHigh + 0.5);
+    resample(); // the range may not have changed
     replot();
     return true;
 }

@@ -2,6 +2,7 @@
 #include "trendpanel.h"
 
 #include "studiofocus.h"
+#include "trend/trendplotstyle.h"
 #include "trendsource.h"
 
 #include <QCheckBox>
@@ -195,6 +196,12 @@ void TrendPanel::changeEvent(QEvent* event)
 {
     if (event->type() == QEvent::LanguageChange)
         retranslate();
+    if (event->type() == QEvent::PaletteChange) { // the dark theme switched on or off
+        trendview::styleTrendPlot(m_heatmap);
+        trendview::styleTrendPlot(m_lines);
+        m_heatmap->replot();
+        m_lines->replot();
+    }
     QWidget::changeEvent(event);
 }
 
