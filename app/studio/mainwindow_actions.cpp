@@ -39,7 +39,7 @@ void MainWindow::buildMenus()
         [this] { chooseFile(tr("Open vis.db"), tr("Graph databases (*.vis.db *.db);;All files (*)")); });
     QAction* openCsv = file->addAction(tr("Open compare &CSV…"), QKeySequence(tr("Ctrl+Shift+C")), this,
         [this] { chooseFile(tr("Open compare result"), tr("Compare results (*.csv);;All files (*)")); });
-    file->addAction(tr("Open &trend database…"), QKeySequence(tr("Ctrl+Shift+T")), this, &MainWindow::chooseTrendDatabase);
+    file->addAction(tr("Open &trend database…"), QKeySequence(tr("Ctrl+Alt+T")), this, &MainWindow::chooseTrendDatabase);
     m_recent = new RecentFiles(file->addMenu(tr("Open &recent")), this);
     connect(m_recent, &RecentFiles::chosen, this, &MainWindow::openPaths);
     file->addSeparator();
