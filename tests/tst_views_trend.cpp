@@ -246,6 +246,17 @@ private slots:
         panel.activateCell(0, 3);
         select(panel.statBox(), QStringLiteral("max"));
         QCOMPARE(lines->seriesCount(), 0);
+
+        // Range sliders: the whole map shown, nothing to slide; zoomed to ten rows, the vertical slider moves
+        // the view to the top rows.
+        const int rows = panel.heatmap()->grid().rows();
+        QVERIFY(!panel.ySlider()->isEnabled());
+        QCPAxis* y = panel.heatmap()->yAxis;
+        y->setRange(-0.5, 9.5);
+        QVERIFY(panel.ySlider()->isEnabled());
+        panel.ySlider()->setValue(panel.ySlider()->minimum());
+        QVERIFY(std::fabs(y->range().upper - (rows - 0.5)) < 0.1);
+        QVERIFY(std::fabs(y->range().size() - 10) < 1e-9);
     }
 
     // Spec §3.5's pieces over {1, 2, 3, 4, 5}: mean 3, population sd sqrt(2); equal values give two pieces.
@@ -303,6 +314,18 @@ private slots:
         QCOMPARE(finished.front()[0].toBool(), false);
         QVERIFY(finished.front()[1].toString().contains(bad));
         QVERIFY(source.problem()); // the earlier database stays open
+
+        // Cancelling a folder's import: finished without a message, the open database kept.
+        const QString kept = source.problem()->file();
+        QSignalSpy cancelled(&source, &TrendSource::loadFinished);
+        source.open(q((dataDir() / "trend" / "monitor_bench").string()));
+        QVERIFY(source.isLoading());
+        source.cancel();
+        QVERIFY(cancelled.wait(60000));
+        QCOMPARE(cancelled.front()[0].toBool(), false);
+        QCOMPARE(cancelled.front()[1].toString(), QString());
+        QCOMPARE(source.problem()->file(), kept);
+        QVERIFY(!source.isLoading());
     }
 };
 

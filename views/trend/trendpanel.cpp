@@ -11,6 +11,7 @@
 #include <QDragEnterEvent>
 #include <QEvent>
 #include <QFormLayout>
+#include <QGridLayout>
 #include <QLabel>
 #include <QLineEdit>
 #include <QListWidget>
@@ -70,7 +71,19 @@ TrendPanel::TrendPanel(QWidget* parent)
     layout->setContentsMargins(0, 0, 0, 0);
     auto* plots = new QSplitter(Qt::Vertical, m_splitter);
     plots->setObjectName(QStringLiteral("trendPlotSplitter"));
-    plots->addWidget(m_heatmap);
+    // The heat map with its range sliders (drag to pan a zoomed map; the wheel zooms).
+    auto* heatmapBox = new QWidget(plots);
+    auto* heatmapLayout = new QGridLayout(heatmapBox);
+    heatmapLayout->setContentsMargins(0, 0, 0, 0);
+    heatmapLayout->setSpacing(0);
+    m_xSlider = new trendview::AxisScrollBar(Qt::Horizontal, m_heatmap->xAxis, heatmapBox);
+    m_ySlider = new trendview::AxisScrollBar(Qt::Vertical, m_heatmap->yAxis, heatmapBox);
+    m_xSlider->setObjectName(QStringLiteral("trendXSlider"));
+    m_ySlider->setObjectName(QStringLiteral("trendYSlider"));
+    heatmapLayout->addWidget(m_heatmap, 0, 0);
+    heatmapLayout->addWidget(m_ySlider, 0, 1);
+    heatmapLayout->addWidget(m_xSlider, 1, 0);
+    plots->addWidget(heatmapBox);
     plots->addWidget(m_lines);
     plots->setStretchFactor(0, 7);
     plots->setStretchFactor(1, 3);
@@ -335,6 +348,8 @@ void TrendPanel::reloadHeatmap()
     const TrendQuery q = query();
     const bool difference = m_source->isPair() && m_difference->isChecked();
     m_heatmap->setGrid(m_source->grid(q, difference), static_cast<HeatmapMode>(m_mode->currentData().toInt()));
+    m_xSlider->setExtent(QCPRange(-0.5, std::max(1, m_heatmap->grid().columns()) - 0.5));
+    m_ySlider->setExtent(QCPRange(-0.5, std::max(1, m_heatmap->grid().rows()) - 0.5));
     m_lines->clearSeries();
     m_lines->setAxisTitles(q.dimension == Dimension::Step ? tr("Step") : q.dimension == Dimension::Rank ? tr("Rank") : tr("Target id"), q.stat);
     QString text;

@@ -5,6 +5,7 @@
 // focuses its step, rank and node. It never opens a file: dropped paths and export go out as signals.
 #pragma once
 
+#include "axisscrollbar.h"
 #include "trendheatmap.h"
 #include "trendlinechart.h"
 
@@ -37,6 +38,8 @@ public:
     QComboBox* modeBox() const { return m_mode; }
     QListWidget* tagList() const { return m_tags; }
     QCheckBox* differenceBox() const { return m_difference; }
+    trendview::AxisScrollBar* xSlider() const { return m_xSlider; }
+    trendview::AxisScrollBar* ySlider() const { return m_ySlider; }
     // What the toolbar asks for now.
     trendview::TrendQuery query() const;
     // The heat map's cells as CSV (gridCsv).
@@ -80,6 +83,7 @@ private:
     QSplitter* m_splitter;
     trendview::TrendHeatmap* m_heatmap;
     trendview::TrendLineChart* m_lines;
+    trendview::AxisScrollBar *m_xSlider = nullptr, *m_ySlider = nullptr;
     bool m_rebuilding = false;
     bool m_focusing = false;
 };
