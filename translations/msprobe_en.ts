@@ -1770,8 +1770,8 @@ You can also drop a dump folder, two folders, a vis.db or a compare CSV on this 
     </message>
     <message>
         <location filename="../app/studio/headlessexport.cpp" line="116"/>
-        <source>%1: unknown export format; the file name must end in .png, .svg, .html, .json or .csv (trend)</source>
-        <translation>%1: unknown export format; the file name must end in .png, .svg, .html, .json or .csv (trend)</translation>
+        <source>%1: unknown export format; the file name must end in .png, .svg, .html or .json (or .csv with --view trend)</source>
+        <translation>%1: unknown export format; the file name must end in .png, .svg, .html or .json (or .csv with --view trend)</translation>
     </message>
     <message>
         <location filename="../app/studio/headlessexport.cpp" line="118"/>

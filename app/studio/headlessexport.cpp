@@ -113,7 +113,7 @@ QString run(MainWindow& window, const Request& request)
 {
     const QString suffix = QFileInfo(request.file).suffix().toLower();
     if (!formats().contains(suffix))
-        return QCoreApplication::translate("headlessexport", "%1: unknown export format; the file name must end in .png, .svg, .html, .json or .csv (trend)").arg(request.file);
+        return QCoreApplication::translate("headlessexport", "%1: unknown export format; the file name must end in .png, .svg, .html or .json (or .csv with --view trend)").arg(request.file);
     if (!views().contains(request.view))
         return QCoreApplication::translate("headlessexport", "--view %1: unknown view; use graph, compare or trend").arg(request.view);
     if (request.view == QLatin1String("trend"))
