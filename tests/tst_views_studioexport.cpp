@@ -210,7 +210,7 @@ private slots:
     {
         const QStringList pair { samplePath("problem"), samplePath("bench") };
         QVERIFY(exportTo(QStringLiteral("x.bmp"), pair).contains(QStringLiteral(".png, .svg, .html or .json")));
-        QVERIFY(exportTo(QStringLiteral("x.png"), pair, QStringLiteral("trend")).contains(QStringLiteral("--view trend")));
+        QVERIFY(exportTo(QStringLiteral("x.png"), pair, QStringLiteral("nosuch")).contains(QStringLiteral("--view nosuch")));
         const QString missingStep = exportTo(QStringLiteral("x.json"), pair, QStringLiteral("graph"), 9, 0);
         QVERIFY2(missingStep.contains(QStringLiteral("step 9, rank 0")) && missingStep.contains(QStringLiteral("steps: 0, 1")), qPrintable(missingStep));
         const QString missingInput = exportTo(QStringLiteral("x.json"), { m_scratch.filePath(QStringLiteral("nowhere")) });

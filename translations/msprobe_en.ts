@@ -450,63 +450,64 @@ Wheel: scroll; A / D: left / right</translation>
         <translation>msprobe studio</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow_actions.cpp" line="32"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="35"/>
         <source>&amp;File</source>
         <translation>&amp;File</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow_actions.cpp" line="50"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="56"/>
         <source>&amp;Quit</source>
         <translation>&amp;Quit</translation>
     </message>
     <message>
         <location filename="../app/studio/mainwindow.cpp" line="58"/>
+        <location filename="../app/studio/mainwindow_memory.cpp" line="39"/>
         <source>Cancel</source>
         <translation>Cancel</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow.cpp" line="272"/>
+        <location filename="../app/studio/mainwindow.cpp" line="273"/>
         <source>Step %1, rank %2: %3 rows: %4 pass, %5 warning, %6 error</source>
         <translation>Step %1, rank %2: %3 rows: %4 pass, %5 warning, %6 error</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow.cpp" line="287"/>
-        <location filename="../app/studio/mainwindow.cpp" line="302"/>
+        <location filename="../app/studio/mainwindow.cpp" line="288"/>
+        <location filename="../app/studio/mainwindow.cpp" line="303"/>
         <source>Loading…</source>
         <translation>Loading…</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow.cpp" line="300"/>
+        <location filename="../app/studio/mainwindow.cpp" line="301"/>
         <source>A compare CSV has no graph. Open the dump folders (a problem/bench pair) to see the graphs and the verdict.</source>
         <translation>A compare CSV has no graph. Open the dump folders (a problem/bench pair) to see the graphs and the verdict.</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow.cpp" line="304"/>
+        <location filename="../app/studio/mainwindow.cpp" line="305"/>
         <source>No graph for step %1, rank %2.</source>
         <translation>No graph for step %1, rank %2.</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow.cpp" line="306"/>
+        <location filename="../app/studio/mainwindow.cpp" line="307"/>
         <source>No graph for what is open.</source>
         <translation>No graph for what is open.</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow.cpp" line="332"/>
+        <location filename="../app/studio/mainwindow.cpp" line="333"/>
         <source>Loading %1…</source>
         <translation>Loading %1…</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow.cpp" line="370"/>
+        <location filename="../app/studio/mainwindow.cpp" line="371"/>
         <source>Loading cancelled.</source>
         <translation>Loading cancelled.</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow.cpp" line="363"/>
+        <location filename="../app/studio/mainwindow.cpp" line="364"/>
         <source>%1 — msprobe studio</source>
         <translation>%1 — msprobe studio</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow.cpp" line="296"/>
+        <location filename="../app/studio/mainwindow.cpp" line="297"/>
         <source>No graph: the model graph needs an L0 or mix dump (its construct.json holds the module structure); an L1 dump has the compare table and the verdict only.
 
 %1</source>
@@ -515,13 +516,13 @@ Wheel: scroll; A / D: left / right</translation>
 %1</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow.cpp" line="372"/>
         <location filename="../app/studio/mainwindow.cpp" line="373"/>
+        <location filename="../app/studio/mainwindow.cpp" line="374"/>
         <source>Could not open %1</source>
         <translation>Could not open %1</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow_actions.cpp" line="139"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="145"/>
         <source>Open dump folder</source>
         <translation>Open dump folder</translation>
     </message>
@@ -561,363 +562,391 @@ Wheel: scroll; A / D: left / right</translation>
         <translation>Node details</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow.cpp" line="188"/>
+        <location filename="../app/studio/mainwindow.cpp" line="189"/>
         <source>Matching failed</source>
         <translation>Matching failed</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow_actions.cpp" line="33"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="36"/>
         <source>Open &amp;dump folder…</source>
         <translation>Open &amp;dump folder…</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow_actions.cpp" line="34"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="37"/>
         <source>Open problem/bench &amp;pair…</source>
         <translation>Open problem/bench &amp;pair…</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow_actions.cpp" line="34"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="37"/>
         <source>Ctrl+Shift+O</source>
         <translation>Ctrl+Shift+O</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow_actions.cpp" line="35"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="38"/>
         <source>Open &amp;vis.db…</source>
         <translation>Open &amp;vis.db…</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow_actions.cpp" line="35"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="38"/>
         <source>Ctrl+Shift+D</source>
         <translation>Ctrl+Shift+D</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow_actions.cpp" line="36"/>
-        <location filename="../app/studio/mainwindow_actions.cpp" line="73"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="39"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="79"/>
         <source>Open vis.db</source>
         <translation>Open vis.db</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow_actions.cpp" line="36"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="39"/>
         <source>Graph databases (*.vis.db *.db);;All files (*)</source>
         <translation>Graph databases (*.vis.db *.db);;All files (*)</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow_actions.cpp" line="37"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="40"/>
         <source>Open compare &amp;CSV…</source>
         <translation>Open compare &amp;CSV…</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow_actions.cpp" line="37"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="40"/>
         <source>Ctrl+Shift+C</source>
         <translation>Ctrl+Shift+C</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow_actions.cpp" line="38"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="41"/>
         <source>Open compare result</source>
         <translation>Open compare result</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow_actions.cpp" line="38"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="41"/>
         <source>Compare results (*.csv);;All files (*)</source>
         <translation>Compare results (*.csv);;All files (*)</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow_actions.cpp" line="39"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="42"/>
+        <source>Open &amp;memory dump…</source>
+        <translation>Open &amp;memory dump…</translation>
+    </message>
+    <message>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="42"/>
+        <source>Ctrl+Shift+M</source>
+        <translation>Ctrl+Shift+M</translation>
+    </message>
+    <message>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="43"/>
+        <source>Open &amp;trend database…</source>
+        <translation>Open &amp;trend database…</translation>
+    </message>
+    <message>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="43"/>
+        <source>Ctrl+Alt+T</source>
+        <translation>Ctrl+Alt+T</translation>
+    </message>
+    <message>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="44"/>
         <source>Open &amp;recent</source>
         <translation>Open &amp;recent</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow_actions.cpp" line="42"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="47"/>
         <source>&amp;Export</source>
         <translation>&amp;Export</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow_actions.cpp" line="43"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="48"/>
         <source>Comparison as &amp;CSV…</source>
         <translation>Comparison as &amp;CSV…</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow_actions.cpp" line="43"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="48"/>
         <source>Ctrl+E</source>
         <translation>Ctrl+E</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow_actions.cpp" line="45"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="50"/>
         <source>Comparison as &amp;XLSX…</source>
         <translation>Comparison as &amp;XLSX…</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow_actions.cpp" line="46"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="51"/>
         <source>&amp;HTML report…</source>
         <translation>&amp;HTML report…</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow_actions.cpp" line="48"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="53"/>
         <source>Graph as &amp;PNG or SVG…</source>
         <translation>Graph as &amp;PNG or SVG…</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow_actions.cpp" line="48"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="53"/>
         <source>Ctrl+Shift+E</source>
         <translation>Ctrl+Shift+E</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow_actions.cpp" line="52"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="54"/>
+        <source>&amp;Trend panel as PNG, SVG or CSV…</source>
+        <translation>&amp;Trend panel as PNG, SVG or CSV…</translation>
+    </message>
+    <message>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="58"/>
         <source>&amp;Edit</source>
         <translation>&amp;Edit</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow_actions.cpp" line="53"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="59"/>
         <source>&amp;Undo</source>
         <translation>&amp;Undo</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow_actions.cpp" line="55"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="61"/>
         <source>&amp;Redo</source>
         <translation>&amp;Redo</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow_actions.cpp" line="60"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="66"/>
         <source>&amp;Filter the compare table</source>
         <translation>&amp;Filter the compare table</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow_actions.cpp" line="67"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="73"/>
         <source>Main</source>
         <translation>Main</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow_actions.cpp" line="71"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="77"/>
         <source>Open folder</source>
         <translation>Open folder</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow_actions.cpp" line="72"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="78"/>
         <source>Open pair</source>
         <translation>Open pair</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow_actions.cpp" line="74"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="80"/>
         <source>Open CSV</source>
         <translation>Open CSV</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow_actions.cpp" line="82"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="88"/>
         <source>&amp;Navigate</source>
         <translation>&amp;Navigate</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow_actions.cpp" line="83"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="89"/>
         <source>&amp;Next rank</source>
         <translation>&amp;Next rank</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow_actions.cpp" line="83"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="89"/>
         <source>Ctrl+PgDown</source>
         <translation>Ctrl+PgDown</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow_actions.cpp" line="84"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="90"/>
         <source>&amp;Previous rank</source>
         <translation>&amp;Previous rank</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow_actions.cpp" line="84"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="90"/>
         <source>Ctrl+PgUp</source>
         <translation>Ctrl+PgUp</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow_actions.cpp" line="85"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="91"/>
         <source>Next &amp;step</source>
         <translation>Next &amp;step</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow_actions.cpp" line="85"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="91"/>
         <source>Alt+Right</source>
         <translation>Alt+Right</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow_actions.cpp" line="86"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="92"/>
         <source>P&amp;revious step</source>
         <translation>P&amp;revious step</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow_actions.cpp" line="86"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="92"/>
         <source>Alt+Left</source>
         <translation>Alt+Left</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow_actions.cpp" line="88"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="94"/>
         <source>Go to first &amp;divergence</source>
         <translation>Go to first &amp;divergence</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow_actions.cpp" line="88"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="94"/>
         <source>F3</source>
         <translation>F3</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow_actions.cpp" line="249"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="259"/>
         <source>First divergence: %1 — %2</source>
         <translation>First divergence: %1 — %2</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow_actions.cpp" line="253"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="263"/>
         <source>No divergence: every entry stays within tolerance.</source>
         <translation>No divergence: every entry stays within tolerance.</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow_actions.cpp" line="257"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="267"/>
         <source>No compare table here: showing the graph&apos;s first error-level node.</source>
         <translation>No compare table here: showing the graph&apos;s first error-level node.</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow_actions.cpp" line="259"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="269"/>
         <source>No error-level node in this graph.</source>
         <translation>No error-level node in this graph.</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow_actions.cpp" line="90"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="96"/>
         <source>First divergence</source>
         <translation>First divergence</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow_actions.cpp" line="94"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="100"/>
         <source>Cancel loading</source>
         <translation>Cancel loading</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow_actions.cpp" line="99"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="105"/>
         <source>&amp;View</source>
         <translation>&amp;View</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow_actions.cpp" line="105"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="111"/>
         <source>&amp;Dark theme</source>
         <translation>&amp;Dark theme</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow_actions.cpp" line="108"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="114"/>
         <source>Ctrl+Shift+T</source>
         <translation>Ctrl+Shift+T</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow_actions.cpp" line="110"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="116"/>
         <source>&amp;Language</source>
         <translation>&amp;Language</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow_actions.cpp" line="113"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="119"/>
         <source>System default</source>
         <translation>System default</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow_actions.cpp" line="121"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="127"/>
         <source>The language changes the next time msprobe studio starts.</source>
         <translation>The language changes the next time msprobe studio starts.</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow_actions.cpp" line="125"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="131"/>
         <source>&amp;Reset layout</source>
         <translation>&amp;Reset layout</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow_actions.cpp" line="127"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="133"/>
         <source>&amp;Help</source>
         <translation>&amp;Help</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow_actions.cpp" line="128"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="134"/>
         <source>&amp;Keyboard shortcuts</source>
         <translation>&amp;Keyboard shortcuts</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow_actions.cpp" line="129"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="135"/>
         <source>&amp;About msprobe studio</source>
         <translation>&amp;About msprobe studio</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow_actions.cpp" line="130"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="136"/>
         <source>About msprobe studio</source>
         <translation>About msprobe studio</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow_actions.cpp" line="131"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="137"/>
         <source>&lt;b&gt;msprobe studio %1&lt;/b&gt;&lt;br&gt;Numerical-accuracy workstation for msprobe dumps: graph diff, compare table, node matching and reports.</source>
         <translation>&lt;b&gt;msprobe studio %1&lt;/b&gt;&lt;br&gt;Numerical-accuracy workstation for msprobe dumps: graph diff, compare table, node matching and reports.</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow.cpp" line="316"/>
+        <location filename="../app/studio/mainwindow.cpp" line="317"/>
         <source>Cannot open</source>
         <translation>Cannot open</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow.cpp" line="347"/>
+        <location filename="../app/studio/mainwindow.cpp" line="348"/>
         <source>%p% — about %1 s left</source>
         <translation>%p% — about %1 s left</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow.cpp" line="350"/>
+        <location filename="../app/studio/mainwindow.cpp" line="351"/>
         <source>Loading: %1</source>
         <translation>Loading: %1</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow.cpp" line="357"/>
+        <location filename="../app/studio/mainwindow.cpp" line="358"/>
         <source> vs </source>
         <translation> vs </translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow.cpp" line="364"/>
+        <location filename="../app/studio/mainwindow.cpp" line="365"/>
         <source>Opened %1 in %2 s.</source>
         <translation>Opened %1 in %2 s.</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow_actions.cpp" line="170"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="176"/>
         <source>CSV (*.csv)</source>
         <translation>CSV (*.csv)</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow_actions.cpp" line="171"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="177"/>
         <source>Excel workbook (*.xlsx)</source>
         <translation>Excel workbook (*.xlsx)</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow_actions.cpp" line="172"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="178"/>
         <source>HTML report (*.html)</source>
         <translation>HTML report (*.html)</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow_actions.cpp" line="176"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="182"/>
         <source>Export</source>
         <translation>Export</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow_actions.cpp" line="183"/>
-        <location filename="../app/studio/mainwindow_actions.cpp" line="195"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="189"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="201"/>
         <location filename="../app/studio/mainwindow_parallel.cpp" line="51"/>
+        <location filename="../app/studio/mainwindow_trend.cpp" line="130"/>
         <source>Written %1</source>
         <translation>Written %1</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow_actions.cpp" line="185"/>
-        <location filename="../app/studio/mainwindow_actions.cpp" line="197"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="191"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="203"/>
         <location filename="../app/studio/mainwindow_parallel.cpp" line="53"/>
+        <location filename="../app/studio/mainwindow_trend.cpp" line="121"/>
+        <location filename="../app/studio/mainwindow_trend.cpp" line="132"/>
         <source>Export failed</source>
         <translation>Export failed</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow_actions.cpp" line="190"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="196"/>
         <source>Export graph</source>
         <translation>Export graph</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow_actions.cpp" line="190"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="196"/>
         <location filename="../app/studio/mainwindow_parallel.cpp" line="46"/>
         <source>PNG image (*.png);;SVG drawing (*.svg)</source>
         <translation>PNG image (*.png);;SVG drawing (*.svg)</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow_actions.cpp" line="209"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="215"/>
         <source>Keyboard shortcuts</source>
         <translation>Keyboard shortcuts</translation>
     </message>
@@ -930,6 +959,110 @@ Wheel: scroll; A / D: left / right</translation>
         <location filename="../app/studio/mainwindow_parallel.cpp" line="46"/>
         <source>Export parallelism</source>
         <translation>Export parallelism</translation>
+    </message>
+    <message>
+        <location filename="../app/studio/mainwindow_memory.cpp" line="18"/>
+        <source>Open memory dump</source>
+        <translation>Open memory dump</translation>
+    </message>
+    <message>
+        <location filename="../app/studio/mainwindow_memory.cpp" line="19"/>
+        <source>msMemScope dumps (*.csv *.db);;All files (*)</source>
+        <translation>msMemScope dumps (*.csv *.db);;All files (*)</translation>
+    </message>
+    <message>
+        <location filename="../app/studio/mainwindow_memory.cpp" line="29"/>
+        <source>Memory timeline</source>
+        <translation>Memory timeline</translation>
+    </message>
+    <message>
+        <location filename="../app/studio/mainwindow_memory.cpp" line="39"/>
+        <source>Opening %1…</source>
+        <translation>Opening %1…</translation>
+    </message>
+    <message>
+        <location filename="../app/studio/mainwindow_memory.cpp" line="59"/>
+        <source>Cannot open %1</source>
+        <translation>Cannot open %1</translation>
+    </message>
+    <message>
+        <location filename="../app/studio/mainwindow_trend.cpp" line="29"/>
+        <location filename="../app/studio/mainwindow_trend.cpp" line="102"/>
+        <source>Trend</source>
+        <translation>Trend</translation>
+    </message>
+    <message>
+        <location filename="../app/studio/mainwindow_trend.cpp" line="36"/>
+        <source>Opening trend data %1…</source>
+        <translation>Opening trend data %1…</translation>
+    </message>
+    <message>
+        <location filename="../app/studio/mainwindow_trend.cpp" line="44"/>
+        <source>Trend data: %1</source>
+        <translation>Trend data: %1</translation>
+    </message>
+    <message>
+        <location filename="../app/studio/mainwindow_trend.cpp" line="52"/>
+        <source>Trend: %1 vs %2</source>
+        <translation>Trend: %1 vs %2</translation>
+    </message>
+    <message>
+        <location filename="../app/studio/mainwindow_trend.cpp" line="52"/>
+        <source>Trend: %1</source>
+        <translation>Trend: %1</translation>
+    </message>
+    <message>
+        <location filename="../app/studio/mainwindow_trend.cpp" line="62"/>
+        <source>Opening trend data cancelled.</source>
+        <translation>Opening trend data cancelled.</translation>
+    </message>
+    <message>
+        <location filename="../app/studio/mainwindow_trend.cpp" line="64"/>
+        <location filename="../app/studio/mainwindow_trend.cpp" line="65"/>
+        <source>Could not open the trend data</source>
+        <translation>Could not open the trend data</translation>
+    </message>
+    <message>
+        <location filename="../app/studio/mainwindow_trend.cpp" line="79"/>
+        <source>Open trend database</source>
+        <translation>Open trend database</translation>
+    </message>
+    <message>
+        <location filename="../app/studio/mainwindow_trend.cpp" line="80"/>
+        <source>Trend databases (*.trend.db);;All files (*)</source>
+        <translation>Trend databases (*.trend.db);;All files (*)</translation>
+    </message>
+    <message>
+        <location filename="../app/studio/mainwindow_trend.cpp" line="89"/>
+        <source>%1: no trend database is open</source>
+        <translation>%1: no trend database is open</translation>
+    </message>
+    <message>
+        <location filename="../app/studio/mainwindow_trend.cpp" line="105"/>
+        <location filename="../app/studio/mainwindow_trend.cpp" line="108"/>
+        <location filename="../app/studio/mainwindow_trend.cpp" line="111"/>
+        <source>Cannot write %1</source>
+        <translation>Cannot write %1</translation>
+    </message>
+    <message>
+        <location filename="../app/studio/mainwindow_trend.cpp" line="115"/>
+        <source>%1: the file name must end in .png, .svg or .csv</source>
+        <translation>%1: the file name must end in .png, .svg or .csv</translation>
+    </message>
+    <message>
+        <location filename="../app/studio/mainwindow_trend.cpp" line="121"/>
+        <source>No trend database is open.</source>
+        <translation>No trend database is open.</translation>
+    </message>
+    <message>
+        <location filename="../app/studio/mainwindow_trend.cpp" line="124"/>
+        <source>Export trend panel</source>
+        <translation>Export trend panel</translation>
+    </message>
+    <message>
+        <location filename="../app/studio/mainwindow_trend.cpp" line="125"/>
+        <source>PNG image (*.png);;SVG drawing (*.svg);;CSV of the heat-map cells (*.csv)</source>
+        <translation>PNG image (*.png);;SVG drawing (*.svg);;CSV of the heat-map cells (*.csv)</translation>
     </message>
 </context>
 <context>
@@ -958,6 +1091,95 @@ Wheel: scroll; A / D: left / right</translation>
         <location filename="../views/match/matchcontroller.cpp" line="148"/>
         <source>A match is still being computed; try again when it is done.</source>
         <translation>A match is still being computed; try again when it is done.</translation>
+    </message>
+</context>
+<context>
+    <name>MemoryPanel</name>
+    <message>
+        <location filename="../views/memory/memorypanel.cpp" line="30"/>
+        <source>Owner</source>
+        <translation>Owner</translation>
+    </message>
+    <message>
+        <location filename="../views/memory/memorypanel.cpp" line="30"/>
+        <source>Bytes</source>
+        <translation>Bytes</translation>
+    </message>
+    <message>
+        <location filename="../views/memory/memorypanel.cpp" line="30"/>
+        <source>Blocks</source>
+        <translation>Blocks</translation>
+    </message>
+    <message>
+        <location filename="../views/memory/memorypanel.cpp" line="81"/>
+        <source>%1 — %2 blocks, %3 steps, %4 operators; peak %5 live at %6; %7 step leaks, %8 blocks alive at the end, %9 inefficient. Wheel: zoom, drag: pan, double click: whole capture.</source>
+        <translation>%1 — %2 blocks, %3 steps, %4 operators; peak %5 live at %6; %7 step leaks, %8 blocks alive at the end, %9 inefficient. Wheel: zoom, drag: pan, double click: whole capture.</translation>
+    </message>
+    <message>
+        <location filename="../views/memory/memorypanel.cpp" line="112"/>
+        <source>Live at %1: %2 in %3 blocks, by owner</source>
+        <translation>Live at %1: %2 in %3 blocks, by owner</translation>
+    </message>
+    <message>
+        <location filename="../views/memory/memorypanel.cpp" line="124"/>
+        <source>(untagged)</source>
+        <translation>(untagged)</translation>
+    </message>
+</context>
+<context>
+    <name>MemoryTimelineView</name>
+    <message>
+        <location filename="../views/memory/memorytimelineview.cpp" line="243"/>
+        <source>Open a memory dump (File → Open memory dump…)</source>
+        <translation>Open a memory dump (File → Open memory dump…)</translation>
+    </message>
+    <message>
+        <location filename="../views/memory/memorytimelineview.cpp" line="321"/>
+        <source>peak %1 at %2</source>
+        <translation>peak %1 at %2</translation>
+    </message>
+    <message>
+        <location filename="../views/memory/memorytimelineview.cpp" line="357"/>
+        <source>steps</source>
+        <translation>steps</translation>
+    </message>
+    <message>
+        <location filename="../views/memory/memorytimelineview.cpp" line="358"/>
+        <source>operators</source>
+        <translation>operators</translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../views/memory/memorytimelineview.cpp" line="401"/>
+        <source>block (%Ln blocks)</source>
+        <translation>
+            <numerusform>block (%Ln blocks)</numerusform>
+            <numerusform>block (%Ln blocks)</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location filename="../views/memory/memorytimelineview.cpp" line="402"/>
+        <source>step leak</source>
+        <translation>step leak</translation>
+    </message>
+    <message>
+        <location filename="../views/memory/memorytimelineview.cpp" line="403"/>
+        <source>alive at the end (never freed)</source>
+        <translation>alive at the end (never freed)</translation>
+    </message>
+    <message>
+        <location filename="../views/memory/memorytimelineview.cpp" line="404"/>
+        <source>inefficient (early, late or idle)</source>
+        <translation>inefficient (early, late or idle)</translation>
+    </message>
+    <message>
+        <location filename="../views/memory/memorytimelineview.cpp" line="405"/>
+        <source>live bytes (max per pixel)</source>
+        <translation>live bytes (max per pixel)</translation>
+    </message>
+    <message>
+        <location filename="../views/memory/memorytimelineview.cpp" line="407"/>
+        <source>HAL blocks (no pool rows)</source>
+        <translation>HAL blocks (no pool rows)</translation>
     </message>
 </context>
 <context>
@@ -1705,12 +1927,12 @@ Wheel: scroll; A / D: left / right</translation>
 <context>
     <name>QObject</name>
     <message>
-        <location filename="../app/studio/reportexport.cpp" line="53"/>
+        <location filename="../app/studio/reportexport.cpp" line="59"/>
         <source>There is no comparison to export.</source>
         <translation>There is no comparison to export.</translation>
     </message>
     <message>
-        <location filename="../app/studio/reportexport.cpp" line="60"/>
+        <location filename="../app/studio/reportexport.cpp" line="66"/>
         <source>There is no comparison for step %1, rank %2 to export.</source>
         <translation>There is no comparison for step %1, rank %2 to export.</translation>
     </message>
@@ -1835,6 +2057,139 @@ Wheel: scroll; A / D: left / right</translation>
     </message>
 </context>
 <context>
+    <name>TrendPanel</name>
+    <message>
+        <location filename="../views/trend/trendpanel.cpp" line="188"/>
+        <source>Metric</source>
+        <translation>Metric</translation>
+    </message>
+    <message>
+        <location filename="../views/trend/trendpanel.cpp" line="189"/>
+        <source>Statistic</source>
+        <translation>Statistic</translation>
+    </message>
+    <message>
+        <location filename="../views/trend/trendpanel.cpp" line="190"/>
+        <source>Dimension</source>
+        <translation>Dimension</translation>
+    </message>
+    <message>
+        <location filename="../views/trend/trendpanel.cpp" line="191"/>
+        <source>Value</source>
+        <translation>Value</translation>
+    </message>
+    <message>
+        <location filename="../views/trend/trendpanel.cpp" line="192"/>
+        <source>Tags (all must match)</source>
+        <translation>Tags (all must match)</translation>
+    </message>
+    <message>
+        <location filename="../views/trend/trendpanel.cpp" line="193"/>
+        <source>Heat-map mode</source>
+        <translation>Heat-map mode</translation>
+    </message>
+    <message>
+        <location filename="../views/trend/trendpanel.cpp" line="194"/>
+        <location filename="../views/trend/trendpanel.cpp" line="354"/>
+        <source>Step</source>
+        <translation>Step</translation>
+    </message>
+    <message>
+        <location filename="../views/trend/trendpanel.cpp" line="195"/>
+        <location filename="../views/trend/trendpanel.cpp" line="354"/>
+        <source>Rank</source>
+        <translation>Rank</translation>
+    </message>
+    <message>
+        <location filename="../views/trend/trendpanel.cpp" line="196"/>
+        <source>Module name</source>
+        <translation>Module name</translation>
+    </message>
+    <message>
+        <location filename="../views/trend/trendpanel.cpp" line="197"/>
+        <source>Continuous</source>
+        <translation>Continuous</translation>
+    </message>
+    <message>
+        <location filename="../views/trend/trendpanel.cpp" line="198"/>
+        <source>Piecewise (3-sigma)</source>
+        <translation>Piecewise (3-sigma)</translation>
+    </message>
+    <message>
+        <location filename="../views/trend/trendpanel.cpp" line="199"/>
+        <source>Filter tags…</source>
+        <translation>Filter tags…</translation>
+    </message>
+    <message>
+        <location filename="../views/trend/trendpanel.cpp" line="200"/>
+        <source>Difference (problem vs bench)</source>
+        <translation>Difference (problem vs bench)</translation>
+    </message>
+    <message>
+        <location filename="../views/trend/trendpanel.cpp" line="201"/>
+        <source>Grey cells: no data (no row, or NULL: NaN in the run). Click a cell for its line; wheel zooms, drag pans.</source>
+        <translation>Grey cells: no data (no row, or NULL: NaN in the run). Click a cell for its line; wheel zooms, drag pans.</translation>
+    </message>
+    <message>
+        <location filename="../views/trend/trendpanel.cpp" line="202"/>
+        <source>Clear lines</source>
+        <translation>Clear lines</translation>
+    </message>
+    <message>
+        <location filename="../views/trend/trendpanel.cpp" line="203"/>
+        <source>Export…</source>
+        <translation>Export…</translation>
+    </message>
+    <message>
+        <location filename="../views/trend/trendpanel.cpp" line="204"/>
+        <source>No trend database open. Use File &gt; Open trend database…, or drop a *.trend.db, a monitor output folder or a dump folder here (two: problem and bench).</source>
+        <translation>No trend database open. Use File &gt; Open trend database…, or drop a *.trend.db, a monitor output folder or a dump folder here (two: problem and bench).</translation>
+    </message>
+    <message>
+        <location filename="../views/trend/trendpanel.cpp" line="303"/>
+        <source>%1 (category %2)</source>
+        <translation>%1 (category %2)</translation>
+    </message>
+    <message>
+        <location filename="../views/trend/trendpanel.cpp" line="354"/>
+        <source>Target id</source>
+        <translation>Target id</translation>
+    </message>
+    <message>
+        <location filename="../views/trend/trendpanel.cpp" line="359"/>
+        <source>%1: no divergence over %2 series (tolerance %3).</source>
+        <translation>%1: no divergence over %2 series (tolerance %3).</translation>
+    </message>
+    <message>
+        <location filename="../views/trend/trendpanel.cpp" line="362"/>
+        <source>First divergence (%1): %2 %3, rank %4, step %5, relative difference %6. Marked cells: each target&apos;s first divergent step.</source>
+        <translation>First divergence (%1): %2 %3, rank %4, step %5, relative difference %6. Marked cells: each target&apos;s first divergent step.</translation>
+    </message>
+</context>
+<context>
+    <name>TrendSource</name>
+    <message>
+        <location filename="../app/studio/session/trendsource.cpp" line="105"/>
+        <source>%1 vs %2</source>
+        <translation>%1 vs %2</translation>
+    </message>
+    <message>
+        <location filename="../app/studio/session/trendsource.cpp" line="148"/>
+        <source>importing %1: %2 of %3</source>
+        <translation>importing %1: %2 of %3</translation>
+    </message>
+    <message>
+        <location filename="../app/studio/session/trendsource.cpp" line="257"/>
+        <source>problem %1</source>
+        <translation>problem %1</translation>
+    </message>
+    <message>
+        <location filename="../app/studio/session/trendsource.cpp" line="288"/>
+        <source>bench %1</source>
+        <translation>bench %1</translation>
+    </message>
+</context>
+<context>
     <name>VerdictBar</name>
     <message>
         <location filename="../views/verdictbar.cpp" line="31"/>
@@ -1885,89 +2240,116 @@ You can also drop a dump folder, two folders, a vis.db or a compare CSV on this 
 <context>
     <name>headlessexport</name>
     <message>
-        <location filename="../app/studio/headlessexport.cpp" line="61"/>
-        <location filename="../app/studio/headlessexport.cpp" line="64"/>
+        <location filename="../app/studio/headlessexport.cpp" line="63"/>
         <location filename="../app/studio/headlessexport.cpp" line="66"/>
+        <location filename="../app/studio/headlessexport.cpp" line="68"/>
         <source>Cannot write %1</source>
         <translation>Cannot write %1</translation>
     </message>
     <message>
-        <location filename="../app/studio/headlessexport.cpp" line="72"/>
+        <location filename="../app/studio/headlessexport.cpp" line="74"/>
         <source>%1: no verdict to write; a JSON export needs a problem/bench pair of dump folders (not a vis.db or a CSV).</source>
         <translation>%1: no verdict to write; a JSON export needs a problem/bench pair of dump folders (not a vis.db or a CSV).</translation>
     </message>
     <message>
-        <location filename="../app/studio/headlessexport.cpp" line="87"/>
+        <location filename="../app/studio/headlessexport.cpp" line="109"/>
         <source>%1: --view parallel writes .png or .svg</source>
         <translation>%1: --view parallel writes .png or .svg</translation>
     </message>
     <message>
-        <location filename="../app/studio/headlessexport.cpp" line="114"/>
+        <location filename="../app/studio/headlessexport.cpp" line="159"/>
         <source>--view parallel needs --world_size and --num_layers (the inputs do not give them)</source>
         <translation>--view parallel needs --world_size and --num_layers (the inputs do not give them)</translation>
     </message>
     <message>
-        <location filename="../app/studio/headlessexport.cpp" line="120"/>
+        <location filename="../app/studio/headlessexport.cpp" line="165"/>
         <source>--vpp %1: the %2 layers do not split into %3 pipeline stage(s) of %1 virtual stage(s)</source>
         <translation>--vpp %1: the %2 layers do not split into %3 pipeline stage(s) of %1 virtual stage(s)</translation>
     </message>
     <message>
-        <location filename="../app/studio/headlessexport.cpp" line="134"/>
+        <location filename="../app/studio/headlessexport.cpp" line="179"/>
         <source>parallel configuration: %1</source>
         <translation>parallel configuration: %1</translation>
     </message>
     <message>
-        <location filename="../app/studio/headlessexport.cpp" line="151"/>
-        <source>%1: unknown export format; the file name must end in .png, .svg, .html or .json</source>
-        <translation>%1: unknown export format; the file name must end in .png, .svg, .html or .json</translation>
-    </message>
-    <message>
-        <location filename="../app/studio/headlessexport.cpp" line="153"/>
-        <source>--view %1: unknown view; use graph, compare or parallel</source>
-        <translation>--view %1: unknown view; use graph, compare or parallel</translation>
-    </message>
-    <message>
-        <location filename="../app/studio/headlessexport.cpp" line="155"/>
+        <location filename="../app/studio/headlessexport.cpp" line="209"/>
         <source>--step and --rank go together</source>
         <translation>--step and --rank go together</translation>
     </message>
     <message>
-        <location filename="../app/studio/headlessexport.cpp" line="160"/>
+        <location filename="../app/studio/headlessexport.cpp" line="214"/>
         <source>give one input (a dump folder, dump.json, .vis.db or compare CSV) or two dump folders (problem, bench)</source>
         <translation>give one input (a dump folder, dump.json, .vis.db or compare CSV) or two dump folders (problem, bench)</translation>
     </message>
     <message>
-        <location filename="../app/studio/headlessexport.cpp" line="176"/>
+        <location filename="../app/studio/headlessexport.cpp" line="131"/>
+        <location filename="../app/studio/headlessexport.cpp" line="230"/>
         <source>%1: loading took too long</source>
         <translation>%1: loading took too long</translation>
     </message>
     <message>
-        <location filename="../app/studio/headlessexport.cpp" line="178"/>
+        <location filename="../app/studio/headlessexport.cpp" line="89"/>
+        <source>--view memory takes one input: a msMemScope dump (.csv or .db)</source>
+        <translation>--view memory takes one input: a msMemScope dump (.csv or .db)</translation>
+    </message>
+    <message>
+        <location filename="../app/studio/headlessexport.cpp" line="119"/>
+        <source>%1: the trend view exports .png, .svg or .csv</source>
+        <translation>%1: the trend view exports .png, .svg or .csv</translation>
+    </message>
+    <message>
+        <location filename="../app/studio/headlessexport.cpp" line="121"/>
+        <source>give one input (a *.trend.db, a monitor or dump folder) or two (problem, bench)</source>
+        <translation>give one input (a *.trend.db, a monitor or dump folder) or two (problem, bench)</translation>
+    </message>
+    <message>
+        <location filename="../app/studio/headlessexport.cpp" line="133"/>
+        <location filename="../app/studio/headlessexport.cpp" line="232"/>
         <source>loading was cancelled</source>
         <translation>loading was cancelled</translation>
     </message>
     <message>
-        <location filename="../app/studio/headlessexport.cpp" line="185"/>
+        <location filename="../app/studio/headlessexport.cpp" line="196"/>
+        <source>%1: unknown export format; the file name must end in .png, .svg, .html or .json (or .csv with --view trend)</source>
+        <translation>%1: unknown export format; the file name must end in .png, .svg, .html or .json (or .csv with --view trend)</translation>
+    </message>
+    <message>
+        <location filename="../app/studio/headlessexport.cpp" line="199"/>
+        <source>%1: the memory view exports as .png or .svg</source>
+        <translation>%1: the memory view exports as .png or .svg</translation>
+    </message>
+    <message>
+        <location filename="../app/studio/headlessexport.cpp" line="203"/>
+        <source>--view %1: unknown view; use graph, compare, trend, parallel or memory</source>
+        <translation>--view %1: unknown view; use graph, compare, trend, parallel or memory</translation>
+    </message>
+    <message>
+        <location filename="../app/studio/headlessexport.cpp" line="207"/>
+        <source>%1: a CSV export is the trend view&apos;s cells (--view trend)</source>
+        <translation>%1: a CSV export is the trend view&apos;s cells (--view trend)</translation>
+    </message>
+    <message>
+        <location filename="../app/studio/headlessexport.cpp" line="239"/>
         <source>step %1, rank %2 is not in %3 (steps: %4; ranks: %5)</source>
         <translation>step %1, rank %2 is not in %3 (steps: %4; ranks: %5)</translation>
     </message>
     <message>
-        <location filename="../app/studio/headlessexport.cpp" line="199"/>
+        <location filename="../app/studio/headlessexport.cpp" line="253"/>
         <source>%1: no comparison to report; an HTML export needs a problem/bench pair of dump folders.</source>
         <translation>%1: no comparison to report; an HTML export needs a problem/bench pair of dump folders.</translation>
     </message>
     <message>
-        <location filename="../app/studio/headlessexport.cpp" line="205"/>
+        <location filename="../app/studio/headlessexport.cpp" line="259"/>
         <source>%1: step %2, rank %3 has no compare table</source>
         <translation>%1: step %2, rank %3 has no compare table</translation>
     </message>
     <message>
-        <location filename="../app/studio/headlessexport.cpp" line="209"/>
+        <location filename="../app/studio/headlessexport.cpp" line="263"/>
         <source>%1: no graph for step %2, rank %3. %4</source>
         <translation>%1: no graph for step %2, rank %3. %4</translation>
     </message>
     <message>
-        <location filename="../app/studio/headlessexport.cpp" line="212"/>
+        <location filename="../app/studio/headlessexport.cpp" line="266"/>
         <source>%1: laying out the graph took too long</source>
         <translation>%1: laying out the graph took too long</translation>
     </message>
@@ -1975,94 +2357,141 @@ You can also drop a dump folder, two folders, a vis.db or a compare CSV on this 
 <context>
     <name>main</name>
     <message>
-        <location filename="../app/studio/main.cpp" line="74"/>
+        <location filename="../app/studio/main.cpp" line="76"/>
         <source>Numerical-accuracy workstation for msprobe dumps.</source>
         <translation>Numerical-accuracy workstation for msprobe dumps.</translation>
     </message>
     <message>
-        <location filename="../app/studio/main.cpp" line="78"/>
+        <location filename="../app/studio/main.cpp" line="80"/>
         <source>A dump folder, dump.json, .vis.db or compare CSV; or two dump folders: PROBLEM BENCH.</source>
         <translation>A dump folder, dump.json, .vis.db or compare CSV; or two dump folders: PROBLEM BENCH.</translation>
     </message>
     <message>
-        <location filename="../app/studio/main.cpp" line="81"/>
+        <location filename="../app/studio/main.cpp" line="83"/>
         <source>Save a PNG of the window once loading is done, then quit (for docs and checks).</source>
         <translation>Save a PNG of the window once loading is done, then quit (for docs and checks).</translation>
     </message>
     <message>
-        <location filename="../app/studio/main.cpp" line="85"/>
+        <location filename="../app/studio/main.cpp" line="87"/>
+        <source>Open a msMemScope memory dump (.csv or .db) in the memory timeline.</source>
+        <translation>Open a msMemScope memory dump (.csv or .db) in the memory timeline.</translation>
+    </message>
+    <message>
+        <location filename="../app/studio/main.cpp" line="90"/>
         <source>Open the input without a window, write FILE by its extension (.png, .svg: the view&apos;s picture; .html: the report; .json: the verdicts, as msprobe compare --json) and exit: 0 done, 1 failed.</source>
         <translation>Open the input without a window, write FILE by its extension (.png, .svg: the view&apos;s picture; .html: the report; .json: the verdicts, as msprobe compare --json) and exit: 0 done, 1 failed.</translation>
     </message>
     <message>
-        <location filename="../app/studio/main.cpp" line="88"/>
-        <source>With --export: the view to draw, graph (default), compare or parallel. Without: parallel shows the parallelism panel in front.</source>
-        <translation>With --export: the view to draw, graph (default), compare or parallel. Without: parallel shows the parallelism panel in front.</translation>
+        <location filename="../app/studio/main.cpp" line="93"/>
+        <source>With --export: the view to draw, graph (default), compare, trend, parallel or memory. Without: parallel shows the parallelism panel in front.</source>
+        <translation>With --export: the view to draw, graph (default), compare, trend, parallel or memory. Without: parallel shows the parallelism panel in front.</translation>
     </message>
     <message>
-        <location filename="../app/studio/main.cpp" line="90"/>
+        <location filename="../app/studio/main.cpp" line="95"/>
         <source>With --export: the step to show (with --rank).</source>
         <translation>With --export: the step to show (with --rank).</translation>
     </message>
     <message>
-        <location filename="../app/studio/main.cpp" line="91"/>
+        <location filename="../app/studio/main.cpp" line="96"/>
         <source>With --export: the rank to show (with --step).</source>
         <translation>With --export: the rank to show (with --step).</translation>
     </message>
     <message>
-        <location filename="../app/studio/main.cpp" line="94"/>
+        <location filename="../app/studio/main.cpp" line="99"/>
         <source>With --view parallel: the world size.</source>
         <translation>With --view parallel: the world size.</translation>
     </message>
     <message>
-        <location filename="../app/studio/main.cpp" line="95"/>
+        <location filename="../app/studio/main.cpp" line="100"/>
         <source>With --view parallel: the number of transformer layers.</source>
         <translation>With --view parallel: the number of transformer layers.</translation>
     </message>
     <message>
-        <location filename="../app/studio/main.cpp" line="97"/>
+        <location filename="../app/studio/main.cpp" line="102"/>
         <source>With --view parallel: the tensor-parallel size.</source>
         <translation>With --view parallel: the tensor-parallel size.</translation>
     </message>
     <message>
-        <location filename="../app/studio/main.cpp" line="99"/>
+        <location filename="../app/studio/main.cpp" line="104"/>
         <source>With --view parallel: the pipeline-parallel size.</source>
         <translation>With --view parallel: the pipeline-parallel size.</translation>
     </message>
     <message>
-        <location filename="../app/studio/main.cpp" line="101"/>
+        <location filename="../app/studio/main.cpp" line="106"/>
         <source>With --view parallel: layers per virtual pipeline stage.</source>
         <translation>With --view parallel: layers per virtual pipeline stage.</translation>
     </message>
     <message>
-        <location filename="../app/studio/main.cpp" line="103"/>
+        <location filename="../app/studio/main.cpp" line="108"/>
         <source>With --view parallel: the number of virtual pipeline stages (as graph_visualize --vpp).</source>
         <translation>With --view parallel: the number of virtual pipeline stages (as graph_visualize --vpp).</translation>
     </message>
     <message>
-        <location filename="../app/studio/main.cpp" line="104"/>
+        <location filename="../app/studio/main.cpp" line="109"/>
         <source>With --view parallel: the rank order, e.g. tp-cp-ep-dp-pp.</source>
         <translation>With --view parallel: the rank order, e.g. tp-cp-ep-dp-pp.</translation>
     </message>
     <message>
-        <location filename="../app/studio/main.cpp" line="106"/>
+        <location filename="../app/studio/main.cpp" line="111"/>
         <source>With --view parallel: the embedding has a pipeline stage of its own.</source>
         <translation>With --view parallel: the embedding has a pipeline stage of its own.</translation>
     </message>
     <message>
-        <location filename="../app/studio/main.cpp" line="125"/>
+        <location filename="../app/studio/main.cpp" line="130"/>
         <source>--%1 takes a whole number, not &apos;%2&apos;</source>
         <translation>--%1 takes a whole number, not &apos;%2&apos;</translation>
     </message>
     <message>
-        <location filename="../app/studio/main.cpp" line="144"/>
+        <location filename="../app/studio/main.cpp" line="149"/>
         <source>--step and --rank take whole numbers</source>
         <translation>--step and --rank take whole numbers</translation>
     </message>
     <message>
-        <location filename="../app/studio/main.cpp" line="151"/>
+        <location filename="../app/studio/main.cpp" line="156"/>
         <source>written %1</source>
         <translation>written %1</translation>
+    </message>
+</context>
+<context>
+    <name>trendview::TrendHeatmap</name>
+    <message>
+        <location filename="../views/trend/trendheatmap.cpp" line="103"/>
+        <source>first divergence</source>
+        <translation>first divergence</translation>
+    </message>
+    <message>
+        <location filename="../views/trend/trendheatmap.cpp" line="172"/>
+        <location filename="../views/trend/trendheatmap.cpp" line="276"/>
+        <source>relative difference</source>
+        <translation>relative difference</translation>
+    </message>
+    <message>
+        <location filename="../views/trend/trendheatmap.cpp" line="264"/>
+        <source>no data (no row)</source>
+        <translation>no data (no row)</translation>
+    </message>
+    <message>
+        <location filename="../views/trend/trendheatmap.cpp" line="267"/>
+        <source>no data (NULL: NaN in the run)</source>
+        <translation>no data (NULL: NaN in the run)</translation>
+    </message>
+    <message>
+        <location filename="../views/trend/trendheatmap.cpp" line="276"/>
+        <source>value</source>
+        <translation>value</translation>
+    </message>
+    <message>
+        <location filename="../views/trend/trendheatmap.cpp" line="278"/>
+        <source>first divergence of this target</source>
+        <translation>first divergence of this target</translation>
+    </message>
+</context>
+<context>
+    <name>trendview::TrendLineChart</name>
+    <message>
+        <location filename="../views/trend/trendlinechart.cpp" line="235"/>
+        <source>NULL (NaN)</source>
+        <translation>NULL (NaN)</translation>
     </message>
 </context>
 </TS>

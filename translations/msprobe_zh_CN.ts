@@ -450,63 +450,64 @@ Ctrl+滚轮、W / S：缩放
         <translation>msprobe studio</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow_actions.cpp" line="32"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="35"/>
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow_actions.cpp" line="50"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="56"/>
         <source>&amp;Quit</source>
         <translation>退出(&amp;Q)</translation>
     </message>
     <message>
         <location filename="../app/studio/mainwindow.cpp" line="58"/>
+        <location filename="../app/studio/mainwindow_memory.cpp" line="39"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow.cpp" line="272"/>
+        <location filename="../app/studio/mainwindow.cpp" line="273"/>
         <source>Step %1, rank %2: %3 rows: %4 pass, %5 warning, %6 error</source>
         <translation>step %1，rank %2：共 %3 行：%4 通过，%5 告警，%6 错误</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow.cpp" line="287"/>
-        <location filename="../app/studio/mainwindow.cpp" line="302"/>
+        <location filename="../app/studio/mainwindow.cpp" line="288"/>
+        <location filename="../app/studio/mainwindow.cpp" line="303"/>
         <source>Loading…</source>
         <translation>正在加载…</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow.cpp" line="300"/>
+        <location filename="../app/studio/mainwindow.cpp" line="301"/>
         <source>A compare CSV has no graph. Open the dump folders (a problem/bench pair) to see the graphs and the verdict.</source>
         <translation>比对 CSV 不含图。请打开 dump 目录（问题/标杆对）以查看图和结论。</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow.cpp" line="304"/>
+        <location filename="../app/studio/mainwindow.cpp" line="305"/>
         <source>No graph for step %1, rank %2.</source>
         <translation>step %1、rank %2 没有图。</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow.cpp" line="306"/>
+        <location filename="../app/studio/mainwindow.cpp" line="307"/>
         <source>No graph for what is open.</source>
         <translation>当前打开的内容没有图。</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow.cpp" line="332"/>
+        <location filename="../app/studio/mainwindow.cpp" line="333"/>
         <source>Loading %1…</source>
         <translation>正在加载 %1…</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow.cpp" line="370"/>
+        <location filename="../app/studio/mainwindow.cpp" line="371"/>
         <source>Loading cancelled.</source>
         <translation>加载已取消。</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow.cpp" line="363"/>
+        <location filename="../app/studio/mainwindow.cpp" line="364"/>
         <source>%1 — msprobe studio</source>
         <translation>%1 — msprobe studio</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow.cpp" line="296"/>
+        <location filename="../app/studio/mainwindow.cpp" line="297"/>
         <source>No graph: the model graph needs an L0 or mix dump (its construct.json holds the module structure); an L1 dump has the compare table and the verdict only.
 
 %1</source>
@@ -515,13 +516,13 @@ Ctrl+滚轮、W / S：缩放
 %1</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow.cpp" line="372"/>
         <location filename="../app/studio/mainwindow.cpp" line="373"/>
+        <location filename="../app/studio/mainwindow.cpp" line="374"/>
         <source>Could not open %1</source>
         <translation>无法打开 %1</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow_actions.cpp" line="139"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="145"/>
         <source>Open dump folder</source>
         <translation>打开 dump 目录</translation>
     </message>
@@ -561,363 +562,391 @@ Ctrl+滚轮、W / S：缩放
         <translation>节点详情</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow.cpp" line="188"/>
+        <location filename="../app/studio/mainwindow.cpp" line="189"/>
         <source>Matching failed</source>
         <translation>匹配失败</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow_actions.cpp" line="33"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="36"/>
         <source>Open &amp;dump folder…</source>
         <translation>打开 &amp;dump 目录…</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow_actions.cpp" line="34"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="37"/>
         <source>Open problem/bench &amp;pair…</source>
         <translation>打开问题/标杆&amp;对…</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow_actions.cpp" line="34"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="37"/>
         <source>Ctrl+Shift+O</source>
         <translation>Ctrl+Shift+O</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow_actions.cpp" line="35"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="38"/>
         <source>Open &amp;vis.db…</source>
         <translation>打开 &amp;vis.db…</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow_actions.cpp" line="35"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="38"/>
         <source>Ctrl+Shift+D</source>
         <translation>Ctrl+Shift+D</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow_actions.cpp" line="36"/>
-        <location filename="../app/studio/mainwindow_actions.cpp" line="73"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="39"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="79"/>
         <source>Open vis.db</source>
         <translation>打开 vis.db</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow_actions.cpp" line="36"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="39"/>
         <source>Graph databases (*.vis.db *.db);;All files (*)</source>
         <translation>图数据库 (*.vis.db *.db);;所有文件 (*)</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow_actions.cpp" line="37"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="40"/>
         <source>Open compare &amp;CSV…</source>
         <translation>打开比对 &amp;CSV…</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow_actions.cpp" line="37"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="40"/>
         <source>Ctrl+Shift+C</source>
         <translation>Ctrl+Shift+C</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow_actions.cpp" line="38"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="41"/>
         <source>Open compare result</source>
         <translation>打开比对结果</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow_actions.cpp" line="38"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="41"/>
         <source>Compare results (*.csv);;All files (*)</source>
         <translation>比对结果 (*.csv);;所有文件 (*)</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow_actions.cpp" line="39"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="42"/>
+        <source>Open &amp;memory dump…</source>
+        <translation>打开内存转储(&amp;M)…</translation>
+    </message>
+    <message>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="42"/>
+        <source>Ctrl+Shift+M</source>
+        <translation>Ctrl+Shift+M</translation>
+    </message>
+    <message>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="43"/>
+        <source>Open &amp;trend database…</source>
+        <translation>打开趋势数据库(&amp;T)…</translation>
+    </message>
+    <message>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="43"/>
+        <source>Ctrl+Alt+T</source>
+        <translation>Ctrl+Alt+T</translation>
+    </message>
+    <message>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="44"/>
         <source>Open &amp;recent</source>
         <translation>最近打开(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow_actions.cpp" line="42"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="47"/>
         <source>&amp;Export</source>
         <translation>导出(&amp;E)</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow_actions.cpp" line="43"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="48"/>
         <source>Comparison as &amp;CSV…</source>
         <translation>比对结果导出为 &amp;CSV…</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow_actions.cpp" line="43"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="48"/>
         <source>Ctrl+E</source>
         <translation>Ctrl+E</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow_actions.cpp" line="45"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="50"/>
         <source>Comparison as &amp;XLSX…</source>
         <translation>比对结果导出为 &amp;XLSX…</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow_actions.cpp" line="46"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="51"/>
         <source>&amp;HTML report…</source>
         <translation>&amp;HTML 报告…</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow_actions.cpp" line="48"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="53"/>
         <source>Graph as &amp;PNG or SVG…</source>
         <translation>图导出为 &amp;PNG 或 SVG…</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow_actions.cpp" line="48"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="53"/>
         <source>Ctrl+Shift+E</source>
         <translation>Ctrl+Shift+E</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow_actions.cpp" line="52"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="54"/>
+        <source>&amp;Trend panel as PNG, SVG or CSV…</source>
+        <translation>趋势面板导出为 PNG、SVG 或 CSV(&amp;T)…</translation>
+    </message>
+    <message>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="58"/>
         <source>&amp;Edit</source>
         <translation>编辑(&amp;E)</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow_actions.cpp" line="53"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="59"/>
         <source>&amp;Undo</source>
         <translation>撤销(&amp;U)</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow_actions.cpp" line="55"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="61"/>
         <source>&amp;Redo</source>
         <translation>重做(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow_actions.cpp" line="60"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="66"/>
         <source>&amp;Filter the compare table</source>
         <translation>过滤比对表(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow_actions.cpp" line="67"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="73"/>
         <source>Main</source>
         <translation>主工具栏</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow_actions.cpp" line="71"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="77"/>
         <source>Open folder</source>
         <translation>打开文件夹</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow_actions.cpp" line="72"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="78"/>
         <source>Open pair</source>
         <translation>打开对比</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow_actions.cpp" line="74"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="80"/>
         <source>Open CSV</source>
         <translation>打开 CSV</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow_actions.cpp" line="82"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="88"/>
         <source>&amp;Navigate</source>
         <translation>导航(&amp;N)</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow_actions.cpp" line="83"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="89"/>
         <source>&amp;Next rank</source>
         <translation>下一个 rank(&amp;N)</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow_actions.cpp" line="83"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="89"/>
         <source>Ctrl+PgDown</source>
         <translation>Ctrl+PgDown</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow_actions.cpp" line="84"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="90"/>
         <source>&amp;Previous rank</source>
         <translation>上一个 rank(&amp;P)</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow_actions.cpp" line="84"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="90"/>
         <source>Ctrl+PgUp</source>
         <translation>Ctrl+PgUp</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow_actions.cpp" line="85"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="91"/>
         <source>Next &amp;step</source>
         <translation>下一个 &amp;step</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow_actions.cpp" line="85"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="91"/>
         <source>Alt+Right</source>
         <translation>Alt+Right</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow_actions.cpp" line="86"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="92"/>
         <source>P&amp;revious step</source>
         <translation>上一个 step(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow_actions.cpp" line="86"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="92"/>
         <source>Alt+Left</source>
         <translation>Alt+Left</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow_actions.cpp" line="88"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="94"/>
         <source>Go to first &amp;divergence</source>
         <translation>跳转到首个差异(&amp;D)</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow_actions.cpp" line="88"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="94"/>
         <source>F3</source>
         <translation>F3</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow_actions.cpp" line="249"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="259"/>
         <source>First divergence: %1 — %2</source>
         <translation>首个分歧：%1 — %2</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow_actions.cpp" line="253"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="263"/>
         <source>No divergence: every entry stays within tolerance.</source>
         <translation>无分歧：所有条目都在容差之内。</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow_actions.cpp" line="257"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="267"/>
         <source>No compare table here: showing the graph&apos;s first error-level node.</source>
         <translation>此处没有比对表：显示图中第一个错误级节点。</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow_actions.cpp" line="259"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="269"/>
         <source>No error-level node in this graph.</source>
         <translation>此图中没有错误级节点。</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow_actions.cpp" line="90"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="96"/>
         <source>First divergence</source>
         <translation>首个分歧</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow_actions.cpp" line="94"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="100"/>
         <source>Cancel loading</source>
         <translation>取消加载</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow_actions.cpp" line="99"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="105"/>
         <source>&amp;View</source>
         <translation>视图(&amp;V)</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow_actions.cpp" line="105"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="111"/>
         <source>&amp;Dark theme</source>
         <translation>深色主题(&amp;D)</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow_actions.cpp" line="108"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="114"/>
         <source>Ctrl+Shift+T</source>
         <translation>Ctrl+Shift+T</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow_actions.cpp" line="110"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="116"/>
         <source>&amp;Language</source>
         <translation>语言(&amp;L)</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow_actions.cpp" line="113"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="119"/>
         <source>System default</source>
         <translation>跟随系统</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow_actions.cpp" line="121"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="127"/>
         <source>The language changes the next time msprobe studio starts.</source>
         <translation>语言将在下次启动 msprobe studio 时生效。</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow_actions.cpp" line="125"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="131"/>
         <source>&amp;Reset layout</source>
         <translation>重置布局(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow_actions.cpp" line="127"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="133"/>
         <source>&amp;Help</source>
         <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow_actions.cpp" line="128"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="134"/>
         <source>&amp;Keyboard shortcuts</source>
         <translation>快捷键(&amp;K)</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow_actions.cpp" line="129"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="135"/>
         <source>&amp;About msprobe studio</source>
         <translation>关于 msprobe studio(&amp;A)</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow_actions.cpp" line="130"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="136"/>
         <source>About msprobe studio</source>
         <translation>关于 msprobe studio</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow_actions.cpp" line="131"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="137"/>
         <source>&lt;b&gt;msprobe studio %1&lt;/b&gt;&lt;br&gt;Numerical-accuracy workstation for msprobe dumps: graph diff, compare table, node matching and reports.</source>
         <translation>&lt;b&gt;msprobe studio %1&lt;/b&gt;&lt;br&gt;msprobe dump 数值精度调试工作台：图差异、比对表、节点匹配与报告。</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow.cpp" line="316"/>
+        <location filename="../app/studio/mainwindow.cpp" line="317"/>
         <source>Cannot open</source>
         <translation>无法打开</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow.cpp" line="347"/>
+        <location filename="../app/studio/mainwindow.cpp" line="348"/>
         <source>%p% — about %1 s left</source>
         <translation>%p% — 约剩 %1 秒</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow.cpp" line="350"/>
+        <location filename="../app/studio/mainwindow.cpp" line="351"/>
         <source>Loading: %1</source>
         <translation>正在加载：%1</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow.cpp" line="357"/>
+        <location filename="../app/studio/mainwindow.cpp" line="358"/>
         <source> vs </source>
         <translation> 对比 </translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow.cpp" line="364"/>
+        <location filename="../app/studio/mainwindow.cpp" line="365"/>
         <source>Opened %1 in %2 s.</source>
         <translation>已打开 %1，用时 %2 秒。</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow_actions.cpp" line="170"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="176"/>
         <source>CSV (*.csv)</source>
         <translation>CSV (*.csv)</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow_actions.cpp" line="171"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="177"/>
         <source>Excel workbook (*.xlsx)</source>
         <translation>Excel 工作簿 (*.xlsx)</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow_actions.cpp" line="172"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="178"/>
         <source>HTML report (*.html)</source>
         <translation>HTML 报告 (*.html)</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow_actions.cpp" line="176"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="182"/>
         <source>Export</source>
         <translation>导出</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow_actions.cpp" line="183"/>
-        <location filename="../app/studio/mainwindow_actions.cpp" line="195"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="189"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="201"/>
         <location filename="../app/studio/mainwindow_parallel.cpp" line="51"/>
+        <location filename="../app/studio/mainwindow_trend.cpp" line="130"/>
         <source>Written %1</source>
         <translation>已写入 %1</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow_actions.cpp" line="185"/>
-        <location filename="../app/studio/mainwindow_actions.cpp" line="197"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="191"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="203"/>
         <location filename="../app/studio/mainwindow_parallel.cpp" line="53"/>
+        <location filename="../app/studio/mainwindow_trend.cpp" line="121"/>
+        <location filename="../app/studio/mainwindow_trend.cpp" line="132"/>
         <source>Export failed</source>
         <translation>导出失败</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow_actions.cpp" line="190"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="196"/>
         <source>Export graph</source>
         <translation>导出图</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow_actions.cpp" line="190"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="196"/>
         <location filename="../app/studio/mainwindow_parallel.cpp" line="46"/>
         <source>PNG image (*.png);;SVG drawing (*.svg)</source>
         <translation>PNG 图片 (*.png);;SVG 图形 (*.svg)</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow_actions.cpp" line="209"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="215"/>
         <source>Keyboard shortcuts</source>
         <translation>快捷键</translation>
     </message>
@@ -930,6 +959,110 @@ Ctrl+滚轮、W / S：缩放
         <location filename="../app/studio/mainwindow_parallel.cpp" line="46"/>
         <source>Export parallelism</source>
         <translation>导出并行布局</translation>
+    </message>
+    <message>
+        <location filename="../app/studio/mainwindow_memory.cpp" line="18"/>
+        <source>Open memory dump</source>
+        <translation>打开内存转储</translation>
+    </message>
+    <message>
+        <location filename="../app/studio/mainwindow_memory.cpp" line="19"/>
+        <source>msMemScope dumps (*.csv *.db);;All files (*)</source>
+        <translation>msMemScope 转储 (*.csv *.db);;所有文件 (*)</translation>
+    </message>
+    <message>
+        <location filename="../app/studio/mainwindow_memory.cpp" line="29"/>
+        <source>Memory timeline</source>
+        <translation>内存时间线</translation>
+    </message>
+    <message>
+        <location filename="../app/studio/mainwindow_memory.cpp" line="39"/>
+        <source>Opening %1…</source>
+        <translation>正在打开 %1…</translation>
+    </message>
+    <message>
+        <location filename="../app/studio/mainwindow_memory.cpp" line="59"/>
+        <source>Cannot open %1</source>
+        <translation>无法打开 %1</translation>
+    </message>
+    <message>
+        <location filename="../app/studio/mainwindow_trend.cpp" line="29"/>
+        <location filename="../app/studio/mainwindow_trend.cpp" line="102"/>
+        <source>Trend</source>
+        <translation>趋势</translation>
+    </message>
+    <message>
+        <location filename="../app/studio/mainwindow_trend.cpp" line="36"/>
+        <source>Opening trend data %1…</source>
+        <translation>正在打开趋势数据 %1…</translation>
+    </message>
+    <message>
+        <location filename="../app/studio/mainwindow_trend.cpp" line="44"/>
+        <source>Trend data: %1</source>
+        <translation>趋势数据：%1</translation>
+    </message>
+    <message>
+        <location filename="../app/studio/mainwindow_trend.cpp" line="52"/>
+        <source>Trend: %1 vs %2</source>
+        <translation>趋势：%1 对比 %2</translation>
+    </message>
+    <message>
+        <location filename="../app/studio/mainwindow_trend.cpp" line="52"/>
+        <source>Trend: %1</source>
+        <translation>趋势：%1</translation>
+    </message>
+    <message>
+        <location filename="../app/studio/mainwindow_trend.cpp" line="62"/>
+        <source>Opening trend data cancelled.</source>
+        <translation>已取消打开趋势数据。</translation>
+    </message>
+    <message>
+        <location filename="../app/studio/mainwindow_trend.cpp" line="64"/>
+        <location filename="../app/studio/mainwindow_trend.cpp" line="65"/>
+        <source>Could not open the trend data</source>
+        <translation>无法打开趋势数据</translation>
+    </message>
+    <message>
+        <location filename="../app/studio/mainwindow_trend.cpp" line="79"/>
+        <source>Open trend database</source>
+        <translation>打开趋势数据库</translation>
+    </message>
+    <message>
+        <location filename="../app/studio/mainwindow_trend.cpp" line="80"/>
+        <source>Trend databases (*.trend.db);;All files (*)</source>
+        <translation>趋势数据库 (*.trend.db);;所有文件 (*)</translation>
+    </message>
+    <message>
+        <location filename="../app/studio/mainwindow_trend.cpp" line="89"/>
+        <source>%1: no trend database is open</source>
+        <translation>%1：没有打开的趋势数据库</translation>
+    </message>
+    <message>
+        <location filename="../app/studio/mainwindow_trend.cpp" line="105"/>
+        <location filename="../app/studio/mainwindow_trend.cpp" line="108"/>
+        <location filename="../app/studio/mainwindow_trend.cpp" line="111"/>
+        <source>Cannot write %1</source>
+        <translation>无法写入 %1</translation>
+    </message>
+    <message>
+        <location filename="../app/studio/mainwindow_trend.cpp" line="115"/>
+        <source>%1: the file name must end in .png, .svg or .csv</source>
+        <translation>%1：文件名须以 .png、.svg 或 .csv 结尾</translation>
+    </message>
+    <message>
+        <location filename="../app/studio/mainwindow_trend.cpp" line="121"/>
+        <source>No trend database is open.</source>
+        <translation>没有打开的趋势数据库。</translation>
+    </message>
+    <message>
+        <location filename="../app/studio/mainwindow_trend.cpp" line="124"/>
+        <source>Export trend panel</source>
+        <translation>导出趋势面板</translation>
+    </message>
+    <message>
+        <location filename="../app/studio/mainwindow_trend.cpp" line="125"/>
+        <source>PNG image (*.png);;SVG drawing (*.svg);;CSV of the heat-map cells (*.csv)</source>
+        <translation>PNG 图片 (*.png);;SVG 矢量图 (*.svg);;热力图单元格 CSV (*.csv)</translation>
     </message>
 </context>
 <context>
@@ -958,6 +1091,94 @@ Ctrl+滚轮、W / S：缩放
         <location filename="../views/match/matchcontroller.cpp" line="148"/>
         <source>A match is still being computed; try again when it is done.</source>
         <translation>仍在计算匹配，请完成后重试。</translation>
+    </message>
+</context>
+<context>
+    <name>MemoryPanel</name>
+    <message>
+        <location filename="../views/memory/memorypanel.cpp" line="30"/>
+        <source>Owner</source>
+        <translation>所有者</translation>
+    </message>
+    <message>
+        <location filename="../views/memory/memorypanel.cpp" line="30"/>
+        <source>Bytes</source>
+        <translation>字节</translation>
+    </message>
+    <message>
+        <location filename="../views/memory/memorypanel.cpp" line="30"/>
+        <source>Blocks</source>
+        <translation>内存块</translation>
+    </message>
+    <message>
+        <location filename="../views/memory/memorypanel.cpp" line="81"/>
+        <source>%1 — %2 blocks, %3 steps, %4 operators; peak %5 live at %6; %7 step leaks, %8 blocks alive at the end, %9 inefficient. Wheel: zoom, drag: pan, double click: whole capture.</source>
+        <translation>%1 — %2 个内存块，%3 个 step，%4 个算子；峰值 %5（位于 %6）；%7 个 step 泄漏，%8 个内存块直到结束仍存活，%9 个低效。滚轮：缩放，拖动：平移，双击：显示全部。</translation>
+    </message>
+    <message>
+        <location filename="../views/memory/memorypanel.cpp" line="112"/>
+        <source>Live at %1: %2 in %3 blocks, by owner</source>
+        <translation>%1 时存活：%2，共 %3 个内存块，按所有者</translation>
+    </message>
+    <message>
+        <location filename="../views/memory/memorypanel.cpp" line="124"/>
+        <source>(untagged)</source>
+        <translation>（未标记）</translation>
+    </message>
+</context>
+<context>
+    <name>MemoryTimelineView</name>
+    <message>
+        <location filename="../views/memory/memorytimelineview.cpp" line="243"/>
+        <source>Open a memory dump (File → Open memory dump…)</source>
+        <translation>请打开内存转储（文件 → 打开内存转储…）</translation>
+    </message>
+    <message>
+        <location filename="../views/memory/memorytimelineview.cpp" line="321"/>
+        <source>peak %1 at %2</source>
+        <translation>峰值 %1，位于 %2</translation>
+    </message>
+    <message>
+        <location filename="../views/memory/memorytimelineview.cpp" line="357"/>
+        <source>steps</source>
+        <translation>step</translation>
+    </message>
+    <message>
+        <location filename="../views/memory/memorytimelineview.cpp" line="358"/>
+        <source>operators</source>
+        <translation>算子</translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../views/memory/memorytimelineview.cpp" line="401"/>
+        <source>block (%Ln blocks)</source>
+        <translation>
+            <numerusform>内存块（%Ln 个）</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location filename="../views/memory/memorytimelineview.cpp" line="402"/>
+        <source>step leak</source>
+        <translation>step 泄漏</translation>
+    </message>
+    <message>
+        <location filename="../views/memory/memorytimelineview.cpp" line="403"/>
+        <source>alive at the end (never freed)</source>
+        <translation>结束时仍存活（从未释放）</translation>
+    </message>
+    <message>
+        <location filename="../views/memory/memorytimelineview.cpp" line="404"/>
+        <source>inefficient (early, late or idle)</source>
+        <translation>低效（过早申请、过晚释放或闲置）</translation>
+    </message>
+    <message>
+        <location filename="../views/memory/memorytimelineview.cpp" line="405"/>
+        <source>live bytes (max per pixel)</source>
+        <translation>存活字节（每像素最大值）</translation>
+    </message>
+    <message>
+        <location filename="../views/memory/memorytimelineview.cpp" line="407"/>
+        <source>HAL blocks (no pool rows)</source>
+        <translation>HAL 内存块（无内存池记录）</translation>
     </message>
 </context>
 <context>
@@ -1705,12 +1926,12 @@ Ctrl+滚轮、W / S：缩放
 <context>
     <name>QObject</name>
     <message>
-        <location filename="../app/studio/reportexport.cpp" line="53"/>
+        <location filename="../app/studio/reportexport.cpp" line="59"/>
         <source>There is no comparison to export.</source>
         <translation>没有可导出的比对结果。</translation>
     </message>
     <message>
-        <location filename="../app/studio/reportexport.cpp" line="60"/>
+        <location filename="../app/studio/reportexport.cpp" line="66"/>
         <source>There is no comparison for step %1, rank %2 to export.</source>
         <translation>step %1、rank %2 没有可导出的比对结果。</translation>
     </message>
@@ -1835,6 +2056,139 @@ Ctrl+滚轮、W / S：缩放
     </message>
 </context>
 <context>
+    <name>TrendPanel</name>
+    <message>
+        <location filename="../views/trend/trendpanel.cpp" line="188"/>
+        <source>Metric</source>
+        <translation>指标</translation>
+    </message>
+    <message>
+        <location filename="../views/trend/trendpanel.cpp" line="189"/>
+        <source>Statistic</source>
+        <translation>统计量</translation>
+    </message>
+    <message>
+        <location filename="../views/trend/trendpanel.cpp" line="190"/>
+        <source>Dimension</source>
+        <translation>维度</translation>
+    </message>
+    <message>
+        <location filename="../views/trend/trendpanel.cpp" line="191"/>
+        <source>Value</source>
+        <translation>取值</translation>
+    </message>
+    <message>
+        <location filename="../views/trend/trendpanel.cpp" line="192"/>
+        <source>Tags (all must match)</source>
+        <translation>标签（须全部匹配）</translation>
+    </message>
+    <message>
+        <location filename="../views/trend/trendpanel.cpp" line="193"/>
+        <source>Heat-map mode</source>
+        <translation>热力图模式</translation>
+    </message>
+    <message>
+        <location filename="../views/trend/trendpanel.cpp" line="194"/>
+        <location filename="../views/trend/trendpanel.cpp" line="354"/>
+        <source>Step</source>
+        <translation>Step</translation>
+    </message>
+    <message>
+        <location filename="../views/trend/trendpanel.cpp" line="195"/>
+        <location filename="../views/trend/trendpanel.cpp" line="354"/>
+        <source>Rank</source>
+        <translation>Rank</translation>
+    </message>
+    <message>
+        <location filename="../views/trend/trendpanel.cpp" line="196"/>
+        <source>Module name</source>
+        <translation>模块名</translation>
+    </message>
+    <message>
+        <location filename="../views/trend/trendpanel.cpp" line="197"/>
+        <source>Continuous</source>
+        <translation>渐变模式</translation>
+    </message>
+    <message>
+        <location filename="../views/trend/trendpanel.cpp" line="198"/>
+        <source>Piecewise (3-sigma)</source>
+        <translation>分段模式（3-sigma）</translation>
+    </message>
+    <message>
+        <location filename="../views/trend/trendpanel.cpp" line="199"/>
+        <source>Filter tags…</source>
+        <translation>过滤标签…</translation>
+    </message>
+    <message>
+        <location filename="../views/trend/trendpanel.cpp" line="200"/>
+        <source>Difference (problem vs bench)</source>
+        <translation>差异（问题侧对标杆侧）</translation>
+    </message>
+    <message>
+        <location filename="../views/trend/trendpanel.cpp" line="201"/>
+        <source>Grey cells: no data (no row, or NULL: NaN in the run). Click a cell for its line; wheel zooms, drag pans.</source>
+        <translation>灰色单元格：无数据（无记录，或 NULL：运行中为 NaN）。单击单元格查看其折线；滚轮缩放，拖动平移。</translation>
+    </message>
+    <message>
+        <location filename="../views/trend/trendpanel.cpp" line="202"/>
+        <source>Clear lines</source>
+        <translation>清空折线</translation>
+    </message>
+    <message>
+        <location filename="../views/trend/trendpanel.cpp" line="203"/>
+        <source>Export…</source>
+        <translation>导出…</translation>
+    </message>
+    <message>
+        <location filename="../views/trend/trendpanel.cpp" line="204"/>
+        <source>No trend database open. Use File &gt; Open trend database…, or drop a *.trend.db, a monitor output folder or a dump folder here (two: problem and bench).</source>
+        <translation>未打开趋势数据库。请使用 文件 &gt; 打开趋势数据库…，或将 *.trend.db、monitor 输出目录或 dump 目录拖放到此处（两个：问题侧和标杆侧）。</translation>
+    </message>
+    <message>
+        <location filename="../views/trend/trendpanel.cpp" line="303"/>
+        <source>%1 (category %2)</source>
+        <translation>%1（类别 %2）</translation>
+    </message>
+    <message>
+        <location filename="../views/trend/trendpanel.cpp" line="354"/>
+        <source>Target id</source>
+        <translation>目标 ID</translation>
+    </message>
+    <message>
+        <location filename="../views/trend/trendpanel.cpp" line="359"/>
+        <source>%1: no divergence over %2 series (tolerance %3).</source>
+        <translation>%1：%2 条序列均无分歧（容差 %3）。</translation>
+    </message>
+    <message>
+        <location filename="../views/trend/trendpanel.cpp" line="362"/>
+        <source>First divergence (%1): %2 %3, rank %4, step %5, relative difference %6. Marked cells: each target&apos;s first divergent step.</source>
+        <translation>首个分歧（%1）：%2 %3，rank %4，step %5，相对误差 %6。带标记的单元格：每个目标首次分歧的 step。</translation>
+    </message>
+</context>
+<context>
+    <name>TrendSource</name>
+    <message>
+        <location filename="../app/studio/session/trendsource.cpp" line="105"/>
+        <source>%1 vs %2</source>
+        <translation>%1 对比 %2</translation>
+    </message>
+    <message>
+        <location filename="../app/studio/session/trendsource.cpp" line="148"/>
+        <source>importing %1: %2 of %3</source>
+        <translation>正在导入 %1：%2 / %3</translation>
+    </message>
+    <message>
+        <location filename="../app/studio/session/trendsource.cpp" line="257"/>
+        <source>problem %1</source>
+        <translation>问题侧 %1</translation>
+    </message>
+    <message>
+        <location filename="../app/studio/session/trendsource.cpp" line="288"/>
+        <source>bench %1</source>
+        <translation>标杆侧 %1</translation>
+    </message>
+</context>
+<context>
     <name>VerdictBar</name>
     <message>
         <location filename="../views/verdictbar.cpp" line="31"/>
@@ -1885,89 +2239,116 @@ You can also drop a dump folder, two folders, a vis.db or a compare CSV on this 
 <context>
     <name>headlessexport</name>
     <message>
-        <location filename="../app/studio/headlessexport.cpp" line="61"/>
-        <location filename="../app/studio/headlessexport.cpp" line="64"/>
+        <location filename="../app/studio/headlessexport.cpp" line="63"/>
         <location filename="../app/studio/headlessexport.cpp" line="66"/>
+        <location filename="../app/studio/headlessexport.cpp" line="68"/>
         <source>Cannot write %1</source>
         <translation>无法写入 %1</translation>
     </message>
     <message>
-        <location filename="../app/studio/headlessexport.cpp" line="72"/>
+        <location filename="../app/studio/headlessexport.cpp" line="74"/>
         <source>%1: no verdict to write; a JSON export needs a problem/bench pair of dump folders (not a vis.db or a CSV).</source>
         <translation>%1：没有可写入的结论；JSON 导出需要一对问题/标杆 dump 目录（而不是 vis.db 或 CSV）。</translation>
     </message>
     <message>
-        <location filename="../app/studio/headlessexport.cpp" line="87"/>
+        <location filename="../app/studio/headlessexport.cpp" line="109"/>
         <source>%1: --view parallel writes .png or .svg</source>
         <translation>%1：--view parallel 只能写 .png 或 .svg</translation>
     </message>
     <message>
-        <location filename="../app/studio/headlessexport.cpp" line="114"/>
+        <location filename="../app/studio/headlessexport.cpp" line="159"/>
         <source>--view parallel needs --world_size and --num_layers (the inputs do not give them)</source>
         <translation>--view parallel 需要 --world_size 和 --num_layers（输入中没有这些信息）</translation>
     </message>
     <message>
-        <location filename="../app/studio/headlessexport.cpp" line="120"/>
+        <location filename="../app/studio/headlessexport.cpp" line="165"/>
         <source>--vpp %1: the %2 layers do not split into %3 pipeline stage(s) of %1 virtual stage(s)</source>
         <translation>--vpp %1：%2 层无法分成 %3 个流水线阶段、每阶段 %1 个虚拟阶段</translation>
     </message>
     <message>
-        <location filename="../app/studio/headlessexport.cpp" line="134"/>
+        <location filename="../app/studio/headlessexport.cpp" line="179"/>
         <source>parallel configuration: %1</source>
         <translation>并行配置：%1</translation>
     </message>
     <message>
-        <location filename="../app/studio/headlessexport.cpp" line="151"/>
-        <source>%1: unknown export format; the file name must end in .png, .svg, .html or .json</source>
-        <translation>%1：未知的导出格式；文件名须以 .png、.svg、.html 或 .json 结尾</translation>
-    </message>
-    <message>
-        <location filename="../app/studio/headlessexport.cpp" line="153"/>
-        <source>--view %1: unknown view; use graph, compare or parallel</source>
-        <translation>--view %1：未知视图；请使用 graph、compare 或 parallel</translation>
-    </message>
-    <message>
-        <location filename="../app/studio/headlessexport.cpp" line="155"/>
+        <location filename="../app/studio/headlessexport.cpp" line="209"/>
         <source>--step and --rank go together</source>
         <translation>--step 和 --rank 须同时给出</translation>
     </message>
     <message>
-        <location filename="../app/studio/headlessexport.cpp" line="160"/>
+        <location filename="../app/studio/headlessexport.cpp" line="214"/>
         <source>give one input (a dump folder, dump.json, .vis.db or compare CSV) or two dump folders (problem, bench)</source>
         <translation>请给出一个输入（dump 目录、dump.json、.vis.db 或比对 CSV）或两个 dump 目录（问题侧、标杆侧）</translation>
     </message>
     <message>
-        <location filename="../app/studio/headlessexport.cpp" line="176"/>
+        <location filename="../app/studio/headlessexport.cpp" line="131"/>
+        <location filename="../app/studio/headlessexport.cpp" line="230"/>
         <source>%1: loading took too long</source>
         <translation>%1：加载耗时过长</translation>
     </message>
     <message>
-        <location filename="../app/studio/headlessexport.cpp" line="178"/>
+        <location filename="../app/studio/headlessexport.cpp" line="89"/>
+        <source>--view memory takes one input: a msMemScope dump (.csv or .db)</source>
+        <translation>--view memory 只接受一个输入：msMemScope 转储（.csv 或 .db）</translation>
+    </message>
+    <message>
+        <location filename="../app/studio/headlessexport.cpp" line="119"/>
+        <source>%1: the trend view exports .png, .svg or .csv</source>
+        <translation>%1：趋势视图可导出 .png、.svg 或 .csv</translation>
+    </message>
+    <message>
+        <location filename="../app/studio/headlessexport.cpp" line="121"/>
+        <source>give one input (a *.trend.db, a monitor or dump folder) or two (problem, bench)</source>
+        <translation>请给出一个输入（*.trend.db、monitor 目录或 dump 目录）或两个（问题侧、标杆侧）</translation>
+    </message>
+    <message>
+        <location filename="../app/studio/headlessexport.cpp" line="133"/>
+        <location filename="../app/studio/headlessexport.cpp" line="232"/>
         <source>loading was cancelled</source>
         <translation>加载已取消</translation>
     </message>
     <message>
-        <location filename="../app/studio/headlessexport.cpp" line="185"/>
+        <location filename="../app/studio/headlessexport.cpp" line="196"/>
+        <source>%1: unknown export format; the file name must end in .png, .svg, .html or .json (or .csv with --view trend)</source>
+        <translation>%1：未知的导出格式；文件名须以 .png、.svg、.html 或 .json 结尾（--view trend 时也可为 .csv）</translation>
+    </message>
+    <message>
+        <location filename="../app/studio/headlessexport.cpp" line="199"/>
+        <source>%1: the memory view exports as .png or .svg</source>
+        <translation>%1：内存视图只能导出为 .png 或 .svg</translation>
+    </message>
+    <message>
+        <location filename="../app/studio/headlessexport.cpp" line="203"/>
+        <source>--view %1: unknown view; use graph, compare, trend, parallel or memory</source>
+        <translation>--view %1：未知视图；请使用 graph、compare、trend、parallel 或 memory</translation>
+    </message>
+    <message>
+        <location filename="../app/studio/headlessexport.cpp" line="207"/>
+        <source>%1: a CSV export is the trend view&apos;s cells (--view trend)</source>
+        <translation>%1：CSV 导出的是趋势视图的单元格（--view trend）</translation>
+    </message>
+    <message>
+        <location filename="../app/studio/headlessexport.cpp" line="239"/>
         <source>step %1, rank %2 is not in %3 (steps: %4; ranks: %5)</source>
         <translation>%3 中没有 step %1、rank %2（step：%4；rank：%5）</translation>
     </message>
     <message>
-        <location filename="../app/studio/headlessexport.cpp" line="199"/>
+        <location filename="../app/studio/headlessexport.cpp" line="253"/>
         <source>%1: no comparison to report; an HTML export needs a problem/bench pair of dump folders.</source>
         <translation>%1：没有可报告的比对；HTML 导出需要一对问题/标杆 dump 目录。</translation>
     </message>
     <message>
-        <location filename="../app/studio/headlessexport.cpp" line="205"/>
+        <location filename="../app/studio/headlessexport.cpp" line="259"/>
         <source>%1: step %2, rank %3 has no compare table</source>
         <translation>%1：step %2、rank %3 没有比对表</translation>
     </message>
     <message>
-        <location filename="../app/studio/headlessexport.cpp" line="209"/>
+        <location filename="../app/studio/headlessexport.cpp" line="263"/>
         <source>%1: no graph for step %2, rank %3. %4</source>
         <translation>%1：step %2、rank %3 没有图。%4</translation>
     </message>
     <message>
-        <location filename="../app/studio/headlessexport.cpp" line="212"/>
+        <location filename="../app/studio/headlessexport.cpp" line="266"/>
         <source>%1: laying out the graph took too long</source>
         <translation>%1：图布局耗时过长</translation>
     </message>
@@ -1975,94 +2356,141 @@ You can also drop a dump folder, two folders, a vis.db or a compare CSV on this 
 <context>
     <name>main</name>
     <message>
-        <location filename="../app/studio/main.cpp" line="74"/>
+        <location filename="../app/studio/main.cpp" line="76"/>
         <source>Numerical-accuracy workstation for msprobe dumps.</source>
         <translation>msprobe dump 数值精度分析工作站。</translation>
     </message>
     <message>
-        <location filename="../app/studio/main.cpp" line="78"/>
+        <location filename="../app/studio/main.cpp" line="80"/>
         <source>A dump folder, dump.json, .vis.db or compare CSV; or two dump folders: PROBLEM BENCH.</source>
         <translation>一个 dump 目录、dump.json、.vis.db 或比对 CSV；或两个 dump 目录：问题侧 标杆侧。</translation>
     </message>
     <message>
-        <location filename="../app/studio/main.cpp" line="81"/>
+        <location filename="../app/studio/main.cpp" line="83"/>
         <source>Save a PNG of the window once loading is done, then quit (for docs and checks).</source>
         <translation>加载完成后保存窗口的 PNG 截图并退出（用于文档和检查）。</translation>
     </message>
     <message>
-        <location filename="../app/studio/main.cpp" line="85"/>
+        <location filename="../app/studio/main.cpp" line="87"/>
+        <source>Open a msMemScope memory dump (.csv or .db) in the memory timeline.</source>
+        <translation>在内存时间线中打开 msMemScope 内存转储（.csv 或 .db）。</translation>
+    </message>
+    <message>
+        <location filename="../app/studio/main.cpp" line="90"/>
         <source>Open the input without a window, write FILE by its extension (.png, .svg: the view&apos;s picture; .html: the report; .json: the verdicts, as msprobe compare --json) and exit: 0 done, 1 failed.</source>
         <translation>不显示窗口打开输入，按扩展名写出 FILE（.png、.svg：视图图片；.html：报告；.json：结论，与 msprobe compare --json 相同）后退出：0 成功，1 失败。</translation>
     </message>
     <message>
-        <location filename="../app/studio/main.cpp" line="88"/>
-        <source>With --export: the view to draw, graph (default), compare or parallel. Without: parallel shows the parallelism panel in front.</source>
-        <translation>与 --export 一起使用：要绘制的视图，graph（默认）、compare 或 parallel。不带 --export 时：parallel 会把并行面板显示在最前。</translation>
+        <location filename="../app/studio/main.cpp" line="93"/>
+        <source>With --export: the view to draw, graph (default), compare, trend, parallel or memory. Without: parallel shows the parallelism panel in front.</source>
+        <translation>与 --export 一起使用：要绘制的视图，graph（默认）、compare、trend、parallel 或 memory。单独使用时：parallel 将并行面板置于最前。</translation>
     </message>
     <message>
-        <location filename="../app/studio/main.cpp" line="90"/>
+        <location filename="../app/studio/main.cpp" line="95"/>
         <source>With --export: the step to show (with --rank).</source>
         <translation>与 --export 一起使用：要显示的 step（与 --rank 一起）。</translation>
     </message>
     <message>
-        <location filename="../app/studio/main.cpp" line="91"/>
+        <location filename="../app/studio/main.cpp" line="96"/>
         <source>With --export: the rank to show (with --step).</source>
         <translation>与 --export 一起使用：要显示的 rank（与 --step 一起）。</translation>
     </message>
     <message>
-        <location filename="../app/studio/main.cpp" line="94"/>
+        <location filename="../app/studio/main.cpp" line="99"/>
         <source>With --view parallel: the world size.</source>
         <translation>与 --view parallel 一起使用：总卡数。</translation>
     </message>
     <message>
-        <location filename="../app/studio/main.cpp" line="95"/>
+        <location filename="../app/studio/main.cpp" line="100"/>
         <source>With --view parallel: the number of transformer layers.</source>
         <translation>与 --view parallel 一起使用：Transformer 层数。</translation>
     </message>
     <message>
-        <location filename="../app/studio/main.cpp" line="97"/>
+        <location filename="../app/studio/main.cpp" line="102"/>
         <source>With --view parallel: the tensor-parallel size.</source>
         <translation>与 --view parallel 一起使用：张量并行大小。</translation>
     </message>
     <message>
-        <location filename="../app/studio/main.cpp" line="99"/>
+        <location filename="../app/studio/main.cpp" line="104"/>
         <source>With --view parallel: the pipeline-parallel size.</source>
         <translation>与 --view parallel 一起使用：流水线并行大小。</translation>
     </message>
     <message>
-        <location filename="../app/studio/main.cpp" line="101"/>
+        <location filename="../app/studio/main.cpp" line="106"/>
         <source>With --view parallel: layers per virtual pipeline stage.</source>
         <translation>与 --view parallel 一起使用：每个虚拟流水线阶段的层数。</translation>
     </message>
     <message>
-        <location filename="../app/studio/main.cpp" line="103"/>
+        <location filename="../app/studio/main.cpp" line="108"/>
         <source>With --view parallel: the number of virtual pipeline stages (as graph_visualize --vpp).</source>
         <translation>与 --view parallel 一起使用：虚拟流水线阶段数（同 graph_visualize --vpp）。</translation>
     </message>
     <message>
-        <location filename="../app/studio/main.cpp" line="104"/>
+        <location filename="../app/studio/main.cpp" line="109"/>
         <source>With --view parallel: the rank order, e.g. tp-cp-ep-dp-pp.</source>
         <translation>与 --view parallel 一起使用：rank 顺序，例如 tp-cp-ep-dp-pp。</translation>
     </message>
     <message>
-        <location filename="../app/studio/main.cpp" line="106"/>
+        <location filename="../app/studio/main.cpp" line="111"/>
         <source>With --view parallel: the embedding has a pipeline stage of its own.</source>
         <translation>与 --view parallel 一起使用：嵌入层单独占一个流水线阶段。</translation>
     </message>
     <message>
-        <location filename="../app/studio/main.cpp" line="125"/>
+        <location filename="../app/studio/main.cpp" line="130"/>
         <source>--%1 takes a whole number, not &apos;%2&apos;</source>
         <translation>--%1 需要整数，而不是“%2”</translation>
     </message>
     <message>
-        <location filename="../app/studio/main.cpp" line="144"/>
+        <location filename="../app/studio/main.cpp" line="149"/>
         <source>--step and --rank take whole numbers</source>
         <translation>--step 和 --rank 须为整数</translation>
     </message>
     <message>
-        <location filename="../app/studio/main.cpp" line="151"/>
+        <location filename="../app/studio/main.cpp" line="156"/>
         <source>written %1</source>
         <translation>已写入 %1</translation>
+    </message>
+</context>
+<context>
+    <name>trendview::TrendHeatmap</name>
+    <message>
+        <location filename="../views/trend/trendheatmap.cpp" line="103"/>
+        <source>first divergence</source>
+        <translation>首个分歧</translation>
+    </message>
+    <message>
+        <location filename="../views/trend/trendheatmap.cpp" line="172"/>
+        <location filename="../views/trend/trendheatmap.cpp" line="276"/>
+        <source>relative difference</source>
+        <translation>相对误差</translation>
+    </message>
+    <message>
+        <location filename="../views/trend/trendheatmap.cpp" line="264"/>
+        <source>no data (no row)</source>
+        <translation>无数据（无记录）</translation>
+    </message>
+    <message>
+        <location filename="../views/trend/trendheatmap.cpp" line="267"/>
+        <source>no data (NULL: NaN in the run)</source>
+        <translation>无数据（NULL：运行中为 NaN）</translation>
+    </message>
+    <message>
+        <location filename="../views/trend/trendheatmap.cpp" line="276"/>
+        <source>value</source>
+        <translation>值</translation>
+    </message>
+    <message>
+        <location filename="../views/trend/trendheatmap.cpp" line="278"/>
+        <source>first divergence of this target</source>
+        <translation>该目标的首个分歧</translation>
+    </message>
+</context>
+<context>
+    <name>trendview::TrendLineChart</name>
+    <message>
+        <location filename="../views/trend/trendlinechart.cpp" line="235"/>
+        <source>NULL (NaN)</source>
+        <translation>NULL (NaN)</translation>
     </message>
 </context>
 </TS>

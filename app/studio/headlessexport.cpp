@@ -6,6 +6,7 @@
 #include "memory/memorypanel.h"
 #include "optionalviews.h"
 #include "parallelsetup.h"
+#include "trendsource.h"
 
 #include "support/atomic_file.h"
 
@@ -111,6 +112,29 @@ QString exportParallel(MainWindow& window, const Request& request)
     return window.exportParallelImage(request.file);
 }
 
+// --view trend: the trend panel alone at the window's size; .png/.svg its picture, .csv its heat-map cells.
+QString runTrend(MainWindow& window, const Request& request, const QString& suffix)
+{
+    if (suffix != QLatin1String("png") && suffix != QLatin1String("svg") && suffix != QLatin1String("csv"))
+        return QCoreApplication::translate("headlessexport", "%1: the trend view exports .png, .svg or .csv").arg(request.file);
+    if (request.inputs.isEmpty() || request.inputs.size() > 2)
+        return QCoreApplication::translate("headlessexport", "give one input (a *.trend.db, a monitor or dump folder) or two (problem, bench)");
+    TrendSource* source = window.trendSource();
+    bool loaded = false;
+    QString loadError;
+    QObject::connect(source, &TrendSource::loadFinished, &window, [&](bool ok, const QString& message) {
+        loaded = ok;
+        loadError = message;
+    });
+    window.openTrend(request.inputs);
+    if (!waitFor(source, &TrendSource::loadFinished, kLoadTimeoutMs))
+        return QCoreApplication::translate("headlessexport", "%1: loading took too long").arg(request.inputs.join(QStringLiteral(" ")));
+    if (!loaded)
+        return loadError.isEmpty() ? QCoreApplication::translate("headlessexport", "loading was cancelled") : loadError;
+    window.showTrendAlone(window.size());
+    return window.exportTrend(request.file);
+}
+
 } // namespace
 
 QString applyParallelFlags(MainWindow& window, const ParallelFlags& flags)
@@ -161,22 +185,26 @@ bool ParallelFlags::any() const
     return worldSize || numLayers || tensorParallel || pipelineParallel || layersPerVirtualStage || virtualStages || order || standaloneEmbeddingStage;
 }
 
-QStringList views() { return { QStringLiteral("graph"), QStringLiteral("compare"), QStringLiteral("parallel") }; }
+QStringList views() { return { QStringLiteral("graph"), QStringLiteral("compare"), QStringLiteral("parallel"), QStringLiteral("trend") }; }
 
-QStringList formats() { return { QStringLiteral("png"), QStringLiteral("svg"), QStringLiteral("html"), QStringLiteral("json") }; }
+QStringList formats() { return { QStringLiteral("png"), QStringLiteral("svg"), QStringLiteral("html"), QStringLiteral("json"), QStringLiteral("csv") }; }
 
 QString run(MainWindow& window, const Request& request)
 {
     const QString suffix = QFileInfo(request.file).suffix().toLower();
     if (!formats().contains(suffix))
-        return QCoreApplication::translate("headlessexport", "%1: unknown export format; the file name must end in .png, .svg, .html or .json").arg(request.file);
+        return QCoreApplication::translate("headlessexport", "%1: unknown export format; the file name must end in .png, .svg, .html or .json (or .csv with --view trend)").arg(request.file);
     if (request.view == QLatin1String("memory")) {
         if (suffix != QLatin1String("png") && suffix != QLatin1String("svg"))
             return QCoreApplication::translate("headlessexport", "%1: the memory view exports as .png or .svg").arg(request.file);
         return writeMemoryPicture(request, window.size(), suffix == QLatin1String("svg"));
     }
     if (!views().contains(request.view))
-        return QCoreApplication::translate("headlessexport", "--view %1: unknown view; use graph, compare, parallel or memory").arg(request.view);
+        return QCoreApplication::translate("headlessexport", "--view %1: unknown view; use graph, compare, trend, parallel or memory").arg(request.view);
+    if (request.view == QLatin1String("trend"))
+        return runTrend(window, request, suffix);
+    if (suffix == QLatin1String("csv"))
+        return QCoreApplication::translate("headlessexport", "%1: a CSV export is the trend view's cells (--view trend)").arg(request.file);
     if (request.step.has_value() != request.rank.has_value())
         return QCoreApplication::translate("headlessexport", "--step and --rank go together");
     const bool parallel = request.view == QLatin1String("parallel");

@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
-// msprobe-studio --export FILE [--view graph|compare] [--step S --rank R] INPUT...: opens INPUT as the window
+// msprobe-studio --export FILE [--view graph|compare|trend] [--step S --rank R] INPUT...: opens INPUT as the window
 // does, waits for the load (and the graph layout), and writes FILE by its extension: .png/.svg (the view's
-// picture), .html (the report), .json (the verdicts, with the field names of `msprobe compare --json`).
+// picture), .html (the report), .json (the verdicts, with the field names of `msprobe compare --json`), .csv
+// (--view trend: the trend heat map's cells; INPUT a *.trend.db, a monitor or dump folder, two for a pair).
 // --view parallel draws the parallelism grid (.png/.svg) from the CLI's configuration flags, over what the
-// inputs carry when inputs are given (none are needed).
+// inputs carry when inputs are given (none are needed). --view memory draws one msMemScope dump's timeline.
 #pragma once
 
 #include <QString>
@@ -25,7 +26,7 @@ struct ParallelFlags {
 
 struct Request {
     QString file;
-    QString view = QStringLiteral("graph"); // graph | compare | parallel
+    QString view = QStringLiteral("graph"); // graph | compare | trend | parallel | memory
     ParallelFlags parallel;
     std::optional<int> step, rank;
     QStringList inputs;

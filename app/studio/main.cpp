@@ -4,6 +4,7 @@
 #include "headlessexport.h"
 #include "mainwindow.h"
 #include "optionalviews.h"
+#include "trendsource.h"
 
 #include <QApplication>
 #include <QCommandLineParser>
@@ -11,6 +12,7 @@
 #include <QTimer>
 #include <QTranslator>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -88,7 +90,7 @@ int main(int argc, char** argv)
         QApplication::translate("main", "Open the input without a window, write FILE by its extension (.png, .svg: the view's picture; "
                                         ".html: the report; .json: the verdicts, as msprobe compare --json) and exit: 0 done, 1 failed."),
         QStringLiteral("file"));
-    QCommandLineOption view(QStringLiteral("view"), QApplication::translate("main", "With --export: the view to draw, graph (default), compare or parallel. Without: parallel shows the parallelism panel in front."),
+    QCommandLineOption view(QStringLiteral("view"), QApplication::translate("main", "With --export: the view to draw, graph (default), compare, trend, parallel or memory. Without: parallel shows the parallelism panel in front."),
         QStringLiteral("view"), QStringLiteral("graph"));
     QCommandLineOption step(QStringLiteral("step"), QApplication::translate("main", "With --export: the step to show (with --rank)."), QStringLiteral("S"));
     QCommandLineOption rank(QStringLiteral("rank"), QApplication::translate("main", "With --export: the rank to show (with --step)."), QStringLiteral("R"));
@@ -175,7 +177,9 @@ int main(int argc, char** argv)
     const QStringList paths = parser.positionalArguments();
     if (paths.size() > 2)
         parser.showHelp(2);
-    if (!paths.isEmpty())
+    if (!paths.isEmpty() && std::all_of(paths.begin(), paths.end(), &TrendSource::isTrendOnly))
+        window.openTrend(paths);
+    else if (!paths.isEmpty())
         window.openPaths(paths);
     else if (parser.isSet(screenshot))
         QMetaObject::invokeMethod(&window, &MainWindow::idle, Qt::QueuedConnection);

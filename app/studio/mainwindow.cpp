@@ -181,6 +181,7 @@ void MainWindow::buildViews()
     resizeDocks({ left }, { 330 }, Qt::Horizontal);
     resizeDocks({ m_compareDock }, { 300 }, Qt::Vertical);
     buildParallelPanel();
+    buildTrendPanel();
 }
 
 void MainWindow::wireMatching()

@@ -28,6 +28,8 @@ class QStackedWidget;
 class QToolButton;
 class QTreeView;
 class RecentFiles;
+class TrendPanel;
+class TrendSource;
 class VerdictBar;
 class WelcomePage;
 
@@ -74,6 +76,16 @@ public:
     // The parallelism grid's picture (PNG or SVG by suffix). Empty string on success.
     QString exportParallelImage(const QString& file);
 
+    // The trend panel (mainwindow_trend.cpp): what it shows comes from trendSource().
+    TrendSource* trendSource() const { return m_trendSource; }
+    TrendPanel* trendPanel() const { return m_trendPanel; }
+    // A *.trend.db, a monitor or a dump folder (two: problem and bench) into the trend panel, in the background.
+    void openTrend(const QStringList& paths);
+    // The trend panel's picture (.png, .svg) or its heat-map cells (.csv). Empty string on success.
+    QString exportTrend(const QString& file);
+    // The trend panel alone in its own window of that size (headless export).
+    void showTrendAlone(const QSize& size);
+
 public slots:
     // Selects the first divergence of the shown pair (the core's rule, as msprobe compare prints it) and says why.
     void goToFirstDivergence();
@@ -117,6 +129,9 @@ private:
     void buildParallelPanel();
     void updateParallelPanel();
     void exportParallelDialog();
+    void buildTrendPanel();
+    void chooseTrendDatabase();
+    void exportTrendDialog();
 
     StudioSession* m_session;
     StudioFocus* m_focus;
@@ -152,4 +167,7 @@ private:
     ParallelSetup* m_parallelSetup = nullptr;
     ParallelPanel* m_parallelPanel = nullptr;
     QDockWidget* m_parallelDock = nullptr;
+    TrendSource* m_trendSource = nullptr;
+    TrendPanel* m_trendPanel = nullptr;
+    QDockWidget* m_trendDock = nullptr;
 };

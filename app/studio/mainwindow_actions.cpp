@@ -8,6 +8,7 @@
 #include "optionalviews.h"
 #include "pairdialog.h"
 #include "recentfiles.h"
+#include "trendsource.h"
 #include "verdictbar.h"
 
 #include <QActionGroup>
@@ -27,6 +28,8 @@
 #include <QToolBar>
 #include <QUndoStack>
 
+#include <algorithm>
+
 void MainWindow::buildMenus()
 {
     QMenu* file = menuBar()->addMenu(tr("&File"));
@@ -37,6 +40,7 @@ void MainWindow::buildMenus()
     QAction* openCsv = file->addAction(tr("Open compare &CSV…"), QKeySequence(tr("Ctrl+Shift+C")), this,
         [this] { chooseFile(tr("Open compare result"), tr("Compare results (*.csv);;All files (*)")); });
     file->addAction(tr("Open &memory dump…"), QKeySequence(tr("Ctrl+Shift+M")), this, &MainWindow::chooseMemoryDump);
+    file->addAction(tr("Open &trend database…"), QKeySequence(tr("Ctrl+Alt+T")), this, &MainWindow::chooseTrendDatabase);
     m_recent = new RecentFiles(file->addMenu(tr("Open &recent")), this);
     connect(m_recent, &RecentFiles::chosen, this, &MainWindow::openPaths);
     file->addSeparator();
@@ -47,6 +51,7 @@ void MainWindow::buildMenus()
     m_exportActions << exportMenu->addAction(tr("&HTML report…"), this, [this] { exportDialog(reportexport::Format::Html); });
     exportMenu->addSeparator();
     m_imageActions << exportMenu->addAction(tr("Graph as &PNG or SVG…"), QKeySequence(tr("Ctrl+Shift+E")), this, &MainWindow::exportImageDialog);
+    exportMenu->addAction(tr("&Trend panel as PNG, SVG or CSV…"), this, &MainWindow::exportTrendDialog);
     file->addSeparator();
     file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
 
@@ -225,6 +230,10 @@ void MainWindow::dropEvent(QDropEvent* event)
     if (paths.isEmpty())
         return;
     event->acceptProposedAction();
+    if (std::all_of(paths.begin(), paths.end(), &TrendSource::isTrendOnly)) {
+        openTrend(paths.mid(0, 2));
+        return;
+    }
     openPaths(paths.mid(0, 2));
 }
 

@@ -1,0 +1,78 @@
+// SPDX-License-Identifier: Apache-2.0
+// The trend databases the studio has open: one run, or a problem and a bench run shown as their difference.
+// A *.trend.db opens at once; a monitor or dump folder is imported first (core/trend, as `msprobe data2db`) on a
+// worker thread, with progress and cancel, into the cache. What is open stays until the new databases are ready,
+// so a failed or cancelled open keeps the old ones. Queries go to the databases and return only what is drawn.
+#pragma once
+
+#include "trenddatabase.h"
+
+#include "trend/trend_compare.h"
+
+#include <QFuture>
+#include <QObject>
+
+#include <atomic>
+#include <map>
+#include <memory>
+#include <tuple>
+
+class TrendSource : public QObject {
+    Q_OBJECT
+public:
+    explicit TrendSource(QObject* parent = nullptr);
+    ~TrendSource() override;
+
+    // A *.trend.db, a monitor output folder, a dump folder or a folder holding one *.trend.db.
+    void open(const QString& path) { openPair(path, QString()); }
+    // Problem and bench (bench empty: one run).
+    void openPair(const QString& problem, const QString& bench);
+    void cancel();
+    bool isLoading() const { return m_loading; }
+    void waitForIdle();
+
+    // Whether path is something open() takes (a *.trend.db file, a monitor or dump folder).
+    static bool canOpen(const QString& path);
+    // Whether path is only for the trend panel (a *.trend.db, a monitor folder), not for the studio's dump views.
+    static bool isTrendOnly(const QString& path);
+
+    std::shared_ptr<const trendview::TrendDatabase> problem() const { return m_problem; }
+    std::shared_ptr<const trendview::TrendDatabase> bench() const { return m_bench; }
+    bool isOpen() const { return m_problem != nullptr; }
+    bool isPair() const { return m_bench != nullptr; }
+
+    // Relative difference a run must exceed to diverge (as trend_compare --tolerance).
+    double tolerance() const { return m_tolerance; }
+    void setTolerance(double tolerance);
+
+    // One run: its cells. A pair with difference: |problem - bench| / |bench| per cell, rows and columns joined
+    // by target name and key, each target's first divergent step (trend_compare's rule) marked; without
+    // difference: the problem run's cells.
+    trendview::TrendGrid grid(const trendview::TrendQuery& query, bool difference = true) const;
+    // The line of a heat-map cell (keys of that cell in the problem run); for a pair, the bench's line too.
+    std::vector<trendview::TrendSeries> series(const trendview::TrendQuery& query, std::int64_t xKey, std::int64_t yKey) const;
+    // trend_compare on the open pair for a statistic (computed once per statistic and tolerance); empty for one run.
+    const msprobe::trend::TrendCompareResult& compare(const QString& stat) const;
+
+signals:
+    void loadStarted(const QString& description);
+    void progress(int percent, const QString& stage);
+    // New databases are open (the panel rebuilds its choices).
+    void opened();
+    // ok false: nothing new could be opened (message names the file) or the load was cancelled (message empty).
+    void loadFinished(bool ok, const QString& message);
+
+private:
+    struct Resolved {
+        QString problem, bench, error;
+    };
+    Resolved resolve(QString problem, QString bench, std::shared_ptr<std::atomic<bool>> cancel, std::uint64_t generation);
+
+    std::shared_ptr<const trendview::TrendDatabase> m_problem, m_bench;
+    double m_tolerance = 1e-6;
+    mutable std::map<std::pair<QString, double>, msprobe::trend::TrendCompareResult> m_compare;
+    std::atomic<std::uint64_t> m_generation { 0 };
+    std::shared_ptr<std::atomic<bool>> m_cancel;
+    bool m_loading = false;
+    QFuture<void> m_future;
+};
