@@ -5,6 +5,8 @@
 
 #include "test_util.h"
 
+#include "parallel/parallel_layout.h"
+
 #include <nlohmann/json.hpp>
 
 #include <map>
@@ -100,6 +102,52 @@ inline std::vector<GoldenCase> readGoldenCases(const std::filesystem::path& file
         }
     }
     return cases;
+}
+
+// A row of the picture as a test expects it.
+struct ExpectedRow {
+    std::string label;
+    int copy; // 1-based, as the legend names it
+    std::vector<std::string> cells;
+};
+
+inline parallel::ParallelConfig makeConfig(long long worldSize, long long numLayers, long long tp = 1, long long pp = 1,
+    std::optional<long long> perVirtualStage = std::nullopt, std::string order = "tp-cp-ep-dp-pp", bool standalone = false)
+{
+    parallel::ParallelConfig config;
+    config.worldSize = worldSize;
+    config.numLayers = numLayers;
+    config.tensorParallelSize = tp;
+    config.pipelineParallelSize = pp;
+    config.layersPerVirtualStage = perVirtualStage;
+    config.order = std::move(order);
+    config.standaloneEmbeddingStage = standalone;
+    return config;
+}
+
+// The configuration of a golden case, as the reference's ParallelConfig read it.
+inline parallel::ParallelConfig configOf(const GoldenCase& golden)
+{
+    parallel::ParallelConfig config;
+    for (const auto& [key, value] : golden.config) {
+        if (key == "world_size")
+            config.worldSize = std::stoll(value);
+        else if (key == "num_layers")
+            config.numLayers = std::stoll(value);
+        else if (key == "tensor_parallel_size")
+            config.tensorParallelSize = std::stoll(value);
+        else if (key == "pipeline_parallel_size")
+            config.pipelineParallelSize = std::stoll(value);
+        else if (key == "num_layers_per_virtual_pipeline_stage")
+            config.layersPerVirtualStage = std::stoll(value);
+        else if (key == "order")
+            config.order = value;
+        else if (key == "standalone_embedding_stage")
+            config.standaloneEmbeddingStage = value == "True";
+        else
+            qFatal("unknown key %s in the golden cases", key.c_str());
+    }
+    return config;
 }
 
 } // namespace msprobe::test

@@ -29,48 +29,6 @@ using namespace msprobe::parallel;
 
 namespace {
 
-struct ExpectedRow {
-    std::string label;
-    int copy; // 1-based, as the legend names it
-    std::vector<std::string> cells;
-};
-
-ParallelConfig makeConfig(long long worldSize, long long numLayers, long long tp = 1, long long pp = 1,
-    std::optional<long long> perVirtualStage = std::nullopt, std::string order = "tp-cp-ep-dp-pp", bool standalone = false)
-{
-    ParallelConfig config;
-    config.worldSize = worldSize;
-    config.numLayers = numLayers;
-    config.tensorParallelSize = tp;
-    config.pipelineParallelSize = pp;
-    config.layersPerVirtualStage = perVirtualStage;
-    config.order = std::move(order);
-    config.standaloneEmbeddingStage = standalone;
-    return config;
-}
-
-ParallelConfig configOf(const GoldenCase& golden)
-{
-    ParallelConfig config;
-    for (const auto& [key, value] : golden.config) {
-        if (key == "world_size")
-            config.worldSize = std::stoll(value);
-        else if (key == "num_layers")
-            config.numLayers = std::stoll(value);
-        else if (key == "tensor_parallel_size")
-            config.tensorParallelSize = std::stoll(value);
-        else if (key == "pipeline_parallel_size")
-            config.pipelineParallelSize = std::stoll(value);
-        else if (key == "num_layers_per_virtual_pipeline_stage")
-            config.layersPerVirtualStage = std::stoll(value);
-        else if (key == "order")
-            config.order = value;
-        else if (key == "standalone_embedding_stage")
-            config.standaloneEmbeddingStage = value == "True";
-    }
-    return config;
-}
-
 // The grid the panel shows for a configuration, through the session's setup as the studio derives it.
 ParallelGrid gridOf(const ParallelConfig& config)
 {
