@@ -164,6 +164,17 @@ private slots:
         QCOMPARE(focus->rank(), int(grid.xKeys.back()));
         QCOMPARE(focus->node(), QStringLiteral("Module.model.fc1.Linear.forward.0"));
         QCOMPARE(panel->heatmap()->selectedRow(), outputRow);
+
+        // A step and rank chosen elsewhere (graph, compare table, parallelism grid) become the shown step, or the
+        // shown rank in the Rank dimension; one the database lacks leaves the choice as it was.
+        focus->setGraph(0, 0);
+        QCOMPARE(panel->valueBox()->currentText(), QStringLiteral("Step0"));
+        focus->setGraph(99, 0);
+        QCOMPARE(panel->valueBox()->currentText(), QStringLiteral("Step0"));
+        const qlonglong lastRank = grid.xKeys.back(); // the Step dimension's columns are ranks
+        select(panel->dimensionBox(), QStringLiteral("Rank"));
+        focus->setGraph(1, static_cast<int>(lastRank));
+        QCOMPARE(panel->valueBox()->currentData().toLongLong(), lastRank);
     }
 
     // In the window: PNG of the panel's size, SVG, CSV with one line per cell with data; headless the same.

@@ -233,8 +233,25 @@ void TrendPanel::setStudioFocus(StudioFocus* focus)
     if (m_focus)
         disconnect(m_focus, nullptr, this, nullptr);
     m_focus = focus;
-    if (focus)
+    if (focus) {
         connect(focus, &StudioFocus::nodeChanged, this, [this](const QString& name) { followNode(name); });
+        connect(focus, &StudioFocus::graphChanged, this, &TrendPanel::followGraph);
+    }
+}
+
+// The studio's step and rank (chosen in the graph, the compare table or the parallelism grid) become the shown
+// step (Step dimension) or rank (Rank dimension) when the database has it.
+void TrendPanel::followGraph(int step, int rank)
+{
+    if (m_focusing)
+        return;
+    const Dimension dimension = query().dimension;
+    if (dimension == Dimension::Module)
+        return;
+    const qlonglong wanted = dimension == Dimension::Step ? step : rank;
+    const int index = m_value->findData(QVariant::fromValue(wanted));
+    if (index >= 0 && index != m_value->currentIndex())
+        m_value->setCurrentIndex(index);
 }
 
 TrendQuery TrendPanel::query() const

@@ -69,6 +69,7 @@ private:
     void reloadValues();
     void reloadHeatmap();
     void followNode(const QString& name);
+    void followGraph(int step, int rank);
     void filterTags(const QString& text);
     void retranslate();
 
