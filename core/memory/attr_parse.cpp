@@ -5,7 +5,7 @@
 
 #include <algorithm>
 #include <array>
-#include <charconv>
+#include <limits>
 
 namespace msprobe::memory {
 
@@ -36,7 +36,13 @@ std::string_view keyOf(std::string_view token)
     return {};
 }
 
-bool isKnown(std::string_view key) { return std::find(kKnownKeys.begin(), kKnownKeys.end(), key) != kKnownKeys.end(); }
+bool isKnown(std::string_view key)
+{
+    for (const auto known : kKnownKeys) // length and first letter first: most candidates fail without a memcmp call
+        if (known.size() == key.size() && known[0] == key[0] && known == key)
+            return true;
+    return false;
+}
 
 } // namespace
 
@@ -100,6 +106,52 @@ bool splitJsonAttr(std::string_view cell, AttrPairs& pairs, std::vector<std::str
     return true;
 }
 
+namespace {
+
+// Digits only, no sign, overflow refused: a loop the compiler keeps in registers (std::from_chars costs a call
+// and a base switch per number, and a dump has four or five numbers a row).
+bool parseDigits(std::string_view text, unsigned long long& value, int base)
+{
+    if (text.empty())
+        return false;
+    unsigned long long result = 0;
+    if (base == 10) {
+        for (const char c : text) {
+            const unsigned digit = static_cast<unsigned char>(c) - static_cast<unsigned>('0');
+            if (digit > 9)
+                return false;
+            if (text.size() > 19 && (__builtin_mul_overflow(result, 10ull, &result) || __builtin_add_overflow(result, digit, &result)))
+                return false;
+            if (text.size() <= 19) // 19 digits never overflow 64 bits
+                result = result * 10 + digit;
+        }
+    } else {
+        if (text.size() > 16) {
+            const auto first = text.find_first_not_of('0');
+            if (first == std::string_view::npos)
+                text = text.substr(text.size() - 1);
+            else if (text.size() - first > 16)
+                return false;
+            else
+                text.remove_prefix(first);
+        }
+        for (const char c : text) {
+            unsigned digit = static_cast<unsigned char>(c) - static_cast<unsigned>('0');
+            if (digit > 9) {
+                const unsigned letter = (static_cast<unsigned char>(c) | 0x20u) - static_cast<unsigned>('a');
+                if (letter > 5)
+                    return false;
+                digit = letter + 10;
+            }
+            result = (result << 4) | digit;
+        }
+    }
+    value = result;
+    return true;
+}
+
+} // namespace
+
 bool parseUnsigned(std::string_view text, unsigned long long& value)
 {
     int base = 10;
@@ -107,10 +159,7 @@ bool parseUnsigned(std::string_view text, unsigned long long& value)
         text.remove_prefix(2);
         base = 16;
     }
-    if (text.empty())
-        return false;
-    const auto result = std::from_chars(text.data(), text.data() + text.size(), value, base);
-    return result.ec == std::errc() && result.ptr == text.data() + text.size();
+    return parseDigits(text, value, base);
 }
 
 bool parseSigned(std::string_view text, long long& value)
@@ -119,8 +168,17 @@ bool parseSigned(std::string_view text, long long& value)
         return false;
     if (text[0] == '+')
         text.remove_prefix(1);
-    const auto result = std::from_chars(text.data(), text.data() + text.size(), value);
-    return result.ec == std::errc() && result.ptr == text.data() + text.size();
+    const bool negative = !text.empty() && text[0] == '-';
+    if (negative)
+        text.remove_prefix(1);
+    unsigned long long magnitude = 0;
+    if (!parseDigits(text, magnitude, 10))
+        return false;
+    constexpr auto kMax = static_cast<unsigned long long>(std::numeric_limits<long long>::max());
+    if (magnitude > kMax + (negative ? 1 : 0))
+        return false;
+    value = negative ? static_cast<long long>(0 - magnitude) : static_cast<long long>(magnitude);
+    return true;
 }
 
 } // namespace msprobe::memory

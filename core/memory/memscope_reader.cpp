@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "memory/memscope_reader.h"
+#include "memory/memscope_rows.h"
 
 #include "memory/attr_parse.h"
-#include "memory/csv_stream.h"
 #include "support/error.h"
 #include "support/input_file.h"
 #include "support/sqlite_util.h"
@@ -13,6 +13,7 @@
 #include <array>
 #include <cctype>
 #include <cstdio>
+#include <cstring>
 #include <fstream>
 #include <limits>
 
@@ -33,11 +34,21 @@ std::string lower(std::string_view text)
 
 std::string_view trim(std::string_view text)
 {
+    if (!text.empty() && text.front() > ' ' && text.back() > ' ')
+        return text;
     while (!text.empty() && (text.front() == ' ' || text.front() == '\t' || text.front() == '\r'))
         text.remove_prefix(1);
     while (!text.empty() && (text.back() == ' ' || text.back() == '\t' || text.back() == '\r'))
         text.remove_suffix(1);
     return text;
+}
+
+// `key == literal` with the length known at compile time, so the comparison is inlined (it runs for every Attr
+// key of every row).
+template<std::size_t N>
+bool isKey(std::string_view key, const char (&literal)[N])
+{
+    return key.size() == N - 1 && std::memcmp(key.data(), literal, N - 1) == 0;
 }
 
 bool isNa(std::string_view text) { return text == "N/A" || text == "NA" || text.empty(); }
@@ -49,9 +60,9 @@ struct RowPlace {
 };
 std::string describe(const RowPlace& place) { return (place.database ? "row " : "line ") + std::to_string(place.line); }
 
-[[noreturn]] void failCell(const MemTrace& trace, const RowPlace& place, int column, const std::string& message)
+[[noreturn]] void failCell(const std::string& file, const RowPlace& place, int column, const std::string& message)
 {
-    throw Error(trace.file, describe(place) + ", column " + std::to_string(column + 1) + " (" + std::string(kRequired[column]) + ")",
+    throw Error(file, describe(place) + ", column " + std::to_string(column + 1) + " (" + std::string(kRequired[column]) + ")",
         message);
 }
 
@@ -60,8 +71,9 @@ std::string quoted(std::string_view text)
     return "\"" + std::string(text.substr(0, 60)) + (text.size() > 60 ? "...\"" : "\"");
 }
 
-// Column indexes of the required titles in a header row (case-insensitive, §1.9).
-std::array<int, 10> mapHeader(const std::vector<std::string>& header, const std::string& file)
+} // namespace
+
+std::array<int, 10> mapHeader(const std::vector<std::string_view>& header, const std::string& file)
 {
     std::array<int, 10> index {};
     for (std::size_t k = 0; k < kRequired.size(); ++k) {
@@ -78,8 +90,6 @@ std::array<int, 10> mapHeader(const std::vector<std::string>& header, const std:
     return index;
 }
 
-} // namespace
-
 bool parseEventKind(std::string_view text, EventKind& kind)
 {
     static constexpr std::array<std::pair<std::string_view, EventKind>, 9> kNames = { { { "SYSTEM", EventKind::System },
@@ -87,7 +97,7 @@ bool parseEventKind(std::string_view text, EventKind& kind)
         { "OP_LAUNCH", EventKind::OpLaunch }, { "KERNEL_LAUNCH", EventKind::KernelLaunch }, { "MSTX", EventKind::Mstx },
         { "SNAPSHOT", EventKind::Snapshot }, { "OOM_DETAIL", EventKind::OomDetail } } };
     for (const auto& [name, value] : kNames)
-        if (name == text) {
+        if (name.size() == text.size() && name[0] == text[0] && name == text) {
             kind = value;
             return true;
         }
@@ -119,42 +129,42 @@ std::string hexPtr(std::uint64_t ptr)
     return text;
 }
 
-void appendRow(MemTrace& trace, const RowCells& row, std::uint32_t line, bool database)
+void parseRow(const RowCells& row, std::uint32_t line, bool database, StringPool& strings, const std::string& file, MemEvent& event)
 {
     const RowPlace place { line, database };
     const bool jsonAttr = database;
-    MemEvent event;
+    event = MemEvent {};
     event.line = line;
     unsigned long long u = 0;
     long long s = 0;
     if (!parseUnsigned(trim(row.id), u))
-        failCell(trace, place, 0, "ID " + quoted(row.id) + " is not an unsigned integer");
+        failCell(file, place, 0, "ID " + quoted(row.id) + " is not an unsigned integer");
     event.id = u;
     if (!parseEventKind(trim(row.event), event.kind))
-        failCell(trace, place, 1,
+        failCell(file, place, 1,
             "Event " + quoted(row.event)
                 + " is not one of SYSTEM, MALLOC, FREE, ACCESS, OP_LAUNCH, KERNEL_LAUNCH, MSTX, SNAPSHOT, OOM_DETAIL");
     const auto subType = trim(row.eventType);
     if (subType.empty())
-        failCell(trace, place, 2, "Event Type is empty");
-    event.subType = trace.strings.intern(subType);
+        failCell(file, place, 2, "Event Type is empty");
+    event.subType = strings.intern(subType);
     std::string_view name = row.name;
     if (name.size() >= 2 && name.front() == '"' && name.back() == '"')
         name = name.substr(1, name.size() - 2); // MSTX messages are written quoted (§1.2)
     if (name != "N/A" && !name.empty())
-        event.name = trace.strings.intern(name);
+        event.name = strings.intern(name);
     if (!parseSigned(trim(row.timestamp), s) || s < 0)
-        failCell(trace, place, 4, "Timestamp(ns) " + quoted(row.timestamp) + " is not a non-negative integer");
+        failCell(file, place, 4, "Timestamp(ns) " + quoted(row.timestamp) + " is not a non-negative integer");
     event.tsNs = s;
     const auto pid = trim(row.pid), tid = trim(row.tid);
     if (!isNa(pid)) {
         if (!parseSigned(pid, s) || s < 0 || s > 0x7fffffff)
-            failCell(trace, place, 5, "Process Id " + quoted(row.pid) + " is not a process id or N/A");
+            failCell(file, place, 5, "Process Id " + quoted(row.pid) + " is not a process id or N/A");
         event.pid = static_cast<std::int32_t>(s);
     }
     if (!isNa(tid)) {
         if (!parseSigned(tid, s) || s < 0 || s > 0x7fffffff)
-            failCell(trace, place, 6, "Thread Id " + quoted(row.tid) + " is not a thread id or N/A");
+            failCell(file, place, 6, "Thread Id " + quoted(row.tid) + " is not a thread id or N/A");
         event.tid = static_cast<std::int32_t>(s);
     }
     const auto device = trim(row.device);
@@ -168,13 +178,13 @@ void appendRow(MemTrace& trace, const RowCells& row, std::uint32_t line, bool da
         event.device = kDeviceCpu;
     else {
         if (!parseSigned(device, s) || s < 0 || s > 0xffff)
-            failCell(trace, place, 7, "Device Id " + quoted(row.device) + " is not a device number, cpu, host or N/A");
+            failCell(file, place, 7, "Device Id " + quoted(row.device) + " is not a device number, cpu, host or N/A");
         event.device = static_cast<std::int32_t>(s);
     }
     const auto ptr = trim(row.ptr);
     if (!isNa(ptr)) {
         if (!parseUnsigned(ptr, u))
-            failCell(trace, place, 8, "Ptr " + quoted(row.ptr) + " is not an address (0x... or decimal) or N/A");
+            failCell(file, place, 8, "Ptr " + quoted(row.ptr) + " is not an address (0x... or decimal) or N/A");
         event.ptr = u;
         event.flags |= kFlagHasPtr;
     }
@@ -182,7 +192,7 @@ void appendRow(MemTrace& trace, const RowCells& row, std::uint32_t line, bool da
     thread_local std::vector<std::string> storage;
     std::string why;
     if (!(jsonAttr ? splitJsonAttr(row.attr, pairs, storage, why) : splitAttr(row.attr, pairs, why)))
-        failCell(trace, place, 9, why);
+        failCell(file, place, 9, why);
     for (const auto& pair : pairs) {
         const std::string_view key = pair.first, value = pair.second; // not a structured binding: lambdas use them
         auto number = [&](std::int64_t& into) {
@@ -191,82 +201,162 @@ void appendRow(MemTrace& trace, const RowCells& row, std::uint32_t line, bool da
             else if (parseUnsigned(value, u) && u <= static_cast<unsigned long long>(std::numeric_limits<long long>::max()))
                 into = static_cast<std::int64_t>(u);
             else
-                failCell(trace, place, 9, "Attr " + std::string(key) + " " + quoted(value) + " is not a number");
+                failCell(file, place, 9, "Attr " + std::string(key) + " " + quoted(value) + " is not a number");
         };
-        if (key == "allocation_id") {
+        if (isKey(key, "allocation_id")) {
             if (!parseUnsigned(value, u))
-                failCell(trace, place, 9, "Attr allocation_id " + quoted(value) + " is not a number");
+                failCell(file, place, 9, "Attr allocation_id " + quoted(value) + " is not a number");
             event.allocationId = u;
             event.flags |= kFlagHasAllocationId;
-        } else if (key == "addr") {
+        } else if (isKey(key, "addr")) {
             if (!parseUnsigned(value, u))
-                failCell(trace, place, 9, "Attr addr " + quoted(value) + " is not an address");
+                failCell(file, place, 9, "Attr addr " + quoted(value) + " is not an address");
             if (!(event.flags & kFlagHasPtr)) {
                 event.ptr = u;
                 event.flags |= kFlagHasPtr;
             }
-        } else if (key == "size") {
+        } else if (isKey(key, "size")) {
             number(event.size);
             if (event.size < 0)
                 event.size = -event.size; // legacy files wrote frees as negative sizes
-        } else if (key == "total")
+        } else if (isKey(key, "total"))
             number(event.total);
-        else if (key == "used")
+        else if (isKey(key, "used"))
             number(event.used);
-        else if (key == "shadow" && value == "true")
+        else if (isKey(key, "shadow") && value == "true")
             event.flags |= kFlagShadow;
-        else if (key == "owner" && !value.empty())
-            event.owner = trace.strings.intern(value);
-        else if ((key == "inefficient_type" || key == "inefficient") && !value.empty())
-            event.inefficient = trace.strings.intern(value);
+        else if (isKey(key, "owner") && !value.empty())
+            event.owner = strings.intern(value);
+        else if ((isKey(key, "inefficient_type") || isKey(key, "inefficient")) && !value.empty())
+            event.inefficient = strings.intern(value);
     }
     if (event.kind == EventKind::Malloc || event.kind == EventKind::Free) {
         if (event.size == kAbsent)
-            failCell(trace, place, 9, std::string(eventKindName(event.kind)) + " row has no size in its Attr");
+            failCell(file, place, 9, std::string(eventKindName(event.kind)) + " row has no size in its Attr");
         if (!(event.flags & kFlagHasPtr))
-            failCell(trace, place, 8, std::string(eventKindName(event.kind)) + " row has no address (Ptr or Attr addr)");
+            failCell(file, place, 8, std::string(eventKindName(event.kind)) + " row has no address (Ptr or Attr addr)");
     }
-    trace.events.push_back(event);
+}
+
+void appendRow(MemTrace& trace, const RowCells& row, std::uint32_t line, bool database)
+{
+    parseRow(row, line, database, trace.strings, trace.file, trace.events.emplace_back());
     ++trace.rowsRead;
 }
 
-void finishTrace(MemTrace& trace)
+namespace {
+
+[[noreturn]] void failRepeated(const MemTrace& trace, const MemEvent& a, const MemEvent& b)
 {
-    std::stable_sort(trace.events.begin(), trace.events.end(), [](const MemEvent& a, const MemEvent& b) {
-        return a.pid != b.pid ? a.pid < b.pid : a.id < b.id;
-    });
-    for (std::size_t i = 1; i < trace.events.size(); ++i) {
-        const auto& a = trace.events[i - 1];
-        const auto& b = trace.events[i];
-        if (a.pid == b.pid && a.id == b.id)
-            throw Error(trace.file, "line " + std::to_string(std::max(a.line, b.line)),
-                "ID " + std::to_string(b.id) + " of process " + std::to_string(b.pid) + " repeats the row on line "
-                    + std::to_string(std::min(a.line, b.line)) + " (rows are keyed by (Process Id, ID))");
-    }
+    throw Error(trace.file, "line " + std::to_string(std::max(a.line, b.line)),
+        "ID " + std::to_string(b.id) + " of process " + std::to_string(b.pid) + " repeats the row on line "
+            + std::to_string(std::min(a.line, b.line)) + " (rows are keyed by (Process Id, ID))");
 }
 
-MemTrace readMemScopeCsv(const std::filesystem::path& file)
+// The event order as indexes (order[k] = the event that goes to place k) when every process's IDs are dense
+// (their range at most a few times their count, as msMemScope's global counter gives): one pass places each row
+// at its ID. Empty when they are not, and the caller sorts.
+std::vector<std::uint32_t> orderByDenseIds(const MemTrace& trace)
 {
-    MemTrace trace;
-    trace.file = file.string();
-    CsvStream csv(file);
-    std::vector<std::string> cells;
-    if (!csv.next(cells))
-        throw Error(trace.file, {}, "is empty (a msMemScope dump starts with its header line)");
-    const auto index = mapHeader(cells, trace.file);
-    const int needed = *std::max_element(index.begin(), index.end()) + 1;
-    while (csv.next(cells)) {
-        const auto line = csv.recordLine();
-        if (static_cast<int>(cells.size()) < needed)
-            throw Error(trace.file, "line " + std::to_string(line),
-                "row has " + std::to_string(cells.size()) + " cells, the header names at least " + std::to_string(needed)
-                    + " (a truncated row?)");
-        RowCells row { cells[index[0]], cells[index[1]], cells[index[2]], cells[index[3]], cells[index[4]],
-            cells[index[5]], cells[index[6]], cells[index[7]], cells[index[8]], cells[index[9]] };
-        appendRow(trace, row, static_cast<std::uint32_t>(std::min<std::uint64_t>(line, 0xffffffffu)), false);
+    struct Range {
+        std::int32_t pid;
+        std::uint64_t min, max, count, base = 0;
+    };
+    std::vector<Range> ranges; // per process, in pid order
+    const auto& events = trace.events;
+    if (events.size() >= 0xffffffffu)
+        return {};
+    auto rangeOf = [&](std::int32_t pid) -> Range* {
+        for (auto& range : ranges)
+            if (range.pid == pid)
+                return &range;
+        if (ranges.size() >= 64)
+            return nullptr;
+        ranges.push_back({ pid, ~0ull, 0, 0 });
+        return &ranges.back();
+    };
+    Range* last = nullptr;
+    for (const auto& e : events) {
+        if (!last || last->pid != e.pid)
+            last = rangeOf(e.pid);
+        if (!last)
+            return {};
+        last->min = std::min(last->min, e.id);
+        last->max = std::max(last->max, e.id);
+        ++last->count;
     }
-    finishTrace(trace);
-    return trace;
+    std::sort(ranges.begin(), ranges.end(), [](const Range& a, const Range& b) { return a.pid < b.pid; });
+    std::uint64_t table = 0;
+    for (auto& range : ranges) {
+        if (range.max - range.min >= 4 * range.count + 1024)
+            return {};
+        range.base = table;
+        table += range.max - range.min + 1;
+    }
+    constexpr std::uint32_t kEmpty = 0xffffffffu;
+    std::vector<std::uint32_t> slots(table, kEmpty);
+    last = nullptr;
+    for (std::uint32_t i = 0; i < events.size(); ++i) {
+        const auto& e = events[i];
+        if (!last || last->pid != e.pid)
+            last = &*std::find_if(ranges.begin(), ranges.end(), [&](const Range& r) { return r.pid == e.pid; });
+        auto& slot = slots[last->base + (e.id - last->min)];
+        if (slot != kEmpty)
+            failRepeated(trace, events[slot], e);
+        slot = i;
+    }
+    slots.erase(std::remove(slots.begin(), slots.end(), kEmpty), slots.end());
+    return slots;
+}
+
+// Puts event order[k] at place k. A gather into a new vector: its reads are independent (a cycle-following
+// permutation in place chases one cache miss after another, several times slower on a dump whose weights' rows
+// all sit at the end), at the cost of one more copy of the events while it runs.
+void permute(std::vector<MemEvent>& events, const std::vector<std::uint32_t>& order)
+{
+    std::vector<MemEvent> sorted;
+    sorted.reserve(events.size());
+    constexpr std::size_t kAhead = 16;
+    for (std::size_t k = 0; k < order.size(); ++k) {
+        if (k + kAhead < order.size())
+            __builtin_prefetch(&events[order[k + kAhead]]);
+        sorted.push_back(events[order[k]]);
+    }
+    events = std::move(sorted);
+}
+
+} // namespace
+
+void finishTrace(MemTrace& trace)
+{
+    auto& events = trace.events;
+    auto before = [](const MemEvent& a, const MemEvent& b) { return a.pid != b.pid ? a.pid < b.pid : a.id < b.id; };
+    if (std::is_sorted(events.begin(), events.end(), before)) {
+        // Sorted already (our own captures are written in ID order): only repeated keys remain to check.
+    } else if (auto order = orderByDenseIds(trace); !order.empty() || events.empty()) {
+        permute(events, order);
+        return; // a repeated key was reported while placing
+    } else {
+        struct Key {
+            std::int32_t pid;
+            std::uint32_t index;
+            std::uint64_t id;
+        };
+        std::vector<Key> keys(events.size());
+        for (std::uint32_t i = 0; i < events.size(); ++i)
+            keys[i] = { events[i].pid, i, events[i].id };
+        std::sort(keys.begin(), keys.end(), [](const Key& a, const Key& b) {
+            return a.pid != b.pid ? a.pid < b.pid : a.id != b.id ? a.id < b.id : a.index < b.index;
+        });
+        std::vector<std::uint32_t> sorted(events.size());
+        for (std::size_t k = 0; k < keys.size(); ++k)
+            sorted[k] = keys[k].index;
+        keys = {};
+        permute(events, sorted);
+    }
+    for (std::size_t i = 1; i < events.size(); ++i)
+        if (events[i - 1].pid == events[i].pid && events[i - 1].id == events[i].id)
+            failRepeated(trace, events[i - 1], events[i]);
 }
 
 MemTrace readMemScopeDb(const std::filesystem::path& file)

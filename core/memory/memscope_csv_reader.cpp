@@ -1,0 +1,411 @@
+// SPDX-License-Identifier: Apache-2.0
+// memscope_dump_*.csv read from a memory map, cut into one piece per core. A piece starts after a line break and
+// is parsed on the guess that the break is not inside a quoted cell (call stacks span lines); the guess holds when
+// the piece before ends exactly where this one starts, otherwise the file is read again in one piece. Rows go
+// straight into their slots of the trace (a first pass counts line breaks, which bounds the rows of each piece),
+// so the events are never copied between vectors; mapped pages are dropped behind the parse so the file does not
+// count against the process's memory.
+#include "memory/memscope_rows.h"
+
+#include "support/error.h"
+#include "support/input_file.h"
+
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstring>
+#include <exception>
+#include <thread>
+
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
+
+namespace msprobe::memory {
+
+namespace {
+
+constexpr std::size_t kReleaseBytes = 32u << 20; // pages behind the parse are dropped in steps of this size
+constexpr std::size_t kMinPieceBytes = 8u << 20; // smaller files are read on one thread
+constexpr unsigned kMaxPieces = 8;
+
+class MappedFile {
+public:
+    MappedFile(const std::string& name)
+    {
+        m_fd = ::open(name.c_str(), O_RDONLY | O_CLOEXEC);
+        if (m_fd < 0)
+            throw Error(name, {}, std::string("cannot be opened: ") + std::strerror(errno));
+        struct stat info {};
+        if (::fstat(m_fd, &info) != 0)
+            throw Error(name, {}, std::string("cannot be read: ") + std::strerror(errno));
+        m_size = static_cast<std::size_t>(info.st_size);
+        if (m_size == 0)
+            return;
+        void* data = ::mmap(nullptr, m_size, PROT_READ, MAP_PRIVATE, m_fd, 0);
+        if (data == MAP_FAILED)
+            throw Error(name, {}, std::string("cannot be mapped: ") + std::strerror(errno));
+        m_data = static_cast<const char*>(data);
+        ::madvise(data, m_size, MADV_SEQUENTIAL);
+    }
+    ~MappedFile()
+    {
+        if (m_data)
+            ::munmap(const_cast<char*>(m_data), m_size);
+        if (m_fd >= 0)
+            ::close(m_fd);
+    }
+    MappedFile(const MappedFile&) = delete;
+    MappedFile& operator=(const MappedFile&) = delete;
+
+    const char* data() const { return m_data; }
+    std::size_t size() const { return m_size; }
+    // Drops the whole pages of [from, to) from this process (they stay in the page cache).
+    void release(const char* from, const char* to) const
+    {
+        const auto page = static_cast<std::uintptr_t>(::sysconf(_SC_PAGESIZE));
+        auto begin = (reinterpret_cast<std::uintptr_t>(from) + page - 1) / page * page;
+        auto end = reinterpret_cast<std::uintptr_t>(to) / page * page;
+        if (end > begin)
+            ::madvise(reinterpret_cast<void*>(begin), end - begin, MADV_DONTNEED);
+    }
+
+private:
+    int m_fd = -1;
+    const char* m_data = nullptr;
+    std::size_t m_size = 0;
+};
+
+std::uint64_t countNewlines(const char* from, const char* to)
+{
+    std::uint64_t lines = 0;
+#ifdef __SSE2__
+    // Per byte lane, subtract the compare mask (-1 on a match) for up to 255 blocks, then sum the lanes.
+    const __m128i newline = _mm_set1_epi8('\n');
+    while (to - from >= 16) {
+        __m128i counts = _mm_setzero_si128();
+        for (int block = 0; block < 255 && to - from >= 16; ++block, from += 16)
+            counts = _mm_sub_epi8(counts, _mm_cmpeq_epi8(_mm_loadu_si128(reinterpret_cast<const __m128i*>(from)), newline));
+        const __m128i sums = _mm_sad_epu8(counts, _mm_setzero_si128());
+        lines += static_cast<std::uint64_t>(_mm_cvtsi128_si32(sums)) + static_cast<std::uint64_t>(_mm_extract_epi16(sums, 4));
+    }
+#endif
+    return lines + static_cast<std::uint64_t>(std::count(from, to, '\n'));
+}
+
+// The first of `,` `\n` `\r` at or after `p` (`end` if none): the end of an unquoted cell.
+const char* cellEnd(const char* p, const char* end)
+{
+#ifdef __SSE2__
+    const __m128i comma = _mm_set1_epi8(','), newline = _mm_set1_epi8('\n'), ret = _mm_set1_epi8('\r');
+    for (; end - p >= 16; p += 16) {
+        const __m128i bytes = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
+        const __m128i hits = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(bytes, comma), _mm_cmpeq_epi8(bytes, newline)), _mm_cmpeq_epi8(bytes, ret));
+        if (const int mask = _mm_movemask_epi8(hits))
+            return p + __builtin_ctz(static_cast<unsigned>(mask));
+    }
+#endif
+    while (p < end && *p != ',' && *p != '\n' && *p != '\r')
+        ++p;
+    return p;
+}
+
+// One CSV record (RFC 4180 as CsvStream reads it: quoted cells hold commas, doubled quotes and line breaks; a
+// quote inside an unquoted cell is kept; \n, \r\n or \r end a record; blank lines are skipped).
+class RecordScanner {
+public:
+    RecordScanner(const std::string& file, const char* end)
+        : m_file(file)
+        , m_end(end)
+    {
+    }
+
+    // Parses the record at `p` (after skipping blank lines); false when only blank lines are left before `stop`.
+    // `line` is the line at `p` and comes back as the line after the record; recordLine() is where it starts.
+    bool next(const char*& p, const char* stop, std::uint64_t& line)
+    {
+        while (p < m_end && (*p == '\n' || *p == '\r')) {
+            line += *p == '\n';
+            ++p;
+        }
+        if (p >= stop || p >= m_end)
+            return false;
+        m_recordLine = line;
+        m_count = 0;
+        while (true) {
+            const char* cellStart = p;
+            if (p < m_end && *p == '"') {
+                bool escaped = false;
+                const char* q = p + 1;
+                while (true) {
+                    const char* quote = static_cast<const char*>(std::memchr(q, '"', static_cast<std::size_t>(m_end - q)));
+                    if (!quote)
+                        throw Error(m_file, "line " + std::to_string(m_recordLine),
+                            "a quoted cell is not closed before the end of the file");
+                    for (const char* n = q; (n = static_cast<const char*>(std::memchr(n, '\n', static_cast<std::size_t>(quote - n)))); ++n)
+                        ++line;
+                    if (quote + 1 < m_end && quote[1] == '"') {
+                        escaped = true;
+                        q = quote + 2;
+                        continue;
+                    }
+                    store(std::string_view(cellStart + 1, static_cast<std::size_t>(quote - cellStart - 1)), escaped);
+                    p = quote + 1;
+                    break;
+                }
+                if (p < m_end && *p != ',' && *p != '\n' && *p != '\r')
+                    throw Error(m_file, "line " + std::to_string(line), "text after the closing quote of a cell");
+            } else {
+                p = cellEnd(p, m_end);
+                store(std::string_view(cellStart, static_cast<std::size_t>(p - cellStart)), false);
+            }
+            if (p >= m_end)
+                return true;
+            const char c = *p++;
+            if (c == ',')
+                continue;
+            line += c == '\n';
+            return true;
+        }
+    }
+
+    std::size_t count() const { return m_count; }
+    std::string_view cell(std::size_t index) const { return m_cells[index]; }
+    const std::vector<std::string_view>& cells() const { return m_cells; }
+    std::uint64_t recordLine() const { return m_recordLine; }
+
+private:
+    void store(std::string_view text, bool escaped)
+    {
+        if (m_count < m_cells.size() && !escaped) {
+            m_cells[m_count++] = text;
+            return;
+        }
+        if (m_count >= m_cells.size()) {
+            m_cells.resize(m_count + 1);
+            m_unescaped.resize(m_count + 1);
+        }
+        if (escaped) {
+            auto& out = m_unescaped[m_count];
+            out.clear();
+            for (std::size_t i = 0; i < text.size(); ++i) {
+                out.push_back(text[i]);
+                if (text[i] == '"')
+                    ++i; // the second quote of a doubled pair
+            }
+            text = out;
+        }
+        m_cells[m_count++] = text;
+    }
+
+    const std::string& m_file;
+    const char* m_end;
+    std::vector<std::string_view> m_cells;
+    std::vector<std::string> m_unescaped;
+    std::size_t m_count = 0;
+    std::uint64_t m_recordLine = 0;
+};
+
+struct Piece {
+    const char* begin = nullptr; // first byte (just after a line break, or the first data byte)
+    const char* stop = nullptr; // rows starting at or after this belong to the next piece
+    std::uint64_t firstLine = 0;
+    std::size_t firstSlot = 0, slots = 0; // where its rows go in the events vector, and how many fit
+    // Results.
+    const char* end = nullptr; // just after its last row
+    std::size_t rows = 0;
+    bool overflow = false;
+    std::exception_ptr error;
+    StringPool strings; // pieces after the first intern here, merged afterwards
+};
+
+struct Layout {
+    std::array<int, 10> index {};
+    std::size_t needed = 0;
+};
+
+std::uint32_t clampLine(std::uint64_t line) { return static_cast<std::uint32_t>(std::min<std::uint64_t>(line, 0xffffffffu)); }
+
+// Parses the rows of `piece` into trace.events[firstSlot, firstSlot + slots). With `grow` (one piece) the vector
+// grows instead of overflowing.
+void parsePiece(const MappedFile& map, const std::string& file, const Layout& layout, Piece& piece, StringPool& strings,
+    std::vector<MemEvent>& events, bool grow)
+{
+    try {
+        RecordScanner scanner(file, map.data() + map.size());
+        const char* p = piece.begin;
+        const char* released = piece.begin;
+        std::uint64_t line = piece.firstLine;
+        std::size_t slot = piece.firstSlot;
+        while (scanner.next(p, piece.stop, line)) {
+            const auto recordLine = scanner.recordLine();
+            if (scanner.count() < layout.needed)
+                throw Error(file, "line " + std::to_string(recordLine),
+                    "row has " + std::to_string(scanner.count()) + " cells, the header names at least "
+                        + std::to_string(layout.needed) + " (a truncated row?)");
+            if (slot >= piece.firstSlot + piece.slots) {
+                if (!grow) {
+                    piece.overflow = true;
+                    break;
+                }
+                events.resize(events.size() + events.size() / 2 + 1024);
+                piece.slots = events.size() - piece.firstSlot;
+            }
+            const auto& i = layout.index;
+            const RowCells row { scanner.cell(i[0]), scanner.cell(i[1]), scanner.cell(i[2]), scanner.cell(i[3]),
+                scanner.cell(i[4]), scanner.cell(i[5]), scanner.cell(i[6]), scanner.cell(i[7]), scanner.cell(i[8]),
+                scanner.cell(i[9]) };
+            parseRow(row, clampLine(recordLine), false, strings, file, events[slot++]);
+            if (static_cast<std::size_t>(p - released) > kReleaseBytes) {
+                map.release(released, p);
+                released = p;
+            }
+        }
+        piece.end = p;
+        piece.rows = slot - piece.firstSlot;
+    } catch (...) {
+        piece.error = std::current_exception();
+    }
+}
+
+// Line breaks in [from, to), dropping the pages counted.
+std::uint64_t countLines(const MappedFile& map, const char* from, const char* to)
+{
+    std::uint64_t lines = 0;
+    while (from < to) {
+        const char* upto = from + std::min<std::size_t>(static_cast<std::size_t>(to - from), kReleaseBytes);
+        lines += countNewlines(from, upto);
+        map.release(from, upto);
+        from = upto;
+    }
+    return lines;
+}
+
+unsigned pieceCount(std::size_t bytes)
+{
+    const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
+    return static_cast<unsigned>(std::clamp<std::size_t>(bytes / kMinPieceBytes, 1, std::min(cores, kMaxPieces)));
+}
+
+} // namespace
+
+MemTrace readMemScopeCsv(const std::filesystem::path& path) { return readMemScopeCsvInPieces(path, 0); }
+
+MemTrace readMemScopeCsvInPieces(const std::filesystem::path& path, unsigned wantedPieces)
+{
+    checkRegularFile(path);
+    MemTrace trace;
+    trace.file = path.string();
+    const MappedFile map(trace.file);
+    const char* const fileEnd = map.data() + map.size();
+    const char* p = map.data();
+    if (map.size() >= 3 && std::memcmp(p, "\xEF\xBB\xBF", 3) == 0)
+        p += 3;
+    std::uint64_t line = 1;
+    Layout layout;
+    {
+        RecordScanner header(trace.file, fileEnd);
+        if (!p || !header.next(p, fileEnd, line))
+            throw Error(trace.file, {}, "is empty (a msMemScope dump starts with its header line)");
+        std::vector<std::string_view> titles(header.cells().begin(), header.cells().begin() + static_cast<std::ptrdiff_t>(header.count()));
+        layout.index = mapHeader(titles, trace.file);
+        layout.needed = static_cast<std::size_t>(*std::max_element(layout.index.begin(), layout.index.end()) + 1);
+    }
+    const char* const dataBegin = p;
+    const std::uint64_t dataLine = line;
+
+    // Cut the data into pieces at line breaks.
+    const auto dataBytes = static_cast<std::size_t>(fileEnd - dataBegin);
+    const unsigned count = wantedPieces ? std::clamp<unsigned>(wantedPieces, 1, static_cast<unsigned>(std::max<std::size_t>(1, dataBytes))) : pieceCount(dataBytes);
+    std::vector<Piece> pieces(count);
+    for (unsigned k = 0; k < count; ++k) {
+        const char* cut = dataBegin + static_cast<std::size_t>(fileEnd - dataBegin) / count * k;
+        if (k > 0) {
+            const char* lineBreak = static_cast<const char*>(std::memchr(cut, '\n', static_cast<std::size_t>(fileEnd - cut)));
+            cut = lineBreak ? lineBreak + 1 : fileEnd;
+            cut = std::max(cut, pieces[k - 1].begin);
+        }
+        pieces[k].begin = cut;
+        if (k > 0)
+            pieces[k - 1].stop = cut;
+    }
+    pieces.back().stop = fileEnd;
+
+    auto runParallel = [&] {
+        std::vector<std::uint64_t> lines(count);
+        {
+            std::vector<std::thread> threads;
+            for (unsigned k = 1; k < count; ++k)
+                threads.emplace_back([&, k] { lines[k] = countLines(map, pieces[k].begin, pieces[k].stop); });
+            lines[0] = countLines(map, pieces[0].begin, pieces[0].stop);
+            for (auto& thread : threads)
+                thread.join();
+        }
+        std::size_t slots = 0;
+        std::uint64_t firstLine = dataLine;
+        for (unsigned k = 0; k < count; ++k) {
+            pieces[k].firstLine = firstLine;
+            pieces[k].firstSlot = slots;
+            pieces[k].slots = lines[k] + 1;
+            firstLine += lines[k];
+            slots += pieces[k].slots;
+        }
+        trace.events.resize(slots);
+        std::vector<std::thread> threads;
+        for (unsigned k = 1; k < count; ++k)
+            threads.emplace_back([&, k] { parsePiece(map, trace.file, layout, pieces[k], pieces[k].strings, trace.events, false); });
+        parsePiece(map, trace.file, layout, pieces[0], trace.strings, trace.events, false);
+        for (auto& thread : threads)
+            thread.join();
+        for (unsigned k = 0; k < count; ++k) {
+            if (pieces[k].error)
+                std::rethrow_exception(pieces[k].error); // every piece before k ended where the next began
+            if (pieces[k].overflow || (k + 1 < count && pieces[k].end != pieces[k + 1].begin))
+                return false;
+        }
+        // Merge the pieces' strings into the trace's pool and close the gaps between the pieces' slots.
+        std::size_t write = pieces[0].rows;
+        for (unsigned k = 1; k < count; ++k) {
+            const auto& strings = pieces[k].strings;
+            std::vector<StringId> remap(strings.size());
+            for (std::size_t s = 0; s < strings.size(); ++s)
+                remap[s] = trace.strings.intern(strings.view(static_cast<StringId>(s)));
+            auto map = [&](StringId& id) {
+                if (id != kNoString)
+                    id = remap[id];
+            };
+            for (std::size_t r = 0; r < pieces[k].rows; ++r) {
+                MemEvent& e = trace.events[write + r] = trace.events[pieces[k].firstSlot + r];
+                map(e.subType);
+                map(e.name);
+                map(e.owner);
+                map(e.inefficient);
+            }
+            write += pieces[k].rows;
+        }
+        trace.events.resize(write);
+        trace.rowsRead = write;
+        return true;
+    };
+
+    if (count == 1 || !runParallel()) {
+        trace.strings = StringPool();
+        trace.events.clear();
+        Piece whole;
+        whole.begin = dataBegin;
+        whole.stop = fileEnd;
+        whole.firstLine = dataLine;
+        parsePiece(map, trace.file, layout, whole, trace.strings, trace.events, true);
+        if (whole.error)
+            std::rethrow_exception(whole.error);
+        trace.events.resize(whole.rows);
+        trace.rowsRead = whole.rows;
+    }
+    finishTrace(trace);
+    return trace;
+}
+
+} // namespace msprobe::memory

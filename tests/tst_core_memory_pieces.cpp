@@ -1,0 +1,188 @@
+// SPDX-License-Identifier: Apache-2.0
+// The parallel CSV read of a msMemScope dump: the same trace whatever the number of pieces (strings merged, line
+// numbers, out-of-order rows), the one-piece fallback when a cut falls inside a multi-line quoted cell, errors
+// in a late piece naming their real line, and the two orderings of finishTrace (dense IDs placed, sparse sorted).
+#include "memory/mem_model.h"
+#include "memory/memscope_reader.h"
+#include "memory/memscope_rows.h"
+#include "support/error.h"
+#include "test_util.h"
+#include "tst_core_memory_rows.h"
+
+#include <QTemporaryDir>
+
+using namespace msprobe;
+using namespace msprobe::memory;
+using namespace msprobe::test;
+namespace fs = std::filesystem;
+
+namespace {
+
+// A dump of `blocks` blocks written as msMemScope does (MALLOC and ACCESS rows held until the FREE, every 5th
+// block freed only at the end), owners from 37 modules, every 11th ACCESS with a two-line quoted call stack.
+std::string trainingDump(int blocks, const char* lineEnd = "\n")
+{
+    MemDumpBuilder dump;
+    std::vector<std::string> held;
+    std::string late;
+    for (int b = 1; b <= blocks; ++b) {
+        MemDumpBuilder block;
+        block.text.clear();
+        block.nextId = dump.nextId;
+        block.nextTs = dump.nextTs;
+        const std::uint64_t ptr = 0x10000 + static_cast<std::uint64_t>(b % 97) * 0x1000;
+        block.malloc("PTA", ptr, 512 + b * 3, static_cast<std::uint64_t>(b), b * 10,
+            ",owner:PTA@weight@layer" + std::to_string(b % 37));
+        block.access("torch._ops.aten.op" + std::to_string(b % 13) + ".default", ptr, 64, static_cast<std::uint64_t>(b));
+        if (b % 11 == 0)
+            block.text.replace(block.text.size() - 3, 3, ",\"a.py(1): f\nb.py(" + std::to_string(b) + "): g\",\n");
+        dump.nextId = block.nextId;
+        dump.nextTs = block.nextTs;
+        dump.row("OP_LAUNCH", "ATEN_START", "torch._ops.aten.op" + std::to_string(b % 13) + ".default", "N/A", "");
+        if (b % 5 == 0) {
+            late += block.text;
+            continue;
+        }
+        dump.text += block.text;
+        dump.free("PTA", ptr, 512 + b * 3, static_cast<std::uint64_t>(b), 0);
+    }
+    dump.text += late;
+    std::string out;
+    for (const char c : dump.text)
+        out += c == '\n' ? std::string(lineEnd) : std::string(1, c);
+    return out;
+}
+
+// The trace as text, one line per event with every field and the strings resolved (so pools may differ in ids).
+std::string describe(const MemTrace& trace)
+{
+    std::string out;
+    for (const auto& e : trace.events)
+        out += std::to_string(e.id) + "|" + std::to_string(e.tsNs) + "|" + std::to_string(e.ptr) + "|" + std::to_string(e.size) + "|"
+            + std::to_string(e.total) + "|" + std::to_string(e.used) + "|" + std::to_string(e.allocationId) + "|"
+            + std::to_string(e.pid) + "|" + std::to_string(e.tid) + "|" + std::to_string(e.device) + "|" + std::to_string(e.line) + "|"
+            + std::string(eventKindName(e.kind)) + "|" + std::string(trace.text(e.subType)) + "|" + std::string(trace.text(e.name))
+            + "|" + std::string(trace.text(e.owner)) + "|" + std::string(trace.text(e.inefficient)) + "|"
+            + std::to_string(e.flags) + "\n";
+    return out;
+}
+
+std::string readError(const fs::path& file, unsigned pieces)
+{
+    try {
+        readMemScopeCsvInPieces(file, pieces);
+    } catch (const Error& error) {
+        return error.what();
+    }
+    return {};
+}
+
+} // namespace
+
+class TestCoreMemoryPieces : public QObject {
+    Q_OBJECT
+
+private slots:
+    void sameTraceWhateverThePieces()
+    {
+        QTemporaryDir dir;
+        for (const char* lineEnd : { "\n", "\r\n" }) {
+            const fs::path file = fs::path(dir.path().toStdString()) / "memscope_dump_1.csv";
+            writeFile(file, trainingDump(3000, lineEnd));
+            const auto whole = readMemScopeCsvInPieces(file, 1);
+            // 3000 blocks: ATEN_START, MALLOC, ACCESS each, FREE for the 2400 freed in place.
+            QCOMPARE(whole.rowsRead, std::size_t(3000 * 3 + 2400));
+            for (std::size_t i = 1; i < whole.events.size(); ++i)
+                QVERIFY(whole.events[i - 1].id < whole.events[i].id);
+            const auto expected = describe(whole);
+            for (unsigned pieces : { 2u, 3u, 7u, 64u }) {
+                const auto trace = readMemScopeCsvInPieces(file, pieces);
+                QCOMPARE(trace.rowsRead, whole.rowsRead);
+                QVERIFY2(describe(trace) == expected, (std::to_string(pieces) + " pieces, " + (lineEnd[0] == '\r' ? "CRLF" : "LF")).c_str());
+                QCOMPARE(trace.strings.size(), whole.strings.size()); // the pieces' strings merged, none twice
+            }
+            // The row of block 5's MALLOC is written after every other block: its line is the last rows'.
+            const auto& block5 = *std::find_if(whole.events.begin(), whole.events.end(),
+                [](const MemEvent& e) { return e.kind == EventKind::Malloc && e.allocationId == 5; });
+            QVERIFY(block5.line > 9000);
+            QCOMPARE(std::string(whole.text(block5.owner)), std::string("PTA@weight@layer5"));
+        }
+    }
+
+    void cutInsideAQuotedCellFallsBackToOnePiece()
+    {
+        // The middle of the file is a call stack of 20 000 lines: every cut lands in it, so the pieces' guesses
+        // fail and the file is read whole; nothing of the stack is taken for rows.
+        QTemporaryDir dir;
+        MemDumpBuilder dump;
+        dump.malloc("PTA", 0x1000, 64, 1);
+        std::string stack;
+        for (int k = 0; k < 20000; ++k)
+            stack += "frame.py(" + std::to_string(k) + "): f,2,MALLOC,PTA\n";
+        dump.text.replace(dump.text.size() - 3, 3, ",\"" + stack + "\",\n");
+        dump.free("PTA", 0x1000, 64, 1);
+        const fs::path file = fs::path(dir.path().toStdString()) / "memscope_dump_2.csv";
+        writeFile(file, dump.text);
+        for (unsigned pieces : { 1u, 2u, 5u }) {
+            const auto trace = readMemScopeCsvInPieces(file, pieces);
+            QCOMPARE(trace.rowsRead, std::size_t(2));
+            QCOMPARE(trace.events[1].kind, EventKind::Free);
+            QCOMPARE(trace.events[1].line, std::uint32_t(20003)); // header, MALLOC + 20 000 stack lines
+        }
+    }
+
+    void errorsInALatePieceNameTheirLine()
+    {
+        QTemporaryDir dir;
+        const fs::path file = fs::path(dir.path().toStdString()) / "memscope_dump_3.csv";
+        auto text = trainingDump(2000);
+        // Break the timestamp of the last row (a held block's ACCESS near the end of the file).
+        const auto lastLine = static_cast<std::size_t>(std::count(text.begin(), text.end(), '\n'));
+        const auto rowStart = text.rfind('\n', text.size() - 2) + 1;
+        auto cell = rowStart;
+        for (int comma = 0; comma < 4; ++comma)
+            cell = text.find(',', cell) + 1;
+        text.replace(cell, text.find(',', cell) - cell, "12x");
+        writeFile(file, text);
+        for (unsigned pieces : { 1u, 4u }) {
+            const auto message = readError(file, pieces);
+            QVERIFY2(message.find("line " + std::to_string(lastLine) + ", column 5 (Timestamp(ns))") != std::string::npos, message.c_str());
+        }
+        // A row repeated at the start and the end of the file: the two lines are named, across pieces.
+        auto repeated = trainingDump(2000);
+        const auto firstRowEnd = repeated.find('\n', repeated.find('\n') + 1) + 1;
+        const auto firstRow = repeated.substr(repeated.find('\n') + 1, firstRowEnd - repeated.find('\n') - 1);
+        repeated += firstRow;
+        writeFile(file, repeated);
+        const auto total = std::count(repeated.begin(), repeated.end(), '\n');
+        for (unsigned pieces : { 1u, 3u }) {
+            const auto message = readError(file, pieces);
+            QVERIFY2(message.find("line " + std::to_string(total) + ":") != std::string::npos
+                    && message.find("repeats the row on line 2 ") != std::string::npos,
+                message.c_str());
+        }
+    }
+
+    void sparseIdsAreSortedToo()
+    {
+        // IDs far apart (not a dense counter) take the sort rather than the placement; both give ID order.
+        QTemporaryDir dir;
+        MemDumpBuilder dump;
+        for (std::uint64_t id : { 900000000000ull, 7ull, 3000000000ull, 5ull, 12ull }) {
+            dump.nextId = id;
+            dump.malloc("PTA", 0x1000 + id, 64, id);
+        }
+        const fs::path file = fs::path(dir.path().toStdString()) / "memscope_dump_4.csv";
+        writeFile(file, dump.text);
+        const auto trace = readMemScope(file);
+        std::vector<std::uint64_t> ids;
+        for (const auto& e : trace.events)
+            ids.push_back(e.id);
+        QCOMPARE(ids, (std::vector<std::uint64_t> { 5, 7, 12, 3000000000ull, 900000000000ull }));
+        QCOMPARE(trace.events[0].line, std::uint32_t(5));
+        QCOMPARE(trace.events[0].ptr, std::uint64_t(0x1005));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestCoreMemoryPieces)
+#include "tst_core_memory_pieces.moc"
