@@ -50,28 +50,46 @@ Prepared prepare(const CompareSide& side, CompareLevel level, CompareMode mode)
     if (level == CompareLevel::Op && out.framework == "MINDSPORE")
         throw Error(trace.file, {}, "is a MindSpore dump: compare it at kernel level (--level kernel)");
     std::map<std::int32_t, std::vector<std::uint32_t>> rows; // per numeric device, in timestamp order
+    std::int32_t lastDevice = kDeviceUnknown;
+    std::vector<std::uint32_t>* lastList = nullptr; // rows of one device come in runs: one map lookup a run
+    const bool cpuRows = out.framework == "TORCH_CPU";
     for (std::uint32_t i = 0; i < trace.events.size(); ++i) {
         const auto& e = trace.events[i];
-        if (e.device < 0 && !(e.device == kDeviceCpu && out.framework == "TORCH_CPU"))
+        if (e.device < 0 && !(e.device == kDeviceCpu && cpuRows))
             continue;
         if (side.step && model.stepOf[i] != side.step)
             continue;
-        rows[e.device].push_back(i);
+        if (!lastList || e.device != lastDevice) {
+            lastDevice = e.device;
+            lastList = &rows[e.device];
+        }
+        lastList->push_back(i);
     }
+    // What each Event Type string is, looked up once rather than compared as text on every row.
+    enum : std::uint8_t { kFrameworkPool = 1, kWanted = 2 };
+    std::vector<std::uint8_t> typeBits(trace.strings.size(), 0);
+    for (StringId id = 0; id < typeBits.size(); ++id) {
+        const auto type = trace.text(id);
+        if (type == out.framework)
+            typeBits[id] |= kFrameworkPool;
+        if (level == CompareLevel::Op ? (type == "ATEN_END" || type == "ATB_END") : type == "KERNEL_LAUNCH")
+            typeBits[id] |= kWanted;
+    }
+    auto typeIs = [&](StringId id, std::uint8_t bit) { return id != kNoString && (typeBits[id] & bit); };
     for (auto& [device, list] : rows) {
-        std::stable_sort(list.begin(), list.end(), [&](std::uint32_t a, std::uint32_t b) { return trace.events[a].tsNs < trace.events[b].tsNs; });
+        auto byTime = [&](std::uint32_t a, std::uint32_t b) { return trace.events[a].tsNs < trace.events[b].tsNs; };
+        if (!std::is_sorted(list.begin(), list.end(), byTime)) // ID order is time order in most dumps
+            std::stable_sort(list.begin(), list.end(), byTime);
         std::vector<std::int64_t> nextSize(list.size() + 1, 0);
         for (std::size_t p = list.size(); p-- > 0;) {
             const auto& e = trace.events[list[p]];
-            const bool pool = (e.kind == EventKind::Malloc || e.kind == EventKind::Free) && trace.text(e.subType) == out.framework;
+            const bool pool = (e.kind == EventKind::Malloc || e.kind == EventKind::Free) && typeIs(e.subType, kFrameworkPool);
             nextSize[p] = pool ? e.size : nextSize[p + 1];
         }
         auto& items = out.items[device];
         for (std::size_t p = 0; p < list.size(); ++p) {
             const auto& e = trace.events[list[p]];
-            const auto type = trace.text(e.subType);
-            const bool wanted = level == CompareLevel::Op ? (type == "ATEN_END" || type == "ATB_END") : type == "KERNEL_LAUNCH";
-            if (!wanted)
+            if (!typeIs(e.subType, kWanted))
                 continue;
             Item item { trace.text(e.name), list[p], nextSize[p], 0 };
             if (mode == CompareMode::Net) {
@@ -81,7 +99,7 @@ Prepared prepare(const CompareSide& side, CompareLevel level, CompareMode mode)
                     std::int64_t net = 0;
                     for (auto k = model.ops[op].startEvent + 1; k < list[p]; ++k) {
                         const auto& m = trace.events[k];
-                        if (m.tid != e.tid || m.shadow() || trace.text(m.subType) != out.framework)
+                        if (m.tid != e.tid || m.shadow() || !typeIs(m.subType, kFrameworkPool))
                             continue;
                         if (m.kind == EventKind::Malloc)
                             net += m.size;

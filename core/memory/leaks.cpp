@@ -218,12 +218,21 @@ std::vector<MarkLeakDevice> checkLeaksBetweenMarks(const MemTrace& trace, const 
     const std::vector<std::string>& pools)
 {
     std::map<std::int32_t, std::vector<const MemEvent*>> byDevice;
+    std::int32_t lastDevice = kDeviceUnknown;
+    std::vector<const MemEvent*>* lastRows = nullptr; // rows of one device come in runs: one map lookup a run
     for (const auto& e : trace.events)
-        if (e.device != kDeviceUnknown)
-            byDevice[e.device].push_back(&e);
+        if (e.device != kDeviceUnknown) {
+            if (!lastRows || e.device != lastDevice) {
+                lastDevice = e.device;
+                lastRows = &byDevice[e.device];
+            }
+            lastRows->push_back(&e);
+        }
     std::vector<MarkLeakDevice> result;
     for (auto& [device, rows] : byDevice) {
-        std::stable_sort(rows.begin(), rows.end(), [](const MemEvent* a, const MemEvent* b) { return a->id < b->id; });
+        auto byId = [](const MemEvent* a, const MemEvent* b) { return a->id < b->id; };
+        if (!std::is_sorted(rows.begin(), rows.end(), byId)) // one process: in ID order already
+            std::stable_sort(rows.begin(), rows.end(), byId);
         MarkLeakDevice out;
         out.device = device;
         std::vector<std::uint64_t> marks;

@@ -4,6 +4,7 @@
 #include "memory/attr_parse.h"
 #include "support/error.h"
 
+#include <algorithm>
 #include <map>
 #include <tuple>
 #include <unordered_map>
@@ -108,9 +109,19 @@ MemModel buildModel(const MemTrace& trace)
     std::map<std::uint64_t, std::uint32_t> liveByPtr; // for ACCESS containment
     StepTracker steps(trace, model);
     bool systemSteps = false;
-    for (const auto& e : events)
+    // The address maps serve only rows without allocation_id; a dump whose memory rows all carry one skips them.
+    bool addressMaps = false;
+    std::size_t mallocs = 0;
+    for (const auto& e : events) {
         systemSteps = systemSteps || (e.kind == EventKind::System && trace.is(e.subType, "STEP"));
+        addressMaps = addressMaps || (e.isMemory() && !(e.flags & kFlagHasAllocationId));
+        mallocs += e.kind == EventKind::Malloc;
+    }
+    byAllocationId.reserve(std::min<std::size_t>(mallocs, 1u << 20));
+    model.blocks.reserve(mallocs);
     std::int32_t pid = -2;
+    std::uint64_t stackKey = 0;
+    std::vector<std::uint32_t>* stackOfKey = nullptr; // the open ops of the thread of the previous event
     for (std::uint32_t i = 0; i < count; ++i) {
         const MemEvent& e = events[i];
         if (e.pid != pid) {
@@ -121,7 +132,11 @@ MemModel buildModel(const MemTrace& trace)
             liveByPtr.clear();
         }
         model.stepOf[i] = steps.feed(i);
-        auto& stack = openOps[threadKey(e)];
+        if (!stackOfKey || threadKey(e) != stackKey) {
+            stackKey = threadKey(e);
+            stackOfKey = &openOps[stackKey];
+        }
+        auto& stack = *stackOfKey;
         if (e.kind == EventKind::OpLaunch) {
             const auto type = trace.text(e.subType);
             if (type == "ATEN_START" || type == "ATB_START") {
@@ -169,8 +184,10 @@ MemModel buildModel(const MemTrace& trace)
             model.blockOf[i] = index;
             if (byId)
                 byAllocationId[e.allocationId] = index;
-            liveByPoolPtr[{ e.subType, e.ptr }] = index;
-            liveByPtr[e.ptr] = index;
+            if (addressMaps) {
+                liveByPoolPtr[{ e.subType, e.ptr }] = index;
+                liveByPtr[e.ptr] = index;
+            }
             continue;
         }
         std::uint32_t index = kNone;
@@ -209,6 +226,8 @@ MemModel buildModel(const MemTrace& trace)
         block.freeStep = model.stepOf[i];
         if (e.owner != kNoString && block.owner == kNoString)
             block.owner = e.owner;
+        if (!addressMaps)
+            continue;
         auto live = liveByPoolPtr.find({ block.pool, block.ptr });
         if (live != liveByPoolPtr.end() && live->second == index)
             liveByPoolPtr.erase(live);
