@@ -83,7 +83,7 @@ std::string blockAttr(std::uint64_t allocationId, const Event& e, const std::str
 
 } // namespace
 
-CsvWriter::CsvWriter(const std::filesystem::path& file, bool compat)
+CsvWriter::CsvWriter(const std::filesystem::path& file, bool compat, bool database)
     : m_pidText(std::to_string(::getpid()))
     , m_framework(compat ? "PTA" : "TORCH_CPU")
     , m_device(compat ? "0" : "cpu")
@@ -92,11 +92,15 @@ CsvWriter::CsvWriter(const std::filesystem::path& file, bool compat)
     m_activationId = strings().intern("activation");
     for (Phase phase : { Phase::Forward, Phase::Backward, Phase::Optimizer })
         m_phaseIds[static_cast<std::size_t>(phase)] = strings().intern(phaseName(phase));
-    m_file = std::fopen(file.c_str(), "ab");
-    if (!m_file)
-        throw Error(file.string(), "", std::string("cannot create memory dump file: ") + std::strerror(errno));
-    std::fprintf(m_file, "%s\n", kDumpCsvHeader);
-    std::fflush(m_file);
+    if (database)
+        m_database = std::make_unique<DumpDatabaseWriter>(file);
+    else {
+        m_file = std::fopen(file.c_str(), "ab");
+        if (!m_file)
+            throw Error(file.string(), "", std::string("cannot create memory dump file: ") + std::strerror(errno));
+        std::fprintf(m_file, "%s\n", kDumpCsvHeader);
+        std::fflush(m_file);
+    }
     m_thread = std::thread([this] { run(); });
 }
 
@@ -123,6 +127,13 @@ void CsvWriter::drain(std::vector<Event>& batch)
     if (!m_out.empty() && m_file) {
         std::fwrite(m_out.data(), 1, m_out.size(), m_file);
         m_out.clear();
+    } else if (!m_out.empty() && m_database) {
+        try {
+            m_database->append(m_out);
+        } catch (const std::exception& error) { // the writer thread must not die: say it, drop the batch
+            std::fprintf(stderr, "msprobe memory capture: %s\n", error.what());
+        }
+        m_out.clear();
     }
 }
 
@@ -134,7 +145,8 @@ void CsvWriter::flush()
     std::vector<Event> batch;
     m_queue.takeAll(batch, 0);
     drain(batch);
-    std::fflush(m_file);
+    if (m_file)
+        std::fflush(m_file);
 }
 
 void CsvWriter::finish()
@@ -152,8 +164,10 @@ void CsvWriter::finish()
     drain(batch);
     writeLiveBlocks();
     drain(batch);
-    std::fclose(m_file);
+    if (m_file)
+        std::fclose(m_file);
     m_file = nullptr;
+    m_database.reset();
     m_finished = true;
 }
 

@@ -7,11 +7,13 @@
 #pragma once
 
 #include "capture/memory/memory_events.h"
+#include "memory/dump_database.h"
 
 #include <array>
 #include <cstdio>
 #include <filesystem>
 #include <map>
+#include <memory>
 #include <thread>
 
 namespace msprobe::memory {
@@ -21,8 +23,9 @@ inline constexpr const char* kDumpCsvHeader = "ID,Event,Event Type,Name,Timestam
 
 class CsvWriter {
 public:
-    // compat: Event Type PTA and Device Id 0 (else TORCH_CPU and cpu).
-    CsvWriter(const std::filesystem::path& file, bool compat);
+    // compat: Event Type PTA and Device Id 0 (else TORCH_CPU and cpu). database: the rows go to the SQLite variant
+    // (table memscope_dump, §1.5) at `file` instead of CSV text.
+    CsvWriter(const std::filesystem::path& file, bool compat, bool database = false);
     ~CsvWriter(); // finish()
 
     EventQueue& queue() { return m_queue; }
@@ -51,6 +54,7 @@ private:
     const std::string& text(std::uint32_t id); // interned string, cached by this thread
 
     std::FILE* m_file = nullptr;
+    std::unique_ptr<DumpDatabaseWriter> m_database; // db mode, instead of m_file
     std::string m_pidText, m_framework, m_device;
     EventQueue m_queue;
     std::thread m_thread;

@@ -225,9 +225,10 @@ void MemoryRecorder::startCommon()
         std::filesystem::create_directories(dir, ec);
         if (ec)
             throw Error(dir.string(), "", "cannot create memory dump folder: " + ec.message());
-        s.csv = dir / ("memscope_dump_" + ts + ".csv");
+        const std::string extension = s.options.database ? ".db" : ".csv";
+        s.csv = dir / ("memscope_dump_" + ts + extension);
         for (int k = 1; std::filesystem::exists(s.csv); ++k) // two recorders in one second: one file each
-            s.csv = dir / ("memscope_dump_" + ts + "_" + std::to_string(k) + ".csv");
+            s.csv = dir / ("memscope_dump_" + ts + "_" + std::to_string(k) + extension);
         auto session = std::make_unique<Session>();
         session->access = s.options.access;
         session->compat = s.options.compat;
@@ -236,7 +237,7 @@ void MemoryRecorder::startCommon()
                 / ("watch_dump_data_check_sum_" + ts + ".csv");
             session->watch = openWatch(s.options.watch[0], s.options.watch[1], s.watchCsv);
         }
-        session->writer = std::make_unique<CsvWriter>(s.csv, s.options.compat);
+        session->writer = std::make_unique<CsvWriter>(s.csv, s.options.compat, s.options.database);
         Session* expected = nullptr;
         if (!g_session.compare_exchange_strong(expected, session.get()))
             throw Error(s.csv.string(), "", "another MemoryRecorder is already recording in this process");

@@ -43,6 +43,9 @@ struct MemoryCaptureOptions {
     std::vector<std::string> watch;
     // true: Event Type PTA and Device Id 0, so msMemScope's own analysers accept the file; false: TORCH_CPU, cpu.
     bool compat = true;
+    // true: the dump is the SQLite variant memscope_dump_{ts}.db (spec §1.5, as msMemScope's --data-format=db),
+    // written by the same writer thread with the same rows.
+    bool database = false;
 };
 
 class MemoryRecorder {
