@@ -32,12 +32,20 @@ std::string describe(const MemTrace& trace)
     return out;
 }
 
-// The CSV's rows (header dropped) written to `db` in two batches, cut at a line break.
+// The CSV's rows (header dropped) written to `db` in two batches, cut at the first row end past the middle (a line
+// break outside quotes: the capture's batches hold whole rows).
 void convert(const std::string& csv, const fs::path& db)
 {
     const auto body = csv.substr(csv.find('\n') + 1);
-    auto cut = body.find('\n', body.size() / 2);
-    cut = cut == std::string::npos ? body.size() : cut + 1;
+    std::size_t cut = body.size();
+    bool quoted = false;
+    for (std::size_t i = 0; i < body.size(); ++i) {
+        quoted = quoted != (body[i] == '"');
+        if (!quoted && body[i] == '\n' && i >= body.size() / 2) {
+            cut = i + 1;
+            break;
+        }
+    }
     DumpDatabaseWriter writer(db);
     writer.append(std::string_view(body).substr(0, cut));
     writer.append(std::string_view(body).substr(cut));
@@ -52,9 +60,9 @@ private slots:
     void attrBecomesJsonOfStrings()
     {
         QCOMPARE(attrToJson("{allocation_id:3,addr:0x10,size:24,dtype:torch.float32,shape:torch.Size([2, 3])}"),
-            std::string(R"({"allocation_id":"3","addr":"0x10","size":"24","dtype":"torch.float32","shape":"torch.Size([2, 3])"})"));
+            std::string(R"j({"allocation_id":"3","addr":"0x10","size":"24","dtype":"torch.float32","shape":"torch.Size([2, 3])"})j"));
         QCOMPARE(attrToJson("{size:8,inefficient_type:early_allocation,late_deallocation,owner:PTA@weight}"),
-            std::string(R"({"size":"8","inefficient_type":"early_allocation,late_deallocation","owner":"PTA@weight"})"));
+            std::string(R"j({"size":"8","inefficient_type":"early_allocation,late_deallocation","owner":"PTA@weight"})j"));
         QCOMPARE(attrToJson(""), std::string());
     }
 
