@@ -8,6 +8,9 @@
 #include "test_util.h"
 #include "tst_capture_memory_util.h"
 
+#include "memory/mem_model.h"
+#include "memory/memscope_reader.h"
+
 #include <QTemporaryDir>
 
 namespace fs = std::filesystem;
@@ -94,6 +97,37 @@ private slots:
         QCOMPARE(q(header), q("Tensor info,Check data sum"));
         QVERIFY2(first.find("/torch._ops.aten.tanh.default_1-torch._ops.aten.tanh.default_0_after,") != std::string::npos,
             first.c_str());
+    }
+
+    void captureAsDatabase()
+    {
+        // --format db: the same rows in memscope_dump_{time}.db, read back by the memory reader.
+        QTemporaryDir tmp;
+        const fs::path root = tmp.path().toStdString();
+        scriptNet().save((root / "model.pt").string());
+        torch::manual_seed(5);
+        const auto bytes = torch::jit::pickle_save(c10::IValue(c10::ivalue::Tuple::create({ c10::IValue(torch::randn({ 4, 8 })) })));
+        writeFile(root / "inputs.pt", std::string(bytes.begin(), bytes.end()));
+        const Run run = runCli({ "memory", "capture", "--model", q((root / "model.pt").string()), "--input",
+            q((root / "inputs.pt").string()), "-o", q((root / "mem").string()), "--steps", "2", "--backward", "--format", "db" });
+        QVERIFY2(run.exitCode == 0, qPrintable(run.err));
+        fs::path db;
+        for (const auto& item : fs::recursive_directory_iterator(root / "mem"))
+            if (item.path().extension() == ".db")
+                db = item.path();
+        QVERIFY(!db.empty());
+        QVERIFY(onlyCsv(root / "mem", "memscope_dump_").empty());
+        const auto trace = msprobe::memory::readMemScope(db);
+        int steps = 0, weights = 0, gradients = 0;
+        for (const auto& e : trace.events) {
+            steps += e.kind == msprobe::memory::EventKind::System && trace.is(e.subType, "STEP");
+            weights += e.kind == msprobe::memory::EventKind::Malloc && trace.text(e.owner).find("@weight") != std::string_view::npos;
+            gradients += e.kind == msprobe::memory::EventKind::Malloc && trace.text(e.owner).find("@gradient") != std::string_view::npos;
+        }
+        QCOMPARE(steps, 2);
+        QCOMPARE(weights, 4);
+        QCOMPARE(gradients, 4);
+        QVERIFY(!msprobe::memory::buildModel(trace).blocks.empty());
     }
 
     void usageErrors()

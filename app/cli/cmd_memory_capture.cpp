@@ -16,7 +16,7 @@ namespace {
 
 const char* kMemoryCaptureHelp
     = "usage: msprobe memory capture [-h] --model MODEL.pt --input INPUTS.pt -o DIR [--steps N]\n"
-      "                              [--access] [--watch OP_A,OP_B] [--backward]\n\n"
+      "                              [--access] [--watch OP_A,OP_B] [--backward] [--format csv|db]\n\n"
       "Load a TorchScript model (torch.jit.save) headless, run it on the inputs and record every ATen CPU\n"
       "allocation and free, the outermost operators and the steps as an msMemScope dump:\n"
       "DIR/msmemscope_{pid}_{time}_ascend/device_0/dump/memscope_dump_{time}.csv.\n\n"
@@ -29,6 +29,7 @@ const char* kMemoryCaptureHelp
       "  --watch OP_A,OP_B   CRC-64 of OP_A's outputs before/after every op until OP_B ends\n"
       "                      (op names like aten::add or torch._ops.aten.add.Tensor)\n"
       "  --backward          also run backward from the sum of the floating-point outputs\n"
+      "  --format csv|db     the dump as CSV (default) or as msMemScope's SQLite variant memscope_dump_{time}.db\n"
       "  -h, --help          show this help\n";
 
 } // namespace
@@ -41,7 +42,7 @@ int runMemoryCapture(const std::vector<std::string>& args)
     }
     std::string model, input, output, watch;
     long steps = 1;
-    bool access = false, backward = false;
+    bool access = false, backward = false, database = false;
     ArgScanner scan(args);
     while (!scan.done()) {
         if (auto v = scan.value({ "--model", "-m" }))
@@ -55,6 +56,10 @@ int runMemoryCapture(const std::vector<std::string>& args)
             steps = std::strtol(s->c_str(), &end, 10);
             if (!end || *end || steps < 1)
                 throw UsageError { "--steps needs a positive integer, not '" + *s + "'" };
+        } else if (auto f = scan.value({ "--format", "--data-format" })) {
+            if (*f != "csv" && *f != "db")
+                throw UsageError { "--format is csv or db, not '" + *f + "'" };
+            database = *f == "db";
         } else if (auto w = scan.value({ "--watch" }))
             watch = *w;
         else if (scan.isFlag({ "--access" }))
@@ -77,7 +82,7 @@ int runMemoryCapture(const std::vector<std::string>& args)
         throw Error(found.failure);
     using Entry = int (*)(const MsprobeMemoryCaptureRequest*, char*, std::size_t);
     const MsprobeMemoryCaptureRequest request { model.c_str(), input.c_str(), output.c_str(), watch.c_str(), steps,
-        access ? 1 : 0, backward ? 1 : 0 };
+        access ? 1 : 0, backward ? 1 : 0, database ? 1 : 0 };
     char error[4096] = {};
     const int rc = reinterpret_cast<Entry>(found.entry)(&request, error, sizeof error);
     if (rc == kExitUsage)

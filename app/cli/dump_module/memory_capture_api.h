@@ -14,6 +14,7 @@ struct MsprobeMemoryCaptureRequest {
     long steps;
     int access;
     int backward;
+    int database; // the .db variant instead of the CSV
 };
 
 // Returns 0 on success, 1 on a failure (message in error), 2 on a usage error (message in error).

@@ -75,6 +75,7 @@ int run(const MsprobeMemoryCaptureRequest& r)
     MemoryCaptureOptions options;
     options.outputDir = r.outputDir;
     options.access = r.access != 0;
+    options.database = r.database != 0;
     if (const std::string watch = r.watch; !watch.empty()) {
         const auto comma = watch.find(',');
         if (comma == std::string::npos || comma == 0 || comma + 1 == watch.size()
