@@ -78,7 +78,7 @@ public:
 
     // Writes every event recorded so far to the file (blocks still alive wait for their free or stop()).
     void flush();
-    std::filesystem::path csvPath() const;
+    std::filesystem::path csvPath() const; // the dump: memscope_dump_{ts}.csv, or .db with options.database
     std::filesystem::path watchCsvPath() const; // empty without watch
     std::uint64_t eventCount() const; // events recorded so far (all kinds)
 
