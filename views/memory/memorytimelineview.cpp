@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "memorytimelineview.h"
 
+#include "memorylinks.h"
+
 #include <QMouseEvent>
 #include <QPainter>
 #include <QToolTip>
@@ -19,6 +21,7 @@ constexpr double kMinSpanNs = 100;
 // the capture stopped too early to tell) are a lighter red.
 const QColor kLeakColour(214, 39, 40), kAliveColour(240, 150, 150), kInefficientColour(255, 140, 0);
 const QColor kAggregatedColour(110, 125, 150); // a pixel column of blocks narrower than a pixel
+const QColor kMarkColour(148, 103, 189), kMarkRangeColour(148, 103, 189, 90); // mstx marks and user ranges
 
 // Mid-tone hues that read on light and dark backgrounds; neighbouring blocks differ.
 const QColor& paletteColour(std::uint32_t index)
@@ -62,6 +65,7 @@ void MemoryTimelineView::setDocument(std::shared_ptr<const studio::MemoryDocumen
 {
     m_document = std::move(document);
     m_origin = m_document ? m_document->timeline.beginNs : 0;
+    m_selection.reset();
     showWholeCapture();
 }
 
@@ -96,7 +100,7 @@ void MemoryTimelineView::zoomAt(double x, double factor)
 
 QRectF MemoryTimelineView::plotRect() const
 {
-    return QRectF(kLeft, kTop, std::max(1.0, width() - kLeft - kRight), std::max(1.0, height() - kTop - 2 * kLane - kAxis));
+    return QRectF(kLeft, kTop, std::max(1.0, width() - kLeft - kRight), std::max(1.0, height() - kTop - 3 * kLane - kAxis));
 }
 
 double MemoryTimelineView::xOfTime(double ns) const
@@ -184,6 +188,33 @@ MemoryTimelineView::Columns MemoryTimelineView::columns() const
     return out;
 }
 
+void MemoryTimelineView::setSelection(std::int64_t beginTs, std::int64_t endTs)
+{
+    m_selection = std::make_pair(std::min(beginTs, endTs), std::max(beginTs, endTs));
+    update();
+}
+
+void MemoryTimelineView::clearSelection()
+{
+    m_selection.reset();
+    update();
+}
+
+std::vector<std::size_t> MemoryTimelineView::selectedOperators() const
+{
+    if (!m_document || !m_selection)
+        return {};
+    return studio::operatorsInRange(m_document->timeline, m_selection->first, m_selection->second);
+}
+
+void MemoryTimelineView::showSpan(std::int64_t beginTs, std::int64_t endTs)
+{
+    setSelection(beginTs, endTs);
+    const double begin = static_cast<double>(m_selection->first - m_origin), end = static_cast<double>(m_selection->second - m_origin);
+    const double margin = std::max((end - begin) * 0.1, kMinSpanNs);
+    setTimeRange(begin - margin, end + margin);
+}
+
 std::optional<std::size_t> MemoryTimelineView::blockAt(const QPointF& pos) const
 {
     if (!m_document || !plotRect().contains(pos))
@@ -248,6 +279,12 @@ void MemoryTimelineView::paintEvent(QPaintEvent*)
     painter.setClipRect(plotRect());
     paintBlocks(painter, cols);
     paintLiveCurve(painter, cols);
+    if (m_selection) {
+        QColor band = palette().color(QPalette::Highlight);
+        band.setAlpha(50);
+        const double left = xOfTimestamp(m_selection->first), right = xOfTimestamp(m_selection->second);
+        painter.fillRect(QRectF(left, plotRect().top(), std::max(1.0, right - left), plotRect().height()), band);
+    }
     painter.restore();
     paintLanes(painter);
     paintAxes(painter);
@@ -332,7 +369,8 @@ void MemoryTimelineView::paintLanes(QPainter& painter) const
     const QRectF plot = plotRect();
     const auto& timeline = m_document->timeline;
     const QFontMetricsF metrics(font());
-    auto lane = [&](const std::vector<studio::TimelineSpan>& spans, double top, const QString& title, const QColor& a, const QColor& b) {
+    auto lane = [&](const std::vector<studio::TimelineSpan>& spans, double top, const QString& title, const QColor& a, const QColor& b,
+                    bool highlight) {
         painter.setPen(palette().color(QPalette::Text));
         painter.drawText(QRectF(0, top, kLeft - 6, kLane), Qt::AlignRight | Qt::AlignVCenter, title);
         painter.save();
@@ -344,7 +382,8 @@ void MemoryTimelineView::paintLanes(QPainter& painter) const
                 continue;
             const double left = xOfTimestamp(span.startNs), right = xOfTimestamp(span.endNs);
             const QRectF box(left, top + 2, std::max(1.0, right - left), kLane - 4);
-            painter.fillRect(box, i % 2 ? a : b);
+            const bool selected = m_selection && span.endNs >= m_selection->first && span.startNs <= m_selection->second;
+            painter.fillRect(box, selected && highlight ? palette().color(QPalette::Highlight) : i % 2 ? a : b);
             if (box.width() > 30 && left >= lastRight) {
                 painter.setPen(Qt::white);
                 painter.drawText(box.adjusted(3, 0, -2, 0), Qt::AlignLeft | Qt::AlignVCenter,
@@ -354,8 +393,38 @@ void MemoryTimelineView::paintLanes(QPainter& painter) const
         }
         painter.restore();
     };
-    lane(timeline.steps, plot.bottom(), tr("steps"), QColor(90, 90, 140), QColor(120, 120, 170));
-    lane(timeline.ops, plot.bottom() + kLane, tr("operators"), QColor(60, 130, 110), QColor(90, 160, 140));
+    lane(timeline.steps, plot.bottom(), tr("steps"), QColor(90, 90, 140), QColor(120, 120, 170), false);
+    lane(timeline.ops, plot.bottom() + kLane, tr("operators"), QColor(60, 130, 110), QColor(90, 160, 140), true);
+    paintMarkLane(painter, plot.bottom() + 2 * kLane);
+}
+
+void MemoryTimelineView::paintMarkLane(QPainter& painter, double top) const
+{
+    // Ranges as boxes, marks as a tick with their message; labels only where they do not overlap.
+    const QRectF plot = plotRect();
+    const QFontMetricsF metrics(font());
+    painter.setPen(palette().color(QPalette::Text));
+    painter.drawText(QRectF(0, top, kLeft - 6, kLane), Qt::AlignRight | Qt::AlignVCenter, tr("marks"));
+    painter.save();
+    painter.setClipRect(QRectF(plot.left(), top, plot.width(), kLane));
+    double lastRight = -1e9;
+    for (const auto& span : m_document->timeline.marks) {
+        if (static_cast<double>(span.endNs - m_origin) < m_t0 || static_cast<double>(span.startNs - m_origin) > m_t1)
+            continue;
+        const double left = xOfTimestamp(span.startNs), right = xOfTimestamp(span.endNs);
+        const QString label = QString::fromStdString(span.label);
+        if (span.endNs > span.startNs) {
+            painter.fillRect(QRectF(left, top + 4, std::max(1.0, right - left), kLane - 8), kMarkRangeColour);
+        } else {
+            painter.fillRect(QRectF(left - 1, top + 1, 2, kLane - 2), kMarkColour);
+        }
+        if (left + 3 >= lastRight) {
+            painter.setPen(palette().color(QPalette::Text));
+            painter.drawText(QPointF(left + 3, top + kLane / 2 + metrics.ascent() / 2 - 1), label);
+            lastRight = left + 3 + metrics.horizontalAdvance(label) + 6;
+        }
+    }
+    painter.restore();
 }
 
 void MemoryTimelineView::paintAxes(QPainter& painter) const
@@ -372,7 +441,7 @@ void MemoryTimelineView::paintAxes(QPainter& painter) const
         painter.drawText(QRectF(0, y - 8, kLeft - 6, 16), Qt::AlignRight | Qt::AlignVCenter,
             QString::fromStdString(studio::formatBytes(static_cast<std::int64_t>(bytes))));
     }
-    const double axisTop = plot.bottom() + 2 * kLane;
+    const double axisTop = plot.bottom() + 3 * kLane;
     painter.setPen(text);
     painter.drawLine(QPointF(plot.left(), axisTop), QPointF(plot.right(), axisTop));
     const double timeStep = niceStep(m_t1 - m_t0, std::max(2, static_cast<int>(plot.width() / 110)));
@@ -417,8 +486,14 @@ void MemoryTimelineView::wheelEvent(QWheelEvent* event)
 
 void MemoryTimelineView::mousePressEvent(QMouseEvent* event)
 {
-    if (event->button() == Qt::LeftButton)
+    const bool selecting = event->button() == Qt::RightButton || (event->button() == Qt::LeftButton && (event->modifiers() & Qt::ShiftModifier));
+    if (selecting && m_document) {
+        m_selectAnchorX = event->position().x();
+        const std::int64_t ts = m_origin + static_cast<std::int64_t>(std::llround(timeOfX(*m_selectAnchorX)));
+        setSelection(ts, ts);
+    } else if (event->button() == Qt::LeftButton) {
         m_dragX = event->position().x();
+    }
 }
 
 void MemoryTimelineView::mouseMoveEvent(QMouseEvent* event)
@@ -426,6 +501,11 @@ void MemoryTimelineView::mouseMoveEvent(QMouseEvent* event)
     if (!m_document)
         return;
     const QPointF pos = event->position();
+    if (m_selectAnchorX) {
+        auto tsOf = [this](double x) { return m_origin + static_cast<std::int64_t>(std::llround(timeOfX(x))); };
+        setSelection(tsOf(*m_selectAnchorX), tsOf(pos.x()));
+        return;
+    }
     if (m_dragX) {
         const double shift = (*m_dragX - pos.x()) / plotRect().width() * (m_t1 - m_t0);
         m_dragX = pos.x();
@@ -441,7 +521,15 @@ void MemoryTimelineView::mouseMoveEvent(QMouseEvent* event)
         QToolTip::hideText();
 }
 
-void MemoryTimelineView::mouseReleaseEvent(QMouseEvent*) { m_dragX.reset(); }
+void MemoryTimelineView::mouseReleaseEvent(QMouseEvent*)
+{
+    m_dragX.reset();
+    if (m_selectAnchorX && m_selection) {
+        m_selectAnchorX.reset();
+        emit rangeSelected(m_selection->first, m_selection->second);
+    }
+    m_selectAnchorX.reset();
+}
 
 void MemoryTimelineView::mouseDoubleClickEvent(QMouseEvent*) { showWholeCapture(); }
 
