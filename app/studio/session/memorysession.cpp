@@ -26,21 +26,22 @@ bool MemorySession::looksLikeMemoryDump(const QString& path)
 MemorySession::MemorySession(QObject* parent)
     : QObject(parent)
 {
-    for (Load& load : m_loads) {
-        connect(&load.watcher, &QFutureWatcher<Result>::finished, this, [this, &load] {
+    for (Slot slot : { Slot::Primary, Slot::Compared }) {
+        Load& load = m_loads[index(slot)];
+        connect(&load.watcher, &QFutureWatcher<Result>::finished, this, [this, &load, slot] {
             const Result result = load.watcher.result();
             const bool cancelled = load.cancel && load.cancel->load();
             if (cancelled) {
-                emit loadFinished(false, QString());
+                emit loadFinished(false, QString(), slot);
                 return;
             }
             if (!result.document) {
-                emit loadFinished(false, result.error);
+                emit loadFinished(false, result.error, slot);
                 return;
             }
             load.document = result.document;
             emit documentChanged();
-            emit loadFinished(true, QString());
+            emit loadFinished(true, QString(), slot);
         });
     }
 }
@@ -57,6 +58,12 @@ void MemorySession::cancel()
     for (Load& load : m_loads)
         if (load.cancel)
             load.cancel->store(true);
+}
+
+void MemorySession::cancel(Slot slot)
+{
+    if (const auto& flag = m_loads[index(slot)].cancel)
+        flag->store(true);
 }
 
 void MemorySession::closeCompared()

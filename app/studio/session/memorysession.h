@@ -24,7 +24,8 @@ public:
 
     // Starts loading file into the slot; a load in progress there is cancelled first. loadFinished follows.
     void open(const QString& file, Slot slot = Slot::Primary);
-    void cancel();
+    void cancel(); // both slots
+    void cancel(Slot slot);
     bool isLoading() const { return m_loads[0].watcher.isRunning() || m_loads[1].watcher.isRunning(); }
     std::shared_ptr<const studio::MemoryDocument> document(Slot slot = Slot::Primary) const { return m_loads[index(slot)].document; }
     void closeCompared();
@@ -34,7 +35,7 @@ public:
 signals:
     void progress(int percent, const QString& stage);
     // ok false: message is core's error (naming file and line), or empty when the load was cancelled.
-    void loadFinished(bool ok, const QString& message);
+    void loadFinished(bool ok, const QString& message, MemorySession::Slot slot);
     void documentChanged();
 
 private:
