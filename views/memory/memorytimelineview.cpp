@@ -66,6 +66,22 @@ void MemoryTimelineView::setDocument(std::shared_ptr<const studio::MemoryDocumen
     m_document = std::move(document);
     m_origin = m_document ? m_document->timeline.beginNs : 0;
     m_selection.reset();
+    m_longBlocks.clear();
+    m_shortSpanNs = 0;
+    if (m_document && !m_document->timeline.blocks.empty()) {
+        // The longest-lived 1% (at least the 64 longest) are visited apart; every other block is short.
+        const auto& blocks = m_document->timeline.blocks;
+        std::vector<std::int64_t> spans;
+        spans.reserve(blocks.size());
+        for (const auto& block : blocks)
+            spans.push_back(block.endNs - block.startNs);
+        const std::size_t keep = std::min(spans.size() - 1, spans.size() - std::max<std::size_t>(64, spans.size() / 100));
+        std::nth_element(spans.begin(), spans.begin() + static_cast<std::ptrdiff_t>(keep), spans.end());
+        m_shortSpanNs = spans[keep];
+        for (std::uint32_t i = 0; i < blocks.size(); ++i)
+            if (blocks[i].endNs - blocks[i].startNs > m_shortSpanNs)
+                m_longBlocks.push_back(i);
+    }
     showWholeCapture();
 }
 
@@ -149,23 +165,20 @@ MemoryTimelineView::Columns MemoryTimelineView::columns() const
     const auto& timeline = m_document->timeline;
     auto columnOf = [&](double x) { return std::clamp(static_cast<int>(std::floor(x - plot.left())), 0, count - 1); };
 
-    const auto [first, last] = visibleBlocks();
-    for (auto it = first; it != last; ++it) {
-        if (static_cast<double>(it->endNs - m_origin) < m_t0)
-            continue;
-        const QRectF rect = blockRect(*it);
+    forEachVisibleBlock([&](const studio::TimelineBlock& block) {
+        const QRectF rect = blockRect(block);
         if (rect.width() >= 1) {
             ++out.exactBlocks;
-            continue;
+            return;
         }
         ++out.aggregatedBlocks;
-        const double top = static_cast<double>(it->offset + it->size), bottom = static_cast<double>(it->offset);
+        const double top = static_cast<double>(block.offset + block.size), bottom = static_cast<double>(block.offset);
         for (int c = columnOf(rect.left()), end = columnOf(rect.right()); c <= end; ++c) {
             out.top[c] = std::max(out.top[c], top);
             out.bottom[c] = std::min(out.bottom[c], bottom);
-            out.marks[c] |= it->marks;
+            out.marks[c] |= block.marks;
         }
-    }
+    });
 
     // Live bytes: each column gets the value carried into it and every point inside it, so its maximum survives.
     const auto& live = timeline.live;
@@ -245,13 +258,23 @@ QString MemoryTimelineView::blockToolTip(std::size_t index) const
     return QString::fromStdString(m_document->describe(m_document->timeline.blocks[index]));
 }
 
-std::pair<MemoryTimelineView::BlockIterator, MemoryTimelineView::BlockIterator> MemoryTimelineView::visibleBlocks() const
+template<typename Fn>
+void MemoryTimelineView::forEachVisibleBlock(Fn&& fn) const
 {
-    // Blocks are in start order: those starting after the view's end are never visited.
     const auto& blocks = m_document->timeline.blocks;
-    return { blocks.begin(), std::upper_bound(blocks.begin(), blocks.end(), m_t1, [this](double t, const studio::TimelineBlock& b) {
-                return t < static_cast<double>(b.startNs - m_origin);
-            }) };
+    const double t0 = m_t0, t1 = m_t1;
+    auto visible = [&](const studio::TimelineBlock& b) {
+        return static_cast<double>(b.endNs - m_origin) >= t0 && static_cast<double>(b.startNs - m_origin) <= t1;
+    };
+    for (std::uint32_t i : m_longBlocks)
+        if (visible(blocks[i]))
+            fn(blocks[i]);
+    const double from = t0 - static_cast<double>(m_shortSpanNs);
+    auto it = std::lower_bound(blocks.begin(), blocks.end(), from,
+        [this](const studio::TimelineBlock& b, double t) { return static_cast<double>(b.startNs - m_origin) < t; });
+    for (; it != blocks.end() && static_cast<double>(it->startNs - m_origin) <= t1; ++it)
+        if (it->endNs - it->startNs <= m_shortSpanNs && visible(*it))
+            fn(*it);
 }
 
 QColor MemoryTimelineView::blockColour(const studio::TimelineBlock& block) const
@@ -293,35 +316,85 @@ void MemoryTimelineView::paintEvent(QPaintEvent*)
 
 void MemoryTimelineView::paintBlocks(QPainter& painter, const Columns& cols) const
 {
-    // Merged columns first: a block drawn exactly (a long-lived leak, say) stays visible over them.
+    // Straight into a raster the plot's size: stacked blocks never overlap, so a frame writes each pixel about
+    // once whatever the number of blocks (a QPainter call per block costs a microsecond or more).
     const QRectF plot = plotRect();
+    const int width = static_cast<int>(std::ceil(plot.width())), height = static_cast<int>(std::ceil(plot.height()));
+    QImage layer(width, height, QImage::Format_ARGB32_Premultiplied);
+    layer.fill(Qt::transparent);
+    auto fill = [&](double left, double top, double right, double bottom, QRgb colour) {
+        const int x0 = std::clamp(static_cast<int>(std::lround(left - plot.left())), 0, width);
+        const int x1 = std::clamp(std::max(static_cast<int>(std::lround(right - plot.left())), x0 + 1), 0, width);
+        const int y0 = std::clamp(static_cast<int>(std::lround(top - plot.top())), 0, height);
+        const int y1 = std::clamp(std::max(static_cast<int>(std::lround(bottom - plot.top())), y0 + 1), 0, height);
+        for (int y = y0; y < y1; ++y) {
+            auto* line = reinterpret_cast<QRgb*>(layer.scanLine(y));
+            std::fill(line + x0, line + x1, colour);
+        }
+    };
+    // Merged columns first: a block drawn exactly (a long-lived leak, say) stays visible over them.
     for (std::size_t c = 0; c < cols.top.size(); ++c) {
         if (cols.top[c] < cols.bottom[c])
             continue;
-        QColor colour = (cols.marks[c] & studio::kMarkStepLeak) ? kLeakColour
-            : (cols.marks[c] & studio::kMarkInefficient)         ? kInefficientColour
-            : (cols.marks[c] & studio::kMarkAliveAtEnd)          ? kAliveColour
-                                                                  : kAggregatedColour;
+        const QColor colour = (cols.marks[c] & studio::kMarkStepLeak) ? kLeakColour
+            : (cols.marks[c] & studio::kMarkInefficient)               ? kInefficientColour
+            : (cols.marks[c] & studio::kMarkAliveAtEnd)                ? kAliveColour
+                                                                        : kAggregatedColour;
         const double x = plot.left() + static_cast<double>(c);
-        const double top = yOfBytes(cols.top[c]), bottom = yOfBytes(cols.bottom[c]);
-        painter.fillRect(QRectF(x, top, 1, std::max(1.0, bottom - top)), colour);
+        fill(x, yOfBytes(cols.top[c]), x + 1, yOfBytes(cols.bottom[c]), colour.rgba());
     }
-    const auto [first, last] = visibleBlocks();
-    const QColor outline = palette().color(QPalette::Base);
-    for (auto it = first; it != last; ++it) {
-        if (static_cast<double>(it->endNs - m_origin) < m_t0)
-            continue;
-        QRectF rect = blockRect(*it);
+    // Blocks under a pixel tall would each paint a whole pixel row over their neighbours (thousands of live
+    // blocks stacked in a few hundred rows): they are counted per row instead — +1 where one starts, -1 where it
+    // ends, one running sum per row — and the rows they cover painted once, in the colour of their strongest mark.
+    enum ThinClass { Plain, Alive, Inefficient, Leak, ClassCount };
+    std::vector<std::int32_t> thin[ClassCount];
+    auto thinClass = [](std::uint8_t marks) {
+        return (marks & studio::kMarkStepLeak) ? Leak : (marks & studio::kMarkInefficient) ? Inefficient : (marks & studio::kMarkAliveAtEnd) ? Alive : Plain;
+    };
+    const QRgb outline = palette().color(QPalette::Base).rgba();
+    forEachVisibleBlock([&](const studio::TimelineBlock& block) {
+        const QRectF rect = blockRect(block);
         if (rect.width() < 1)
-            continue;
-        if (rect.height() < 1) // wide but thin: a one-pixel line where it lies, not merged into a column
-            rect.setTop(rect.bottom() - 1);
-        painter.fillRect(rect, blockColour(*it));
+            return;
+        if (rect.height() < 1) {
+            auto& counts = thin[thinClass(block.marks)];
+            if (counts.empty())
+                counts.assign(static_cast<std::size_t>(width + 1) * static_cast<std::size_t>(height), 0);
+            const int y = std::clamp(static_cast<int>(std::lround(rect.bottom() - plot.top())) - 1, 0, height - 1);
+            const int x0 = std::clamp(static_cast<int>(std::lround(rect.left() - plot.left())), 0, width);
+            const int x1 = std::clamp(std::max(static_cast<int>(std::lround(rect.right() - plot.left())), x0 + 1), 0, width);
+            const std::size_t row = static_cast<std::size_t>(y) * static_cast<std::size_t>(width + 1);
+            ++counts[row + static_cast<std::size_t>(x0)];
+            --counts[row + static_cast<std::size_t>(x1)];
+            return;
+        }
+        const QColor colour = blockColour(block);
+        fill(rect.left(), rect.top(), rect.right(), rect.bottom(), colour.rgba());
         if (rect.width() > 4 && rect.height() > 4) {
-            painter.setPen(it->marks ? blockColour(*it).darker(150) : outline);
-            painter.drawRect(rect);
+            const QRgb edge = block.marks ? colour.darker(150).rgba() : outline;
+            fill(rect.left(), rect.top(), rect.right(), rect.top() + 1, edge);
+            fill(rect.left(), rect.bottom() - 1, rect.right(), rect.bottom(), edge);
+            fill(rect.left(), rect.top(), rect.left() + 1, rect.bottom(), edge);
+            fill(rect.right() - 1, rect.top(), rect.right(), rect.bottom(), edge);
+        }
+    });
+    const QRgb thinColours[ClassCount] = { paletteColour(0).rgba(), kAliveColour.rgba(), kInefficientColour.rgba(), kLeakColour.rgba() };
+    for (int kind = Plain; kind < ClassCount; ++kind) { // the strongest mark last, so it shows
+        const auto& counts = thin[kind];
+        if (counts.empty())
+            continue;
+        for (int y = 0; y < height; ++y) {
+            const std::int32_t* row = counts.data() + static_cast<std::size_t>(y) * static_cast<std::size_t>(width + 1);
+            auto* line = reinterpret_cast<QRgb*>(layer.scanLine(y));
+            std::int32_t live = 0;
+            for (int x = 0; x < width; ++x) {
+                live += row[x];
+                if (live > 0)
+                    line[x] = thinColours[kind];
+            }
         }
     }
+    painter.drawImage(plot.topLeft(), layer);
 }
 
 void MemoryTimelineView::paintLiveCurve(QPainter& painter, const Columns& cols) const
@@ -375,12 +448,22 @@ void MemoryTimelineView::paintLanes(QPainter& painter) const
         painter.drawText(QRectF(0, top, kLeft - 6, kLane), Qt::AlignRight | Qt::AlignVCenter, title);
         painter.save();
         painter.setClipRect(QRectF(plot.left(), top, plot.width(), kLane));
-        double lastRight = -1e9;
-        for (std::size_t i = 0; i < spans.size(); ++i) {
+        double lastRight = -1e9, filledTo = -1e9;
+        // Spans are by start and barely overlap (outermost operators, steps): start a few before the first one
+        // starting in view; one sub-pixel box per pixel column is enough.
+        const auto firstInView = std::lower_bound(spans.begin(), spans.end(), m_t0,
+            [this](const studio::TimelineSpan& span, double t) { return static_cast<double>(span.startNs - m_origin) < t; });
+        const std::size_t first = static_cast<std::size_t>(std::max<std::ptrdiff_t>(0, firstInView - spans.begin() - 64));
+        for (std::size_t i = first; i < spans.size(); ++i) {
             const auto& span = spans[i];
-            if (static_cast<double>(span.endNs - m_origin) < m_t0 || static_cast<double>(span.startNs - m_origin) > m_t1)
+            if (static_cast<double>(span.startNs - m_origin) > m_t1)
+                break;
+            if (static_cast<double>(span.endNs - m_origin) < m_t0)
                 continue;
             const double left = xOfTimestamp(span.startNs), right = xOfTimestamp(span.endNs);
+            if (right - left < 1 && std::floor(left) <= filledTo)
+                continue;
+            filledTo = std::floor(right);
             const QRectF box(left, top + 2, std::max(1.0, right - left), kLane - 4);
             const bool selected = m_selection && span.endNs >= m_selection->first && span.startNs <= m_selection->second;
             painter.fillRect(box, selected && highlight ? palette().color(QPalette::Highlight) : i % 2 ? a : b);

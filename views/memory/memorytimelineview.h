@@ -87,12 +87,17 @@ private:
     void paintMarkLane(QPainter& painter, double top) const;
     void paintAxes(QPainter& painter) const;
     void paintLegend(QPainter& painter) const;
-    using BlockIterator = std::vector<studio::TimelineBlock>::const_iterator;
-    std::pair<BlockIterator, BlockIterator> visibleBlocks() const;
+    // Calls fn for every block overlapping the shown time range: the short-lived ones found by binary search on
+    // their start (no block shorter than m_shortSpanNs starts before the range minus it), the few long-lived
+    // ones from their own list — so a frame costs what is visible, not what came before.
+    template<typename Fn>
+    void forEachVisibleBlock(Fn&& fn) const;
     QColor blockColour(const studio::TimelineBlock& block) const;
     double bytesTop() const;
 
     std::shared_ptr<const studio::MemoryDocument> m_document;
+    std::vector<std::uint32_t> m_longBlocks; // timeline.blocks indexes living longer than m_shortSpanNs
+    std::int64_t m_shortSpanNs = 0;
     std::int64_t m_origin = 0;
     double m_t0 = 0, m_t1 = 1;
     std::optional<double> m_dragX, m_selectAnchorX;
