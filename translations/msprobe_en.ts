@@ -1343,32 +1343,32 @@ Wheel: scroll; A / D: left / right</translation>
 <context>
     <name>MemoryTimelineView</name>
     <message>
-        <location filename="../views/memory/memorytimelineview.cpp" line="297"/>
+        <location filename="../views/memory/memorytimelineview.cpp" line="278"/>
         <source>Open a memory dump (File → Open memory dump…)</source>
         <translation>Open a memory dump (File → Open memory dump…)</translation>
     </message>
     <message>
-        <location filename="../views/memory/memorytimelineview.cpp" line="431"/>
+        <location filename="../views/memory/memorytimelineview.cpp" line="413"/>
         <source>peak %1 at %2</source>
         <translation>peak %1 at %2</translation>
     </message>
     <message>
-        <location filename="../views/memory/memorytimelineview.cpp" line="479"/>
+        <location filename="../views/memory/memorytimelinedecor.cpp" line="50"/>
         <source>steps</source>
         <translation>steps</translation>
     </message>
     <message>
-        <location filename="../views/memory/memorytimelineview.cpp" line="480"/>
+        <location filename="../views/memory/memorytimelinedecor.cpp" line="51"/>
         <source>operators</source>
         <translation>operators</translation>
     </message>
     <message>
-        <location filename="../views/memory/memorytimelineview.cpp" line="490"/>
+        <location filename="../views/memory/memorytimelinedecor.cpp" line="61"/>
         <source>marks</source>
         <translation>marks</translation>
     </message>
     <message numerus="yes">
-        <location filename="../views/memory/memorytimelineview.cpp" line="553"/>
+        <location filename="../views/memory/memorytimelinedecor.cpp" line="124"/>
         <source>block (%Ln blocks)</source>
         <translation>
             <numerusform>block (%Ln blocks)</numerusform>
@@ -1376,27 +1376,27 @@ Wheel: scroll; A / D: left / right</translation>
         </translation>
     </message>
     <message>
-        <location filename="../views/memory/memorytimelineview.cpp" line="554"/>
+        <location filename="../views/memory/memorytimelinedecor.cpp" line="125"/>
         <source>step leak</source>
         <translation>step leak</translation>
     </message>
     <message>
-        <location filename="../views/memory/memorytimelineview.cpp" line="555"/>
+        <location filename="../views/memory/memorytimelinedecor.cpp" line="126"/>
         <source>alive at the end (never freed)</source>
         <translation>alive at the end (never freed)</translation>
     </message>
     <message>
-        <location filename="../views/memory/memorytimelineview.cpp" line="556"/>
+        <location filename="../views/memory/memorytimelinedecor.cpp" line="127"/>
         <source>inefficient (early, late or idle)</source>
         <translation>inefficient (early, late or idle)</translation>
     </message>
     <message>
-        <location filename="../views/memory/memorytimelineview.cpp" line="557"/>
+        <location filename="../views/memory/memorytimelinedecor.cpp" line="128"/>
         <source>live bytes (max per pixel)</source>
         <translation>live bytes (max per pixel)</translation>
     </message>
     <message>
-        <location filename="../views/memory/memorytimelineview.cpp" line="559"/>
+        <location filename="../views/memory/memorytimelinedecor.cpp" line="130"/>
         <source>HAL blocks (no pool rows)</source>
         <translation>HAL blocks (no pool rows)</translation>
     </message>

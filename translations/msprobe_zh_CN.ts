@@ -1341,59 +1341,59 @@ Ctrl+滚轮、W / S：缩放
 <context>
     <name>MemoryTimelineView</name>
     <message>
-        <location filename="../views/memory/memorytimelineview.cpp" line="297"/>
+        <location filename="../views/memory/memorytimelineview.cpp" line="278"/>
         <source>Open a memory dump (File → Open memory dump…)</source>
         <translation>请打开内存转储（文件 → 打开内存转储…）</translation>
     </message>
     <message>
-        <location filename="../views/memory/memorytimelineview.cpp" line="431"/>
+        <location filename="../views/memory/memorytimelineview.cpp" line="413"/>
         <source>peak %1 at %2</source>
         <translation>峰值 %1，位于 %2</translation>
     </message>
     <message>
-        <location filename="../views/memory/memorytimelineview.cpp" line="479"/>
+        <location filename="../views/memory/memorytimelinedecor.cpp" line="50"/>
         <source>steps</source>
         <translation>step</translation>
     </message>
     <message>
-        <location filename="../views/memory/memorytimelineview.cpp" line="480"/>
+        <location filename="../views/memory/memorytimelinedecor.cpp" line="51"/>
         <source>operators</source>
         <translation>算子</translation>
     </message>
     <message>
-        <location filename="../views/memory/memorytimelineview.cpp" line="490"/>
+        <location filename="../views/memory/memorytimelinedecor.cpp" line="61"/>
         <source>marks</source>
         <translation>标记</translation>
     </message>
     <message numerus="yes">
-        <location filename="../views/memory/memorytimelineview.cpp" line="553"/>
+        <location filename="../views/memory/memorytimelinedecor.cpp" line="124"/>
         <source>block (%Ln blocks)</source>
         <translation>
             <numerusform>内存块（%Ln 个）</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../views/memory/memorytimelineview.cpp" line="554"/>
+        <location filename="../views/memory/memorytimelinedecor.cpp" line="125"/>
         <source>step leak</source>
         <translation>step 泄漏</translation>
     </message>
     <message>
-        <location filename="../views/memory/memorytimelineview.cpp" line="555"/>
+        <location filename="../views/memory/memorytimelinedecor.cpp" line="126"/>
         <source>alive at the end (never freed)</source>
         <translation>结束时仍存活（从未释放）</translation>
     </message>
     <message>
-        <location filename="../views/memory/memorytimelineview.cpp" line="556"/>
+        <location filename="../views/memory/memorytimelinedecor.cpp" line="127"/>
         <source>inefficient (early, late or idle)</source>
         <translation>低效（过早申请、过晚释放或闲置）</translation>
     </message>
     <message>
-        <location filename="../views/memory/memorytimelineview.cpp" line="557"/>
+        <location filename="../views/memory/memorytimelinedecor.cpp" line="128"/>
         <source>live bytes (max per pixel)</source>
         <translation>存活字节（每像素最大值）</translation>
     </message>
     <message>
-        <location filename="../views/memory/memorytimelineview.cpp" line="559"/>
+        <location filename="../views/memory/memorytimelinedecor.cpp" line="130"/>
         <source>HAL blocks (no pool rows)</source>
         <translation>HAL 内存块（无内存池记录）</translation>
     </message>

@@ -10,7 +10,7 @@
 
 namespace {
 
-constexpr double kLeft = 72, kRight = 10, kTop = 24, kGap = 10, kBottom = 8;
+constexpr double kLeft = 84, kRight = 10, kTop = 24, kGap = 10, kBottom = 8;
 const QColor kRunA(78, 121, 167), kRunB(242, 142, 43), kMore(214, 39, 40), kLess(89, 161, 79);
 
 QString bytesText(std::int64_t bytes) { return QString::fromStdString(studio::formatBytes(bytes)); }

@@ -2,6 +2,7 @@
 #include "memorytimelineview.h"
 
 #include "memorylinks.h"
+#include "memorytimelinestyle.h"
 
 #include <QMouseEvent>
 #include <QPainter>
@@ -12,44 +13,23 @@
 #include <cmath>
 #include <limits>
 
+using namespace memorytimeline;
+
 namespace {
 
-constexpr double kLeft = 72, kRight = 10, kTop = 26, kLane = 18, kAxis = 22;
-constexpr double kMinSpanNs = 100;
-
-// Step leaks (§2.1) are the strong signal; blocks merely alive at the end (weights, optimizer state, or a leak
-// the capture stopped too early to tell) are a lighter red.
-const QColor kLeakColour(214, 39, 40), kAliveColour(240, 150, 150), kInefficientColour(255, 140, 0);
-const QColor kAggregatedColour(110, 125, 150); // a pixel column of blocks narrower than a pixel
-const QColor kMarkColour(148, 103, 189), kMarkRangeColour(148, 103, 189, 90); // mstx marks and user ranges
-
-// Mid-tone hues that read on light and dark backgrounds; neighbouring blocks differ.
-const QColor& paletteColour(std::uint32_t index)
-{
-    static const QColor colours[] = { QColor(78, 121, 167), QColor(89, 161, 79), QColor(118, 183, 178), QColor(176, 122, 161),
-        QColor(156, 117, 95), QColor(237, 201, 72), QColor(100, 143, 200), QColor(140, 170, 90) };
-    return colours[index % (sizeof colours / sizeof colours[0])];
-}
-
-QString tickLabelTime(double ns)
-{
-    const double abs = std::abs(ns);
-    if (abs >= 1e9)
-        return QString::number(ns / 1e9, 'g', 6) + QStringLiteral(" s");
-    if (abs >= 1e6)
-        return QString::number(ns / 1e6, 'g', 6) + QStringLiteral(" ms");
-    return QString::number(ns / 1e3, 'g', 6) + QStringLiteral(" µs");
-}
-
-double niceStep(double span, int ticks)
-{
-    const double raw = span / std::max(1, ticks);
-    const double power = std::pow(10.0, std::floor(std::log10(raw)));
-    for (double m : { 1.0, 2.0, 5.0, 10.0 })
-        if (m * power >= raw)
-            return m * power;
-    return 10 * power;
-}
+// blockRect with the plot's geometry computed once per frame rather than four times per block.
+struct BlockMapper {
+    double left, bottom, t0, xScale, yScale;
+    std::int64_t origin;
+    QRectF rect(const studio::TimelineBlock& b) const
+    {
+        const double x0 = left + (static_cast<double>(b.startNs - origin) - t0) * xScale;
+        const double x1 = left + (static_cast<double>(b.endNs - origin) - t0) * xScale;
+        const double yLow = bottom - static_cast<double>(b.offset) * yScale;
+        const double yHigh = bottom - static_cast<double>(b.offset + b.size) * yScale;
+        return QRectF(QPointF(x0, yHigh), QPointF(x1, yLow));
+    }
+};
 
 } // namespace
 
@@ -164,9 +144,10 @@ MemoryTimelineView::Columns MemoryTimelineView::columns() const
         return out;
     const auto& timeline = m_document->timeline;
     auto columnOf = [&](double x) { return std::clamp(static_cast<int>(std::floor(x - plot.left())), 0, count - 1); };
+    const BlockMapper mapper { plot.left(), plot.bottom(), m_t0, plot.width() / (m_t1 - m_t0), plot.height() / bytesTop(), m_origin };
 
     forEachVisibleBlock([&](const studio::TimelineBlock& block) {
-        const QRectF rect = blockRect(block);
+        const QRectF rect = mapper.rect(block);
         if (rect.width() >= 1) {
             ++out.exactBlocks;
             return;
@@ -352,8 +333,9 @@ void MemoryTimelineView::paintBlocks(QPainter& painter, const Columns& cols) con
         return (marks & studio::kMarkStepLeak) ? Leak : (marks & studio::kMarkInefficient) ? Inefficient : (marks & studio::kMarkAliveAtEnd) ? Alive : Plain;
     };
     const QRgb outline = palette().color(QPalette::Base).rgba();
+    const BlockMapper mapper { plot.left(), plot.bottom(), m_t0, plot.width() / (m_t1 - m_t0), plot.height() / bytesTop(), m_origin };
     forEachVisibleBlock([&](const studio::TimelineBlock& block) {
-        const QRectF rect = blockRect(block);
+        const QRectF rect = mapper.rect(block);
         if (rect.width() < 1)
             return;
         if (rect.height() < 1) {
@@ -435,128 +417,6 @@ void MemoryTimelineView::paintLiveCurve(QPainter& painter, const Columns& cols) 
     const double textX = x + 6 + metrics.horizontalAdvance(label) > plot.right() ? x - 6 - metrics.horizontalAdvance(label) : x + 6;
     painter.setPen(palette().color(QPalette::Text));
     painter.drawText(QPointF(textX, std::max(plot.top() + metrics.ascent(), y - 4)), label);
-}
-
-void MemoryTimelineView::paintLanes(QPainter& painter) const
-{
-    const QRectF plot = plotRect();
-    const auto& timeline = m_document->timeline;
-    const QFontMetricsF metrics(font());
-    auto lane = [&](const std::vector<studio::TimelineSpan>& spans, double top, const QString& title, const QColor& a, const QColor& b,
-                    bool highlight) {
-        painter.setPen(palette().color(QPalette::Text));
-        painter.drawText(QRectF(0, top, kLeft - 6, kLane), Qt::AlignRight | Qt::AlignVCenter, title);
-        painter.save();
-        painter.setClipRect(QRectF(plot.left(), top, plot.width(), kLane));
-        double lastRight = -1e9, filledTo = -1e9;
-        // Spans are by start and barely overlap (outermost operators, steps): start a few before the first one
-        // starting in view; one sub-pixel box per pixel column is enough.
-        const auto firstInView = std::lower_bound(spans.begin(), spans.end(), m_t0,
-            [this](const studio::TimelineSpan& span, double t) { return static_cast<double>(span.startNs - m_origin) < t; });
-        const std::size_t first = static_cast<std::size_t>(std::max<std::ptrdiff_t>(0, firstInView - spans.begin() - 64));
-        for (std::size_t i = first; i < spans.size(); ++i) {
-            const auto& span = spans[i];
-            if (static_cast<double>(span.startNs - m_origin) > m_t1)
-                break;
-            if (static_cast<double>(span.endNs - m_origin) < m_t0)
-                continue;
-            const double left = xOfTimestamp(span.startNs), right = xOfTimestamp(span.endNs);
-            if (right - left < 1 && std::floor(left) <= filledTo)
-                continue;
-            filledTo = std::floor(right);
-            const QRectF box(left, top + 2, std::max(1.0, right - left), kLane - 4);
-            const bool selected = m_selection && span.endNs >= m_selection->first && span.startNs <= m_selection->second;
-            painter.fillRect(box, selected && highlight ? palette().color(QPalette::Highlight) : i % 2 ? a : b);
-            if (box.width() > 30 && left >= lastRight) {
-                painter.setPen(Qt::white);
-                painter.drawText(box.adjusted(3, 0, -2, 0), Qt::AlignLeft | Qt::AlignVCenter,
-                    metrics.elidedText(QString::fromStdString(span.label), Qt::ElideRight, box.width() - 5));
-                lastRight = right;
-            }
-        }
-        painter.restore();
-    };
-    lane(timeline.steps, plot.bottom(), tr("steps"), QColor(90, 90, 140), QColor(120, 120, 170), false);
-    lane(timeline.ops, plot.bottom() + kLane, tr("operators"), QColor(60, 130, 110), QColor(90, 160, 140), true);
-    paintMarkLane(painter, plot.bottom() + 2 * kLane);
-}
-
-void MemoryTimelineView::paintMarkLane(QPainter& painter, double top) const
-{
-    // Ranges as boxes, marks as a tick with their message; labels only where they do not overlap.
-    const QRectF plot = plotRect();
-    const QFontMetricsF metrics(font());
-    painter.setPen(palette().color(QPalette::Text));
-    painter.drawText(QRectF(0, top, kLeft - 6, kLane), Qt::AlignRight | Qt::AlignVCenter, tr("marks"));
-    painter.save();
-    painter.setClipRect(QRectF(plot.left(), top, plot.width(), kLane));
-    double lastRight = -1e9;
-    for (const auto& span : m_document->timeline.marks) {
-        if (static_cast<double>(span.endNs - m_origin) < m_t0 || static_cast<double>(span.startNs - m_origin) > m_t1)
-            continue;
-        const double left = xOfTimestamp(span.startNs), right = xOfTimestamp(span.endNs);
-        const QString label = QString::fromStdString(span.label);
-        if (span.endNs > span.startNs) {
-            painter.fillRect(QRectF(left, top + 4, std::max(1.0, right - left), kLane - 8), kMarkRangeColour);
-        } else {
-            painter.fillRect(QRectF(left - 1, top + 1, 2, kLane - 2), kMarkColour);
-        }
-        if (left + 3 >= lastRight) {
-            painter.setPen(palette().color(QPalette::Text));
-            painter.drawText(QPointF(left + 3, top + kLane / 2 + metrics.ascent() / 2 - 1), label);
-            lastRight = left + 3 + metrics.horizontalAdvance(label) + 6;
-        }
-    }
-    painter.restore();
-}
-
-void MemoryTimelineView::paintAxes(QPainter& painter) const
-{
-    const QRectF plot = plotRect();
-    const QColor text = palette().color(QPalette::Text), grid = palette().color(QPalette::Midlight);
-    const double top = bytesTop();
-    const double byteStep = niceStep(top, std::max(2, static_cast<int>(plot.height() / 50)));
-    for (double bytes = 0; bytes <= top; bytes += byteStep) {
-        const double y = yOfBytes(bytes);
-        painter.setPen(QPen(grid, 0, Qt::DotLine));
-        painter.drawLine(QPointF(plot.left(), y), QPointF(plot.right(), y));
-        painter.setPen(text);
-        painter.drawText(QRectF(0, y - 8, kLeft - 6, 16), Qt::AlignRight | Qt::AlignVCenter,
-            QString::fromStdString(studio::formatBytes(static_cast<std::int64_t>(bytes))));
-    }
-    const double axisTop = plot.bottom() + 3 * kLane;
-    painter.setPen(text);
-    painter.drawLine(QPointF(plot.left(), axisTop), QPointF(plot.right(), axisTop));
-    const double timeStep = niceStep(m_t1 - m_t0, std::max(2, static_cast<int>(plot.width() / 110)));
-    for (double t = std::ceil(m_t0 / timeStep) * timeStep; t <= m_t1; t += timeStep) {
-        const double x = xOfTime(t);
-        painter.drawLine(QPointF(x, axisTop), QPointF(x, axisTop + 4));
-        painter.drawText(QRectF(x - 50, axisTop + 4, 100, kAxis - 4), Qt::AlignHCenter | Qt::AlignTop, tickLabelTime(t));
-    }
-}
-
-void MemoryTimelineView::paintLegend(QPainter& painter) const
-{
-    const QFontMetricsF metrics(font());
-    double x = kLeft;
-    const double y = 6;
-    auto item = [&](const QColor& colour, const QString& label, bool line) {
-        if (line)
-            painter.fillRect(QRectF(x, y + 6, 14, 2), colour);
-        else
-            painter.fillRect(QRectF(x, y + 1, 14, 12), colour);
-        painter.setPen(palette().color(QPalette::Text));
-        painter.drawText(QPointF(x + 18, y + metrics.ascent()), label);
-        x += 18 + metrics.horizontalAdvance(label) + 16;
-    };
-    const auto& timeline = m_document->timeline;
-    item(paletteColour(0), tr("block (%Ln blocks)", nullptr, static_cast<int>(timeline.blocks.size())), false);
-    item(kLeakColour, tr("step leak"), false);
-    item(kAliveColour, tr("alive at the end (never freed)"), false);
-    item(kInefficientColour, tr("inefficient (early, late or idle)"), false);
-    item(palette().color(QPalette::Text), tr("live bytes (max per pixel)"), true);
-    if (timeline.halShown)
-        item(palette().color(QPalette::Mid), tr("HAL blocks (no pool rows)"), true);
 }
 
 void MemoryTimelineView::wheelEvent(QWheelEvent* event)
