@@ -124,8 +124,9 @@ private slots:
         MemoryTimelineView view;
         view.resize(1000, 500);
         view.setDocument(document);
-        // Plot: x from 72 over 1000 - 72 - 10 = 918 px, the whole capture; y from 26 over 500 - 26 - 2*18 - 22 = 416 px.
-        QCOMPARE(view.plotRect(), QRectF(72, 26, 918, 416));
+        // Plot: x from 72 over 1000 - 72 - 10 = 918 px, the whole capture; y from 26 over 500 - 26 - 3*18 - 22 = 398 px
+        // (three lanes: steps, operators, marks).
+        QCOMPARE(view.plotRect(), QRectF(72, 26, 918, 398));
         const auto& item = document->timeline.blocks[indexOfAllocation(*document, 4)];
         QCOMPARE(item.startNs, kBlock4Alloc);
         QCOMPARE(item.endNs, kBlock4Free);
@@ -134,8 +135,8 @@ private slots:
         QVERIFY(qFuzzyCompare(rect.left(), 72 + static_cast<double>(kBlock4Alloc - kBegin) / span * 918));
         QVERIFY(qFuzzyCompare(rect.right(), 72 + static_cast<double>(kBlock4Free - kBegin) / span * 918));
         const double bytesTop = static_cast<double>(std::max(document->timeline.stackTop, kPeakBytes)) * 1.05;
-        QVERIFY(qFuzzyCompare(rect.height(), 16778240.0 / bytesTop * 416));
-        QVERIFY(qFuzzyCompare(rect.bottom(), 442 - static_cast<double>(item.offset) / bytesTop * 416));
+        QVERIFY(qFuzzyCompare(rect.height(), 16778240.0 / bytesTop * 398));
+        QVERIFY(qFuzzyCompare(rect.bottom(), 424 - static_cast<double>(item.offset) / bytesTop * 398));
 
         // Zoomed to 1 ms around it the block is exact and 1.42103 ms / 3 ms of the plot wide.
         view.setTimeRange(437000000, 440000000);

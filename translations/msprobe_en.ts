@@ -450,18 +450,18 @@ Wheel: scroll; A / D: left / right</translation>
         <translation>msprobe studio</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow_actions.cpp" line="35"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="36"/>
         <source>&amp;File</source>
         <translation>&amp;File</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow_actions.cpp" line="56"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="59"/>
         <source>&amp;Quit</source>
         <translation>&amp;Quit</translation>
     </message>
     <message>
         <location filename="../app/studio/mainwindow.cpp" line="58"/>
-        <location filename="../app/studio/mainwindow_memory.cpp" line="39"/>
+        <location filename="../app/studio/mainwindow_memory.cpp" line="75"/>
         <source>Cancel</source>
         <translation>Cancel</translation>
     </message>
@@ -522,7 +522,7 @@ Wheel: scroll; A / D: left / right</translation>
         <translation>Could not open %1</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow_actions.cpp" line="145"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="148"/>
         <source>Open dump folder</source>
         <translation>Open dump folder</translation>
     </message>
@@ -567,308 +567,318 @@ Wheel: scroll; A / D: left / right</translation>
         <translation>Matching failed</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow_actions.cpp" line="36"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="37"/>
         <source>Open &amp;dump folder…</source>
         <translation>Open &amp;dump folder…</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow_actions.cpp" line="37"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="38"/>
         <source>Open problem/bench &amp;pair…</source>
         <translation>Open problem/bench &amp;pair…</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow_actions.cpp" line="37"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="38"/>
         <source>Ctrl+Shift+O</source>
         <translation>Ctrl+Shift+O</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow_actions.cpp" line="38"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="39"/>
         <source>Open &amp;vis.db…</source>
         <translation>Open &amp;vis.db…</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow_actions.cpp" line="38"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="39"/>
         <source>Ctrl+Shift+D</source>
         <translation>Ctrl+Shift+D</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow_actions.cpp" line="39"/>
-        <location filename="../app/studio/mainwindow_actions.cpp" line="79"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="40"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="82"/>
         <source>Open vis.db</source>
         <translation>Open vis.db</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow_actions.cpp" line="39"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="40"/>
         <source>Graph databases (*.vis.db *.db);;All files (*)</source>
         <translation>Graph databases (*.vis.db *.db);;All files (*)</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow_actions.cpp" line="40"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="41"/>
         <source>Open compare &amp;CSV…</source>
         <translation>Open compare &amp;CSV…</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow_actions.cpp" line="40"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="41"/>
         <source>Ctrl+Shift+C</source>
         <translation>Ctrl+Shift+C</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow_actions.cpp" line="41"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="42"/>
         <source>Open compare result</source>
         <translation>Open compare result</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow_actions.cpp" line="41"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="42"/>
         <source>Compare results (*.csv);;All files (*)</source>
         <translation>Compare results (*.csv);;All files (*)</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow_actions.cpp" line="42"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="43"/>
         <source>Open &amp;memory dump…</source>
         <translation>Open &amp;memory dump…</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow_actions.cpp" line="42"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="43"/>
         <source>Ctrl+Shift+M</source>
         <translation>Ctrl+Shift+M</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow_actions.cpp" line="43"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="44"/>
+        <source>Compare with memory dump…</source>
+        <translation>Compare with memory dump…</translation>
+    </message>
+    <message>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="45"/>
+        <source>Export memory panel as CSV…</source>
+        <translation>Export memory panel as CSV…</translation>
+    </message>
+    <message>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="46"/>
         <source>Open &amp;trend database…</source>
         <translation>Open &amp;trend database…</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow_actions.cpp" line="43"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="46"/>
         <source>Ctrl+Alt+T</source>
         <translation>Ctrl+Alt+T</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow_actions.cpp" line="44"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="47"/>
         <source>Open &amp;recent</source>
         <translation>Open &amp;recent</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow_actions.cpp" line="47"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="50"/>
         <source>&amp;Export</source>
         <translation>&amp;Export</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow_actions.cpp" line="48"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="51"/>
         <source>Comparison as &amp;CSV…</source>
         <translation>Comparison as &amp;CSV…</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow_actions.cpp" line="48"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="51"/>
         <source>Ctrl+E</source>
         <translation>Ctrl+E</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow_actions.cpp" line="50"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="53"/>
         <source>Comparison as &amp;XLSX…</source>
         <translation>Comparison as &amp;XLSX…</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow_actions.cpp" line="51"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="54"/>
         <source>&amp;HTML report…</source>
         <translation>&amp;HTML report…</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow_actions.cpp" line="53"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="56"/>
         <source>Graph as &amp;PNG or SVG…</source>
         <translation>Graph as &amp;PNG or SVG…</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow_actions.cpp" line="53"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="56"/>
         <source>Ctrl+Shift+E</source>
         <translation>Ctrl+Shift+E</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow_actions.cpp" line="54"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="57"/>
         <source>&amp;Trend panel as PNG, SVG or CSV…</source>
         <translation>&amp;Trend panel as PNG, SVG or CSV…</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow_actions.cpp" line="58"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="61"/>
         <source>&amp;Edit</source>
         <translation>&amp;Edit</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow_actions.cpp" line="59"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="62"/>
         <source>&amp;Undo</source>
         <translation>&amp;Undo</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow_actions.cpp" line="61"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="64"/>
         <source>&amp;Redo</source>
         <translation>&amp;Redo</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow_actions.cpp" line="66"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="69"/>
         <source>&amp;Filter the compare table</source>
         <translation>&amp;Filter the compare table</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow_actions.cpp" line="73"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="76"/>
         <source>Main</source>
         <translation>Main</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow_actions.cpp" line="77"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="80"/>
         <source>Open folder</source>
         <translation>Open folder</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow_actions.cpp" line="78"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="81"/>
         <source>Open pair</source>
         <translation>Open pair</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow_actions.cpp" line="80"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="83"/>
         <source>Open CSV</source>
         <translation>Open CSV</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow_actions.cpp" line="88"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="91"/>
         <source>&amp;Navigate</source>
         <translation>&amp;Navigate</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow_actions.cpp" line="89"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="92"/>
         <source>&amp;Next rank</source>
         <translation>&amp;Next rank</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow_actions.cpp" line="89"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="92"/>
         <source>Ctrl+PgDown</source>
         <translation>Ctrl+PgDown</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow_actions.cpp" line="90"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="93"/>
         <source>&amp;Previous rank</source>
         <translation>&amp;Previous rank</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow_actions.cpp" line="90"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="93"/>
         <source>Ctrl+PgUp</source>
         <translation>Ctrl+PgUp</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow_actions.cpp" line="91"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="94"/>
         <source>Next &amp;step</source>
         <translation>Next &amp;step</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow_actions.cpp" line="91"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="94"/>
         <source>Alt+Right</source>
         <translation>Alt+Right</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow_actions.cpp" line="92"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="95"/>
         <source>P&amp;revious step</source>
         <translation>P&amp;revious step</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow_actions.cpp" line="92"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="95"/>
         <source>Alt+Left</source>
         <translation>Alt+Left</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow_actions.cpp" line="94"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="97"/>
         <source>Go to first &amp;divergence</source>
         <translation>Go to first &amp;divergence</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow_actions.cpp" line="94"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="97"/>
         <source>F3</source>
         <translation>F3</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow_actions.cpp" line="259"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="268"/>
         <source>First divergence: %1 — %2</source>
         <translation>First divergence: %1 — %2</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow_actions.cpp" line="263"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="272"/>
         <source>No divergence: every entry stays within tolerance.</source>
         <translation>No divergence: every entry stays within tolerance.</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow_actions.cpp" line="267"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="276"/>
         <source>No compare table here: showing the graph&apos;s first error-level node.</source>
         <translation>No compare table here: showing the graph&apos;s first error-level node.</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow_actions.cpp" line="269"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="278"/>
         <source>No error-level node in this graph.</source>
         <translation>No error-level node in this graph.</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow_actions.cpp" line="96"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="99"/>
         <source>First divergence</source>
         <translation>First divergence</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow_actions.cpp" line="100"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="103"/>
         <source>Cancel loading</source>
         <translation>Cancel loading</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow_actions.cpp" line="105"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="108"/>
         <source>&amp;View</source>
         <translation>&amp;View</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow_actions.cpp" line="111"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="114"/>
         <source>&amp;Dark theme</source>
         <translation>&amp;Dark theme</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow_actions.cpp" line="114"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="117"/>
         <source>Ctrl+Shift+T</source>
         <translation>Ctrl+Shift+T</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow_actions.cpp" line="116"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="119"/>
         <source>&amp;Language</source>
         <translation>&amp;Language</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow_actions.cpp" line="119"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="122"/>
         <source>System default</source>
         <translation>System default</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow_actions.cpp" line="127"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="130"/>
         <source>The language changes the next time msprobe studio starts.</source>
         <translation>The language changes the next time msprobe studio starts.</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow_actions.cpp" line="131"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="134"/>
         <source>&amp;Reset layout</source>
         <translation>&amp;Reset layout</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow_actions.cpp" line="133"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="136"/>
         <source>&amp;Help</source>
         <translation>&amp;Help</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow_actions.cpp" line="134"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="137"/>
         <source>&amp;Keyboard shortcuts</source>
         <translation>&amp;Keyboard shortcuts</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow_actions.cpp" line="135"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="138"/>
         <source>&amp;About msprobe studio</source>
         <translation>&amp;About msprobe studio</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow_actions.cpp" line="136"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="139"/>
         <source>About msprobe studio</source>
         <translation>About msprobe studio</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow_actions.cpp" line="137"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="140"/>
         <source>&lt;b&gt;msprobe studio %1&lt;/b&gt;&lt;br&gt;Numerical-accuracy workstation for msprobe dumps: graph diff, compare table, node matching and reports.</source>
         <translation>&lt;b&gt;msprobe studio %1&lt;/b&gt;&lt;br&gt;Numerical-accuracy workstation for msprobe dumps: graph diff, compare table, node matching and reports.</translation>
     </message>
@@ -898,36 +908,37 @@ Wheel: scroll; A / D: left / right</translation>
         <translation>Opened %1 in %2 s.</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow_actions.cpp" line="176"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="179"/>
         <source>CSV (*.csv)</source>
         <translation>CSV (*.csv)</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow_actions.cpp" line="177"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="180"/>
         <source>Excel workbook (*.xlsx)</source>
         <translation>Excel workbook (*.xlsx)</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow_actions.cpp" line="178"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="181"/>
         <source>HTML report (*.html)</source>
         <translation>HTML report (*.html)</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow_actions.cpp" line="182"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="185"/>
         <source>Export</source>
         <translation>Export</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow_actions.cpp" line="189"/>
-        <location filename="../app/studio/mainwindow_actions.cpp" line="201"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="192"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="204"/>
         <location filename="../app/studio/mainwindow_parallel.cpp" line="51"/>
         <location filename="../app/studio/mainwindow_trend.cpp" line="130"/>
         <source>Written %1</source>
         <translation>Written %1</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow_actions.cpp" line="191"/>
-        <location filename="../app/studio/mainwindow_actions.cpp" line="203"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="194"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="206"/>
+        <location filename="../app/studio/mainwindow_memory.cpp" line="173"/>
         <location filename="../app/studio/mainwindow_parallel.cpp" line="53"/>
         <location filename="../app/studio/mainwindow_trend.cpp" line="121"/>
         <location filename="../app/studio/mainwindow_trend.cpp" line="132"/>
@@ -935,18 +946,18 @@ Wheel: scroll; A / D: left / right</translation>
         <translation>Export failed</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow_actions.cpp" line="196"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="199"/>
         <source>Export graph</source>
         <translation>Export graph</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow_actions.cpp" line="196"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="199"/>
         <location filename="../app/studio/mainwindow_parallel.cpp" line="46"/>
         <source>PNG image (*.png);;SVG drawing (*.svg)</source>
         <translation>PNG image (*.png);;SVG drawing (*.svg)</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow_actions.cpp" line="215"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="218"/>
         <source>Keyboard shortcuts</source>
         <translation>Keyboard shortcuts</translation>
     </message>
@@ -961,29 +972,76 @@ Wheel: scroll; A / D: left / right</translation>
         <translation>Export parallelism</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow_memory.cpp" line="18"/>
+        <location filename="../app/studio/mainwindow_memory.cpp" line="30"/>
         <source>Open memory dump</source>
         <translation>Open memory dump</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow_memory.cpp" line="19"/>
+        <location filename="../app/studio/mainwindow_memory.cpp" line="31"/>
+        <location filename="../app/studio/mainwindow_memory.cpp" line="39"/>
         <source>msMemScope dumps (*.csv *.db);;All files (*)</source>
         <translation>msMemScope dumps (*.csv *.db);;All files (*)</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow_memory.cpp" line="29"/>
+        <location filename="../app/studio/mainwindow_memory.cpp" line="38"/>
+        <source>Compare with memory dump</source>
+        <translation>Compare with memory dump</translation>
+    </message>
+    <message>
+        <location filename="../app/studio/mainwindow_memory.cpp" line="52"/>
         <source>Memory timeline</source>
         <translation>Memory timeline</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow_memory.cpp" line="39"/>
+        <location filename="../app/studio/mainwindow_memory.cpp" line="75"/>
         <source>Opening %1…</source>
         <translation>Opening %1…</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow_memory.cpp" line="59"/>
+        <location filename="../app/studio/mainwindow_memory.cpp" line="102"/>
         <source>Cannot open %1</source>
         <translation>Cannot open %1</translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../app/studio/mainwindow_memory.cpp" line="121"/>
+        <source>%n operator(s) in the selected range</source>
+        <translation>
+            <numerusform>%n operator in the selected range</numerusform>
+            <numerusform>%n operators in the selected range</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../app/studio/mainwindow_memory.cpp" line="129"/>
+        <source>%n operator(s) in the selected range; %1 graph node(s) call them</source>
+        <translation>
+            <numerusform>%n operator in the selected range; %1 graph node(s) call it</numerusform>
+            <numerusform>%n operators in the selected range; %1 graph node(s) call them</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location filename="../app/studio/mainwindow_memory.cpp" line="157"/>
+        <source>No memory dump is open</source>
+        <translation>No memory dump is open</translation>
+    </message>
+    <message>
+        <location filename="../app/studio/mainwindow_memory.cpp" line="160"/>
+        <source>The memory panel has nothing to export</source>
+        <translation>The memory panel has nothing to export</translation>
+    </message>
+    <message>
+        <location filename="../app/studio/mainwindow_memory.cpp" line="163"/>
+        <source>Cannot write %1: %2</source>
+        <translation>Cannot write %1: %2</translation>
+    </message>
+    <message>
+        <location filename="../app/studio/mainwindow_memory.cpp" line="169"/>
+        <source>Export memory panel as CSV</source>
+        <translation>Export memory panel as CSV</translation>
+    </message>
+    <message>
+        <location filename="../app/studio/mainwindow_memory.cpp" line="169"/>
+        <source>CSV files (*.csv)</source>
+        <translation>CSV files (*.csv)</translation>
     </message>
     <message>
         <location filename="../app/studio/mainwindow_trend.cpp" line="29"/>
@@ -1094,34 +1152,190 @@ Wheel: scroll; A / D: left / right</translation>
     </message>
 </context>
 <context>
-    <name>MemoryPanel</name>
+    <name>MemoryComparePanel</name>
     <message>
-        <location filename="../views/memory/memorypanel.cpp" line="30"/>
+        <location filename="../views/memory/memorycomparepanel.cpp" line="36"/>
+        <source>Only in</source>
+        <translation>Only in</translation>
+    </message>
+    <message>
+        <location filename="../views/memory/memorycomparepanel.cpp" line="36"/>
+        <source>Size</source>
+        <translation>Size</translation>
+    </message>
+    <message>
+        <location filename="../views/memory/memorycomparepanel.cpp" line="36"/>
+        <source>Operator</source>
+        <translation>Operator</translation>
+    </message>
+    <message>
+        <location filename="../views/memory/memorycomparepanel.cpp" line="36"/>
         <source>Owner</source>
         <translation>Owner</translation>
     </message>
     <message>
-        <location filename="../views/memory/memorypanel.cpp" line="30"/>
+        <location filename="../views/memory/memorycomparepanel.cpp" line="36"/>
+        <source>Allocated</source>
+        <translation>Allocated</translation>
+    </message>
+    <message>
+        <location filename="../views/memory/memorycomparepanel.cpp" line="36"/>
+        <source>Why highlighted</source>
+        <translation>Why highlighted</translation>
+    </message>
+    <message>
+        <location filename="../views/memory/memorycomparepanel.cpp" line="40"/>
+        <source>Run A:</source>
+        <translation>Run A:</translation>
+    </message>
+    <message>
+        <location filename="../views/memory/memorycomparepanel.cpp" line="42"/>
+        <source>Run B:</source>
+        <translation>Run B:</translation>
+    </message>
+    <message>
+        <location filename="../views/memory/memorycomparepanel.cpp" line="68"/>
+        <source>%1 — whole capture</source>
+        <translation>%1 — whole capture</translation>
+    </message>
+    <message>
+        <location filename="../views/memory/memorycomparepanel.cpp" line="71"/>
+        <source>%1 — step %2</source>
+        <translation>%1 — step %2</translation>
+    </message>
+    <message>
+        <location filename="../views/memory/memorycomparepanel.cpp" line="103"/>
+        <source>Open a memory dump, then compare two of its steps or a second dump (File → Compare with memory dump…).</source>
+        <translation>Open a memory dump, then compare two of its steps or a second dump (File → Compare with memory dump…).</translation>
+    </message>
+    <message>
+        <location filename="../views/memory/memorycomparepanel.cpp" line="120"/>
+        <source>Peak A %1 at %2, peak B %3 at %4: B − A = %5. Live only at B&apos;s peak: %6 in %7 blocks; only at A&apos;s: %8 in %9 blocks (blocks matched by allocating operator, owner and size).</source>
+        <translation>Peak A %1 at %2, peak B %3 at %4: B − A = %5. Live only at B&apos;s peak: %6 in %7 blocks; only at A&apos;s: %8 in %9 blocks (blocks matched by allocating operator, owner and size).</translation>
+    </message>
+    <message>
+        <location filename="../views/memory/memorycomparepanel.cpp" line="132"/>
+        <source>B (adds)</source>
+        <translation>B (adds)</translation>
+    </message>
+    <message>
+        <location filename="../views/memory/memorycomparepanel.cpp" line="132"/>
+        <source>A (removes)</source>
+        <translation>A (removes)</translation>
+    </message>
+    <message>
+        <location filename="../views/memory/memorycomparepanel.cpp" line="133"/>
+        <source>(no operator)</source>
+        <translation>(no operator)</translation>
+    </message>
+    <message>
+        <location filename="../views/memory/memorycomparepanel.cpp" line="134"/>
+        <source>(untagged)</source>
+        <translation>(untagged)</translation>
+    </message>
+</context>
+<context>
+    <name>MemoryDiffChart</name>
+    <message>
+        <location filename="../views/memory/memorydiffchart.cpp" line="69"/>
+        <source>#%1 %2</source>
+        <translation>#%1 %2</translation>
+    </message>
+    <message>
+        <location filename="../views/memory/memorydiffchart.cpp" line="70"/>
+        <source>A: %1 live at most</source>
+        <translation>A: %1 live at most</translation>
+    </message>
+    <message>
+        <location filename="../views/memory/memorydiffchart.cpp" line="70"/>
+        <source>A: not run</source>
+        <translation>A: not run</translation>
+    </message>
+    <message>
+        <location filename="../views/memory/memorydiffchart.cpp" line="71"/>
+        <source>B: %1 live at most</source>
+        <translation>B: %1 live at most</translation>
+    </message>
+    <message>
+        <location filename="../views/memory/memorydiffchart.cpp" line="71"/>
+        <source>B: not run</source>
+        <translation>B: not run</translation>
+    </message>
+    <message>
+        <location filename="../views/memory/memorydiffchart.cpp" line="73"/>
+        <source>B - A: %1</source>
+        <translation>B - A: %1</translation>
+    </message>
+    <message>
+        <location filename="../views/memory/memorydiffchart.cpp" line="84"/>
+        <source>No outermost operators in either run to align</source>
+        <translation>No outermost operators in either run to align</translation>
+    </message>
+    <message>
+        <location filename="../views/memory/memorydiffchart.cpp" line="101"/>
+        <source>B - A</source>
+        <translation>B - A</translation>
+    </message>
+    <message>
+        <location filename="../views/memory/memorydiffchart.cpp" line="142"/>
+        <source>A: most live bytes per operator</source>
+        <translation>A: most live bytes per operator</translation>
+    </message>
+    <message>
+        <location filename="../views/memory/memorydiffchart.cpp" line="143"/>
+        <source>B: most live bytes per operator</source>
+        <translation>B: most live bytes per operator</translation>
+    </message>
+    <message>
+        <location filename="../views/memory/memorydiffchart.cpp" line="144"/>
+        <source>B needs more</source>
+        <translation>B needs more</translation>
+    </message>
+    <message>
+        <location filename="../views/memory/memorydiffchart.cpp" line="145"/>
+        <source>B needs less</source>
+        <translation>B needs less</translation>
+    </message>
+</context>
+<context>
+    <name>MemoryPanel</name>
+    <message>
+        <location filename="../views/memory/memorypanel.cpp" line="35"/>
+        <source>Owner</source>
+        <translation>Owner</translation>
+    </message>
+    <message>
+        <location filename="../views/memory/memorypanel.cpp" line="35"/>
         <source>Bytes</source>
         <translation>Bytes</translation>
     </message>
     <message>
-        <location filename="../views/memory/memorypanel.cpp" line="30"/>
+        <location filename="../views/memory/memorypanel.cpp" line="35"/>
         <source>Blocks</source>
         <translation>Blocks</translation>
     </message>
     <message>
-        <location filename="../views/memory/memorypanel.cpp" line="81"/>
+        <location filename="../views/memory/memorypanel.cpp" line="61"/>
+        <source>Timeline</source>
+        <translation>Timeline</translation>
+    </message>
+    <message>
+        <location filename="../views/memory/memorypanel.cpp" line="62"/>
+        <source>Compare runs</source>
+        <translation>Compare runs</translation>
+    </message>
+    <message>
+        <location filename="../views/memory/memorypanel.cpp" line="110"/>
         <source>%1 — %2 blocks, %3 steps, %4 operators; peak %5 live at %6; %7 step leaks, %8 blocks alive at the end, %9 inefficient. Wheel: zoom, drag: pan, double click: whole capture.</source>
         <translation>%1 — %2 blocks, %3 steps, %4 operators; peak %5 live at %6; %7 step leaks, %8 blocks alive at the end, %9 inefficient. Wheel: zoom, drag: pan, double click: whole capture.</translation>
     </message>
     <message>
-        <location filename="../views/memory/memorypanel.cpp" line="112"/>
+        <location filename="../views/memory/memorypanel.cpp" line="141"/>
         <source>Live at %1: %2 in %3 blocks, by owner</source>
         <translation>Live at %1: %2 in %3 blocks, by owner</translation>
     </message>
     <message>
-        <location filename="../views/memory/memorypanel.cpp" line="124"/>
+        <location filename="../views/memory/memorypanel.cpp" line="153"/>
         <source>(untagged)</source>
         <translation>(untagged)</translation>
     </message>
@@ -1129,27 +1343,32 @@ Wheel: scroll; A / D: left / right</translation>
 <context>
     <name>MemoryTimelineView</name>
     <message>
-        <location filename="../views/memory/memorytimelineview.cpp" line="243"/>
+        <location filename="../views/memory/memorytimelineview.cpp" line="278"/>
         <source>Open a memory dump (File → Open memory dump…)</source>
         <translation>Open a memory dump (File → Open memory dump…)</translation>
     </message>
     <message>
-        <location filename="../views/memory/memorytimelineview.cpp" line="321"/>
+        <location filename="../views/memory/memorytimelineview.cpp" line="413"/>
         <source>peak %1 at %2</source>
         <translation>peak %1 at %2</translation>
     </message>
     <message>
-        <location filename="../views/memory/memorytimelineview.cpp" line="357"/>
+        <location filename="../views/memory/memorytimelinedecor.cpp" line="50"/>
         <source>steps</source>
         <translation>steps</translation>
     </message>
     <message>
-        <location filename="../views/memory/memorytimelineview.cpp" line="358"/>
+        <location filename="../views/memory/memorytimelinedecor.cpp" line="51"/>
         <source>operators</source>
         <translation>operators</translation>
     </message>
+    <message>
+        <location filename="../views/memory/memorytimelinedecor.cpp" line="61"/>
+        <source>marks</source>
+        <translation>marks</translation>
+    </message>
     <message numerus="yes">
-        <location filename="../views/memory/memorytimelineview.cpp" line="401"/>
+        <location filename="../views/memory/memorytimelinedecor.cpp" line="124"/>
         <source>block (%Ln blocks)</source>
         <translation>
             <numerusform>block (%Ln blocks)</numerusform>
@@ -1157,27 +1376,27 @@ Wheel: scroll; A / D: left / right</translation>
         </translation>
     </message>
     <message>
-        <location filename="../views/memory/memorytimelineview.cpp" line="402"/>
+        <location filename="../views/memory/memorytimelinedecor.cpp" line="125"/>
         <source>step leak</source>
         <translation>step leak</translation>
     </message>
     <message>
-        <location filename="../views/memory/memorytimelineview.cpp" line="403"/>
+        <location filename="../views/memory/memorytimelinedecor.cpp" line="126"/>
         <source>alive at the end (never freed)</source>
         <translation>alive at the end (never freed)</translation>
     </message>
     <message>
-        <location filename="../views/memory/memorytimelineview.cpp" line="404"/>
+        <location filename="../views/memory/memorytimelinedecor.cpp" line="127"/>
         <source>inefficient (early, late or idle)</source>
         <translation>inefficient (early, late or idle)</translation>
     </message>
     <message>
-        <location filename="../views/memory/memorytimelineview.cpp" line="405"/>
+        <location filename="../views/memory/memorytimelinedecor.cpp" line="128"/>
         <source>live bytes (max per pixel)</source>
         <translation>live bytes (max per pixel)</translation>
     </message>
     <message>
-        <location filename="../views/memory/memorytimelineview.cpp" line="407"/>
+        <location filename="../views/memory/memorytimelinedecor.cpp" line="130"/>
         <source>HAL blocks (no pool rows)</source>
         <translation>HAL blocks (no pool rows)</translation>
     </message>
@@ -2090,13 +2309,13 @@ Wheel: scroll; A / D: left / right</translation>
     </message>
     <message>
         <location filename="../views/trend/trendpanel.cpp" line="194"/>
-        <location filename="../views/trend/trendpanel.cpp" line="354"/>
+        <location filename="../views/trend/trendpanel.cpp" line="371"/>
         <source>Step</source>
         <translation>Step</translation>
     </message>
     <message>
         <location filename="../views/trend/trendpanel.cpp" line="195"/>
-        <location filename="../views/trend/trendpanel.cpp" line="354"/>
+        <location filename="../views/trend/trendpanel.cpp" line="371"/>
         <source>Rank</source>
         <translation>Rank</translation>
     </message>
@@ -2146,22 +2365,22 @@ Wheel: scroll; A / D: left / right</translation>
         <translation>No trend database open. Use File &gt; Open trend database…, or drop a *.trend.db, a monitor output folder or a dump folder here (two: problem and bench).</translation>
     </message>
     <message>
-        <location filename="../views/trend/trendpanel.cpp" line="303"/>
+        <location filename="../views/trend/trendpanel.cpp" line="320"/>
         <source>%1 (category %2)</source>
         <translation>%1 (category %2)</translation>
     </message>
     <message>
-        <location filename="../views/trend/trendpanel.cpp" line="354"/>
+        <location filename="../views/trend/trendpanel.cpp" line="371"/>
         <source>Target id</source>
         <translation>Target id</translation>
     </message>
     <message>
-        <location filename="../views/trend/trendpanel.cpp" line="359"/>
+        <location filename="../views/trend/trendpanel.cpp" line="376"/>
         <source>%1: no divergence over %2 series (tolerance %3).</source>
         <translation>%1: no divergence over %2 series (tolerance %3).</translation>
     </message>
     <message>
-        <location filename="../views/trend/trendpanel.cpp" line="362"/>
+        <location filename="../views/trend/trendpanel.cpp" line="379"/>
         <source>First divergence (%1): %2 %3, rank %4, step %5, relative difference %6. Marked cells: each target&apos;s first divergent step.</source>
         <translation>First divergence (%1): %2 %3, rank %4, step %5, relative difference %6. Marked cells: each target&apos;s first divergent step.</translation>
     </message>
@@ -2378,76 +2597,81 @@ You can also drop a dump folder, two folders, a vis.db or a compare CSV on this 
     </message>
     <message>
         <location filename="../app/studio/main.cpp" line="90"/>
+        <source>With --memory: a second memory dump to compare it with (the memory panel&apos;s compare tab).</source>
+        <translation>With --memory: a second memory dump to compare it with (the memory panel&apos;s compare tab).</translation>
+    </message>
+    <message>
+        <location filename="../app/studio/main.cpp" line="94"/>
         <source>Open the input without a window, write FILE by its extension (.png, .svg: the view&apos;s picture; .html: the report; .json: the verdicts, as msprobe compare --json) and exit: 0 done, 1 failed.</source>
         <translation>Open the input without a window, write FILE by its extension (.png, .svg: the view&apos;s picture; .html: the report; .json: the verdicts, as msprobe compare --json) and exit: 0 done, 1 failed.</translation>
     </message>
     <message>
-        <location filename="../app/studio/main.cpp" line="93"/>
+        <location filename="../app/studio/main.cpp" line="97"/>
         <source>With --export: the view to draw, graph (default), compare, trend, parallel or memory. Without: parallel shows the parallelism panel in front.</source>
         <translation>With --export: the view to draw, graph (default), compare, trend, parallel or memory. Without: parallel shows the parallelism panel in front.</translation>
     </message>
     <message>
-        <location filename="../app/studio/main.cpp" line="95"/>
+        <location filename="../app/studio/main.cpp" line="99"/>
         <source>With --export: the step to show (with --rank).</source>
         <translation>With --export: the step to show (with --rank).</translation>
     </message>
     <message>
-        <location filename="../app/studio/main.cpp" line="96"/>
+        <location filename="../app/studio/main.cpp" line="100"/>
         <source>With --export: the rank to show (with --step).</source>
         <translation>With --export: the rank to show (with --step).</translation>
     </message>
     <message>
-        <location filename="../app/studio/main.cpp" line="99"/>
+        <location filename="../app/studio/main.cpp" line="103"/>
         <source>With --view parallel: the world size.</source>
         <translation>With --view parallel: the world size.</translation>
     </message>
     <message>
-        <location filename="../app/studio/main.cpp" line="100"/>
+        <location filename="../app/studio/main.cpp" line="104"/>
         <source>With --view parallel: the number of transformer layers.</source>
         <translation>With --view parallel: the number of transformer layers.</translation>
     </message>
     <message>
-        <location filename="../app/studio/main.cpp" line="102"/>
+        <location filename="../app/studio/main.cpp" line="106"/>
         <source>With --view parallel: the tensor-parallel size.</source>
         <translation>With --view parallel: the tensor-parallel size.</translation>
     </message>
     <message>
-        <location filename="../app/studio/main.cpp" line="104"/>
+        <location filename="../app/studio/main.cpp" line="108"/>
         <source>With --view parallel: the pipeline-parallel size.</source>
         <translation>With --view parallel: the pipeline-parallel size.</translation>
     </message>
     <message>
-        <location filename="../app/studio/main.cpp" line="106"/>
+        <location filename="../app/studio/main.cpp" line="110"/>
         <source>With --view parallel: layers per virtual pipeline stage.</source>
         <translation>With --view parallel: layers per virtual pipeline stage.</translation>
     </message>
     <message>
-        <location filename="../app/studio/main.cpp" line="108"/>
+        <location filename="../app/studio/main.cpp" line="112"/>
         <source>With --view parallel: the number of virtual pipeline stages (as graph_visualize --vpp).</source>
         <translation>With --view parallel: the number of virtual pipeline stages (as graph_visualize --vpp).</translation>
     </message>
     <message>
-        <location filename="../app/studio/main.cpp" line="109"/>
+        <location filename="../app/studio/main.cpp" line="113"/>
         <source>With --view parallel: the rank order, e.g. tp-cp-ep-dp-pp.</source>
         <translation>With --view parallel: the rank order, e.g. tp-cp-ep-dp-pp.</translation>
     </message>
     <message>
-        <location filename="../app/studio/main.cpp" line="111"/>
+        <location filename="../app/studio/main.cpp" line="115"/>
         <source>With --view parallel: the embedding has a pipeline stage of its own.</source>
         <translation>With --view parallel: the embedding has a pipeline stage of its own.</translation>
     </message>
     <message>
-        <location filename="../app/studio/main.cpp" line="130"/>
+        <location filename="../app/studio/main.cpp" line="134"/>
         <source>--%1 takes a whole number, not &apos;%2&apos;</source>
         <translation>--%1 takes a whole number, not &apos;%2&apos;</translation>
     </message>
     <message>
-        <location filename="../app/studio/main.cpp" line="149"/>
+        <location filename="../app/studio/main.cpp" line="153"/>
         <source>--step and --rank take whole numbers</source>
         <translation>--step and --rank take whole numbers</translation>
     </message>
     <message>
-        <location filename="../app/studio/main.cpp" line="156"/>
+        <location filename="../app/studio/main.cpp" line="160"/>
         <source>written %1</source>
         <translation>written %1</translation>
     </message>

@@ -450,18 +450,18 @@ Ctrl+滚轮、W / S：缩放
         <translation>msprobe studio</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow_actions.cpp" line="35"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="36"/>
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow_actions.cpp" line="56"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="59"/>
         <source>&amp;Quit</source>
         <translation>退出(&amp;Q)</translation>
     </message>
     <message>
         <location filename="../app/studio/mainwindow.cpp" line="58"/>
-        <location filename="../app/studio/mainwindow_memory.cpp" line="39"/>
+        <location filename="../app/studio/mainwindow_memory.cpp" line="75"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
@@ -522,7 +522,7 @@ Ctrl+滚轮、W / S：缩放
         <translation>无法打开 %1</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow_actions.cpp" line="145"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="148"/>
         <source>Open dump folder</source>
         <translation>打开 dump 目录</translation>
     </message>
@@ -567,308 +567,318 @@ Ctrl+滚轮、W / S：缩放
         <translation>匹配失败</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow_actions.cpp" line="36"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="37"/>
         <source>Open &amp;dump folder…</source>
         <translation>打开 &amp;dump 目录…</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow_actions.cpp" line="37"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="38"/>
         <source>Open problem/bench &amp;pair…</source>
         <translation>打开问题/标杆&amp;对…</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow_actions.cpp" line="37"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="38"/>
         <source>Ctrl+Shift+O</source>
         <translation>Ctrl+Shift+O</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow_actions.cpp" line="38"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="39"/>
         <source>Open &amp;vis.db…</source>
         <translation>打开 &amp;vis.db…</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow_actions.cpp" line="38"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="39"/>
         <source>Ctrl+Shift+D</source>
         <translation>Ctrl+Shift+D</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow_actions.cpp" line="39"/>
-        <location filename="../app/studio/mainwindow_actions.cpp" line="79"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="40"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="82"/>
         <source>Open vis.db</source>
         <translation>打开 vis.db</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow_actions.cpp" line="39"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="40"/>
         <source>Graph databases (*.vis.db *.db);;All files (*)</source>
         <translation>图数据库 (*.vis.db *.db);;所有文件 (*)</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow_actions.cpp" line="40"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="41"/>
         <source>Open compare &amp;CSV…</source>
         <translation>打开比对 &amp;CSV…</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow_actions.cpp" line="40"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="41"/>
         <source>Ctrl+Shift+C</source>
         <translation>Ctrl+Shift+C</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow_actions.cpp" line="41"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="42"/>
         <source>Open compare result</source>
         <translation>打开比对结果</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow_actions.cpp" line="41"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="42"/>
         <source>Compare results (*.csv);;All files (*)</source>
         <translation>比对结果 (*.csv);;所有文件 (*)</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow_actions.cpp" line="42"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="43"/>
         <source>Open &amp;memory dump…</source>
         <translation>打开内存转储(&amp;M)…</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow_actions.cpp" line="42"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="43"/>
         <source>Ctrl+Shift+M</source>
         <translation>Ctrl+Shift+M</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow_actions.cpp" line="43"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="44"/>
+        <source>Compare with memory dump…</source>
+        <translation>与内存转储比较…</translation>
+    </message>
+    <message>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="45"/>
+        <source>Export memory panel as CSV…</source>
+        <translation>将内存面板导出为 CSV…</translation>
+    </message>
+    <message>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="46"/>
         <source>Open &amp;trend database…</source>
         <translation>打开趋势数据库(&amp;T)…</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow_actions.cpp" line="43"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="46"/>
         <source>Ctrl+Alt+T</source>
         <translation>Ctrl+Alt+T</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow_actions.cpp" line="44"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="47"/>
         <source>Open &amp;recent</source>
         <translation>最近打开(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow_actions.cpp" line="47"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="50"/>
         <source>&amp;Export</source>
         <translation>导出(&amp;E)</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow_actions.cpp" line="48"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="51"/>
         <source>Comparison as &amp;CSV…</source>
         <translation>比对结果导出为 &amp;CSV…</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow_actions.cpp" line="48"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="51"/>
         <source>Ctrl+E</source>
         <translation>Ctrl+E</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow_actions.cpp" line="50"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="53"/>
         <source>Comparison as &amp;XLSX…</source>
         <translation>比对结果导出为 &amp;XLSX…</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow_actions.cpp" line="51"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="54"/>
         <source>&amp;HTML report…</source>
         <translation>&amp;HTML 报告…</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow_actions.cpp" line="53"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="56"/>
         <source>Graph as &amp;PNG or SVG…</source>
         <translation>图导出为 &amp;PNG 或 SVG…</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow_actions.cpp" line="53"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="56"/>
         <source>Ctrl+Shift+E</source>
         <translation>Ctrl+Shift+E</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow_actions.cpp" line="54"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="57"/>
         <source>&amp;Trend panel as PNG, SVG or CSV…</source>
         <translation>趋势面板导出为 PNG、SVG 或 CSV(&amp;T)…</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow_actions.cpp" line="58"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="61"/>
         <source>&amp;Edit</source>
         <translation>编辑(&amp;E)</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow_actions.cpp" line="59"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="62"/>
         <source>&amp;Undo</source>
         <translation>撤销(&amp;U)</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow_actions.cpp" line="61"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="64"/>
         <source>&amp;Redo</source>
         <translation>重做(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow_actions.cpp" line="66"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="69"/>
         <source>&amp;Filter the compare table</source>
         <translation>过滤比对表(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow_actions.cpp" line="73"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="76"/>
         <source>Main</source>
         <translation>主工具栏</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow_actions.cpp" line="77"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="80"/>
         <source>Open folder</source>
         <translation>打开文件夹</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow_actions.cpp" line="78"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="81"/>
         <source>Open pair</source>
         <translation>打开对比</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow_actions.cpp" line="80"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="83"/>
         <source>Open CSV</source>
         <translation>打开 CSV</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow_actions.cpp" line="88"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="91"/>
         <source>&amp;Navigate</source>
         <translation>导航(&amp;N)</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow_actions.cpp" line="89"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="92"/>
         <source>&amp;Next rank</source>
         <translation>下一个 rank(&amp;N)</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow_actions.cpp" line="89"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="92"/>
         <source>Ctrl+PgDown</source>
         <translation>Ctrl+PgDown</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow_actions.cpp" line="90"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="93"/>
         <source>&amp;Previous rank</source>
         <translation>上一个 rank(&amp;P)</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow_actions.cpp" line="90"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="93"/>
         <source>Ctrl+PgUp</source>
         <translation>Ctrl+PgUp</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow_actions.cpp" line="91"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="94"/>
         <source>Next &amp;step</source>
         <translation>下一个 &amp;step</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow_actions.cpp" line="91"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="94"/>
         <source>Alt+Right</source>
         <translation>Alt+Right</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow_actions.cpp" line="92"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="95"/>
         <source>P&amp;revious step</source>
         <translation>上一个 step(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow_actions.cpp" line="92"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="95"/>
         <source>Alt+Left</source>
         <translation>Alt+Left</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow_actions.cpp" line="94"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="97"/>
         <source>Go to first &amp;divergence</source>
         <translation>跳转到首个差异(&amp;D)</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow_actions.cpp" line="94"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="97"/>
         <source>F3</source>
         <translation>F3</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow_actions.cpp" line="259"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="268"/>
         <source>First divergence: %1 — %2</source>
         <translation>首个分歧：%1 — %2</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow_actions.cpp" line="263"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="272"/>
         <source>No divergence: every entry stays within tolerance.</source>
         <translation>无分歧：所有条目都在容差之内。</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow_actions.cpp" line="267"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="276"/>
         <source>No compare table here: showing the graph&apos;s first error-level node.</source>
         <translation>此处没有比对表：显示图中第一个错误级节点。</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow_actions.cpp" line="269"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="278"/>
         <source>No error-level node in this graph.</source>
         <translation>此图中没有错误级节点。</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow_actions.cpp" line="96"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="99"/>
         <source>First divergence</source>
         <translation>首个分歧</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow_actions.cpp" line="100"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="103"/>
         <source>Cancel loading</source>
         <translation>取消加载</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow_actions.cpp" line="105"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="108"/>
         <source>&amp;View</source>
         <translation>视图(&amp;V)</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow_actions.cpp" line="111"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="114"/>
         <source>&amp;Dark theme</source>
         <translation>深色主题(&amp;D)</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow_actions.cpp" line="114"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="117"/>
         <source>Ctrl+Shift+T</source>
         <translation>Ctrl+Shift+T</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow_actions.cpp" line="116"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="119"/>
         <source>&amp;Language</source>
         <translation>语言(&amp;L)</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow_actions.cpp" line="119"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="122"/>
         <source>System default</source>
         <translation>跟随系统</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow_actions.cpp" line="127"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="130"/>
         <source>The language changes the next time msprobe studio starts.</source>
         <translation>语言将在下次启动 msprobe studio 时生效。</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow_actions.cpp" line="131"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="134"/>
         <source>&amp;Reset layout</source>
         <translation>重置布局(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow_actions.cpp" line="133"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="136"/>
         <source>&amp;Help</source>
         <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow_actions.cpp" line="134"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="137"/>
         <source>&amp;Keyboard shortcuts</source>
         <translation>快捷键(&amp;K)</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow_actions.cpp" line="135"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="138"/>
         <source>&amp;About msprobe studio</source>
         <translation>关于 msprobe studio(&amp;A)</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow_actions.cpp" line="136"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="139"/>
         <source>About msprobe studio</source>
         <translation>关于 msprobe studio</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow_actions.cpp" line="137"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="140"/>
         <source>&lt;b&gt;msprobe studio %1&lt;/b&gt;&lt;br&gt;Numerical-accuracy workstation for msprobe dumps: graph diff, compare table, node matching and reports.</source>
         <translation>&lt;b&gt;msprobe studio %1&lt;/b&gt;&lt;br&gt;msprobe dump 数值精度调试工作台：图差异、比对表、节点匹配与报告。</translation>
     </message>
@@ -898,36 +908,37 @@ Ctrl+滚轮、W / S：缩放
         <translation>已打开 %1，用时 %2 秒。</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow_actions.cpp" line="176"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="179"/>
         <source>CSV (*.csv)</source>
         <translation>CSV (*.csv)</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow_actions.cpp" line="177"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="180"/>
         <source>Excel workbook (*.xlsx)</source>
         <translation>Excel 工作簿 (*.xlsx)</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow_actions.cpp" line="178"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="181"/>
         <source>HTML report (*.html)</source>
         <translation>HTML 报告 (*.html)</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow_actions.cpp" line="182"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="185"/>
         <source>Export</source>
         <translation>导出</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow_actions.cpp" line="189"/>
-        <location filename="../app/studio/mainwindow_actions.cpp" line="201"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="192"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="204"/>
         <location filename="../app/studio/mainwindow_parallel.cpp" line="51"/>
         <location filename="../app/studio/mainwindow_trend.cpp" line="130"/>
         <source>Written %1</source>
         <translation>已写入 %1</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow_actions.cpp" line="191"/>
-        <location filename="../app/studio/mainwindow_actions.cpp" line="203"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="194"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="206"/>
+        <location filename="../app/studio/mainwindow_memory.cpp" line="173"/>
         <location filename="../app/studio/mainwindow_parallel.cpp" line="53"/>
         <location filename="../app/studio/mainwindow_trend.cpp" line="121"/>
         <location filename="../app/studio/mainwindow_trend.cpp" line="132"/>
@@ -935,18 +946,18 @@ Ctrl+滚轮、W / S：缩放
         <translation>导出失败</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow_actions.cpp" line="196"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="199"/>
         <source>Export graph</source>
         <translation>导出图</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow_actions.cpp" line="196"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="199"/>
         <location filename="../app/studio/mainwindow_parallel.cpp" line="46"/>
         <source>PNG image (*.png);;SVG drawing (*.svg)</source>
         <translation>PNG 图片 (*.png);;SVG 图形 (*.svg)</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow_actions.cpp" line="215"/>
+        <location filename="../app/studio/mainwindow_actions.cpp" line="218"/>
         <source>Keyboard shortcuts</source>
         <translation>快捷键</translation>
     </message>
@@ -961,29 +972,74 @@ Ctrl+滚轮、W / S：缩放
         <translation>导出并行布局</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow_memory.cpp" line="18"/>
+        <location filename="../app/studio/mainwindow_memory.cpp" line="30"/>
         <source>Open memory dump</source>
         <translation>打开内存转储</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow_memory.cpp" line="19"/>
+        <location filename="../app/studio/mainwindow_memory.cpp" line="31"/>
+        <location filename="../app/studio/mainwindow_memory.cpp" line="39"/>
         <source>msMemScope dumps (*.csv *.db);;All files (*)</source>
         <translation>msMemScope 转储 (*.csv *.db);;所有文件 (*)</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow_memory.cpp" line="29"/>
+        <location filename="../app/studio/mainwindow_memory.cpp" line="38"/>
+        <source>Compare with memory dump</source>
+        <translation>与内存转储比较</translation>
+    </message>
+    <message>
+        <location filename="../app/studio/mainwindow_memory.cpp" line="52"/>
         <source>Memory timeline</source>
         <translation>内存时间线</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow_memory.cpp" line="39"/>
+        <location filename="../app/studio/mainwindow_memory.cpp" line="75"/>
         <source>Opening %1…</source>
         <translation>正在打开 %1…</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow_memory.cpp" line="59"/>
+        <location filename="../app/studio/mainwindow_memory.cpp" line="102"/>
         <source>Cannot open %1</source>
         <translation>无法打开 %1</translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../app/studio/mainwindow_memory.cpp" line="121"/>
+        <source>%n operator(s) in the selected range</source>
+        <translation>
+            <numerusform>所选时间范围内有 %n 个算子</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../app/studio/mainwindow_memory.cpp" line="129"/>
+        <source>%n operator(s) in the selected range; %1 graph node(s) call them</source>
+        <translation>
+            <numerusform>所选时间范围内有 %n 个算子；图中有 %1 个节点调用它们</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location filename="../app/studio/mainwindow_memory.cpp" line="157"/>
+        <source>No memory dump is open</source>
+        <translation>未打开内存转储</translation>
+    </message>
+    <message>
+        <location filename="../app/studio/mainwindow_memory.cpp" line="160"/>
+        <source>The memory panel has nothing to export</source>
+        <translation>内存面板没有可导出的内容</translation>
+    </message>
+    <message>
+        <location filename="../app/studio/mainwindow_memory.cpp" line="163"/>
+        <source>Cannot write %1: %2</source>
+        <translation>无法写入 %1：%2</translation>
+    </message>
+    <message>
+        <location filename="../app/studio/mainwindow_memory.cpp" line="169"/>
+        <source>Export memory panel as CSV</source>
+        <translation>将内存面板导出为 CSV</translation>
+    </message>
+    <message>
+        <location filename="../app/studio/mainwindow_memory.cpp" line="169"/>
+        <source>CSV files (*.csv)</source>
+        <translation>CSV 文件 (*.csv)</translation>
     </message>
     <message>
         <location filename="../app/studio/mainwindow_trend.cpp" line="29"/>
@@ -1094,34 +1150,190 @@ Ctrl+滚轮、W / S：缩放
     </message>
 </context>
 <context>
-    <name>MemoryPanel</name>
+    <name>MemoryComparePanel</name>
     <message>
-        <location filename="../views/memory/memorypanel.cpp" line="30"/>
+        <location filename="../views/memory/memorycomparepanel.cpp" line="36"/>
+        <source>Only in</source>
+        <translation>仅存在于</translation>
+    </message>
+    <message>
+        <location filename="../views/memory/memorycomparepanel.cpp" line="36"/>
+        <source>Size</source>
+        <translation>大小</translation>
+    </message>
+    <message>
+        <location filename="../views/memory/memorycomparepanel.cpp" line="36"/>
+        <source>Operator</source>
+        <translation>算子</translation>
+    </message>
+    <message>
+        <location filename="../views/memory/memorycomparepanel.cpp" line="36"/>
         <source>Owner</source>
         <translation>所有者</translation>
     </message>
     <message>
-        <location filename="../views/memory/memorypanel.cpp" line="30"/>
+        <location filename="../views/memory/memorycomparepanel.cpp" line="36"/>
+        <source>Allocated</source>
+        <translation>分配时间</translation>
+    </message>
+    <message>
+        <location filename="../views/memory/memorycomparepanel.cpp" line="36"/>
+        <source>Why highlighted</source>
+        <translation>高亮原因</translation>
+    </message>
+    <message>
+        <location filename="../views/memory/memorycomparepanel.cpp" line="40"/>
+        <source>Run A:</source>
+        <translation>运行 A：</translation>
+    </message>
+    <message>
+        <location filename="../views/memory/memorycomparepanel.cpp" line="42"/>
+        <source>Run B:</source>
+        <translation>运行 B：</translation>
+    </message>
+    <message>
+        <location filename="../views/memory/memorycomparepanel.cpp" line="68"/>
+        <source>%1 — whole capture</source>
+        <translation>%1 — 整个采集</translation>
+    </message>
+    <message>
+        <location filename="../views/memory/memorycomparepanel.cpp" line="71"/>
+        <source>%1 — step %2</source>
+        <translation>%1 — step %2</translation>
+    </message>
+    <message>
+        <location filename="../views/memory/memorycomparepanel.cpp" line="103"/>
+        <source>Open a memory dump, then compare two of its steps or a second dump (File → Compare with memory dump…).</source>
+        <translation>请先打开一个内存转储，然后比较它的两个 step，或与第二个转储比较（文件 → 与内存转储比较…）。</translation>
+    </message>
+    <message>
+        <location filename="../views/memory/memorycomparepanel.cpp" line="120"/>
+        <source>Peak A %1 at %2, peak B %3 at %4: B − A = %5. Live only at B&apos;s peak: %6 in %7 blocks; only at A&apos;s: %8 in %9 blocks (blocks matched by allocating operator, owner and size).</source>
+        <translation>A 的峰值 %1（%2），B 的峰值 %3（%4）：B − A = %5。仅在 B 峰值时存活：%6，共 %7 个内存块；仅在 A 峰值时存活：%8，共 %9 个内存块（按分配算子、归属和大小配对内存块）。</translation>
+    </message>
+    <message>
+        <location filename="../views/memory/memorycomparepanel.cpp" line="132"/>
+        <source>B (adds)</source>
+        <translation>B（多出）</translation>
+    </message>
+    <message>
+        <location filename="../views/memory/memorycomparepanel.cpp" line="132"/>
+        <source>A (removes)</source>
+        <translation>A（减少）</translation>
+    </message>
+    <message>
+        <location filename="../views/memory/memorycomparepanel.cpp" line="133"/>
+        <source>(no operator)</source>
+        <translation>（无算子）</translation>
+    </message>
+    <message>
+        <location filename="../views/memory/memorycomparepanel.cpp" line="134"/>
+        <source>(untagged)</source>
+        <translation>（未标记）</translation>
+    </message>
+</context>
+<context>
+    <name>MemoryDiffChart</name>
+    <message>
+        <location filename="../views/memory/memorydiffchart.cpp" line="69"/>
+        <source>#%1 %2</source>
+        <translation>#%1 %2</translation>
+    </message>
+    <message>
+        <location filename="../views/memory/memorydiffchart.cpp" line="70"/>
+        <source>A: %1 live at most</source>
+        <translation>A：最多存活 %1</translation>
+    </message>
+    <message>
+        <location filename="../views/memory/memorydiffchart.cpp" line="70"/>
+        <source>A: not run</source>
+        <translation>A：未运行</translation>
+    </message>
+    <message>
+        <location filename="../views/memory/memorydiffchart.cpp" line="71"/>
+        <source>B: %1 live at most</source>
+        <translation>B：最多存活 %1</translation>
+    </message>
+    <message>
+        <location filename="../views/memory/memorydiffchart.cpp" line="71"/>
+        <source>B: not run</source>
+        <translation>B：未运行</translation>
+    </message>
+    <message>
+        <location filename="../views/memory/memorydiffchart.cpp" line="73"/>
+        <source>B - A: %1</source>
+        <translation>B - A：%1</translation>
+    </message>
+    <message>
+        <location filename="../views/memory/memorydiffchart.cpp" line="84"/>
+        <source>No outermost operators in either run to align</source>
+        <translation>两次运行中都没有可对齐的最外层算子</translation>
+    </message>
+    <message>
+        <location filename="../views/memory/memorydiffchart.cpp" line="101"/>
+        <source>B - A</source>
+        <translation>B - A</translation>
+    </message>
+    <message>
+        <location filename="../views/memory/memorydiffchart.cpp" line="142"/>
+        <source>A: most live bytes per operator</source>
+        <translation>A：每个算子的最大存活字节</translation>
+    </message>
+    <message>
+        <location filename="../views/memory/memorydiffchart.cpp" line="143"/>
+        <source>B: most live bytes per operator</source>
+        <translation>B：每个算子的最大存活字节</translation>
+    </message>
+    <message>
+        <location filename="../views/memory/memorydiffchart.cpp" line="144"/>
+        <source>B needs more</source>
+        <translation>B 需要更多</translation>
+    </message>
+    <message>
+        <location filename="../views/memory/memorydiffchart.cpp" line="145"/>
+        <source>B needs less</source>
+        <translation>B 需要更少</translation>
+    </message>
+</context>
+<context>
+    <name>MemoryPanel</name>
+    <message>
+        <location filename="../views/memory/memorypanel.cpp" line="35"/>
+        <source>Owner</source>
+        <translation>所有者</translation>
+    </message>
+    <message>
+        <location filename="../views/memory/memorypanel.cpp" line="35"/>
         <source>Bytes</source>
         <translation>字节</translation>
     </message>
     <message>
-        <location filename="../views/memory/memorypanel.cpp" line="30"/>
+        <location filename="../views/memory/memorypanel.cpp" line="35"/>
         <source>Blocks</source>
         <translation>内存块</translation>
     </message>
     <message>
-        <location filename="../views/memory/memorypanel.cpp" line="81"/>
+        <location filename="../views/memory/memorypanel.cpp" line="61"/>
+        <source>Timeline</source>
+        <translation>时间线</translation>
+    </message>
+    <message>
+        <location filename="../views/memory/memorypanel.cpp" line="62"/>
+        <source>Compare runs</source>
+        <translation>比较运行</translation>
+    </message>
+    <message>
+        <location filename="../views/memory/memorypanel.cpp" line="110"/>
         <source>%1 — %2 blocks, %3 steps, %4 operators; peak %5 live at %6; %7 step leaks, %8 blocks alive at the end, %9 inefficient. Wheel: zoom, drag: pan, double click: whole capture.</source>
         <translation>%1 — %2 个内存块，%3 个 step，%4 个算子；峰值 %5（位于 %6）；%7 个 step 泄漏，%8 个内存块直到结束仍存活，%9 个低效。滚轮：缩放，拖动：平移，双击：显示全部。</translation>
     </message>
     <message>
-        <location filename="../views/memory/memorypanel.cpp" line="112"/>
+        <location filename="../views/memory/memorypanel.cpp" line="141"/>
         <source>Live at %1: %2 in %3 blocks, by owner</source>
         <translation>%1 时存活：%2，共 %3 个内存块，按所有者</translation>
     </message>
     <message>
-        <location filename="../views/memory/memorypanel.cpp" line="124"/>
+        <location filename="../views/memory/memorypanel.cpp" line="153"/>
         <source>(untagged)</source>
         <translation>（未标记）</translation>
     </message>
@@ -1129,54 +1341,59 @@ Ctrl+滚轮、W / S：缩放
 <context>
     <name>MemoryTimelineView</name>
     <message>
-        <location filename="../views/memory/memorytimelineview.cpp" line="243"/>
+        <location filename="../views/memory/memorytimelineview.cpp" line="278"/>
         <source>Open a memory dump (File → Open memory dump…)</source>
         <translation>请打开内存转储（文件 → 打开内存转储…）</translation>
     </message>
     <message>
-        <location filename="../views/memory/memorytimelineview.cpp" line="321"/>
+        <location filename="../views/memory/memorytimelineview.cpp" line="413"/>
         <source>peak %1 at %2</source>
         <translation>峰值 %1，位于 %2</translation>
     </message>
     <message>
-        <location filename="../views/memory/memorytimelineview.cpp" line="357"/>
+        <location filename="../views/memory/memorytimelinedecor.cpp" line="50"/>
         <source>steps</source>
         <translation>step</translation>
     </message>
     <message>
-        <location filename="../views/memory/memorytimelineview.cpp" line="358"/>
+        <location filename="../views/memory/memorytimelinedecor.cpp" line="51"/>
         <source>operators</source>
         <translation>算子</translation>
     </message>
+    <message>
+        <location filename="../views/memory/memorytimelinedecor.cpp" line="61"/>
+        <source>marks</source>
+        <translation>标记</translation>
+    </message>
     <message numerus="yes">
-        <location filename="../views/memory/memorytimelineview.cpp" line="401"/>
+        <location filename="../views/memory/memorytimelinedecor.cpp" line="124"/>
         <source>block (%Ln blocks)</source>
         <translation>
             <numerusform>内存块（%Ln 个）</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../views/memory/memorytimelineview.cpp" line="402"/>
+        <location filename="../views/memory/memorytimelinedecor.cpp" line="125"/>
         <source>step leak</source>
         <translation>step 泄漏</translation>
     </message>
     <message>
-        <location filename="../views/memory/memorytimelineview.cpp" line="403"/>
+        <location filename="../views/memory/memorytimelinedecor.cpp" line="126"/>
         <source>alive at the end (never freed)</source>
         <translation>结束时仍存活（从未释放）</translation>
     </message>
     <message>
-        <location filename="../views/memory/memorytimelineview.cpp" line="404"/>
+        <location filename="../views/memory/memorytimelinedecor.cpp" line="127"/>
         <source>inefficient (early, late or idle)</source>
         <translation>低效（过早申请、过晚释放或闲置）</translation>
     </message>
     <message>
-        <location filename="../views/memory/memorytimelineview.cpp" line="405"/>
+        <location filename="../views/memory/memorytimelinedecor.cpp" line="128"/>
         <source>live bytes (max per pixel)</source>
         <translation>存活字节（每像素最大值）</translation>
     </message>
     <message>
-        <location filename="../views/memory/memorytimelineview.cpp" line="407"/>
+        <location filename="../views/memory/memorytimelinedecor.cpp" line="130"/>
         <source>HAL blocks (no pool rows)</source>
         <translation>HAL 内存块（无内存池记录）</translation>
     </message>
@@ -2089,13 +2306,13 @@ Ctrl+滚轮、W / S：缩放
     </message>
     <message>
         <location filename="../views/trend/trendpanel.cpp" line="194"/>
-        <location filename="../views/trend/trendpanel.cpp" line="354"/>
+        <location filename="../views/trend/trendpanel.cpp" line="371"/>
         <source>Step</source>
         <translation>Step</translation>
     </message>
     <message>
         <location filename="../views/trend/trendpanel.cpp" line="195"/>
-        <location filename="../views/trend/trendpanel.cpp" line="354"/>
+        <location filename="../views/trend/trendpanel.cpp" line="371"/>
         <source>Rank</source>
         <translation>Rank</translation>
     </message>
@@ -2145,22 +2362,22 @@ Ctrl+滚轮、W / S：缩放
         <translation>未打开趋势数据库。请使用 文件 &gt; 打开趋势数据库…，或将 *.trend.db、monitor 输出目录或 dump 目录拖放到此处（两个：问题侧和标杆侧）。</translation>
     </message>
     <message>
-        <location filename="../views/trend/trendpanel.cpp" line="303"/>
+        <location filename="../views/trend/trendpanel.cpp" line="320"/>
         <source>%1 (category %2)</source>
         <translation>%1（类别 %2）</translation>
     </message>
     <message>
-        <location filename="../views/trend/trendpanel.cpp" line="354"/>
+        <location filename="../views/trend/trendpanel.cpp" line="371"/>
         <source>Target id</source>
         <translation>目标 ID</translation>
     </message>
     <message>
-        <location filename="../views/trend/trendpanel.cpp" line="359"/>
+        <location filename="../views/trend/trendpanel.cpp" line="376"/>
         <source>%1: no divergence over %2 series (tolerance %3).</source>
         <translation>%1：%2 条序列均无分歧（容差 %3）。</translation>
     </message>
     <message>
-        <location filename="../views/trend/trendpanel.cpp" line="362"/>
+        <location filename="../views/trend/trendpanel.cpp" line="379"/>
         <source>First divergence (%1): %2 %3, rank %4, step %5, relative difference %6. Marked cells: each target&apos;s first divergent step.</source>
         <translation>首个分歧（%1）：%2 %3，rank %4，step %5，相对误差 %6。带标记的单元格：每个目标首次分歧的 step。</translation>
     </message>
@@ -2377,76 +2594,81 @@ You can also drop a dump folder, two folders, a vis.db or a compare CSV on this 
     </message>
     <message>
         <location filename="../app/studio/main.cpp" line="90"/>
+        <source>With --memory: a second memory dump to compare it with (the memory panel&apos;s compare tab).</source>
+        <translation>与 --memory 一起使用：用于比较的第二个内存转储（内存面板的比较页）。</translation>
+    </message>
+    <message>
+        <location filename="../app/studio/main.cpp" line="94"/>
         <source>Open the input without a window, write FILE by its extension (.png, .svg: the view&apos;s picture; .html: the report; .json: the verdicts, as msprobe compare --json) and exit: 0 done, 1 failed.</source>
         <translation>不显示窗口打开输入，按扩展名写出 FILE（.png、.svg：视图图片；.html：报告；.json：结论，与 msprobe compare --json 相同）后退出：0 成功，1 失败。</translation>
     </message>
     <message>
-        <location filename="../app/studio/main.cpp" line="93"/>
+        <location filename="../app/studio/main.cpp" line="97"/>
         <source>With --export: the view to draw, graph (default), compare, trend, parallel or memory. Without: parallel shows the parallelism panel in front.</source>
         <translation>与 --export 一起使用：要绘制的视图，graph（默认）、compare、trend、parallel 或 memory。单独使用时：parallel 将并行面板置于最前。</translation>
     </message>
     <message>
-        <location filename="../app/studio/main.cpp" line="95"/>
+        <location filename="../app/studio/main.cpp" line="99"/>
         <source>With --export: the step to show (with --rank).</source>
         <translation>与 --export 一起使用：要显示的 step（与 --rank 一起）。</translation>
     </message>
     <message>
-        <location filename="../app/studio/main.cpp" line="96"/>
+        <location filename="../app/studio/main.cpp" line="100"/>
         <source>With --export: the rank to show (with --step).</source>
         <translation>与 --export 一起使用：要显示的 rank（与 --step 一起）。</translation>
     </message>
     <message>
-        <location filename="../app/studio/main.cpp" line="99"/>
+        <location filename="../app/studio/main.cpp" line="103"/>
         <source>With --view parallel: the world size.</source>
         <translation>与 --view parallel 一起使用：总卡数。</translation>
     </message>
     <message>
-        <location filename="../app/studio/main.cpp" line="100"/>
+        <location filename="../app/studio/main.cpp" line="104"/>
         <source>With --view parallel: the number of transformer layers.</source>
         <translation>与 --view parallel 一起使用：Transformer 层数。</translation>
     </message>
     <message>
-        <location filename="../app/studio/main.cpp" line="102"/>
+        <location filename="../app/studio/main.cpp" line="106"/>
         <source>With --view parallel: the tensor-parallel size.</source>
         <translation>与 --view parallel 一起使用：张量并行大小。</translation>
     </message>
     <message>
-        <location filename="../app/studio/main.cpp" line="104"/>
+        <location filename="../app/studio/main.cpp" line="108"/>
         <source>With --view parallel: the pipeline-parallel size.</source>
         <translation>与 --view parallel 一起使用：流水线并行大小。</translation>
     </message>
     <message>
-        <location filename="../app/studio/main.cpp" line="106"/>
+        <location filename="../app/studio/main.cpp" line="110"/>
         <source>With --view parallel: layers per virtual pipeline stage.</source>
         <translation>与 --view parallel 一起使用：每个虚拟流水线阶段的层数。</translation>
     </message>
     <message>
-        <location filename="../app/studio/main.cpp" line="108"/>
+        <location filename="../app/studio/main.cpp" line="112"/>
         <source>With --view parallel: the number of virtual pipeline stages (as graph_visualize --vpp).</source>
         <translation>与 --view parallel 一起使用：虚拟流水线阶段数（同 graph_visualize --vpp）。</translation>
     </message>
     <message>
-        <location filename="../app/studio/main.cpp" line="109"/>
+        <location filename="../app/studio/main.cpp" line="113"/>
         <source>With --view parallel: the rank order, e.g. tp-cp-ep-dp-pp.</source>
         <translation>与 --view parallel 一起使用：rank 顺序，例如 tp-cp-ep-dp-pp。</translation>
     </message>
     <message>
-        <location filename="../app/studio/main.cpp" line="111"/>
+        <location filename="../app/studio/main.cpp" line="115"/>
         <source>With --view parallel: the embedding has a pipeline stage of its own.</source>
         <translation>与 --view parallel 一起使用：嵌入层单独占一个流水线阶段。</translation>
     </message>
     <message>
-        <location filename="../app/studio/main.cpp" line="130"/>
+        <location filename="../app/studio/main.cpp" line="134"/>
         <source>--%1 takes a whole number, not &apos;%2&apos;</source>
         <translation>--%1 需要整数，而不是“%2”</translation>
     </message>
     <message>
-        <location filename="../app/studio/main.cpp" line="149"/>
+        <location filename="../app/studio/main.cpp" line="153"/>
         <source>--step and --rank take whole numbers</source>
         <translation>--step 和 --rank 须为整数</translation>
     </message>
     <message>
-        <location filename="../app/studio/main.cpp" line="156"/>
+        <location filename="../app/studio/main.cpp" line="160"/>
         <source>written %1</source>
         <translation>已写入 %1</translation>
     </message>

@@ -86,6 +86,10 @@ int main(int argc, char** argv)
     QCommandLineOption memoryDump(QStringLiteral("memory"),
         QApplication::translate("main", "Open a msMemScope memory dump (.csv or .db) in the memory timeline."), QStringLiteral("file"));
     parser.addOption(memoryDump);
+    QCommandLineOption memoryCompare(QStringLiteral("memory-compare"),
+        QApplication::translate("main", "With --memory: a second memory dump to compare it with (the memory panel's compare tab)."),
+        QStringLiteral("file"));
+    parser.addOption(memoryCompare);
     QCommandLineOption exportFile(QStringLiteral("export"),
         QApplication::translate("main", "Open the input without a window, write FILE by its extension (.png, .svg: the view's picture; "
                                         ".html: the report; .json: the verdicts, as msprobe compare --json) and exit: 0 done, 1 failed."),
@@ -185,5 +189,7 @@ int main(int argc, char** argv)
         QMetaObject::invokeMethod(&window, &MainWindow::idle, Qt::QueuedConnection);
     if (parser.isSet(memoryDump))
         window.openMemoryDump(parser.value(memoryDump));
+    if (parser.isSet(memoryCompare))
+        window.openComparedMemoryDump(parser.value(memoryCompare));
     return app.exec();
 }

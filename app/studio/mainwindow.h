@@ -67,6 +67,10 @@ public:
     // File > Open memory dump: loads a msMemScope CSV/.db in the background (progress, cancel) and shows it in
     // the memory dock. Null until the first memory dump is opened.
     void openMemoryDump(const QString& file);
+    // File > Compare with memory dump: a second dump beside the first, shown in the memory panel's compare tab.
+    void openComparedMemoryDump(const QString& file);
+    // Exports the memory panel's shown tab as CSV. Empty string on success.
+    QString exportMemoryCsv(const QString& file);
     MemorySession* memorySession() const { return m_memorySession; }
     MemoryPanel* memoryPanel() const { return m_memoryPanel; }
     // The parallelism panel (mainwindow_parallel.cpp) and the session's parallel configuration it shows.
@@ -126,6 +130,12 @@ private:
     void showShortcuts();
     void updateActions();
     void chooseMemoryDump();
+    void chooseComparedMemoryDump();
+    void exportMemoryCsvDialog();
+    void buildMemoryDock();
+    void loadMemoryDump(const QString& file, bool compared);
+    void linkMemoryRangeToGraph(qint64 beginTs, qint64 endTs);
+    void showFocusInMemory();
     void buildParallelPanel();
     void updateParallelPanel();
     void exportParallelDialog();
@@ -161,6 +171,7 @@ private:
     MemoryPanel* m_memoryPanel = nullptr;
     QDockWidget* m_memoryDock = nullptr;
     bool m_memoryDockSized = false;
+    bool m_memoryLinking = false; // the timeline is setting the focus: do not zoom it back to the node
     QStringList m_loadingPaths;
     QByteArray m_defaultState;
     bool m_remembersRecent = true;

@@ -5,6 +5,7 @@
 #include "appearance.h"
 #include "comparetableview.h"
 #include "graphswitcher.h"
+#include "memorysession.h"
 #include "optionalviews.h"
 #include "pairdialog.h"
 #include "recentfiles.h"
@@ -40,6 +41,8 @@ void MainWindow::buildMenus()
     QAction* openCsv = file->addAction(tr("Open compare &CSV…"), QKeySequence(tr("Ctrl+Shift+C")), this,
         [this] { chooseFile(tr("Open compare result"), tr("Compare results (*.csv);;All files (*)")); });
     file->addAction(tr("Open &memory dump…"), QKeySequence(tr("Ctrl+Shift+M")), this, &MainWindow::chooseMemoryDump);
+    file->addAction(tr("Compare with memory dump…"), this, &MainWindow::chooseComparedMemoryDump);
+    file->addAction(tr("Export memory panel as CSV…"), this, &MainWindow::exportMemoryCsvDialog);
     file->addAction(tr("Open &trend database…"), QKeySequence(tr("Ctrl+Alt+T")), this, &MainWindow::chooseTrendDatabase);
     m_recent = new RecentFiles(file->addMenu(tr("Open &recent")), this);
     connect(m_recent, &RecentFiles::chosen, this, &MainWindow::openPaths);
@@ -230,6 +233,12 @@ void MainWindow::dropEvent(QDropEvent* event)
     if (paths.isEmpty())
         return;
     event->acceptProposedAction();
+    if (std::all_of(paths.begin(), paths.end(), &MemorySession::looksLikeMemoryDump)) {
+        openMemoryDump(paths.front());
+        if (paths.size() > 1)
+            openComparedMemoryDump(paths.at(1));
+        return;
+    }
     if (std::all_of(paths.begin(), paths.end(), &TrendSource::isTrendOnly)) {
         openTrend(paths.mid(0, 2));
         return;

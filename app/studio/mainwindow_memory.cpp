@@ -1,14 +1,26 @@
 // SPDX-License-Identifier: Apache-2.0
 // The memory dock: File > Open memory dump loads a msMemScope dump through MemorySession (worker thread,
-// progress dialog with cancel, core's error message on failure) and shows it in the memory panel.
+// progress dialog with cancel, core's error message on failure) and shows it in the memory panel; File >
+// Compare with memory dump loads a second one for the compare tab. The timeline follows the studio's one
+// selection: a range selected in it focuses the first graph node of its operators, and a focused node or step
+// shows its time span in it.
 #include "mainwindow.h"
 
 #include "memory/memorypanel.h"
+#include "memory/memorytimelineview.h"
+#include "memorylinks.h"
 #include "memorysession.h"
+#include "optionalviews.h"
+#if MSPROBE_HAVE_GRAPH_VIEW
+#include "graph/graphsideview.h"
+#endif
+#include "studiofocus.h"
 
 #include <QDockWidget>
+#include <QFile>
 #include <QFileDialog>
 #include <QFileInfo>
+#include <QLabel>
 #include <QMenu>
 #include <QMessageBox>
 #include <QProgressDialog>
@@ -21,35 +33,66 @@ void MainWindow::chooseMemoryDump()
         openMemoryDump(file);
 }
 
-void MainWindow::openMemoryDump(const QString& file)
+void MainWindow::chooseComparedMemoryDump()
 {
-    if (!m_memorySession) {
-        m_memorySession = new MemorySession(this);
-        m_memoryPanel = new MemoryPanel;
-        m_memoryDock = new QDockWidget(tr("Memory timeline"), this);
-        m_memoryDock->setObjectName(QStringLiteral("memoryDock"));
-        m_memoryDock->setWidget(m_memoryPanel);
-        addDockWidget(Qt::BottomDockWidgetArea, m_memoryDock);
-        if (m_compareDock)
-            tabifyDockWidget(m_compareDock, m_memoryDock);
-        if (m_viewMenu)
-            m_viewMenu->addAction(m_memoryDock->toggleViewAction());
-        connect(m_memorySession, &MemorySession::documentChanged, this, [this] { m_memoryPanel->setDocument(m_memorySession->document()); });
-    }
+    const QString file = QFileDialog::getOpenFileName(this, tr("Compare with memory dump"), QString(),
+        tr("msMemScope dumps (*.csv *.db);;All files (*)"));
+    if (!file.isEmpty())
+        openComparedMemoryDump(file);
+}
+
+void MainWindow::openMemoryDump(const QString& file) { loadMemoryDump(file, false); }
+
+void MainWindow::openComparedMemoryDump(const QString& file) { loadMemoryDump(file, true); }
+
+void MainWindow::buildMemoryDock()
+{
+    m_memorySession = new MemorySession(this);
+    m_memoryPanel = new MemoryPanel;
+    m_memoryDock = new QDockWidget(tr("Memory timeline"), this);
+    m_memoryDock->setObjectName(QStringLiteral("memoryDock"));
+    m_memoryDock->setWidget(m_memoryPanel);
+    addDockWidget(Qt::BottomDockWidgetArea, m_memoryDock);
+    if (m_compareDock)
+        tabifyDockWidget(m_compareDock, m_memoryDock);
+    if (m_viewMenu)
+        m_viewMenu->addAction(m_memoryDock->toggleViewAction());
+    connect(m_memorySession, &MemorySession::documentChanged, this, [this] {
+        m_memoryPanel->setDocuments(m_memorySession->document(), m_memorySession->document(MemorySession::Slot::Compared));
+    });
+    connect(m_memoryPanel->timeline(), &MemoryTimelineView::rangeSelected, this, &MainWindow::linkMemoryRangeToGraph);
+    connect(m_focus, &StudioFocus::nodeChanged, this, [this] {
+        if (!m_memoryLinking)
+            showFocusInMemory();
+    });
+    connect(m_focus, &StudioFocus::graphChanged, this, &MainWindow::showFocusInMemory);
+}
+
+void MainWindow::loadMemoryDump(const QString& file, bool compared)
+{
+    if (!m_memorySession)
+        buildMemoryDock();
     auto* progress = new QProgressDialog(tr("Opening %1…").arg(QFileInfo(file).fileName()), tr("Cancel"), 0, 100, this);
     progress->setWindowModality(Qt::WindowModal);
     progress->setMinimumDuration(300);
     progress->setAttribute(Qt::WA_DeleteOnClose);
-    connect(progress, &QProgressDialog::canceled, m_memorySession, &MemorySession::cancel);
+    const auto slot = compared ? MemorySession::Slot::Compared : MemorySession::Slot::Primary;
+    connect(progress, &QProgressDialog::canceled, m_memorySession, [this, slot] { m_memorySession->cancel(slot); });
     connect(m_memorySession, &MemorySession::progress, progress, [progress](int percent, const QString& stage) {
         progress->setValue(percent);
         progress->setLabelText(stage);
     });
-    connect(m_memorySession, &MemorySession::loadFinished, progress, [this, progress, file](bool ok, const QString& message) {
+    connect(m_memorySession, &MemorySession::loadFinished, progress, [this, progress, file, compared](bool ok, const QString& message, MemorySession::Slot finished) {
+        if ((finished == MemorySession::Slot::Compared) != compared)
+            return;
+        // Closing a progress dialog emits canceled: it must not cancel the other slot's load, nor this one's.
+        QObject::disconnect(progress, &QProgressDialog::canceled, nullptr, nullptr);
         progress->close();
         if (ok) {
             m_memoryDock->show();
             m_memoryDock->raise();
+            if (compared)
+                m_memoryPanel->showComparison();
             // The timeline needs height to read: give the dock most of the window the first time it shows.
             if (!m_memoryDockSized) {
                 resizeDocks({ m_memoryDock }, { height() * 3 / 5 }, Qt::Vertical);
@@ -59,5 +102,73 @@ void MainWindow::openMemoryDump(const QString& file)
             showError(tr("Cannot open %1").arg(QFileInfo(file).fileName()), message);
         }
     });
-    m_memorySession->open(file);
+    m_memorySession->open(file, slot);
+}
+
+void MainWindow::linkMemoryRangeToGraph(qint64 beginTs, qint64 endTs)
+{
+    const auto document = m_memorySession->document();
+    if (!document)
+        return;
+    const auto operators = studio::operatorsInRange(document->timeline, beginTs, endTs);
+#if MSPROBE_HAVE_GRAPH_VIEW
+    GraphSideView* side = m_graphView ? m_graphView->sideView(StudioFocus::Side::Problem) : nullptr;
+    const msprobe::graph::VisGraph* graph = side ? side->graph() : nullptr;
+#else
+    const msprobe::graph::VisGraph* graph = nullptr;
+#endif
+    if (!graph) {
+        m_status->setText(tr("%n operator(s) in the selected range", nullptr, static_cast<int>(operators.size())));
+        return;
+    }
+    std::vector<std::string> names;
+    names.reserve(graph->nodes.size());
+    for (const auto& node : graph->nodes)
+        names.push_back(node.name);
+    const auto nodes = studio::nodesOfOperators(document->timeline, operators, names);
+    m_status->setText(tr("%n operator(s) in the selected range; %1 graph node(s) call them", nullptr, static_cast<int>(operators.size()))
+                          .arg(nodes.size()));
+    if (nodes.empty())
+        return;
+    m_memoryLinking = true;
+    m_focus->setNode(QString::fromStdString(nodes.front()), StudioFocus::Side::Problem);
+    m_memoryLinking = false;
+}
+
+void MainWindow::showFocusInMemory()
+{
+    if (!m_memorySession || !m_memorySession->document())
+        return;
+    const auto& timeline = m_memorySession->document()->timeline;
+    const studio::TimelineSpan* step = studio::spanOfGraphStep(timeline, m_focus->step());
+    if (!m_focus->node().isEmpty()) {
+        if (const auto span = studio::spanOfNode(timeline, m_focus->node().toStdString(), step)) {
+            m_memoryPanel->timeline()->showSpan(span->startNs, span->endNs);
+            return;
+        }
+    }
+    if (step)
+        m_memoryPanel->timeline()->showSpan(step->startNs, step->endNs);
+}
+
+QString MainWindow::exportMemoryCsv(const QString& file)
+{
+    if (!m_memoryPanel)
+        return tr("No memory dump is open");
+    const QString text = m_memoryPanel->csv();
+    if (text.isEmpty())
+        return tr("The memory panel has nothing to export");
+    QFile out(file);
+    if (!out.open(QIODevice::WriteOnly | QIODevice::Truncate) || out.write(text.toUtf8()) < 0)
+        return tr("Cannot write %1: %2").arg(file, out.errorString());
+    return {};
+}
+
+void MainWindow::exportMemoryCsvDialog()
+{
+    const QString file = saveFileName(tr("Export memory panel as CSV"), QStringLiteral("memory.csv"), tr("CSV files (*.csv)"));
+    if (file.isEmpty())
+        return;
+    if (const QString error = exportMemoryCsv(file); !error.isEmpty())
+        showError(tr("Export failed"), error);
 }

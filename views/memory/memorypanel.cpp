@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "memorypanel.h"
 
+#include "memorycomparepanel.h"
+#include "memorycsv.h"
 #include "memorytimelineview.h"
 
 #include "memory/owners.h"
@@ -9,6 +11,7 @@
 #include <QHeaderView>
 #include <QLabel>
 #include <QSplitter>
+#include <QTabWidget>
 #include <QTimer>
 #include <QTreeWidget>
 #include <QVBoxLayout>
@@ -22,6 +25,8 @@ MemoryPanel::MemoryPanel(QWidget* parent)
     , m_decompositionTitle(new QLabel(this))
     , m_decomposition(new QTreeWidget(this))
     , m_cursorTimer(new QTimer(this))
+    , m_tabs(new QTabWidget(this))
+    , m_compare(new MemoryComparePanel(this))
 {
     m_summary->setWordWrap(true);
     m_summary->setTextInteractionFlags(Qt::TextSelectableByMouse);
@@ -40,17 +45,25 @@ MemoryPanel::MemoryPanel(QWidget* parent)
     sideLayout->addWidget(m_decompositionTitle);
     sideLayout->addWidget(m_decomposition, 1);
 
-    auto* splitter = new QSplitter(Qt::Horizontal, this);
+    auto* timelinePage = new QWidget(this);
+    auto* splitter = new QSplitter(Qt::Horizontal, timelinePage);
     splitter->addWidget(m_timeline);
     splitter->addWidget(side);
     splitter->setStretchFactor(0, 4);
     splitter->setStretchFactor(1, 1);
     splitter->setSizes({ 900, 340 });
 
+    auto* pageLayout = new QVBoxLayout(timelinePage);
+    pageLayout->setContentsMargins(0, 0, 0, 0);
+    pageLayout->addWidget(m_summary);
+    pageLayout->addWidget(splitter, 1);
+    m_tabs->setDocumentMode(true);
+    m_tabs->addTab(timelinePage, tr("Timeline"));
+    m_tabs->addTab(m_compare, tr("Compare runs"));
+
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
-    layout->addWidget(m_summary);
-    layout->addWidget(splitter, 1);
+    layout->addWidget(m_tabs, 1);
 
     m_cursorTimer->setSingleShot(true);
     m_cursorTimer->setInterval(60);
@@ -61,8 +74,24 @@ MemoryPanel::MemoryPanel(QWidget* parent)
     });
 }
 
-void MemoryPanel::setDocument(std::shared_ptr<const studio::MemoryDocument> document)
+void MemoryPanel::showComparison() { m_tabs->setCurrentWidget(m_compare); }
+
+bool MemoryPanel::comparisonShown() const { return m_tabs->currentWidget() == m_compare; }
+
+QString MemoryPanel::csv() const
 {
+    if (comparisonShown())
+        return m_compare->csv();
+    if (!m_document)
+        return {};
+    return QString::fromStdString(studio::timelineCsv(*m_document, m_timeline->selection()));
+}
+
+void MemoryPanel::setDocuments(std::shared_ptr<const studio::MemoryDocument> document, std::shared_ptr<const studio::MemoryDocument> compared)
+{
+    m_compare->setRuns(document, compared);
+    if (document == m_document)
+        return;
     m_document = std::move(document);
     m_timeline->setDocument(m_document);
     m_decomposition->clear();

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 // The memory panel: the timeline of one open dump, a summary line (blocks, peak, leaks, inefficient blocks) and,
 // beside it, the decomposition of the live blocks by owner category and owner at the time under the cursor
-// (core's decompose). Shows a document the session loaded; opens nothing itself.
+// (core's decompose); a second tab compares two runs (two dumps, or two steps of one). Shows documents the
+// session loaded; opens nothing itself.
 #pragma once
 
 #include "memorydocument.h"
@@ -10,8 +11,10 @@
 
 #include <memory>
 
+class MemoryComparePanel;
 class MemoryTimelineView;
 class QLabel;
+class QTabWidget;
 class QTimer;
 class QTreeWidget;
 
@@ -20,7 +23,15 @@ class MemoryPanel : public QWidget {
 public:
     explicit MemoryPanel(QWidget* parent = nullptr);
 
-    void setDocument(std::shared_ptr<const studio::MemoryDocument> document);
+    void setDocument(std::shared_ptr<const studio::MemoryDocument> document) { setDocuments(std::move(document), nullptr); }
+    // compared null: the compare tab compares two steps of document.
+    void setDocuments(std::shared_ptr<const studio::MemoryDocument> document, std::shared_ptr<const studio::MemoryDocument> compared);
+    MemoryComparePanel* comparePanel() const { return m_compare; }
+    void showComparison();
+    bool comparisonShown() const;
+    // The shown tab as CSV: the timeline's blocks (those overlapping the selected range, when there is one) or
+    // the compared runs' differing blocks.
+    QString csv() const;
     MemoryTimelineView* timeline() const { return m_timeline; }
     QTreeWidget* decomposition() const { return m_decomposition; }
     // Decomposes the live blocks at trace timestamp tsNs now (the cursor does this after a short pause).
@@ -33,5 +44,7 @@ private:
     QLabel* m_decompositionTitle;
     QTreeWidget* m_decomposition;
     QTimer* m_cursorTimer;
+    QTabWidget* m_tabs;
+    MemoryComparePanel* m_compare;
     std::int64_t m_cursorNs = 0;
 };

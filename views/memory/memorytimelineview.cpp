@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "memorytimelineview.h"
 
+#include "memorylinks.h"
+#include "memorytimelinestyle.h"
+
 #include <QMouseEvent>
 #include <QPainter>
 #include <QToolTip>
@@ -10,43 +13,23 @@
 #include <cmath>
 #include <limits>
 
+using namespace memorytimeline;
+
 namespace {
 
-constexpr double kLeft = 72, kRight = 10, kTop = 26, kLane = 18, kAxis = 22;
-constexpr double kMinSpanNs = 100;
-
-// Step leaks (§2.1) are the strong signal; blocks merely alive at the end (weights, optimizer state, or a leak
-// the capture stopped too early to tell) are a lighter red.
-const QColor kLeakColour(214, 39, 40), kAliveColour(240, 150, 150), kInefficientColour(255, 140, 0);
-const QColor kAggregatedColour(110, 125, 150); // a pixel column of blocks narrower than a pixel
-
-// Mid-tone hues that read on light and dark backgrounds; neighbouring blocks differ.
-const QColor& paletteColour(std::uint32_t index)
-{
-    static const QColor colours[] = { QColor(78, 121, 167), QColor(89, 161, 79), QColor(118, 183, 178), QColor(176, 122, 161),
-        QColor(156, 117, 95), QColor(237, 201, 72), QColor(100, 143, 200), QColor(140, 170, 90) };
-    return colours[index % (sizeof colours / sizeof colours[0])];
-}
-
-QString tickLabelTime(double ns)
-{
-    const double abs = std::abs(ns);
-    if (abs >= 1e9)
-        return QString::number(ns / 1e9, 'g', 6) + QStringLiteral(" s");
-    if (abs >= 1e6)
-        return QString::number(ns / 1e6, 'g', 6) + QStringLiteral(" ms");
-    return QString::number(ns / 1e3, 'g', 6) + QStringLiteral(" µs");
-}
-
-double niceStep(double span, int ticks)
-{
-    const double raw = span / std::max(1, ticks);
-    const double power = std::pow(10.0, std::floor(std::log10(raw)));
-    for (double m : { 1.0, 2.0, 5.0, 10.0 })
-        if (m * power >= raw)
-            return m * power;
-    return 10 * power;
-}
+// blockRect with the plot's geometry computed once per frame rather than four times per block.
+struct BlockMapper {
+    double left, bottom, t0, xScale, yScale;
+    std::int64_t origin;
+    QRectF rect(const studio::TimelineBlock& b) const
+    {
+        const double x0 = left + (static_cast<double>(b.startNs - origin) - t0) * xScale;
+        const double x1 = left + (static_cast<double>(b.endNs - origin) - t0) * xScale;
+        const double yLow = bottom - static_cast<double>(b.offset) * yScale;
+        const double yHigh = bottom - static_cast<double>(b.offset + b.size) * yScale;
+        return QRectF(QPointF(x0, yHigh), QPointF(x1, yLow));
+    }
+};
 
 } // namespace
 
@@ -62,6 +45,23 @@ void MemoryTimelineView::setDocument(std::shared_ptr<const studio::MemoryDocumen
 {
     m_document = std::move(document);
     m_origin = m_document ? m_document->timeline.beginNs : 0;
+    m_selection.reset();
+    m_longBlocks.clear();
+    m_shortSpanNs = 0;
+    if (m_document && !m_document->timeline.blocks.empty()) {
+        // The longest-lived 1% (at least the 64 longest) are visited apart; every other block is short.
+        const auto& blocks = m_document->timeline.blocks;
+        std::vector<std::int64_t> spans;
+        spans.reserve(blocks.size());
+        for (const auto& block : blocks)
+            spans.push_back(block.endNs - block.startNs);
+        const std::size_t keep = std::min(spans.size() - 1, spans.size() - std::max<std::size_t>(64, spans.size() / 100));
+        std::nth_element(spans.begin(), spans.begin() + static_cast<std::ptrdiff_t>(keep), spans.end());
+        m_shortSpanNs = spans[keep];
+        for (std::uint32_t i = 0; i < blocks.size(); ++i)
+            if (blocks[i].endNs - blocks[i].startNs > m_shortSpanNs)
+                m_longBlocks.push_back(i);
+    }
     showWholeCapture();
 }
 
@@ -96,7 +96,7 @@ void MemoryTimelineView::zoomAt(double x, double factor)
 
 QRectF MemoryTimelineView::plotRect() const
 {
-    return QRectF(kLeft, kTop, std::max(1.0, width() - kLeft - kRight), std::max(1.0, height() - kTop - 2 * kLane - kAxis));
+    return QRectF(kLeft, kTop, std::max(1.0, width() - kLeft - kRight), std::max(1.0, height() - kTop - 3 * kLane - kAxis));
 }
 
 double MemoryTimelineView::xOfTime(double ns) const
@@ -144,24 +144,22 @@ MemoryTimelineView::Columns MemoryTimelineView::columns() const
         return out;
     const auto& timeline = m_document->timeline;
     auto columnOf = [&](double x) { return std::clamp(static_cast<int>(std::floor(x - plot.left())), 0, count - 1); };
+    const BlockMapper mapper { plot.left(), plot.bottom(), m_t0, plot.width() / (m_t1 - m_t0), plot.height() / bytesTop(), m_origin };
 
-    const auto [first, last] = visibleBlocks();
-    for (auto it = first; it != last; ++it) {
-        if (static_cast<double>(it->endNs - m_origin) < m_t0)
-            continue;
-        const QRectF rect = blockRect(*it);
+    forEachVisibleBlock([&](const studio::TimelineBlock& block) {
+        const QRectF rect = mapper.rect(block);
         if (rect.width() >= 1) {
             ++out.exactBlocks;
-            continue;
+            return;
         }
         ++out.aggregatedBlocks;
-        const double top = static_cast<double>(it->offset + it->size), bottom = static_cast<double>(it->offset);
+        const double top = static_cast<double>(block.offset + block.size), bottom = static_cast<double>(block.offset);
         for (int c = columnOf(rect.left()), end = columnOf(rect.right()); c <= end; ++c) {
             out.top[c] = std::max(out.top[c], top);
             out.bottom[c] = std::min(out.bottom[c], bottom);
-            out.marks[c] |= it->marks;
+            out.marks[c] |= block.marks;
         }
-    }
+    });
 
     // Live bytes: each column gets the value carried into it and every point inside it, so its maximum survives.
     const auto& live = timeline.live;
@@ -182,6 +180,33 @@ MemoryTimelineView::Columns MemoryTimelineView::columns() const
             out.liveMax[c] = std::max(value, carried);
     }
     return out;
+}
+
+void MemoryTimelineView::setSelection(std::int64_t beginTs, std::int64_t endTs)
+{
+    m_selection = std::make_pair(std::min(beginTs, endTs), std::max(beginTs, endTs));
+    update();
+}
+
+void MemoryTimelineView::clearSelection()
+{
+    m_selection.reset();
+    update();
+}
+
+std::vector<std::size_t> MemoryTimelineView::selectedOperators() const
+{
+    if (!m_document || !m_selection)
+        return {};
+    return studio::operatorsInRange(m_document->timeline, m_selection->first, m_selection->second);
+}
+
+void MemoryTimelineView::showSpan(std::int64_t beginTs, std::int64_t endTs)
+{
+    setSelection(beginTs, endTs);
+    const double begin = static_cast<double>(m_selection->first - m_origin), end = static_cast<double>(m_selection->second - m_origin);
+    const double margin = std::max((end - begin) * 0.1, kMinSpanNs);
+    setTimeRange(begin - margin, end + margin);
 }
 
 std::optional<std::size_t> MemoryTimelineView::blockAt(const QPointF& pos) const
@@ -214,13 +239,23 @@ QString MemoryTimelineView::blockToolTip(std::size_t index) const
     return QString::fromStdString(m_document->describe(m_document->timeline.blocks[index]));
 }
 
-std::pair<MemoryTimelineView::BlockIterator, MemoryTimelineView::BlockIterator> MemoryTimelineView::visibleBlocks() const
+template<typename Fn>
+void MemoryTimelineView::forEachVisibleBlock(Fn&& fn) const
 {
-    // Blocks are in start order: those starting after the view's end are never visited.
     const auto& blocks = m_document->timeline.blocks;
-    return { blocks.begin(), std::upper_bound(blocks.begin(), blocks.end(), m_t1, [this](double t, const studio::TimelineBlock& b) {
-                return t < static_cast<double>(b.startNs - m_origin);
-            }) };
+    const double t0 = m_t0, t1 = m_t1;
+    auto visible = [&](const studio::TimelineBlock& b) {
+        return static_cast<double>(b.endNs - m_origin) >= t0 && static_cast<double>(b.startNs - m_origin) <= t1;
+    };
+    for (std::uint32_t i : m_longBlocks)
+        if (visible(blocks[i]))
+            fn(blocks[i]);
+    const double from = t0 - static_cast<double>(m_shortSpanNs);
+    auto it = std::lower_bound(blocks.begin(), blocks.end(), from,
+        [this](const studio::TimelineBlock& b, double t) { return static_cast<double>(b.startNs - m_origin) < t; });
+    for (; it != blocks.end() && static_cast<double>(it->startNs - m_origin) <= t1; ++it)
+        if (it->endNs - it->startNs <= m_shortSpanNs && visible(*it))
+            fn(*it);
 }
 
 QColor MemoryTimelineView::blockColour(const studio::TimelineBlock& block) const
@@ -248,6 +283,12 @@ void MemoryTimelineView::paintEvent(QPaintEvent*)
     painter.setClipRect(plotRect());
     paintBlocks(painter, cols);
     paintLiveCurve(painter, cols);
+    if (m_selection) {
+        QColor band = palette().color(QPalette::Highlight);
+        band.setAlpha(50);
+        const double left = xOfTimestamp(m_selection->first), right = xOfTimestamp(m_selection->second);
+        painter.fillRect(QRectF(left, plotRect().top(), std::max(1.0, right - left), plotRect().height()), band);
+    }
     painter.restore();
     paintLanes(painter);
     paintAxes(painter);
@@ -256,35 +297,86 @@ void MemoryTimelineView::paintEvent(QPaintEvent*)
 
 void MemoryTimelineView::paintBlocks(QPainter& painter, const Columns& cols) const
 {
-    // Merged columns first: a block drawn exactly (a long-lived leak, say) stays visible over them.
+    // Straight into a raster the plot's size: stacked blocks never overlap, so a frame writes each pixel about
+    // once whatever the number of blocks (a QPainter call per block costs a microsecond or more).
     const QRectF plot = plotRect();
+    const int width = static_cast<int>(std::ceil(plot.width())), height = static_cast<int>(std::ceil(plot.height()));
+    QImage layer(width, height, QImage::Format_ARGB32_Premultiplied);
+    layer.fill(Qt::transparent);
+    auto fill = [&](double left, double top, double right, double bottom, QRgb colour) {
+        const int x0 = std::clamp(static_cast<int>(std::lround(left - plot.left())), 0, width);
+        const int x1 = std::clamp(std::max(static_cast<int>(std::lround(right - plot.left())), x0 + 1), 0, width);
+        const int y0 = std::clamp(static_cast<int>(std::lround(top - plot.top())), 0, height);
+        const int y1 = std::clamp(std::max(static_cast<int>(std::lround(bottom - plot.top())), y0 + 1), 0, height);
+        for (int y = y0; y < y1; ++y) {
+            auto* line = reinterpret_cast<QRgb*>(layer.scanLine(y));
+            std::fill(line + x0, line + x1, colour);
+        }
+    };
+    // Merged columns first: a block drawn exactly (a long-lived leak, say) stays visible over them.
     for (std::size_t c = 0; c < cols.top.size(); ++c) {
         if (cols.top[c] < cols.bottom[c])
             continue;
-        QColor colour = (cols.marks[c] & studio::kMarkStepLeak) ? kLeakColour
-            : (cols.marks[c] & studio::kMarkInefficient)         ? kInefficientColour
-            : (cols.marks[c] & studio::kMarkAliveAtEnd)          ? kAliveColour
-                                                                  : kAggregatedColour;
+        const QColor colour = (cols.marks[c] & studio::kMarkStepLeak) ? kLeakColour
+            : (cols.marks[c] & studio::kMarkInefficient)               ? kInefficientColour
+            : (cols.marks[c] & studio::kMarkAliveAtEnd)                ? kAliveColour
+                                                                        : kAggregatedColour;
         const double x = plot.left() + static_cast<double>(c);
-        const double top = yOfBytes(cols.top[c]), bottom = yOfBytes(cols.bottom[c]);
-        painter.fillRect(QRectF(x, top, 1, std::max(1.0, bottom - top)), colour);
+        fill(x, yOfBytes(cols.top[c]), x + 1, yOfBytes(cols.bottom[c]), colour.rgba());
     }
-    const auto [first, last] = visibleBlocks();
-    const QColor outline = palette().color(QPalette::Base);
-    for (auto it = first; it != last; ++it) {
-        if (static_cast<double>(it->endNs - m_origin) < m_t0)
-            continue;
-        QRectF rect = blockRect(*it);
+    // Blocks under a pixel tall would each paint a whole pixel row over their neighbours (thousands of live
+    // blocks stacked in a few hundred rows): they are counted per row instead — +1 where one starts, -1 where it
+    // ends, one running sum per row — and the rows they cover painted once, in the colour of their strongest mark.
+    enum ThinClass { Plain, Alive, Inefficient, Leak, ClassCount };
+    std::vector<std::int32_t> thin[ClassCount];
+    auto thinClass = [](std::uint8_t marks) {
+        return (marks & studio::kMarkStepLeak) ? Leak : (marks & studio::kMarkInefficient) ? Inefficient : (marks & studio::kMarkAliveAtEnd) ? Alive : Plain;
+    };
+    const QRgb outline = palette().color(QPalette::Base).rgba();
+    const BlockMapper mapper { plot.left(), plot.bottom(), m_t0, plot.width() / (m_t1 - m_t0), plot.height() / bytesTop(), m_origin };
+    forEachVisibleBlock([&](const studio::TimelineBlock& block) {
+        const QRectF rect = mapper.rect(block);
         if (rect.width() < 1)
-            continue;
-        if (rect.height() < 1) // wide but thin: a one-pixel line where it lies, not merged into a column
-            rect.setTop(rect.bottom() - 1);
-        painter.fillRect(rect, blockColour(*it));
+            return;
+        if (rect.height() < 1) {
+            auto& counts = thin[thinClass(block.marks)];
+            if (counts.empty())
+                counts.assign(static_cast<std::size_t>(width + 1) * static_cast<std::size_t>(height), 0);
+            const int y = std::clamp(static_cast<int>(std::lround(rect.bottom() - plot.top())) - 1, 0, height - 1);
+            const int x0 = std::clamp(static_cast<int>(std::lround(rect.left() - plot.left())), 0, width);
+            const int x1 = std::clamp(std::max(static_cast<int>(std::lround(rect.right() - plot.left())), x0 + 1), 0, width);
+            const std::size_t row = static_cast<std::size_t>(y) * static_cast<std::size_t>(width + 1);
+            ++counts[row + static_cast<std::size_t>(x0)];
+            --counts[row + static_cast<std::size_t>(x1)];
+            return;
+        }
+        const QColor colour = blockColour(block);
+        fill(rect.left(), rect.top(), rect.right(), rect.bottom(), colour.rgba());
         if (rect.width() > 4 && rect.height() > 4) {
-            painter.setPen(it->marks ? blockColour(*it).darker(150) : outline);
-            painter.drawRect(rect);
+            const QRgb edge = block.marks ? colour.darker(150).rgba() : outline;
+            fill(rect.left(), rect.top(), rect.right(), rect.top() + 1, edge);
+            fill(rect.left(), rect.bottom() - 1, rect.right(), rect.bottom(), edge);
+            fill(rect.left(), rect.top(), rect.left() + 1, rect.bottom(), edge);
+            fill(rect.right() - 1, rect.top(), rect.right(), rect.bottom(), edge);
+        }
+    });
+    const QRgb thinColours[ClassCount] = { paletteColour(0).rgba(), kAliveColour.rgba(), kInefficientColour.rgba(), kLeakColour.rgba() };
+    for (int kind = Plain; kind < ClassCount; ++kind) { // the strongest mark last, so it shows
+        const auto& counts = thin[kind];
+        if (counts.empty())
+            continue;
+        for (int y = 0; y < height; ++y) {
+            const std::int32_t* row = counts.data() + static_cast<std::size_t>(y) * static_cast<std::size_t>(width + 1);
+            auto* line = reinterpret_cast<QRgb*>(layer.scanLine(y));
+            std::int32_t live = 0;
+            for (int x = 0; x < width; ++x) {
+                live += row[x];
+                if (live > 0)
+                    line[x] = thinColours[kind];
+            }
         }
     }
+    painter.drawImage(plot.topLeft(), layer);
 }
 
 void MemoryTimelineView::paintLiveCurve(QPainter& painter, const Columns& cols) const
@@ -327,86 +419,6 @@ void MemoryTimelineView::paintLiveCurve(QPainter& painter, const Columns& cols) 
     painter.drawText(QPointF(textX, std::max(plot.top() + metrics.ascent(), y - 4)), label);
 }
 
-void MemoryTimelineView::paintLanes(QPainter& painter) const
-{
-    const QRectF plot = plotRect();
-    const auto& timeline = m_document->timeline;
-    const QFontMetricsF metrics(font());
-    auto lane = [&](const std::vector<studio::TimelineSpan>& spans, double top, const QString& title, const QColor& a, const QColor& b) {
-        painter.setPen(palette().color(QPalette::Text));
-        painter.drawText(QRectF(0, top, kLeft - 6, kLane), Qt::AlignRight | Qt::AlignVCenter, title);
-        painter.save();
-        painter.setClipRect(QRectF(plot.left(), top, plot.width(), kLane));
-        double lastRight = -1e9;
-        for (std::size_t i = 0; i < spans.size(); ++i) {
-            const auto& span = spans[i];
-            if (static_cast<double>(span.endNs - m_origin) < m_t0 || static_cast<double>(span.startNs - m_origin) > m_t1)
-                continue;
-            const double left = xOfTimestamp(span.startNs), right = xOfTimestamp(span.endNs);
-            const QRectF box(left, top + 2, std::max(1.0, right - left), kLane - 4);
-            painter.fillRect(box, i % 2 ? a : b);
-            if (box.width() > 30 && left >= lastRight) {
-                painter.setPen(Qt::white);
-                painter.drawText(box.adjusted(3, 0, -2, 0), Qt::AlignLeft | Qt::AlignVCenter,
-                    metrics.elidedText(QString::fromStdString(span.label), Qt::ElideRight, box.width() - 5));
-                lastRight = right;
-            }
-        }
-        painter.restore();
-    };
-    lane(timeline.steps, plot.bottom(), tr("steps"), QColor(90, 90, 140), QColor(120, 120, 170));
-    lane(timeline.ops, plot.bottom() + kLane, tr("operators"), QColor(60, 130, 110), QColor(90, 160, 140));
-}
-
-void MemoryTimelineView::paintAxes(QPainter& painter) const
-{
-    const QRectF plot = plotRect();
-    const QColor text = palette().color(QPalette::Text), grid = palette().color(QPalette::Midlight);
-    const double top = bytesTop();
-    const double byteStep = niceStep(top, std::max(2, static_cast<int>(plot.height() / 50)));
-    for (double bytes = 0; bytes <= top; bytes += byteStep) {
-        const double y = yOfBytes(bytes);
-        painter.setPen(QPen(grid, 0, Qt::DotLine));
-        painter.drawLine(QPointF(plot.left(), y), QPointF(plot.right(), y));
-        painter.setPen(text);
-        painter.drawText(QRectF(0, y - 8, kLeft - 6, 16), Qt::AlignRight | Qt::AlignVCenter,
-            QString::fromStdString(studio::formatBytes(static_cast<std::int64_t>(bytes))));
-    }
-    const double axisTop = plot.bottom() + 2 * kLane;
-    painter.setPen(text);
-    painter.drawLine(QPointF(plot.left(), axisTop), QPointF(plot.right(), axisTop));
-    const double timeStep = niceStep(m_t1 - m_t0, std::max(2, static_cast<int>(plot.width() / 110)));
-    for (double t = std::ceil(m_t0 / timeStep) * timeStep; t <= m_t1; t += timeStep) {
-        const double x = xOfTime(t);
-        painter.drawLine(QPointF(x, axisTop), QPointF(x, axisTop + 4));
-        painter.drawText(QRectF(x - 50, axisTop + 4, 100, kAxis - 4), Qt::AlignHCenter | Qt::AlignTop, tickLabelTime(t));
-    }
-}
-
-void MemoryTimelineView::paintLegend(QPainter& painter) const
-{
-    const QFontMetricsF metrics(font());
-    double x = kLeft;
-    const double y = 6;
-    auto item = [&](const QColor& colour, const QString& label, bool line) {
-        if (line)
-            painter.fillRect(QRectF(x, y + 6, 14, 2), colour);
-        else
-            painter.fillRect(QRectF(x, y + 1, 14, 12), colour);
-        painter.setPen(palette().color(QPalette::Text));
-        painter.drawText(QPointF(x + 18, y + metrics.ascent()), label);
-        x += 18 + metrics.horizontalAdvance(label) + 16;
-    };
-    const auto& timeline = m_document->timeline;
-    item(paletteColour(0), tr("block (%Ln blocks)", nullptr, static_cast<int>(timeline.blocks.size())), false);
-    item(kLeakColour, tr("step leak"), false);
-    item(kAliveColour, tr("alive at the end (never freed)"), false);
-    item(kInefficientColour, tr("inefficient (early, late or idle)"), false);
-    item(palette().color(QPalette::Text), tr("live bytes (max per pixel)"), true);
-    if (timeline.halShown)
-        item(palette().color(QPalette::Mid), tr("HAL blocks (no pool rows)"), true);
-}
-
 void MemoryTimelineView::wheelEvent(QWheelEvent* event)
 {
     if (!m_document)
@@ -417,8 +429,14 @@ void MemoryTimelineView::wheelEvent(QWheelEvent* event)
 
 void MemoryTimelineView::mousePressEvent(QMouseEvent* event)
 {
-    if (event->button() == Qt::LeftButton)
+    const bool selecting = event->button() == Qt::RightButton || (event->button() == Qt::LeftButton && (event->modifiers() & Qt::ShiftModifier));
+    if (selecting && m_document) {
+        m_selectAnchorX = event->position().x();
+        const std::int64_t ts = m_origin + static_cast<std::int64_t>(std::llround(timeOfX(*m_selectAnchorX)));
+        setSelection(ts, ts);
+    } else if (event->button() == Qt::LeftButton) {
         m_dragX = event->position().x();
+    }
 }
 
 void MemoryTimelineView::mouseMoveEvent(QMouseEvent* event)
@@ -426,6 +444,11 @@ void MemoryTimelineView::mouseMoveEvent(QMouseEvent* event)
     if (!m_document)
         return;
     const QPointF pos = event->position();
+    if (m_selectAnchorX) {
+        auto tsOf = [this](double x) { return m_origin + static_cast<std::int64_t>(std::llround(timeOfX(x))); };
+        setSelection(tsOf(*m_selectAnchorX), tsOf(pos.x()));
+        return;
+    }
     if (m_dragX) {
         const double shift = (*m_dragX - pos.x()) / plotRect().width() * (m_t1 - m_t0);
         m_dragX = pos.x();
@@ -441,7 +464,15 @@ void MemoryTimelineView::mouseMoveEvent(QMouseEvent* event)
         QToolTip::hideText();
 }
 
-void MemoryTimelineView::mouseReleaseEvent(QMouseEvent*) { m_dragX.reset(); }
+void MemoryTimelineView::mouseReleaseEvent(QMouseEvent*)
+{
+    m_dragX.reset();
+    if (m_selectAnchorX && m_selection) {
+        m_selectAnchorX.reset();
+        emit rangeSelected(m_selection->first, m_selection->second);
+    }
+    m_selectAnchorX.reset();
+}
 
 void MemoryTimelineView::mouseDoubleClickEvent(QMouseEvent*) { showWholeCapture(); }
 

@@ -2,9 +2,11 @@
 // Active memory over time as stacked allocation blocks (every block of the dump, no cap). Blocks at least a
 // pixel wide are drawn exactly (at least a pixel tall); narrower ones are aggregated per pixel column (the
 // column's highest and lowest byte, its leak/inefficient marks), and the live-bytes curve keeps each column's maximum, so zooming
-// out never hides a peak. Lanes for steps and outermost operators run under the plot. Wheel zooms the time
+// out never hides a peak. Lanes for steps, outermost operators and mstx marks/ranges run under the plot. Wheel zooms the time
 // axis around the cursor, dragging pans, a double click shows the whole capture; hovering a block shows its
-// size, address, operator, owner, step, times and why it is highlighted.
+// size, address, operator, owner, step, times and why it is highlighted. Shift+drag (or a right-button drag)
+// selects a time range: the operators it overlaps are highlighted in the operator lane and rangeSelected tells
+// the studio, which links them to the graph.
 #pragma once
 
 #include "memorydocument.h"
@@ -41,6 +43,14 @@ public:
     double yOfBytes(double bytes) const;
     QRectF blockRect(const studio::TimelineBlock& block) const;
 
+    // The selected time range (trace timestamps), drawn as a band; the operators it overlaps are highlighted.
+    void setSelection(std::int64_t beginTs, std::int64_t endTs);
+    void clearSelection();
+    std::optional<std::pair<std::int64_t, std::int64_t>> selection() const { return m_selection; }
+    std::vector<std::size_t> selectedOperators() const; // timeline.ops indexes
+    // Selects [beginTs, endTs] and zooms so that it fills most of the plot (a graph node's or a step's span).
+    void showSpan(std::int64_t beginTs, std::int64_t endTs);
+
     // Level of detail: per pixel column of the plot, what the blocks narrower than a pixel add up to.
     struct Columns {
         std::vector<double> top, bottom; // highest offset+size, lowest offset of the small blocks (bottom > top: none)
@@ -58,6 +68,8 @@ signals:
     // The trace timestamp under the mouse, for the decomposition at the cursor.
     void cursorTimeChanged(qint64 tsNs);
     void timeRangeChanged(double beginNs, double endNs);
+    // The user selected a time range (trace timestamps) with Shift+drag or a right-button drag.
+    void rangeSelected(qint64 beginTs, qint64 endTs);
 
 protected:
     void paintEvent(QPaintEvent* event) override;
@@ -72,16 +84,23 @@ private:
     void paintBlocks(QPainter& painter, const Columns& columns) const;
     void paintLiveCurve(QPainter& painter, const Columns& columns) const;
     void paintLanes(QPainter& painter) const;
+    void paintMarkLane(QPainter& painter, double top) const;
     void paintAxes(QPainter& painter) const;
     void paintLegend(QPainter& painter) const;
-    using BlockIterator = std::vector<studio::TimelineBlock>::const_iterator;
-    std::pair<BlockIterator, BlockIterator> visibleBlocks() const;
+    // Calls fn for every block overlapping the shown time range: the short-lived ones found by binary search on
+    // their start (no block shorter than m_shortSpanNs starts before the range minus it), the few long-lived
+    // ones from their own list — so a frame costs what is visible, not what came before.
+    template<typename Fn>
+    void forEachVisibleBlock(Fn&& fn) const;
     QColor blockColour(const studio::TimelineBlock& block) const;
     double bytesTop() const;
 
     std::shared_ptr<const studio::MemoryDocument> m_document;
+    std::vector<std::uint32_t> m_longBlocks; // timeline.blocks indexes living longer than m_shortSpanNs
+    std::int64_t m_shortSpanNs = 0;
     std::int64_t m_origin = 0;
     double m_t0 = 0, m_t1 = 1;
-    std::optional<double> m_dragX;
+    std::optional<double> m_dragX, m_selectAnchorX;
+    std::optional<std::pair<std::int64_t, std::int64_t>> m_selection;
     double m_cursorX = -1;
 };

@@ -98,6 +98,46 @@ std::vector<TimelineSpan> stepSpans(const MemoryDocument& document, std::int64_t
     return out;
 }
 
+// mstx Mark rows as instants; Range_start/Range_end pairs (the end names its start by the process's range count,
+// "... 3") as spans, except the "step start" ranges that already make the step lane.
+std::vector<TimelineSpan> markSpans(const mem::MemTrace& trace, std::int64_t endNs)
+{
+    std::vector<TimelineSpan> out;
+    std::map<std::pair<std::int32_t, std::uint64_t>, std::size_t> open; // (pid, range number) -> out index
+    std::map<std::int32_t, std::uint64_t> ranges;
+    for (const auto& e : trace.events) {
+        if (e.kind != mem::EventKind::Mstx)
+            continue;
+        std::string name(trace.text(e.name));
+        if (name.size() >= 2 && name.front() == '"' && name.back() == '"') // msMemScope quotes mark messages
+            name = name.substr(1, name.size() - 2);
+        if (trace.is(e.subType, "Mark")) {
+            out.push_back({ e.tsNs, e.tsNs, name });
+        } else if (trace.is(e.subType, "Range_start")) {
+            const std::uint64_t number = ++ranges[e.pid];
+            if (name == "step start")
+                continue;
+            open[{ e.pid, number }] = out.size();
+            out.push_back({ e.tsNs, endNs, name });
+        } else if (trace.is(e.subType, "Range_end")) {
+            const auto space = name.rfind(' ');
+            if (space == std::string::npos)
+                continue;
+            try {
+                const auto it = open.find({ e.pid, std::stoull(name.substr(space + 1)) });
+                if (it != open.end()) {
+                    out[it->second].endNs = std::max(e.tsNs, out[it->second].startNs);
+                    open.erase(it);
+                }
+            } catch (const std::exception&) {
+                // not a range number: an end this model cannot pair
+            }
+        }
+    }
+    std::stable_sort(out.begin(), out.end(), [](const TimelineSpan& a, const TimelineSpan& b) { return a.startNs < b.startNs; });
+    return out;
+}
+
 } // namespace
 
 MemoryTimeline buildTimeline(const MemoryDocument& document)
@@ -184,6 +224,7 @@ MemoryTimeline buildTimeline(const MemoryDocument& document)
     timeline.stackTop = packer.highest();
 
     timeline.steps = stepSpans(document, timeline.endNs);
+    timeline.marks = markSpans(trace, timeline.endNs);
     for (std::uint32_t i = 0; i < model.ops.size(); ++i) {
         const auto& op = model.ops[i];
         if (op.depth != 0 || op.startEvent == mem::kNone)

@@ -49,6 +49,8 @@ struct MemoryTimeline {
     std::vector<LivePoint> live; // by time, one point per allocation or free time
     LivePoint peak;
     std::vector<TimelineSpan> steps, ops; // outermost ops only
+    // mstx marks (startNs == endNs) and mstx ranges other than "step start" (user regions), by start time.
+    std::vector<TimelineSpan> marks;
     bool halShown = false; // true when the dump has only HAL blocks; otherwise HAL (backing the pools) is left out
 };
 

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
-// The memory dump the studio has open: loads a msMemScope CSV/.db on a worker thread (progress by stage, cancel
-// between stages) and keeps the document — trace, model, analyses, timeline — that the memory panel shows.
+// The memory dumps the studio has open: the primary one the timeline shows and, optionally, a second one to
+// compare it with. Each loads a msMemScope CSV/.db on a worker thread (progress by stage, cancel between stages)
+// into the document — trace, model, analyses, timeline — that the memory panel shows.
 #pragma once
 
 #include "memorydocument.h"
@@ -15,19 +16,26 @@
 class MemorySession : public QObject {
     Q_OBJECT
 public:
+    enum class Slot { Primary, Compared };
+    Q_ENUM(Slot)
+
     explicit MemorySession(QObject* parent = nullptr);
     ~MemorySession() override;
 
-    // Starts loading file; a load in progress is cancelled first. loadFinished follows.
-    void open(const QString& file);
-    void cancel();
-    bool isLoading() const { return m_watcher.isRunning(); }
-    std::shared_ptr<const studio::MemoryDocument> document() const { return m_document; }
+    // Starts loading file into the slot; a load in progress there is cancelled first. loadFinished follows.
+    void open(const QString& file, Slot slot = Slot::Primary);
+    void cancel(); // both slots
+    void cancel(Slot slot);
+    bool isLoading() const { return m_loads[0].watcher.isRunning() || m_loads[1].watcher.isRunning(); }
+    std::shared_ptr<const studio::MemoryDocument> document(Slot slot = Slot::Primary) const { return m_loads[index(slot)].document; }
+    void closeCompared();
+    // A msMemScope dump by its look: a CSV whose header starts "ID,Event,Event Type", or a .db named memscope*.
+    static bool looksLikeMemoryDump(const QString& path);
 
 signals:
     void progress(int percent, const QString& stage);
     // ok false: message is core's error (naming file and line), or empty when the load was cancelled.
-    void loadFinished(bool ok, const QString& message);
+    void loadFinished(bool ok, const QString& message, MemorySession::Slot slot);
     void documentChanged();
 
 private:
@@ -35,7 +43,11 @@ private:
         std::shared_ptr<const studio::MemoryDocument> document;
         QString error;
     };
-    QFutureWatcher<Result> m_watcher;
-    std::shared_ptr<std::atomic<bool>> m_cancel;
-    std::shared_ptr<const studio::MemoryDocument> m_document;
+    struct Load {
+        QFutureWatcher<Result> watcher;
+        std::shared_ptr<std::atomic<bool>> cancel;
+        std::shared_ptr<const studio::MemoryDocument> document;
+    };
+    static int index(Slot slot) { return slot == Slot::Primary ? 0 : 1; }
+    Load m_loads[2];
 };

@@ -1,0 +1,150 @@
+// SPDX-License-Identifier: Apache-2.0
+// Memory timeline benchmark (issue targets: 10 M events open in < 3 s; a redraw at any zoom level < 16 ms).
+// Writes a msMemScope CSV of `events` rows — every block's MALLOC and FREE inside an operator, the live set
+// growing and shrinking over each step (SYSTEM/STEP every 20 000 rows), every 1000th block kept to the end —
+// opens it as the studio does (read, model, analyses, timeline layout; the time of each stage), then paints the
+// timeline at 1366x640 at zoom levels from the whole capture down to a millionth of it, centred on the peak
+// (median of 7 paints each, with how many blocks were drawn exactly and how many aggregated per pixel).
+// Usage: bench_studio_memory [events (10000000)] [work dir]   (QT_QPA_PLATFORM=offscreen without a display)
+#include "bench_support.h"
+
+#include "memory/memorytimelineview.h"
+#include "memorydocument.h"
+
+#include <QApplication>
+#include <QImage>
+#include <QPainter>
+
+#include <algorithm>
+#include <cstdio>
+#include <deque>
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <vector>
+
+namespace fs = std::filesystem;
+
+namespace {
+
+void writeDump(const fs::path& file, std::uint64_t events)
+{
+    std::ofstream out(file, std::ios::binary);
+    out << "ID,Event,Event Type,Name,Timestamp(ns),Process Id,Thread Id,Device Id,Ptr,Attr,Call Stack(Python),Call Stack(C)\n";
+    std::uint64_t id = 1, block = 1, step = 1;
+    std::int64_t ts = 1764753084425691000;
+    char line[320];
+    std::string chunk;
+    auto row = [&](const char* event, const char* type, const char* name, std::uint64_t ptr, const char* attr) {
+        char ptrText[24] = "N/A";
+        if (ptr)
+            std::snprintf(ptrText, sizeof ptrText, "0x%016llx", static_cast<unsigned long long>(ptr));
+        std::snprintf(line, sizeof line, "%llu,%s,%s,%s,%lld,4242,4242,0,%s,%s,,\n", static_cast<unsigned long long>(id++), event, type, name,
+            static_cast<long long>(ts), ptrText, attr);
+        ts += 40 + static_cast<std::int64_t>(id % 13);
+        chunk += line;
+        if (chunk.size() > (1u << 22)) {
+            out << chunk;
+            chunk.clear();
+        }
+    };
+    struct Live {
+        std::uint64_t block, ptr;
+        std::int64_t size;
+    };
+    std::deque<Live> live;
+    char attr[200], op[64];
+    while (id <= events) {
+        if (id % 20000 < 4) {
+            const std::string number = std::to_string(step++);
+            row("SYSTEM", "STEP", number.c_str(), 0, "");
+            continue;
+        }
+        // The live set swells to ~4000 blocks and back within each step.
+        const std::uint64_t phase = id % 20000;
+        const std::size_t target = 16 + (phase < 10000 ? phase : 20000 - phase) * 4000 / 10000;
+        std::snprintf(op, sizeof op, "torch._ops.aten.op%llu.default", static_cast<unsigned long long>(block % 256));
+        row("OP_LAUNCH", "ATEN_START", op, 0, "");
+        const std::uint64_t ptr = 0x12c041400000ull + block * 0x4000;
+        const std::int64_t size = 512 + static_cast<std::int64_t>((block * 2654435761ull) % 262144);
+        std::snprintf(attr, sizeof attr, "\"{allocation_id:%llu,addr:0x%016llx,size:%lld}\"", static_cast<unsigned long long>(block),
+            static_cast<unsigned long long>(ptr), static_cast<long long>(size));
+        row("MALLOC", "PTA", "N/A", ptr, attr);
+        if (block % 1000 != 0)
+            live.push_back({ block, ptr, size });
+        ++block;
+        while (live.size() > target && id <= events) {
+            const Live gone = live.front();
+            live.pop_front();
+            std::snprintf(attr, sizeof attr, "\"{allocation_id:%llu,addr:0x%016llx,size:%lld}\"", static_cast<unsigned long long>(gone.block),
+                static_cast<unsigned long long>(gone.ptr), static_cast<long long>(gone.size));
+            row("FREE", "PTA", "N/A", gone.ptr, attr);
+        }
+        row("OP_LAUNCH", "ATEN_END", op, 0, "");
+    }
+    out << chunk;
+}
+
+double paintMs(MemoryTimelineView& view, QImage& image)
+{
+    std::vector<double> times;
+    for (int i = 0; i < 7; ++i) {
+        image.fill(Qt::white);
+        QPainter painter(&image);
+        msprobe::bench::WallTimer timer;
+        view.render(&painter);
+        times.push_back(timer.seconds() * 1e3);
+    }
+    std::sort(times.begin(), times.end());
+    return times[times.size() / 2];
+}
+
+} // namespace
+
+int main(int argc, char** argv)
+{
+    QApplication app(argc, argv);
+    const std::uint64_t events = argc > 1 ? std::stoull(argv[1]) : 10000000ull;
+    const fs::path dir = argc > 2 ? fs::path(argv[2]) : fs::temp_directory_path() / "bench_studio_memory";
+    fs::create_directories(dir);
+    const fs::path file = dir / "memscope_dump_bench.csv";
+
+    msprobe::bench::WallTimer timer;
+    writeDump(file, events);
+    std::printf("generated %llu events, %.1f MB in %.2f s\n", static_cast<unsigned long long>(events), fs::file_size(file) / 1e6, timer.seconds());
+
+    timer.restart();
+    double last = 0;
+    std::string lastStage = "start";
+    auto document = studio::loadMemoryDocument(file, nullptr, [&](int, const std::string& stage) {
+        const double now = timer.seconds();
+        if (lastStage != "start")
+            std::printf("  %-34s %7.3f s\n", lastStage.c_str(), now - last);
+        last = now;
+        lastStage = stage;
+    });
+    const double openSeconds = timer.seconds();
+    std::printf("open (read, model, analyses, layout): %.3f s for %zu blocks  [target < 3 s at 10 M events]\n", openSeconds,
+        document->timeline.blocks.size());
+
+    MemoryTimelineView view;
+    view.resize(1366, 640);
+    view.setDocument(document);
+    QImage image(view.size(), QImage::Format_ARGB32_Premultiplied);
+    const double whole = static_cast<double>(document->timeline.endNs - document->timeline.beginNs);
+    const double peak = static_cast<double>(document->timeline.peak.tsNs - document->timeline.beginNs);
+    double worst = 0;
+    for (double zoom : { 1.0, 10.0, 100.0, 1e3, 1e4, 1e5, 1e6 }) {
+        const double span = whole / zoom;
+        const double begin = std::clamp(peak - span / 2, 0.0, std::max(0.0, whole - span));
+        view.setTimeRange(begin, begin + span);
+        const auto columns = view.columns();
+        const double ms = paintMs(view, image);
+        worst = std::max(worst, ms);
+        std::printf("redraw at zoom %8.0fx (%12.0f ns shown): %7.2f ms  (%zu exact blocks, %zu aggregated)\n", zoom, span, ms, columns.exactBlocks,
+            columns.aggregatedBlocks);
+    }
+    std::printf("worst redraw: %.2f ms  [target < 16 ms]\n", worst);
+    fs::remove(file);
+    return 0;
+}

@@ -1,0 +1,144 @@
+// SPDX-License-Identifier: Apache-2.0
+// The memory timeline linked through the studio's one selection, in the window with the bundled problem/bench
+// pair open: a focused graph node shows its operator's span (graph step 0 = the dump's step 1), a focused step
+// its step's span, a time range selected in the timeline focuses a graph node calling its operators; a second
+// dump dropped beside the first opens the compare tab; the panel exports as CSV.
+#include "mainwindow.h"
+#include "memory/memorycomparepanel.h"
+#include "memory/memorypanel.h"
+#include "memory/memorytimelineview.h"
+#include "memorysession.h"
+#include "studiofocus.h"
+#include "tst_core_memory_rows.h"
+
+#include <QDropEvent>
+#include <QFile>
+#include <QMimeData>
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QUrl>
+
+#include <fstream>
+
+namespace {
+
+QString samplePath(const char* side) { return QStringLiteral(MSPROBE_SAMPLES "/") + QLatin1String(side); }
+
+// Two steps, each: gelu allocates 64 B, layer_norm 32 B, both freed, then the STEP row (rows 10 ns apart from
+// 1000). Step 1: gelu [1000, 1020], layer_norm [1030, 1050], STEP at 1080; step 2: gelu [1090, 1110],
+// layer_norm [1120, 1140], STEP at 1170.
+std::string twoSteps(std::int64_t secondGeluSize)
+{
+    const std::string gelu = "torch._ops.aten.gelu.default", norm = "torch._ops.aten.layer_norm.default";
+    msprobe::test::MemDumpBuilder b;
+    for (std::uint64_t step : { 1, 2 }) {
+        const std::int64_t geluSize = step == 1 ? 64 : secondGeluSize;
+        b.opStart(gelu);
+        b.malloc("PTA", 0x1000 * step, geluSize, 2 * step - 1);
+        b.opEnd(gelu);
+        b.opStart(norm);
+        b.malloc("PTA", 0x1000 * step + 0x100, 32, 2 * step);
+        b.opEnd(norm);
+        b.free("PTA", 0x1000 * step, geluSize, 2 * step - 1);
+        b.free("PTA", 0x1000 * step + 0x100, 32, 2 * step);
+        b.step(static_cast<int>(step));
+    }
+    return b.text;
+}
+
+using Span = std::optional<std::pair<std::int64_t, std::int64_t>>;
+Span span(std::int64_t begin, std::int64_t end) { return std::make_pair(begin, end); }
+
+} // namespace
+
+class TestMemoryStudio : public QObject {
+    Q_OBJECT
+private slots:
+    void initTestCase()
+    {
+        QVERIFY(m_scratch.isValid());
+        qputenv("HOME", m_scratch.filePath(QStringLiteral("home")).toUtf8());
+        qputenv("XDG_CONFIG_HOME", m_scratch.filePath(QStringLiteral("home/.config")).toUtf8());
+        m_first = m_scratch.filePath(QStringLiteral("first.csv"));
+        m_second = m_scratch.filePath(QStringLiteral("second.csv"));
+        std::ofstream(m_first.toStdString()) << twoSteps(64);
+        std::ofstream(m_second.toStdString()) << twoSteps(1024);
+    }
+
+    void timelineFollowsTheSelection()
+    {
+        MainWindow window;
+        window.setRemembersRecent(false);
+        window.resize(1366, 768);
+        window.show();
+        QSignalSpy idle(&window, &MainWindow::idle);
+        window.openPaths({ samplePath("problem"), samplePath("bench") });
+        QVERIFY(idle.wait(120000));
+        window.openMemoryDump(m_first);
+        QSignalSpy loaded(window.memorySession(), &MemorySession::loadFinished);
+        QVERIFY(loaded.wait(60000));
+        MemoryTimelineView* timeline = window.memoryPanel()->timeline();
+        StudioFocus* focus = window.studioFocus();
+        QCOMPARE(focus->step(), 0);
+
+        // A graph node: its operator instance in the focused step.
+        focus->setNode(QStringLiteral("Functional.layer_norm.0.forward"));
+        QCOMPARE(timeline->selection(), span(1030, 1050));
+        QVERIFY(timeline->timeBegin() <= 30 && timeline->timeEnd() >= 50);
+
+        // A range over step 1's gelu focuses a graph node that calls gelu.
+        const int y = int(timeline->plotRect().center().y());
+        const int from = int(timeline->xOfTimestamp(1005)), to = int(timeline->xOfTimestamp(1015));
+        QTest::mousePress(timeline, Qt::LeftButton, Qt::ShiftModifier, QPoint(from, y));
+        QTest::mouseMove(timeline, QPoint(to, y));
+        QTest::mouseRelease(timeline, Qt::LeftButton, Qt::ShiftModifier, QPoint(to, y));
+        QVERIFY2(focus->node().startsWith(QLatin1String("Functional.gelu.")), qPrintable(focus->node()));
+        // ... and keeps the user's range rather than zooming to the node.
+        QCOMPARE(timeline->selectedOperators(), std::vector<std::size_t>({ 0 }));
+
+        // A step: graph step 1 is the dump's step 2, from the first STEP row to the second.
+        focus->setGraph(1, focus->rank());
+        QCOMPARE(timeline->selection(), span(1080, 1170));
+
+        // The panel's CSV: the blocks overlapping the selected step (ids 3 and 4).
+        const QString csv = m_scratch.filePath(QStringLiteral("panel.csv"));
+        QCOMPARE(window.exportMemoryCsv(csv), QString());
+        QFile file(csv);
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        const QList<QByteArray> lines = file.readAll().split('\n');
+        QCOMPARE(lines.size(), 4); // header, two blocks, the empty tail
+        QVERIFY(lines[1].startsWith("3,") && lines[2].startsWith("4,"));
+    }
+
+    void droppedDumpsOpenSideBySide()
+    {
+        MainWindow window;
+        window.setRemembersRecent(false);
+        window.resize(1366, 768);
+        window.show();
+        QMimeData mime;
+        mime.setUrls({ QUrl::fromLocalFile(m_first), QUrl::fromLocalFile(m_second) });
+        QDragEnterEvent enter(QPoint(50, 50), Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
+        QApplication::sendEvent(&window, &enter);
+        QVERIFY(enter.isAccepted());
+        QDropEvent drop(QPointF(50, 50), Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
+        QApplication::sendEvent(&window, &drop);
+        QVERIFY(window.memorySession());
+        QTRY_VERIFY_WITH_TIMEOUT(window.memorySession()->document(MemorySession::Slot::Compared) != nullptr, 60000);
+        QTRY_VERIFY_WITH_TIMEOUT(window.memoryPanel()->comparisonShown(), 60000);
+        // Second's step-1 gelu is 64 B as in first, its step-2 gelu 1024 B: the whole captures peak at 96 and 1056.
+        const auto* comparison = window.memoryPanel()->comparePanel()->comparison();
+        QVERIFY(comparison);
+        QCOMPARE(comparison->peakA.liveBytes, std::int64_t(96));
+        QCOMPARE(comparison->peakB.liveBytes, std::int64_t(1056));
+        QCOMPARE(comparison->onlyB - comparison->onlyA, std::int64_t(960));
+    }
+
+private:
+    QTemporaryDir m_scratch;
+    QString m_first, m_second;
+};
+
+QTEST_MAIN(TestMemoryStudio)
+#include "tst_views_memory_studio.moc"

@@ -1,0 +1,132 @@
+// SPDX-License-Identifier: Apache-2.0
+// The memory timeline's decoration: the step, operator and mark lanes under the plot, the axes and the legend.
+#include "memorytimelineview.h"
+
+#include "memorytimelinestyle.h"
+
+#include <QPainter>
+
+using namespace memorytimeline;
+
+void MemoryTimelineView::paintLanes(QPainter& painter) const
+{
+    const QRectF plot = plotRect();
+    const auto& timeline = m_document->timeline;
+    const QFontMetricsF metrics(font());
+    auto lane = [&](const std::vector<studio::TimelineSpan>& spans, double top, const QString& title, const QColor& a, const QColor& b,
+                    bool highlight) {
+        painter.setPen(palette().color(QPalette::Text));
+        painter.drawText(QRectF(0, top, kLeft - 6, kLane), Qt::AlignRight | Qt::AlignVCenter, title);
+        painter.save();
+        painter.setClipRect(QRectF(plot.left(), top, plot.width(), kLane));
+        double lastRight = -1e9, filledTo = -1e9;
+        // Spans are by start and barely overlap (outermost operators, steps): start a few before the first one
+        // starting in view; one sub-pixel box per pixel column is enough.
+        const auto firstInView = std::lower_bound(spans.begin(), spans.end(), m_t0,
+            [this](const studio::TimelineSpan& span, double t) { return static_cast<double>(span.startNs - m_origin) < t; });
+        const std::size_t first = static_cast<std::size_t>(std::max<std::ptrdiff_t>(0, firstInView - spans.begin() - 64));
+        for (std::size_t i = first; i < spans.size(); ++i) {
+            const auto& span = spans[i];
+            if (static_cast<double>(span.startNs - m_origin) > m_t1)
+                break;
+            if (static_cast<double>(span.endNs - m_origin) < m_t0)
+                continue;
+            const double left = xOfTimestamp(span.startNs), right = xOfTimestamp(span.endNs);
+            if (right - left < 1 && std::floor(left) <= filledTo)
+                continue;
+            filledTo = std::floor(right);
+            const QRectF box(left, top + 2, std::max(1.0, right - left), kLane - 4);
+            const bool selected = m_selection && span.endNs >= m_selection->first && span.startNs <= m_selection->second;
+            painter.fillRect(box, selected && highlight ? palette().color(QPalette::Highlight) : i % 2 ? a : b);
+            if (box.width() > 30 && left >= lastRight) {
+                painter.setPen(Qt::white);
+                painter.drawText(box.adjusted(3, 0, -2, 0), Qt::AlignLeft | Qt::AlignVCenter,
+                    metrics.elidedText(QString::fromStdString(span.label), Qt::ElideRight, box.width() - 5));
+                lastRight = right;
+            }
+        }
+        painter.restore();
+    };
+    lane(timeline.steps, plot.bottom(), tr("steps"), QColor(90, 90, 140), QColor(120, 120, 170), false);
+    lane(timeline.ops, plot.bottom() + kLane, tr("operators"), QColor(60, 130, 110), QColor(90, 160, 140), true);
+    paintMarkLane(painter, plot.bottom() + 2 * kLane);
+}
+
+void MemoryTimelineView::paintMarkLane(QPainter& painter, double top) const
+{
+    // Ranges as boxes, marks as a tick with their message; labels only where they do not overlap.
+    const QRectF plot = plotRect();
+    const QFontMetricsF metrics(font());
+    painter.setPen(palette().color(QPalette::Text));
+    painter.drawText(QRectF(0, top, kLeft - 6, kLane), Qt::AlignRight | Qt::AlignVCenter, tr("marks"));
+    painter.save();
+    painter.setClipRect(QRectF(plot.left(), top, plot.width(), kLane));
+    double lastRight = -1e9;
+    for (const auto& span : m_document->timeline.marks) {
+        if (static_cast<double>(span.endNs - m_origin) < m_t0 || static_cast<double>(span.startNs - m_origin) > m_t1)
+            continue;
+        const double left = xOfTimestamp(span.startNs), right = xOfTimestamp(span.endNs);
+        const QString label = QString::fromStdString(span.label);
+        if (span.endNs > span.startNs) {
+            painter.fillRect(QRectF(left, top + 4, std::max(1.0, right - left), kLane - 8), kMarkRangeColour);
+        } else {
+            painter.fillRect(QRectF(left - 1, top + 1, 2, kLane - 2), kMarkColour);
+        }
+        if (left + 3 >= lastRight) {
+            painter.setPen(palette().color(QPalette::Text));
+            painter.drawText(QPointF(left + 3, top + kLane / 2 + metrics.ascent() / 2 - 1), label);
+            lastRight = left + 3 + metrics.horizontalAdvance(label) + 6;
+        }
+    }
+    painter.restore();
+}
+
+void MemoryTimelineView::paintAxes(QPainter& painter) const
+{
+    const QRectF plot = plotRect();
+    const QColor text = palette().color(QPalette::Text), grid = palette().color(QPalette::Midlight);
+    const double top = bytesTop();
+    const double byteStep = niceStep(top, std::max(2, static_cast<int>(plot.height() / 50)));
+    for (double bytes = 0; bytes <= top; bytes += byteStep) {
+        const double y = yOfBytes(bytes);
+        painter.setPen(QPen(grid, 0, Qt::DotLine));
+        painter.drawLine(QPointF(plot.left(), y), QPointF(plot.right(), y));
+        painter.setPen(text);
+        painter.drawText(QRectF(0, y - 8, kLeft - 6, 16), Qt::AlignRight | Qt::AlignVCenter,
+            QString::fromStdString(studio::formatBytes(static_cast<std::int64_t>(bytes))));
+    }
+    const double axisTop = plot.bottom() + 3 * kLane;
+    painter.setPen(text);
+    painter.drawLine(QPointF(plot.left(), axisTop), QPointF(plot.right(), axisTop));
+    const double timeStep = niceStep(m_t1 - m_t0, std::max(2, static_cast<int>(plot.width() / 110)));
+    for (double t = std::ceil(m_t0 / timeStep) * timeStep; t <= m_t1; t += timeStep) {
+        const double x = xOfTime(t);
+        painter.drawLine(QPointF(x, axisTop), QPointF(x, axisTop + 4));
+        painter.drawText(QRectF(x - 50, axisTop + 4, 100, kAxis - 4), Qt::AlignHCenter | Qt::AlignTop, tickLabelTime(t));
+    }
+}
+
+void MemoryTimelineView::paintLegend(QPainter& painter) const
+{
+    const QFontMetricsF metrics(font());
+    double x = kLeft;
+    const double y = 6;
+    auto item = [&](const QColor& colour, const QString& label, bool line) {
+        if (line)
+            painter.fillRect(QRectF(x, y + 6, 14, 2), colour);
+        else
+            painter.fillRect(QRectF(x, y + 1, 14, 12), colour);
+        painter.setPen(palette().color(QPalette::Text));
+        painter.drawText(QPointF(x + 18, y + metrics.ascent()), label);
+        x += 18 + metrics.horizontalAdvance(label) + 16;
+    };
+    const auto& timeline = m_document->timeline;
+    item(paletteColour(0), tr("block (%Ln blocks)", nullptr, static_cast<int>(timeline.blocks.size())), false);
+    item(kLeakColour, tr("step leak"), false);
+    item(kAliveColour, tr("alive at the end (never freed)"), false);
+    item(kInefficientColour, tr("inefficient (early, late or idle)"), false);
+    item(palette().color(QPalette::Text), tr("live bytes (max per pixel)"), true);
+    if (timeline.halShown)
+        item(palette().color(QPalette::Mid), tr("HAL blocks (no pool rows)"), true);
+}
+
