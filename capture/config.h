@@ -45,6 +45,9 @@ struct DumpConfig {
     DataMode dataMode;
     SummaryMode summaryMode = SummaryMode::Statistics;
     RiskLevel riskLevel = RiskLevel::Focus;
+    // Tensor files: .npy by default (numpy reads them; bfloat16 is written as float32), "pt" for
+    // torch::pickle_save archives. The Python tool for PyTorch writes and reads only .pt (it ignores
+    // file_format), so a dump its compare is to read, or that is compared with a Python dump, wants "pt".
     FileFormat fileFormat = FileFormat::Npy;
     std::vector<SliceRule> slices; // statistics, shape and tensor files describe the sliced tensor
 

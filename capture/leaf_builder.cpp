@@ -25,9 +25,7 @@ void fillLeaf(const std::shared_ptr<TensorLeaf>& leafPtr, const at::Tensor& t, c
         leaf.md5 = xorChecksumJson(t);
         leaf.md5IsJson = true;
     } else {
-        const RawStats raw = computeRawStats(t, false);
-        const TensorStats s = toDumpStats(raw, t.scalar_type(), t.dim(),
-            config.precisionHigh ? StatPrecision::High : StatPrecision::Low);
+        const TensorStats s = computeTensorStats(t, config.precisionHigh ? StatPrecision::High : StatPrecision::Low);
         leaf.max = s.max;
         leaf.min = s.min;
         leaf.mean = s.mean;

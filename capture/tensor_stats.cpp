@@ -4,6 +4,7 @@
 #include "capture/value.h"
 
 #include <ATen/ATen.h>
+#include <ATen/CPUFunctions.h>
 #include <ATen/record_function.h>
 #include <c10/core/GradMode.h>
 
@@ -358,11 +359,60 @@ TensorStats toDumpStats(const RawStats& raw, at::ScalarType type, int64_t dim, S
     return s;
 }
 
+namespace {
+
+double scalarAsDouble(const at::Tensor& scalar)
+{
+    switch (scalar.scalar_type()) {
+    case at::kFloat: return *scalar.data_ptr<float>();
+    case at::kDouble: return *scalar.data_ptr<double>();
+    case at::kHalf: return static_cast<float>(*scalar.data_ptr<at::Half>());
+    case at::kBFloat16: return static_cast<float>(*scalar.data_ptr<at::BFloat16>());
+    default: return scalar.item<double>();
+    }
+}
+
+} // namespace
+
+TorchMeanNorm torchMeanNorm(const at::Tensor& tensor)
+{
+    at::NoGradGuard noGrad;
+    at::DisableRecordFunctionGuard noRecord;
+    const at::Tensor t = tensor.detach();
+    if (t.is_cpu() && t.layout() == at::kStrided && !t.is_quantized()) {
+        // The CPU kernels called directly: the dispatcher would only route to the same functions. torch.mean
+        // of a float32 tensor on the CPU is its sum divided by the count in float32: the division is done here,
+        // which saves a second ATen call. float16/bfloat16 means take another path in ATen (not the rounded
+        // float32 sum over the count), so at::mean itself is called for them.
+        const at::ScalarType type = t.scalar_type();
+        const at::Tensor norm = at::cpu::linalg_vector_norm(t, 2, at::OptionalIntArrayRef {}, false, c10::nullopt);
+        double mean = 0;
+        if (type == at::kFloat)
+            mean = *at::cpu::sum(t, at::OptionalIntArrayRef {}, false, c10::nullopt).data_ptr<float>()
+                / static_cast<float>(t.numel());
+        else
+            mean = scalarAsDouble(at::cpu::mean(t, at::OptionalIntArrayRef {}, false, c10::nullopt));
+        return { mean, scalarAsDouble(norm) };
+    }
+    const at::Tensor both = at::stack({ at::mean(t), at::linalg_vector_norm(t, 2) }).cpu();
+    return { scalarAsDouble(both[0]), scalarAsDouble(both[1]) };
+}
+
 TensorStats computeTensorStats(const at::Tensor& tensor, StatPrecision precision)
 {
-    const RawStats raw = computeRawStats(tensor);
-    return toDumpStats(raw, tensor.defined() ? tensor.scalar_type() : at::kFloat, tensor.defined() ? tensor.dim() : 1,
-        precision);
+    if (!tensor.defined())
+        return toDumpStats(RawStats {}, at::kFloat, 1, precision);
+    const RawStats raw = computeRawStats(tensor, false);
+    TensorStats stats = toDumpStats(raw, tensor.scalar_type(), tensor.dim(), precision);
+    // Mean and norm as torch computes them (its reduction order, in the tensor's dtype): a sum of float32
+    // values is not associative, so any other order differs from the reference in the last bits.
+    if (stats.mean.kind == StatKind::Float && stats.norm.kind == StatKind::Float && tensor.dim() > 0
+        && raw.kind == RawStats::Kind::Float && raw.nanCount == 0) {
+        const TorchMeanNorm exact = torchMeanNorm(tensor);
+        stats.mean = StatValue::ofFloat(exact.mean);
+        stats.norm = StatValue::ofFloat(exact.norm);
+    }
+    return stats;
 }
 
 std::string crc32Hex(const at::Tensor& input)

@@ -39,7 +39,18 @@ RawStats computeRawStats(const at::Tensor& tensor, bool countZeros = true);
 // float16/bfloat16/float32 -> max, min, mean and L2 norm (NaN anywhere makes all four NaN, as torch does);
 // float64, integer types (and any dtype with precision "high") -> max and min only;
 // bool -> any()/all(); 0-d tensors -> the value four times; empty tensors -> all null.
+// Mean and norm there are raw's (block-wise float sums): close to torch's but not bit-identical.
 TensorStats toDumpStats(const RawStats& raw, at::ScalarType type, int64_t dim, StatPrecision precision);
+
+// torch.mean(t) and torch.norm(t) (which is torch.linalg.vector_norm(t, 2)) in the tensor's own dtype, widened
+// to double: ATen's own reductions on the tensor as it lies (strides included), so the bits are those Python's
+// torch gets from the same libtorch version with the same number of intra-op threads.
+struct TorchMeanNorm {
+    double mean = 0, norm = 0;
+};
+TorchMeanNorm torchMeanNorm(const at::Tensor& tensor);
+
+// What dump.json records: toDumpStats, with Mean and Norm of float16/bfloat16/float32 from torchMeanNorm.
 TensorStats computeTensorStats(const at::Tensor& tensor, StatPrecision precision = StatPrecision::Low);
 
 // CRC-32 (zlib polynomial) of the tensor's raw bytes in its native dtype, contiguous, as "%08x".

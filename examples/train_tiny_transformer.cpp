@@ -6,6 +6,12 @@
 //
 //   msprobe_example_train --config dump_config.json --dump-path bench_dump --monitor-dir monitor
 //   msprobe_example_train --config dump_config.json --dump-path problem_dump --fault
+//
+// To compare with a Python run of the same model by the Python msprobe (either tool comparing), dump with
+// examples/dump_config_cross_runtime.json (task tensor, .pt files, which is all the Python tool reads) and
+// --rank 0, so that the dump lands in step0/rank0 as a distributed Python run's does (-da needs rank folders):
+//
+//   msprobe_example_train --config examples/dump_config_cross_runtime.json --dump-path cpp_dump --rank 0
 #include "tiny_transformer.h"
 
 #include "capture/debugger.h"
@@ -15,6 +21,7 @@
 
 #include <cstdio>
 #include <cstring>
+#include <cstdint>
 #include <optional>
 #include <string>
 
@@ -24,7 +31,7 @@ void usage()
 {
     std::puts("usage: msprobe_example_train [--steps N] [--config CONFIG.json] [--dump-path DIR]\n"
               "                             [--monitor-dir DIR] [--monitor-config CONFIG.json] [--fault]\n"
-              "                             [--fault-attention-scale] [--memory DIR]");
+              "                             [--fault-attention-scale] [--memory DIR] [--rank N]");
 }
 
 } // namespace
@@ -34,6 +41,7 @@ int main(int argc, char** argv)
     int steps = 3;
     std::string config, dumpPath, monitorDir, monitorConfig, memoryDir;
     bool fault = false, attentionScaleFault = false;
+    std::optional<std::int64_t> rank;
     for (int i = 1; i < argc; ++i) {
         const std::string arg = argv[i];
         auto next = [&]() -> std::string {
@@ -57,6 +65,8 @@ int main(int argc, char** argv)
             memoryDir = next();
         else if (arg == "--fault")
             fault = true;
+        else if (arg == "--rank")
+            rank = std::stoll(next());
         else if (arg == "--fault-attention-scale")
             attentionScaleFault = true;
         else {
@@ -78,6 +88,9 @@ int main(int argc, char** argv)
         std::optional<msprobe::PrecisionDebugger> debugger;
         if (!config.empty())
             debugger.emplace(config, dumpPath.empty() ? std::nullopt : std::optional<std::string>(dumpPath));
+        // rank{N} instead of proc{PID} (the RANK environment variable does the same).
+        if (debugger && rank)
+            debugger->setRank(*rank);
         std::optional<msprobe::TrainerMonitor> monitor;
         if (!monitorDir.empty()) {
             if (monitorConfig.empty()) {

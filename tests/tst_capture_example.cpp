@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 // End to end: the example training program (tiny transformer, Adam) dumped twice, once with a fault in one
 // layer; the compare engine finds that layer as the first divergence. The same run's monitor CSVs, and two
-// monitored runs that differ in one attention's scale, told apart by the trend compare.
+// monitored runs that differ in one attention's scale, told apart by the trend compare. The cross-runtime config
+// (tensor task, .pt files, rank folders).
 #include "compare/compare_engine.h"
 #include "compare/divergence.h"
 #include "dump/construct_stack.h"
@@ -111,6 +112,37 @@ private slots:
                 first = std::string(bench.entryName(k));
         }
         QCOMPARE(first, std::string("Aten.gelu.1.forward"));
+    }
+
+    // The combination both tools compare (examples/dump_config_cross_runtime.json, --rank 0): a tensor dump
+    // with .pt files (the only tensor files the Python tool reads) in step0/rank0 (what -da analyses); the
+    // compare reads those files and still names the faulty GELU first.
+    void crossRuntimeConfigWritesPtFilesInRankFolders()
+    {
+        QTemporaryDir tmp;
+        const fs::path root = tmp.path().toStdString();
+        const fs::path config = fs::path(MSPROBE_TEST_DATA).parent_path().parent_path() / "examples" / "dump_config_cross_runtime.json";
+        QVERIFY(fs::is_regular_file(config));
+        QString out;
+        for (const char* side : { "bench", "problem" }) {
+            QStringList args { "--steps", "1", "--config", q(config.string()), "--dump-path", q((root / side).string()), "--rank", "0" };
+            if (std::string(side) == "problem")
+                args << "--fault";
+            QVERIFY2(runExample(args, &out), qPrintable(out));
+            QCOMPARE(onlySubdir(root / side / "step0").filename().string(), std::string("rank0"));
+        }
+        const fs::path benchRank = root / "bench" / "step0" / "rank0", problemRank = root / "problem" / "step0" / "rank0";
+        const DumpFile bench = readDumpJson(benchRank / "dump.json");
+        QCOMPARE(bench.task, std::string("tensor"));
+        std::size_t pt = 0, other = 0;
+        for (const auto& item : fs::directory_iterator(benchRank / "dump_tensor_data"))
+            ++(item.path().extension() == ".pt" ? pt : other);
+        QVERIFY(pt > 100);
+        QCOMPARE(other, std::size_t(0));
+        const auto table = compareDumpFiles(problemRank / "dump.json", benchRank / "dump.json", CompareOptions {});
+        const auto divergence = firstDivergence(*table, {}, problemRank / "dump.json");
+        QVERIFY(divergence.has_value());
+        QVERIFY2(divergence->entry == "Aten.gelu.1.forward", divergence->entry.c_str());
     }
 
     void monitorCsvLayout()

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // `msprobe compare` end to end: output formats (CSV, XLSX, HTML, verdict JSON), --fail-on, dump_path inputs, and bad
-// inputs (a missing side, mismatched modes, file vs directory): a clear error naming the file, a non-zero exit
+// inputs (a missing side, mismatched modes, file vs directory, -da without rank folders): a clear error naming the file, a non-zero exit
 // status and no output file left behind; a corrupt tensor file is an error row naming it, counted in the summary.
 #include "test_util.h"
 #include "cli_runner.h"
@@ -136,6 +136,38 @@ private slots:
         const bool step0 = std::any_of(files.begin(), files.end(), [](const std::string& f) { return f.rfind("step0/compare_result_rank0_", 0) == 0; });
         const bool step1 = std::any_of(files.begin(), files.end(), [](const std::string& f) { return f.rfind("step1/compare_result_rank0_", 0) == 0; });
         QVERIFY(step0 && step1);
+    }
+
+    // -da analyses rank folders only: given proc{PID} folders it says so, and how a capture writes rank folders,
+    // instead of the reference's bare "Cannot find any diff node" (which reads as "no difference").
+    void diffAnalyzeNeedsRankFolders()
+    {
+        QTemporaryDir tmp;
+        const fs::path out = fs::path(tmp.path().toStdString()) / "out";
+        const fs::path problemProc = onlySubdir(dumps() / "problem_mix_statistics" / "step0");
+        const fs::path benchProc = onlySubdir(dumps() / "bench_mix_statistics" / "step0");
+        const Run procs = runCli({ "compare", "-tp", qp(problemProc), "-gp", qp(benchProc), "-o", qp(out), "-da", "--no-progress" });
+        QVERIFY2(procs.exitCode == 0, qPrintable(procs.err));
+        const std::string procName = problemProc.filename().string();
+        QVERIFY2(procs.out.contains(QString::fromStdString("-da analyses rank folders (rank, rank{N}) and " + procName + " is not one")),
+            qPrintable(procs.out));
+        QVERIFY2(procs.out.contains("RANK environment variable is set or PrecisionDebugger::setRank(N)"), qPrintable(procs.out));
+        const auto files = filesIn(out);
+        QVERIFY(std::none_of(files.begin(), files.end(), [](const std::string& f) { return f.rfind("diff_analyze_", 0) == 0; }));
+        // Step folders holding proc{PID} folders: an error naming the folder.
+        const Run steps = runCli({ "compare", "-tp", qp(problemProc.parent_path()), "-gp", qp(benchProc.parent_path()), "-o",
+            qp(out), "-da", "--no-progress" });
+        QCOMPARE(steps.exitCode, 1);
+        QVERIFY2(steps.err.contains(qp(problemProc.parent_path())) && steps.err.contains("-da needs rank directories")
+                && steps.err.contains("PrecisionDebugger::setRank(N)"),
+            qPrintable(steps.err));
+        // Rank folders: analysed, no such explanation.
+        const fs::path ranksOut = fs::path(tmp.path().toStdString()) / "ranks";
+        const Run ranks = runCli({ "compare", "-tp", qp(dumps() / "problem_1rank_mix_statistics" / "step0" / "rank0"), "-gp",
+            qp(dumps() / "bench_1rank_mix_statistics" / "step0" / "rank0"), "-o", qp(ranksOut), "-da", "--no-progress" });
+        QVERIFY2(ranks.exitCode == 0, qPrintable(ranks.err));
+        QVERIFY2(!ranks.out.contains("analyses rank folders"), qPrintable(ranks.out));
+        QVERIFY2(ranks.out.contains("diff analysis: ") || ranks.out.contains("Cannot find any diff node, no need"), qPrintable(ranks.out));
     }
 
     void missingSide()

@@ -55,7 +55,9 @@ std::vector<ComparePair> stepPairs(const fs::path& npuStep, const fs::path& benc
                 + " has " + std::to_string(benchRanks.size()) + ": the ranks of the two runs cannot be paired");
     if (npuRanks.empty()) {
         if (firstDiff)
-            throw Error(npuStep.string(), {}, "no rank directory (rank, rank{N}) found: -da needs rank directories");
+            throw Error(npuStep.string(), {}, "no rank directory (rank, rank{N}) found: -da needs rank directories (a dump "
+                "whose rank is unknown is written to proc{PID}; the libtorch capture writes rank{N} when RANK is set or "
+                "PrecisionDebugger::setRank(N) is called)");
         auto npuProcs = dumpSubfolders(npuStep, isProcDirectory);
         auto benchProcs = dumpSubfolders(benchStep, isProcDirectory);
         if (npuProcs.size() != 1 || benchProcs.size() != 1)

@@ -332,7 +332,10 @@ JobOutcome runCompareJob(const std::vector<ComparePair>& pairs, const JobOptions
     if (options.compare.firstDiffAnalyze) {
         // Group by output folder (one analysis per step) as the reference analyses one step directory.
         std::map<fs::path, std::vector<RankChecks>> byFolder;
+        std::string notRankFolder;
         for (std::size_t i = 0; i < pairs.size(); ++i) {
+            if (keptTables[i] && !pairs[i].rankFolder && notRankFolder.empty())
+                notRankFolder = pairs[i].label.empty() ? pairs[i].npuJson.parent_path().string() : pairs[i].label;
             if (!keptTables[i] || !pairs[i].rankFolder)
                 continue;
             RankChecks rc;
@@ -354,6 +357,14 @@ JobOutcome runCompareJob(const std::vector<ComparePair>& pairs, const JobOptions
             file.commit();
             job.diffAnalyzeFile = file.finalPath();
         }
+        // The reference says only "Cannot find any diff node" here, which reads as "no difference".
+        if (byFolder.empty() && !notRankFolder.empty())
+            job.diffAnalyzeNote = "Cannot find any diff node: no analysis was made, because -da analyses rank folders "
+                                  "(rank, rank{N}) and "
+                + notRankFolder + " is not one. A dump is written to proc{PID} when its rank is unknown: the "
+                "libtorch capture writes rank{N} when the RANK environment variable is set or "
+                "PrecisionDebugger::setRank(N) is called before start(), the Python tool once torch.distributed "
+                "is initialised; or rename the folders rank0 on both sides.";
     }
     if (options.html) {
         ensureDirectory(outputRoot);

@@ -1,0 +1,225 @@
+// SPDX-License-Identifier: Apache-2.0
+// The statistics the capture writes are torch's own: Max/Min/Mean/Norm of float32, bfloat16 and float16
+// tensors equal, bit for bit, what torch.max/min/mean/norm return for the same tensor (computed here by
+// libtorch, the kernels Python's torch runs), for many shapes, values, sizes and strided views; float64 and
+// integer tensors get Max/Min only. dump.json writes each value with the digits of Python's repr.
+// libtorch headers before Qt's: Qt's "slots" macro breaks them.
+#include "capture/debugger.h"
+#include "capture/tensor_stats.h"
+
+#include <torch/torch.h>
+
+#include "support/python_text.h"
+#include "tst_capture_util.h"
+
+#include <QTemporaryDir>
+
+#include <cmath>
+#include <fstream>
+#include <functional>
+
+using namespace msprobe;
+using namespace msprobe::test;
+namespace fs = std::filesystem;
+
+namespace {
+
+struct Case {
+    std::string label;
+    torch::Tensor tensor;
+};
+
+// Values of many magnitudes and signs: sums of them depend on the order of the additions. Each base tensor is
+// converted to the dtype before views are taken, so the views stay strided. float16 overflows above 65504: its
+// cases are scaled into range.
+std::vector<Case> floatCases(torch::ScalarType type)
+{
+    torch::manual_seed(23);
+    std::vector<Case> cases;
+    const auto conv = [type](const torch::Tensor& t) {
+        return type == torch::kHalf ? (t / (t.abs().max() + 1) * 8).to(type) : t.to(type);
+    };
+    const auto add = [&](std::string label, torch::Tensor t) { cases.push_back({ std::move(label), std::move(t) }); };
+    for (std::int64_t n : { 1, 2, 7, 31, 32, 33, 255, 1031, 3000, 32768, 65537, 1 << 20, (1 << 22) + 5 }) {
+        add("randn " + std::to_string(n), conv(torch::randn({ n })));
+        add("offset " + std::to_string(n), conv(torch::randn({ n }) * 1000 + 3.3));
+    }
+    add("distinct arange*0.1", conv(torch::arange(0, 100003, torch::kFloat) * 0.1f));
+    add("wide exponents", conv(torch::randn({ 50000 }) * torch::exp(torch::randn({ 50000 }) * 6)));
+    add("matrix 64x65", conv(torch::randn({ 64, 65 })));
+    add("4-d 8x3x33x17", conv(torch::randn({ 8, 3, 33, 17 })));
+    const auto grid = conv(torch::randn({ 257, 129 }));
+    add("transposed", grid.t());
+    add("strided slice", grid.slice(1, 0, 129, 3));
+    add("row slice", grid.slice(0, 5, 200));
+    add("permuted", conv(torch::randn({ 9, 17, 33 })).permute({ 2, 0, 1 }));
+    add("expanded", conv(torch::randn({ 1, 300 })).expand({ 40, 300 }));
+    add("large transposed", conv(torch::randn({ 1500, 1300 })).t());
+    return cases;
+}
+
+std::string stat(const StatValue& v)
+{
+    switch (v.kind) {
+    case StatKind::Float: return pythonFloatRepr(v.f);
+    case StatKind::Int: return std::to_string(v.i);
+    case StatKind::Null: return "null";
+    case StatKind::Bool: return v.b ? "true" : "false";
+    case StatKind::Missing: return "missing";
+    }
+    return "?";
+}
+
+// "" when the four statistics are torch's (the reference's get_stat_info: torch.max, torch.min, and for
+// float16/bfloat16/float32 torch.mean and torch.norm, which is torch.linalg.vector_norm(t, 2)).
+std::string differsFromTorch(const capture::TensorStats& s, const torch::Tensor& t)
+{
+    std::string out;
+    const auto expect = [&](const char* what, const StatValue& got, const std::string& want) {
+        if (stat(got) != want)
+            out += std::string(what) + " " + stat(got) + " vs torch " + want + "; ";
+    };
+    const bool integral = at::isIntegralType(t.scalar_type(), false);
+    const auto scalar = [&](const torch::Tensor& r) {
+        return integral ? std::to_string(r.item<std::int64_t>()) : pythonFloatRepr(r.item<double>());
+    };
+    expect("Max", s.max, scalar(t.max()));
+    expect("Min", s.min, scalar(t.min()));
+    const bool lowFloat = t.scalar_type() == torch::kFloat || t.scalar_type() == torch::kHalf
+        || t.scalar_type() == torch::kBFloat16;
+    expect("Mean", s.mean, lowFloat ? pythonFloatRepr(torch::mean(t).item<double>()) : "null");
+    expect("Norm", s.norm, lowFloat ? pythonFloatRepr(torch::linalg::vector_norm(t, 2, {}, false, {}).item<double>()) : "null");
+    if (lowFloat && pythonFloatRepr(t.norm().item<double>()) != pythonFloatRepr(torch::linalg::vector_norm(t, 2, {}, false, {}).item<double>()))
+        out += "Tensor::norm and linalg.vector_norm disagree; ";
+    return out;
+}
+
+std::string readText(const fs::path& file)
+{
+    std::ifstream in(file, std::ios::binary);
+    return std::string(std::istreambuf_iterator<char>(in), {});
+}
+
+} // namespace
+
+class TestCaptureStats : public QObject {
+    Q_OBJECT
+
+private slots:
+    void lowFloatTensorsMatchTorchBitForBit_data()
+    {
+        QTest::addColumn<int>("dtype");
+        QTest::newRow("float32") << static_cast<int>(torch::kFloat);
+        QTest::newRow("bfloat16") << static_cast<int>(torch::kBFloat16);
+        QTest::newRow("float16") << static_cast<int>(torch::kHalf);
+    }
+
+    void lowFloatTensorsMatchTorchBitForBit()
+    {
+        QFETCH(int, dtype);
+        const auto type = static_cast<torch::ScalarType>(dtype);
+        int sumsInOtherOrderDiffer = 0;
+        for (const auto& [label, view] : floatCases(type)) {
+            QCOMPARE(view.scalar_type(), type);
+            const auto stats = capture::computeTensorStats(view);
+            QVERIFY2(differsFromTorch(stats, view).empty(), (label + ": " + differsFromTorch(stats, view)).c_str());
+            // The block-wise sums of the fused pass are a different order: they would not do.
+            const auto blockwise = capture::toDumpStats(capture::computeRawStats(view), type, view.dim(),
+                capture::StatPrecision::Low);
+            if (stat(blockwise.mean) != stat(stats.mean) || stat(blockwise.norm) != stat(stats.norm))
+                ++sumsInOtherOrderDiffer;
+        }
+        QVERIFY2(sumsInOtherOrderDiffer > 0, "no case tells torch's reduction order from another");
+    }
+
+    void stridedViewsKeepTheirOwnOrder()
+    {
+        // A non-contiguous tensor is reduced as it lies, as torch.mean(view) does, not as its contiguous copy.
+        torch::manual_seed(5);
+        const auto grid = torch::randn({ 2000, 999 }) * 100;
+        for (const auto& view : { grid.t(), grid.slice(1, 1, 999, 2), grid.permute({ 1, 0 }).slice(0, 0, 500) }) {
+            const auto stats = capture::computeTensorStats(view);
+            QCOMPARE(differsFromTorch(stats, view), std::string());
+        }
+    }
+
+    void float64AndIntegersGetMaxMinOnly()
+    {
+        torch::manual_seed(7);
+        const auto d = torch::randn({ 5000 }, torch::kDouble) * 1e6;
+        for (const auto& t : { d, d.t(), torch::randint(-1000000, 1000000, { 70001 }, torch::kLong),
+                 torch::randint(-100000, 100000, { 4097 }, torch::kInt), torch::randint(-128, 127, { 999 }, torch::kChar),
+                 torch::randint(0, 255, { 1000 }, torch::kByte), torch::randint(-300, 300, { 33, 7 }, torch::kShort).t() }) {
+            const auto stats = capture::computeTensorStats(t);
+            QCOMPARE(differsFromTorch(stats, t), std::string());
+        }
+        // A 0-d tensor of any dtype: its value four times.
+        const auto scalar = capture::computeTensorStats(torch::tensor(2.7182817f));
+        QCOMPARE(stat(scalar.mean), pythonFloatRepr(static_cast<double>(2.7182817f)));
+        QCOMPARE(stat(scalar.norm), stat(scalar.max));
+        // precision "high": Max/Min only, as the reference.
+        const auto high = capture::computeTensorStats(torch::randn({ 100 }), capture::StatPrecision::High);
+        QCOMPARE(stat(high.mean), std::string("null"));
+        QCOMPARE(stat(high.norm), std::string("null"));
+    }
+
+    void nanAndInfinityPropagateAsInTorch()
+    {
+        auto t = torch::randn({ 3000 });
+        t[17] = std::numeric_limits<float>::infinity();
+        QCOMPARE(differsFromTorch(capture::computeTensorStats(t), t), std::string());
+        t[18] = -std::numeric_limits<float>::infinity();
+        QCOMPARE(differsFromTorch(capture::computeTensorStats(t), t), std::string()); // mean NaN, norm inf
+        t[2000] = std::nanf("");
+        const auto stats = capture::computeTensorStats(t);
+        QVERIFY(std::isnan(stats.max.f) && std::isnan(stats.min.f) && std::isnan(stats.mean.f) && std::isnan(stats.norm.f));
+    }
+
+    void dumpJsonWritesTorchsValuesWithPythonsDigits()
+    {
+        // The issue's own example: a float32 norm widened to double, as Python's json writes it.
+        QCOMPARE(pythonFloatRepr(static_cast<double>(3.2232229709625244f)), std::string("3.2232229709625244"));
+
+        QTemporaryDir tmp;
+        const auto cfg = captureConfig(tmp.path().toStdString(), "statistics", "L1");
+        torch::manual_seed(11);
+        const std::vector<torch::Tensor> inputs = { torch::randn({ 300, 257 }), torch::randn({ 1 << 18 }) * 77 + 5,
+            torch::randn({ 64, 96 }).to(torch::kBFloat16), (torch::randn({ 5000 }) * 3).to(torch::kHalf),
+            torch::randn({ 700, 300 }).t() };
+        {
+            PrecisionDebugger debugger(cfg);
+            debugger.start();
+            for (const auto& x : inputs)
+                (void)torch::neg(x);
+            debugger.stop();
+            debugger.step();
+        }
+        const fs::path file = rankDir(tmp.path().toStdString()) / "dump.json";
+        const DumpFile dump = readDumpJson(file);
+        const std::string text = readText(file);
+        for (std::size_t k = 0; k < inputs.size(); ++k) {
+            const std::string entry = "Aten.neg." + std::to_string(k) + ".forward";
+            const auto node = nodeAt(dump, entry, { "input_args", "0" });
+            QVERIFY2(node >= 0, entry.c_str());
+            const auto row = dump.nodes[static_cast<std::size_t>(node)].payload;
+            const auto& x = inputs[k];
+            const std::string mean = pythonFloatRepr(torch::mean(x).item<double>());
+            const std::string norm = pythonFloatRepr(torch::linalg::vector_norm(x, 2, {}, false, {}).item<double>());
+            QCOMPARE(pythonFloatRepr(dump.tensors.mean[row].asDouble()), mean);
+            QCOMPARE(pythonFloatRepr(dump.tensors.norm[row].asDouble()), norm);
+            QCOMPARE(pythonFloatRepr(dump.tensors.max[row].asDouble()), pythonFloatRepr(x.max().item<double>()));
+            QCOMPARE(pythonFloatRepr(dump.tensors.min[row].asDouble()), pythonFloatRepr(x.min().item<double>()));
+            // The text itself: "Mean": <repr>, the digits json.dumps(float(t)) gives.
+            for (const std::string& digits : { mean, norm }) {
+                const std::string key = (digits == mean ? "\"Mean\": " : "\"Norm\": ") + digits;
+                const auto at = text.find(key);
+                QVERIFY2(at != std::string::npos, (entry + ": no " + key).c_str());
+                const char next = text[at + key.size()];
+                QVERIFY2(!std::isdigit(static_cast<unsigned char>(next)), (entry + ": " + key + " has more digits").c_str());
+            }
+        }
+    }
+};
+
+QTEST_GUILESS_MAIN(TestCaptureStats)
+#include "tst_capture_stats.moc"
