@@ -103,6 +103,7 @@ void summarizePair(const CompareTable& table, PairOutcome& outcome, const JobOpt
 {
     outcome.mode = std::string(toString(table.mode));
     outcome.rows = table.rows.size();
+    outcome.crossRuntime = table.crossRuntime;
     if (options.compare.firstDiffAnalyze)
         return;
     outcome.unpaired = 0;
@@ -164,6 +165,16 @@ std::vector<std::string> pairWarnings(const PairOutcome& outcome)
             + ": more than a tenth of the rows were not compared with anything (different models or steps, or names "
               "that need -fm/-dm?)");
     return warnings;
+}
+
+std::string crossRuntimeText(const CrossRuntimeReport& report)
+{
+    if (!report.active)
+        return {};
+    return std::string("cross-runtime pairing (") + (report.npuIsAten ? "target: C++ Aten ops, golden: Python APIs" : "target: Python APIs, golden: C++ Aten ops")
+        + (report.scoped ? ", counted per module call" : ", counted over the whole dump") + "): " + std::to_string(report.pairedRows)
+        + " rows paired, " + std::to_string(report.unpairedRows) + " unpaired (warnings), " + std::to_string(report.ignoredRows)
+        + " one-runtime-only argument rows left out";
 }
 
 std::string compareTimestamp()
