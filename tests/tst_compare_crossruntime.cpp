@@ -257,9 +257,62 @@ private slots:
                 QVERIFY2(cell.text.find("No counterpart in the other runtime") != std::string::npos, cell.text.c_str());
             }
         QCOMPARE(table->countLevel(ResultLevel::Warning), std::size_t(2));
-        // The summary line says how the rows paired.
+        // The summary line says how the rows paired, the warnings (terminal, --json, HTML) what did not pair.
         const std::string text = crossRuntimeText(report);
         QVERIFY2(text.find("rows paired, 2 unpaired (warnings), 5 one-runtime-only") != std::string::npos, text.c_str());
+        JobOptions jobOptions;
+        PairOutcome outcome;
+        summarizePair(*table, outcome, jobOptions);
+        const auto warnings = pairWarnings(outcome);
+        QVERIFY(std::any_of(warnings.begin(), warnings.end(), [](const std::string& w) {
+            return w == "cross-runtime pairing found no counterpart for target entries: Aten.contiguous.0.forward; golden entries: "
+                        "Tensor.transpose.0.forward";
+        }));
+    }
+
+    void linearDecomposedByLibtorchPairsWithFunctionalLinear()
+    {
+        // libtorch's C++ nn::Linear runs torch::nn::functional::linear: t(weight) then addmm(bias, input, weight.t())
+        // for a 2-d input. The fixture's Aten.linear.1 (fc1) becomes those two calls.
+        const Sides sides;
+        auto aten = nlohmann::ordered_json::parse(sides.aten);
+        auto construct = nlohmann::ordered_json::parse(readText(sideDir("aten") / "construct.json"));
+        const auto linear = aten["data"]["Aten.linear.1.forward"];
+        auto transposed = linear["input_args"][1];
+        transposed["shape"] = { 4, 8 };
+        nlohmann::ordered_json data = nlohmann::ordered_json::object(), parents = nlohmann::ordered_json::object();
+        for (auto& [name, body] : aten["data"].items()) {
+            if (name != "Aten.linear.1.forward") {
+                data[name] = body;
+                parents[name] = construct[name];
+                continue;
+            }
+            data["Aten.t.0.forward"] = { { "input_args", { linear["input_args"][1] } }, { "input_kwargs", nlohmann::ordered_json::object() },
+                { "output", { transposed } } };
+            data["Aten.addmm.0.forward"] = { { "input_args", { linear["input_args"][2], linear["input_args"][0], transposed } },
+                { "input_kwargs", { { "beta", { { "type", "int" }, { "value", 1 } } }, { "alpha", { { "type", "int" }, { "value", 1 } } } } },
+                { "output", linear["output"] } };
+            parents["Aten.t.0.forward"] = parents["Aten.addmm.0.forward"] = construct[name];
+        }
+        aten["data"] = data;
+        QTemporaryDir dir;
+        const std::filesystem::path atenDir = dir.path().toStdString();
+        writeFile(atenDir / "dump.json", aten.dump(1));
+        writeFile(atenDir / "construct.json", parents.dump(1));
+        CompareConstructs constructs { readConstructJson(atenDir / "construct.json"), readConstructJson(sideDir("python") / "construct.json") };
+        const auto table = compareDumps(parse(aten.dump(1), "aten"), parse(sides.python, "python"), {}, false, {}, {}, constructs);
+        QCOMPARE(table->crossRuntime.unpairedRows, std::size_t(0));
+        QVERIFY(table->crossRuntime.unpairedBenchEntries.empty());
+        // Left out on top of the 5: addmm's transposed weight, beta and alpha, and t's output.
+        QCOMPARE(table->crossRuntime.ignoredRows, std::size_t(9));
+        const auto pairs = pairsOf(*table);
+        QCOMPARE(q(pairs.at("Aten.t.0.forward.input.0")), QStringLiteral("Functional.linear.1.forward.input.1"));
+        QCOMPARE(q(pairs.at("Aten.addmm.0.forward.input.0")), QStringLiteral("Functional.linear.1.forward.input.2"));
+        QCOMPARE(q(pairs.at("Aten.addmm.0.forward.input.1")), QStringLiteral("Functional.linear.1.forward.input.0"));
+        QCOMPARE(q(pairs.at("Aten.addmm.0.forward.output.0")), QStringLiteral("Functional.linear.1.forward.output.0"));
+        // The next linear keeps its place in the count (fc2's Aten.linear.2 <-> Functional.linear.2).
+        QCOMPARE(q(pairs.at("Aten.linear.2.forward.output.0")), QStringLiteral("Functional.linear.2.forward.output.0"));
+        QVERIFY(!firstDivergence(*table));
     }
 
     void switchedOffNoOperatorRowPairs()

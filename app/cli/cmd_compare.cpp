@@ -225,19 +225,8 @@ int runCompare(const std::vector<std::string>& args)
             std::printf("  %s mode, %zu rows: %zu pass, %zu warning, %zu error; %zu unpaired (no bench partner)%s%s\n",
                 pair.mode.c_str(), pair.rows, pair.pass, pair.warning, pair.error, pair.unpaired,
                 pair.mode == "tensor" ? "; " : "", pair.mode == "tensor" ? tensorFileProblemCount(pair.unreadableFiles).c_str() : "");
-            if (pair.crossRuntime.active) {
+            if (pair.crossRuntime.active)
                 std::printf("  %s\n", crossRuntimeText(pair.crossRuntime).c_str());
-                auto list = [](const char* what, const std::vector<std::string>& names) {
-                    if (names.empty())
-                        return;
-                    std::printf("  %s:", what);
-                    for (const auto& name : names)
-                        std::printf(" %s", name.c_str());
-                    std::printf("\n");
-                };
-                list("target entries not paired", pair.crossRuntime.unpairedNpuEntries);
-                list("golden entries not paired", pair.crossRuntime.unpairedBenchEntries);
-            }
             for (const std::string& warning : pairWarnings(pair))
                 std::fprintf(stderr, "msprobe compare: warning: %s%s%s\n", title.c_str(), title.empty() ? "" : ": ", warning.c_str());
             printPoint("first divergence", pair.firstDivergence, "none");

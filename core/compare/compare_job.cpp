@@ -160,6 +160,17 @@ std::vector<std::string> pairWarnings(const PairOutcome& outcome)
             text += (i ? "; " : "") + outcome.unreadableExamples[i].file + ": " + outcome.unreadableExamples[i].reason;
         warnings.push_back(text + (outcome.unreadableFiles > outcome.unreadableExamples.size() ? "; ...)" : ")"));
     }
+    const CrossRuntimeReport& cross = outcome.crossRuntime;
+    if (cross.active && (!cross.unpairedNpuEntries.empty() || !cross.unpairedBenchEntries.empty())) {
+        auto names = [](const std::vector<std::string>& list) {
+            std::string text;
+            for (const auto& name : list)
+                text += (text.empty() ? "" : ", ") + name;
+            return list.empty() ? std::string("none") : text;
+        };
+        warnings.push_back("cross-runtime pairing found no counterpart for target entries: " + names(cross.unpairedNpuEntries)
+            + "; golden entries: " + names(cross.unpairedBenchEntries));
+    }
     if (tooManyUnpaired(outcome.unpaired, outcome.rows))
         warnings.push_back(unpairedText(outcome.unpaired, outcome.rows)
             + ": more than a tenth of the rows were not compared with anything (different models or steps, or names "

@@ -4,6 +4,7 @@
 #include "compare/cross_runtime_table.h"
 #include "support/python_text.h"
 
+#include <optional>
 #include <unordered_map>
 #include <unordered_set>
 
@@ -41,12 +42,14 @@ public:
         ignored.assign(items.size(), 0);
         argument.assign(items.size(), 0);
         entryKeys.assign(m_table.entries().size(), {});
+        findLinearDecompositions();
         for (std::size_t e = 0; e < m_table.entries().size(); ++e) {
             const EntryInfo& entry = m_table.entries()[e];
             const std::string_view name = m_table.dump().entryName(entry.dumpEntry);
             ArgumentNaming naming;
-            const std::string entryKey = keyOf(entry, name, naming);
-            entryKeys[e] = entryKey;
+            const CompositePart* part = m_parts.empty() || !m_parts[e] ? nullptr : &*m_parts[e];
+            const std::string entryKey = part ? compositeKey(entry, name, *part, naming) : keyOf(entry, name, naming);
+            entryKeys[e] = part && !part->main ? std::string() : entryKey;
             for (std::uint32_t i = entry.firstItem; i < entry.firstItem + entry.itemCount; ++i) {
                 const Item& item = items[i];
                 if (entryKey.empty()) {
@@ -56,6 +59,11 @@ public:
                 std::string_view suffix = m_table.suffix(item);
                 if (item.explicitName != kNoString) // tensor mode: the data_name stem, e.g. ".kwargs.bias"
                     suffix = std::string_view(m_table.text(item.explicitName)).substr(std::min(name.size(), m_table.text(item.explicitName).size()));
+                if (part && entry.kind == CallKind::Forward && item.state == ItemState::Output && !part->keepsOutput) {
+                    keys[i] = entryKey + "." + part->op + std::string(suffix); // an intermediate result: not compared
+                    ignored[i] = 1;
+                    continue;
+                }
                 if (naming.atenOp.empty() || item.state != ItemState::Input || entry.kind != CallKind::Forward) {
                     keys[i] = entryKey + std::string(suffix);
                     continue;
@@ -82,6 +90,91 @@ public:
     }
 
 private:
+    // One call of a decomposed operator: libtorch's C++ torch::nn::functional::linear (what nn::Linear runs) calls
+    // t + addmm, or t + matmul (+ add_ for the bias), where Python's F.linear reaches aten linear. Each part names
+    // its arguments in linear's terms ("-": not compared); the main part is the node the graph pairs.
+    struct CompositePart {
+        std::size_t first = 0; // the entry of the first part (its key is made there)
+        std::string op; // this part's aten op
+        std::vector<std::string> positional;
+        bool keepsOutput = false; // the part whose output is the whole call's
+        bool main = false;
+    };
+
+    std::string parentOf(std::string_view name) const
+    {
+        const ConstructInfo::Node* node = m_construct.find(std::string(name));
+        return node && node->parent ? *node->parent : std::string();
+    }
+
+    static bool isLinearModuleCall(std::string_view module)
+    {
+        const std::size_t forward = module.find(".forward.");
+        const std::string_view head = module.substr(0, forward);
+        return forward != std::string_view::npos && head.substr(head.rfind('.') + 1) == "Linear";
+    }
+
+    void findLinearDecompositions()
+    {
+        std::vector<std::size_t> calls; // forward Aten calls in dump order
+        for (std::size_t e = 0; e < m_table.entries().size(); ++e) {
+            const EntryInfo& entry = m_table.entries()[e];
+            if (entry.kind == CallKind::Forward && prefixOf(m_table.dump().entryName(entry.dumpEntry)) == "Aten")
+                calls.push_back(e);
+        }
+        auto opOf = [&](std::size_t k) {
+            return k < calls.size() ? m_table.entries()[calls[k]].opNoNumber.substr(5) : std::string_view {};
+        };
+        auto nameOf = [&](std::size_t k) { return m_table.dump().entryName(m_table.entries()[calls[k]].dumpEntry); };
+        auto sameParent = [&](std::size_t a, std::size_t b) { return b < calls.size() && parentOf(nameOf(a)) == parentOf(nameOf(b)); };
+        for (std::size_t k = 0; k + 1 < calls.size(); ++k) {
+            if (opOf(k) != "t" || !sameParent(k, k + 1))
+                continue;
+            const bool inLinear = isLinearModuleCall(parentOf(nameOf(k)));
+            std::vector<CompositePart> parts;
+            parts.push_back({ calls[k], "t", { "weight" }, false, false });
+            if (opOf(k + 1) == "addmm") {
+                parts.push_back({ calls[k], "addmm", { "bias", "input", "-", }, true, true });
+            } else if (opOf(k + 1) == "matmul" && inLinear) {
+                const bool bias = (opOf(k + 2) == "add_" || opOf(k + 2) == "add") && sameParent(k, k + 2);
+                parts.push_back({ calls[k], "matmul", { "input", "-" }, !bias, !bias });
+                if (bias)
+                    parts.push_back({ calls[k], std::string(opOf(k + 2)), { "-", "bias" }, true, true });
+            } else {
+                continue;
+            }
+            if (m_parts.empty())
+                m_parts.resize(m_table.entries().size());
+            for (std::size_t p = 0; p < parts.size(); ++p)
+                m_parts[calls[k + p]] = parts[p];
+            k += parts.size() - 1;
+        }
+    }
+
+    // The key of a part of a decomposed linear: "{scope}|linear.{k}.forward" for every part (made at the first).
+    std::string compositeKey(const EntryInfo& entry, std::string_view name, const CompositePart& part, ArgumentNaming& naming)
+    {
+        const std::string_view callDirection = entry.callDirection;
+        const std::string callId = std::string(entry.opNoNumber) + "." + std::string(callDirection.substr(0, callDirection.find('.')));
+        if (entry.kind == CallKind::Backward) {
+            auto it = m_forwardKey.find(callId);
+            return it == m_forwardKey.end() ? std::string() : it->second + ".backward";
+        }
+        std::string& key = m_compositeKey[part.first];
+        if (key.empty()) {
+            const std::string scope = m_scoped ? moduleNameWithoutClass(parentOf(name)) : std::string();
+            const std::string counter = scope + "|linear";
+            key = counter + "." + std::to_string(m_counters[counter]++);
+        }
+        naming.atenOp = "linear";
+        naming.known = true;
+        naming.positional = part.positional;
+        naming.keywords.clear(); // addmm's beta/alpha, add_'s alpha: "alpha"/"beta" meet nothing on the Python side
+        // The backward of a part other than the main one pairs with nothing.
+        m_forwardKey[callId] = part.main ? key : key + "." + part.op;
+        return key + ".forward";
+    }
+
     // The entry's key; empty when it cannot pair (an API that reaches no known aten operator).
     std::string keyOf(const EntryInfo& entry, std::string_view name, ArgumentNaming& naming)
     {
@@ -123,6 +216,8 @@ private:
     char m_mark;
     std::unordered_map<std::string, std::size_t> m_counters; // "{scope}|{aten op}" -> calls so far
     std::unordered_map<std::string, std::string> m_forwardKey; // "Functional.linear.0" -> its key without direction
+    std::vector<std::optional<CompositePart>> m_parts; // per entry, when it is part of a decomposed linear
+    std::unordered_map<std::size_t, std::string> m_compositeKey; // first part's entry -> the call's key
 };
 
 // Whether construct.json names a parent for some API entry (level mix); L1 dumps write "{}".
