@@ -74,7 +74,7 @@ public:
                     keys[i] = entryKey + std::string(suffix);
                     continue;
                 }
-                const std::string canonical = isDigits(parts[1])
+                const std::string canonical = isDigits(parts[1]) && parts[1].size() < 10
                     ? naming.positionalName(static_cast<std::size_t>(std::stoul(std::string(parts[1]))))
                     : naming.keywordName(parts[1]);
                 argument[i] = 1;
