@@ -32,6 +32,9 @@ const char* kCompareHelp
       "  --json                      also write compare_verdict_{ts}.json (machine-readable verdicts for CI)\n"
       "  --fail-on error|warning     exit with status 3 when any row is at least that bad (a row whose tensor file\n"
       "                              is missing or unreadable is an error)\n"
+      "  --cross-runtime             pair a C++ libtorch capture (Aten.*) with a Python msprobe dump (Functional/\n"
+      "                              Tensor/Torch.*) by the built-in aten table; automatic when the dumps show it\n"
+      "  --no-cross-runtime          never pair that way (plain name matching)\n"
       "  -fm, --fuzzy_match          match ignoring call counters\n"
       "  -dm, --data_mapping FILE    YAML {npu item name: bench item name}\n"
       "  -cm, --cell_mapping [FILE]  module-name mapping (alone: only Cell. -> Module.)\n"
@@ -168,6 +171,8 @@ int runCompare(const std::vector<std::string>& args)
         throw UsageError { "--consistent_check needs --backend fsdp|megatron (and --backend needs --consistent_check)" };
     if (dataMapping && options.compare.fuzzyMatch)
         throw UsageError { "-dm and -fm cannot be combined" };
+    if (options.compare.crossRuntime == CrossRuntime::On && (dataMapping || cellMappingFlag || options.compare.fuzzyMatch || consistent))
+        throw UsageError { "--cross-runtime cannot be combined with -dm, -cm, -fm or --consistent_check" };
     options.compare.consistentBackend = backend;
     if (dataMapping) {
         options.compare.useDataMapping = true;
@@ -220,6 +225,8 @@ int runCompare(const std::vector<std::string>& args)
             std::printf("  %s mode, %zu rows: %zu pass, %zu warning, %zu error; %zu unpaired (no bench partner)%s%s\n",
                 pair.mode.c_str(), pair.rows, pair.pass, pair.warning, pair.error, pair.unpaired,
                 pair.mode == "tensor" ? "; " : "", pair.mode == "tensor" ? tensorFileProblemCount(pair.unreadableFiles).c_str() : "");
+            if (pair.crossRuntime.active)
+                std::printf("  %s\n", crossRuntimeText(pair.crossRuntime).c_str());
             for (const std::string& warning : pairWarnings(pair))
                 std::fprintf(stderr, "msprobe compare: warning: %s%s%s\n", title.c_str(), title.empty() ? "" : ": ", warning.c_str());
             printPoint("first divergence", pair.firstDivergence, "none");

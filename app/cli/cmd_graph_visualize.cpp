@@ -29,6 +29,8 @@ const char* kGraphHelp
       "  -oc, --overflow_check         grade NaN/Inf anomalies (medium, high, critical)\n"
       "  -fm, --fuzzy_match            match APIs inside matched modules by name and order, ignoring call counts\n"
       "  -lm, --layer_mapping [FILE]   match by layer scope (YAML renames child layers between the two models)\n"
+      "  --cross-runtime               pair a C++ libtorch capture (Aten.*) with a Python msprobe dump by the\n"
+      "                                built-in aten table (automatic when the dumps show it; --no-cross-runtime: never)\n"
       "  --mapping-file FILE           manual node pairs {npu_id: bench_id|null} applied after matching\n"
       "                                (the .vis.config files written by the desktop app work too)\n"
       "  --svg                         also write the expanded diff picture (compare_{ts}.svg)\n"
@@ -139,6 +141,10 @@ int runGraphVisualize(const std::vector<std::string>& args)
             options.overflowCheck = true;
         else if (scan.isFlag({ "-fm", "--fuzzy_match" }))
             options.fuzzy = true;
+        else if (scan.isFlag({ "--cross-runtime", "--cross_runtime" }))
+            options.crossRuntime = CrossRuntime::On;
+        else if (scan.isFlag({ "--no-cross-runtime" }))
+            options.crossRuntime = CrossRuntime::Off;
         else if (scan.isFlag({ "-progress_log", "--is_print_progress_log" }))
             progressLog = true;
         else if (scan.isFlag({ "-tensor_log", "--is_print_compare_log" }))

@@ -252,7 +252,75 @@ bool tensorHasMd5(const DumpFile& dump, std::uint32_t node)
     return false;
 }
 
+constexpr std::size_t kCrossRuntimeEntriesListed = 50;
+
+// Matches the rows by cross-runtime keys: rows of one-runtime-only arguments are left out, and the report says how
+// the rest paired.
+void matchCrossRuntime(CompareTable& table, const CompareConstructs& constructs)
+{
+    const ItemTable& npuItems = *table.npu.items;
+    const ItemTable& benchItems = *table.bench.items;
+    const CrossRuntimeKeys keys = crossRuntimeKeys(npuItems, constructs.npu, benchItems, constructs.bench);
+    const auto matched = matchItems(npuItems, benchItems, table.options, &keys);
+    CrossRuntimeReport& report = table.crossRuntime;
+    report = {};
+    report.active = true;
+    report.npuIsAten = detectRuntime(table.npu.dump) == DumpRuntime::Aten;
+    report.scoped = keys.scoped;
+    table.benchItemIgnored = keys.benchIgnored;
+    std::vector<std::uint8_t> benchPaired(benchItems.entries().size(), 0), benchListed(benchItems.entries().size(), 0);
+    std::uint32_t lastUnpairedEntry = kNullNode;
+    table.rows.reserve(matched.size());
+    for (const auto& m : matched) {
+        if (keys.npuIgnored[m.npu]) {
+            ++report.ignoredRows;
+            continue;
+        }
+        CompareRow row;
+        row.npu = m.npu;
+        row.bench = m.bench;
+        table.rows.push_back(row);
+        if (m.bench != kUnmatched) {
+            ++report.pairedRows;
+            benchPaired[benchItems.items()[static_cast<std::size_t>(m.bench)].entry] = 1;
+            continue;
+        }
+        ++report.unpairedRows;
+        const std::uint32_t entry = npuItems.items()[m.npu].entry;
+        if (entry != lastUnpairedEntry && report.unpairedNpuEntries.size() < kCrossRuntimeEntriesListed)
+            report.unpairedNpuEntries.emplace_back(npuItems.entryName(npuItems.items()[m.npu]));
+        lastUnpairedEntry = entry;
+    }
+    for (std::size_t j = 0; j < benchItems.items().size(); ++j) {
+        const std::uint32_t entry = benchItems.items()[j].entry;
+        if (benchPaired[entry] || benchListed[entry] || keys.benchIgnored[j])
+            continue;
+        benchListed[entry] = 1;
+        if (report.unpairedBenchEntries.size() < kCrossRuntimeEntriesListed)
+            report.unpairedBenchEntries.emplace_back(benchItems.entryName(benchItems.items()[j]));
+    }
+}
+
+// In a cross-runtime compare a row without a partner was not compared: a warning, never a pass.
+void flagUnpairedCrossRuntimeRows(CompareTable& table)
+{
+    for (CompareRow& row : table.rows)
+        if (row.bench == kUnmatched) {
+            row.level = std::max(row.level, ResultLevel::Warning);
+            row.messages |= kMsgNoCounterpart;
+        }
+}
+
 } // namespace
+
+bool usesCrossRuntimePairing(const DumpFile& npu, const DumpFile& bench, const CompareOptions& options)
+{
+    if (options.crossRuntime == CrossRuntime::Off || !options.consistentBackend.empty() || options.debugFile)
+        return false;
+    if (options.crossRuntime == CrossRuntime::On)
+        return true;
+    return !options.useDataMapping && !options.useCellMapping && !options.fuzzyMatch && isCrossRuntimePair(npu, bench);
+}
 
 bool hasMd5Checksums(const DumpFile& dump)
 {
@@ -294,7 +362,7 @@ CompareMode detectCompareMode(const DumpFile& npu, const DumpFile& bench)
 }
 
 std::unique_ptr<CompareTable> compareDumps(DumpFile npu, DumpFile bench, StackInfo stack, bool stackMode,
-    const CompareOptions& options, const CompareHooks& hooks)
+    const CompareOptions& options, const CompareHooks& hooks, const CompareConstructs& constructs)
 {
     PhaseTimes phases;
     auto table = std::make_unique<CompareTable>();
@@ -318,13 +386,17 @@ std::unique_ptr<CompareTable> compareDumps(DumpFile npu, DumpFile bench, StackIn
         return table;
     }
 
-    const auto matched = matchItems(*table->npu.items, *table->bench.items, options);
-    table->rows.reserve(matched.size());
-    for (const auto& m : matched) {
-        CompareRow row;
-        row.npu = m.npu;
-        row.bench = m.bench;
-        table->rows.push_back(row);
+    if (usesCrossRuntimePairing(table->npu.dump, table->bench.dump, options)) {
+        matchCrossRuntime(*table, constructs);
+    } else {
+        const auto matched = matchItems(*table->npu.items, *table->bench.items, options);
+        table->rows.reserve(matched.size());
+        for (const auto& m : matched) {
+            CompareRow row;
+            row.npu = m.npu;
+            row.bench = m.bench;
+            table->rows.push_back(row);
+        }
     }
     phases.mark("match");
     checkCancel(hooks);
@@ -339,6 +411,8 @@ std::unique_ptr<CompareTable> compareDumps(DumpFile npu, DumpFile bench, StackIn
             applyLegacyResult(*table);
         else
             applyRules(*table, hooks.threads ? hooks.threads : defaultThreadCount());
+        if (table->crossRuntime.active)
+            flagUnpairedCrossRuntimeRows(*table);
     }
     phases.mark("rules");
     return table;
@@ -384,7 +458,12 @@ std::unique_ptr<CompareTable> compareDumpFiles(const fs::path& npuJson, const fs
         std::rethrow_exception(stackFailure);
     phases.mark("read");
     checkCancel(hooks);
-    return compareDumps(std::move(npu), std::move(bench), std::move(stack), stackMode, options, hooks);
+    CompareConstructs constructs;
+    if (usesCrossRuntimePairing(npu, bench, options)) {
+        constructs.npu = readConstructJson(npuJson.parent_path() / "construct.json");
+        constructs.bench = readConstructJson(benchJson.parent_path() / "construct.json");
+    }
+    return compareDumps(std::move(npu), std::move(bench), std::move(stack), stackMode, options, hooks, constructs);
 }
 
 } // namespace msprobe

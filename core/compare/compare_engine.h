@@ -28,8 +28,16 @@ struct CompareHooks {
 std::unique_ptr<CompareTable> compareDumpFiles(const std::filesystem::path& npuJson, const std::filesystem::path& benchJson,
     const CompareOptions& options, const CompareHooks& hooks = {});
 
+// The construct.json of both sides (cross-runtime pairing counts calls inside module calls); empty when absent.
+struct CompareConstructs {
+    ConstructInfo npu, bench;
+};
+
+// Whether the options and the dumps make this a cross-runtime compare (Aten.* vs Python API entries).
+bool usesCrossRuntimePairing(const DumpFile& npu, const DumpFile& bench, const CompareOptions& options);
+
 // The same on dumps already read (used by tests and the benchmark); stack is the NPU side's stack.json or empty.
 std::unique_ptr<CompareTable> compareDumps(DumpFile npu, DumpFile bench, StackInfo stack, bool stackMode,
-    const CompareOptions& options, const CompareHooks& hooks = {});
+    const CompareOptions& options, const CompareHooks& hooks = {}, const CompareConstructs& constructs = {});
 
 } // namespace msprobe

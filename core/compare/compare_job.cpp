@@ -103,6 +103,7 @@ void summarizePair(const CompareTable& table, PairOutcome& outcome, const JobOpt
 {
     outcome.mode = std::string(toString(table.mode));
     outcome.rows = table.rows.size();
+    outcome.crossRuntime = table.crossRuntime;
     if (options.compare.firstDiffAnalyze)
         return;
     outcome.unpaired = 0;
@@ -159,11 +160,32 @@ std::vector<std::string> pairWarnings(const PairOutcome& outcome)
             text += (i ? "; " : "") + outcome.unreadableExamples[i].file + ": " + outcome.unreadableExamples[i].reason;
         warnings.push_back(text + (outcome.unreadableFiles > outcome.unreadableExamples.size() ? "; ...)" : ")"));
     }
+    const CrossRuntimeReport& cross = outcome.crossRuntime;
+    if (cross.active && (!cross.unpairedNpuEntries.empty() || !cross.unpairedBenchEntries.empty())) {
+        auto names = [](const std::vector<std::string>& list) {
+            std::string text;
+            for (const auto& name : list)
+                text += (text.empty() ? "" : ", ") + name;
+            return list.empty() ? std::string("none") : text;
+        };
+        warnings.push_back("cross-runtime pairing found no counterpart for target entries: " + names(cross.unpairedNpuEntries)
+            + "; golden entries: " + names(cross.unpairedBenchEntries));
+    }
     if (tooManyUnpaired(outcome.unpaired, outcome.rows))
         warnings.push_back(unpairedText(outcome.unpaired, outcome.rows)
             + ": more than a tenth of the rows were not compared with anything (different models or steps, or names "
               "that need -fm/-dm?)");
     return warnings;
+}
+
+std::string crossRuntimeText(const CrossRuntimeReport& report)
+{
+    if (!report.active)
+        return {};
+    return std::string("cross-runtime pairing (") + (report.npuIsAten ? "target: C++ Aten ops, golden: Python APIs" : "target: Python APIs, golden: C++ Aten ops")
+        + (report.scoped ? ", counted per module call" : ", counted over the whole dump") + "): " + std::to_string(report.pairedRows)
+        + " rows paired, " + std::to_string(report.unpairedRows) + " unpaired (warnings), " + std::to_string(report.ignoredRows)
+        + " one-runtime-only argument rows left out";
 }
 
 std::string compareTimestamp()

@@ -50,6 +50,7 @@ struct PairOutcome {
     std::optional<DivergencePoint> firstDivergence, firstNanInf;
     std::vector<FailedRow> failed; // the first non-pass rows
     std::string htmlSection; // rendered while the table was alive
+    CrossRuntimeReport crossRuntime; // a C++ (Aten) dump paired with a Python one, when it was
 };
 
 struct JobOutcome {
@@ -69,6 +70,10 @@ std::string unpairedText(std::size_t unpaired, std::size_t rows);
 // The pair's warnings for the summaries (terminal, --json, HTML): its tensor files missing or unreadable (count
 // and the first few), and its unpaired rows when they are more than a tenth.
 std::vector<std::string> pairWarnings(const PairOutcome& outcome);
+
+// "cross-runtime pairing (C++ Aten ops -> Python APIs): P rows paired, U unpaired, I one-runtime-only argument
+// rows left out" for the summaries; empty when the pair was not compared that way.
+std::string crossRuntimeText(const CrossRuntimeReport& report);
 
 // Runs every pair (in parallel), writing each output under a temporary name renamed into place when complete.
 // Output files named by time never replace an existing file (a suffix is added; outcomes list the names used).

@@ -16,6 +16,10 @@ std::string_view toString(CompareMode mode);
 // An ordered name -> name mapping read from a flat YAML file.
 using NameMapping = std::vector<std::pair<std::string, std::string>>;
 
+// Pairing a C++ libtorch capture (Aten.*) with a Python msprobe dump (Functional/Tensor/Torch.*): Auto when
+// the dumps show it (and no -dm/-cm/-fm/consistent check is given), On with --cross-runtime, Off never.
+enum class CrossRuntime : std::uint8_t { Auto, On, Off };
+
 struct CompareOptions {
     bool fuzzyMatch = false; // -fm
     bool useDataMapping = false; // -dm
@@ -27,6 +31,7 @@ struct CompareOptions {
     std::string consistentBackend; // --consistent_check --backend fsdp|megatron
     bool debugFile = false; // debug.json inputs: no backward renumbering
     bool xlsxLayout = false; // names joined with ";\n" in consistent mode, as the reference's xlsx does
+    CrossRuntime crossRuntime = CrossRuntime::Auto;
 };
 
 } // namespace msprobe

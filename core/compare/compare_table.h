@@ -3,6 +3,7 @@
 
 #include "compare/compare_options.h"
 #include "compare/consistent_match.h"
+#include "compare/cross_runtime_pairing.h"
 #include "compare/items.h"
 #include "compare/matching.h"
 #include "compare/result_rules.h"
@@ -78,6 +79,9 @@ public:
     // --consistent_check: rows[i] shows consistentRows[i] (aggregated items; either side may be absent).
     std::vector<ConsistentRow> consistentRows;
     bool consistent() const { return !options.consistentBackend.empty(); }
+    CrossRuntimeReport crossRuntime; // how a C++ (Aten) and a Python dump were paired, when they were
+    // Cross-runtime: per bench item, 1 for an argument only that runtime passes (never an "absent" divergence).
+    std::vector<std::uint8_t> benchItemIgnored;
 
     // Column facts that pandas derives from the whole table.
     bool npuStatsAsFloat = false, benchStatsAsFloat = false; // all four columns numeric with a float -> float64

@@ -61,7 +61,7 @@ std::optional<DivergencePoint> benchOnlyArgument(const CompareTable& table, cons
     const EntryInfo& info = bench.entries()[anyBench->entry];
     for (std::uint32_t i = info.firstItem; i < info.firstItem + info.itemCount; ++i) {
         const Item& item = bench.items()[i];
-        if (roleOf(item) != Role::Input || isTensor(bench, item))
+        if (roleOf(item) != Role::Input || isTensor(bench, item) || (i < table.benchItemIgnored.size() && table.benchItemIgnored[i]))
             continue;
         bool paired = false;
         for (std::size_t r = rows.begin; r < rows.end && !paired; ++r)

@@ -344,7 +344,8 @@ bool dtypesMatch(std::string_view npu, std::string_view bench)
     return npu == bench || (inHalfGroup(npu) && inHalfGroup(bench)) || (inMsHalfGroup(npu) && inMsHalfGroup(bench));
 }
 
-std::vector<MatchedRow> matchItems(const ItemTable& npu, const ItemTable& bench, const CompareOptions& options)
+std::vector<MatchedRow> matchItems(const ItemTable& npu, const ItemTable& bench, const CompareOptions& options,
+    const CrossRuntimeKeys* crossRuntime)
 {
     const bool renumber = !options.fuzzyMatch && !options.debugFile;
     std::optional<SideKeys> benchSlot, npuSlot;
@@ -354,8 +355,14 @@ std::vector<MatchedRow> matchItems(const ItemTable& npu, const ItemTable& bench,
     const auto& npuItems = npu.items();
     const auto& benchItems = bench.items();
 
+    if (crossRuntime) {
+        for (std::size_t i = 0; i < npuItems.size(); ++i)
+            npuKeys.replace(i, crossRuntime->npu[i]);
+        for (std::size_t j = 0; j < benchItems.size(); ++j)
+            benchKeys.replace(j, crossRuntime->bench[j]);
+    }
     // NPU-side mappings apply to the plain item name (before renumbering).
-    if (options.useCellMapping || options.useDataMapping) {
+    else if (options.useCellMapping || options.useDataMapping) {
         std::unordered_map<std::string_view, std::string_view> data;
         for (const auto& [from, to] : options.dataMapping)
             data.emplace(from, to);
@@ -371,7 +378,7 @@ std::vector<MatchedRow> matchItems(const ItemTable& npu, const ItemTable& bench,
     }
 
     std::vector<MatchedRow> rows;
-    if (options.fuzzyMatch && !options.useDataMapping) {
+    if (options.fuzzyMatch && !options.useDataMapping && !crossRuntime) {
         rows = fuzzyMatch(npu, bench, npuKeys, benchKeys);
     } else {
         const std::size_t threads = npuItems.size() < 65536 ? 1 : defaultThreadCount();

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "compare/compare_options.h"
+#include "compare/cross_runtime_pairing.h"
 #include "compare/items.h"
 
 #include <cstdint>
@@ -32,7 +33,8 @@ std::string cellMappedName(std::string_view name, const NameMapping& mapping);
 bool dtypesMatch(std::string_view npu, std::string_view bench);
 
 // Matches the NPU items against the Bench items as the reference does for the options given: rows in NPU
-// order, Bench-only items dropped, failed dtype gate -> unmatched.
-std::vector<MatchedRow> matchItems(const ItemTable& npu, const ItemTable& bench, const CompareOptions& options);
+// order, Bench-only items dropped, failed dtype gate -> unmatched. crossRuntime: every item's key is given there.
+std::vector<MatchedRow> matchItems(const ItemTable& npu, const ItemTable& bench, const CompareOptions& options,
+    const CrossRuntimeKeys* crossRuntime = nullptr);
 
 } // namespace msprobe

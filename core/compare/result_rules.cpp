@@ -33,6 +33,7 @@ std::string_view ruleMessageText(RuleMessage message)
     case kMsgCosineWarn: return "warning: The input/parameters of Cosine > 0.9, and input/parameters - output > 0.1";
     case kMsgCrcWarn: return "warning: The parameter of NPU does not match the bench.";
     case kMsgCrcError: return "error: The CRC-32 value of NPU differs from that of the bench.";
+    case kMsgNoCounterpart: return "warning: No counterpart in the other runtime's dump (cross-runtime pairing), not compared.";
     }
     return {};
 }
@@ -41,7 +42,7 @@ std::string errMessageText(std::uint16_t messages)
 {
     std::string out = "[";
     bool first = true;
-    for (std::uint16_t bit = 1; bit && bit <= kMsgCrcError; bit = static_cast<std::uint16_t>(bit << 1)) {
+    for (std::uint16_t bit = 1; bit && bit <= kMsgNoCounterpart; bit = static_cast<std::uint16_t>(bit << 1)) {
         if (!(messages & bit))
             continue;
         if (!first)

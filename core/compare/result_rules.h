@@ -28,6 +28,7 @@ enum RuleMessage : std::uint16_t {
     kMsgCosineWarn = 1 << 8,
     kMsgCrcWarn = 1 << 9,
     kMsgCrcError = 1 << 10,
+    kMsgNoCounterpart = 1 << 11, // cross-runtime compare only: the row found no partner in the other runtime's dump
 };
 
 // What the checkers read of one row (cells as the reference's table holds them).

@@ -46,6 +46,12 @@ std::string renderVerdictJson(const JobOutcome& job)
             unreadable.push_back({ { "file", problem.file }, { "reason", problem.reason } });
         item["unreadable_examples"] = unreadable;
         item["warnings"] = pairWarnings(p);
+        if (p.crossRuntime.active) {
+            const CrossRuntimeReport& c = p.crossRuntime;
+            item["cross_runtime"] = { { "target_runtime", c.npuIsAten ? "aten" : "python" }, { "scoped_by_module", c.scoped },
+                { "paired_rows", c.pairedRows }, { "unpaired_rows", c.unpairedRows }, { "ignored_argument_rows", c.ignoredRows },
+                { "unpaired_target_entries", c.unpairedNpuEntries }, { "unpaired_golden_entries", c.unpairedBenchEntries } };
+        }
         item["first_divergence"] = pointJson(p.firstDivergence);
         item["first_nan_inf"] = pointJson(p.firstNanInf);
         auto failed = nlohmann::ordered_json::array();

@@ -6,6 +6,7 @@
 #include "compare/compare_job.h"
 #include "dump/dump_tree.h"
 #include "graph/model/graph_builder.h"
+#include "graph/match/cross_runtime_match.h"
 #include "graph/match/graph_compare.h"
 #include "graph/merge/graph_merge.h"
 #include "graph/model/graph_passes.h"
@@ -438,9 +439,21 @@ private:
                 warn(std::string("the layer mapping failed, matching without it: ") + error.what());
             }
         }
+        std::optional<CrossRuntimeKeys> crossRuntime;
+        const bool crossRuntimeWanted = m_options.crossRuntime == CrossRuntime::On
+            || (m_options.crossRuntime == CrossRuntime::Auto && isCrossRuntimePair(*npu.dump, *bench.dump));
+        if (crossRuntimeWanted && !match.fuzzy && !match.layerMapping && npu.items && bench.items) {
+            static const ConstructInfo noConstruct;
+            crossRuntime = crossRuntimeKeys(*npu.items, npu.construct ? *npu.construct : noConstruct, *bench.items,
+                bench.construct ? *bench.construct : noConstruct);
+            match.layerMapping = true;
+            match.layerMap = crossRuntimeNodeMap(*npu.items, *bench.items, *crossRuntime);
+        }
         const MatchReport matched = matchGraphs(npu, bench, match);
         for (const auto& problem : matched.problems)
             warn(problem);
+        if (crossRuntime)
+            warn(crossRuntimeGraphText(npu, *crossRuntime));
         m_phases.mark("match");
         // Paging and overflow levels do not depend on the compare: done first, the rows can be written while
         // the pair is compared.
@@ -456,6 +469,7 @@ private:
         compareOptions.cancel = m_options.cancel;
         TensorFileProblemLog tensorProblems;
         compareOptions.tensorProblems = &tensorProblems;
+        compareOptions.crossRuntime = crossRuntime ? &*crossRuntime : nullptr;
         const std::string comparing = stage.where + ": comparing and writing";
         const int first = stage.base + stage.span / 3, room = stage.span - stage.span / 3;
         report(first, comparing);

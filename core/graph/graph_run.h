@@ -2,6 +2,8 @@
 // `msprobe graph_visualize`: from dump folders to one build_{ts}.vis.db or compare_{ts}.vis.db.
 #pragma once
 
+#include "compare/compare_options.h"
+
 #include "graph/match/graph_match.h"
 #include "graph/merge/parallel_merge.h"
 
@@ -32,6 +34,9 @@ struct GraphRunOptions {
     bool overflowCheck = false; // -oc
     bool fuzzy = false; // -fm
     bool layerMapping = false; // -lm
+    // A C++ libtorch capture (Aten.*) against a Python msprobe dump: nodes and items paired by the aten table
+    // (Auto: when the dumps show it and neither -fm nor -lm is given; On: --cross-runtime).
+    CrossRuntime crossRuntime = CrossRuntime::Auto;
     std::filesystem::path layerMappingFile; // -lm FILE (empty: the default mapping only)
     std::filesystem::path mappingFile; // --mapping-file: manual node pairs
     // --rank_size/--tp/--pp/--vpp/--order: one entry (build) or two (NPU, bench); empty: no parallel merge.

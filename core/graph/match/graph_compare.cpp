@@ -81,8 +81,9 @@ void summaryCells(const PyVal npu[4], const PyVal bench[4], ResultCell* out, std
     }
 }
 
-// Fills out (resized to the items; reused names keep their buffers).
-void compareItemsOf(const Graph& graph, const std::vector<NodeItem>& items, std::vector<CompareItem>& out)
+// Fills out (resized to the items; reused names keep their buffers). keys/ignored: cross-runtime, per ItemTable item.
+void compareItemsOf(const Graph& graph, const std::vector<NodeItem>& items, std::vector<CompareItem>& out,
+    const std::vector<std::string>* keys = nullptr, const std::vector<std::uint8_t>* ignored = nullptr)
 {
     out.resize(items.size());
     for (std::size_t i = 0; i < items.size(); ++i) {
@@ -93,6 +94,8 @@ void compareItemsOf(const Graph& graph, const std::vector<NodeItem>& items, std:
         itemStats(graph, items[i].item, out[i].fields.stats);
         out[i].section = sectionOf(item.state);
         out[i].null = item.node == kNullNode;
+        out[i].pairKey = keys && items[i].item < keys->size() ? std::string_view((*keys)[items[i].item]) : std::string_view {};
+        out[i].ignored = ignored && items[i].item < ignored->size() && (*ignored)[items[i].item];
     }
 }
 
@@ -119,7 +122,7 @@ void compareItemsInto(ItemsCompare& result, std::span<const CompareItem> npu, st
 
 // Compares the pair into scratch.rows; npuItems receives the NPU node's items.
 void compareNodePairInto(const Graph& npu, std::uint32_t n, const Graph& bench, std::uint32_t b, CompareMode mode,
-    std::vector<NodeItem>& npuItems, PairScratch& scratch)
+    std::vector<NodeItem>& npuItems, PairScratch& scratch, const CrossRuntimeKeys* crossRuntime = nullptr)
 {
     scratch.rows.compared = false;
     scratch.rows.level = ResultLevel::Pass;
@@ -127,8 +130,13 @@ void compareNodePairInto(const Graph& npu, std::uint32_t n, const Graph& bench, 
     npuItems = npu.nodeItems(n);
     if (npuItems.empty())
         return;
-    compareItemsOf(npu, npuItems, scratch.npuItems);
-    compareItemsOf(bench, bench.nodeItems(b), scratch.benchItems);
+    if (crossRuntime && !npu.node(n).modified) {
+        compareItemsOf(npu, npuItems, scratch.npuItems, &crossRuntime->npu, &crossRuntime->npuIgnored);
+        compareItemsOf(bench, bench.nodeItems(b), scratch.benchItems, &crossRuntime->bench, &crossRuntime->benchIgnored);
+    } else {
+        compareItemsOf(npu, npuItems, scratch.npuItems);
+        compareItemsOf(bench, bench.nodeItems(b), scratch.benchItems);
+    }
     if (npu.node(n).modified) {
         pairByPlainPosition(scratch.npuItems);
         pairByPlainPosition(scratch.benchItems);
@@ -207,10 +215,26 @@ void compareItemsInto(ItemsCompare& result, std::span<const CompareItem> npu, st
     };
     thread_local std::vector<Row> rows;
     rows.clear();
-    for (std::size_t s = 0; s < 4; ++s)
-        for (std::size_t k = 0; k < npuSections[s].size(); ++k)
-            rows.push_back({ &npu[npuSections[s][k]], k < benchSections[s].size() ? &bench[benchSections[s][k]] : nullptr,
-                npuSections[s][k] });
+    const bool byKey = !npu.front().pairKey.empty();
+    if (byKey) { // cross-runtime: equal keys pair, one-runtime-only arguments are left out
+        for (std::size_t s = 0; s < 4; ++s)
+            for (std::size_t k : npuSections[s]) {
+                if (npu[k].ignored)
+                    continue;
+                const CompareItem* partner = nullptr;
+                for (const CompareItem& candidate : bench)
+                    if (candidate.pairKey == npu[k].pairKey) {
+                        partner = &candidate;
+                        break;
+                    }
+                rows.push_back({ &npu[k], partner, k });
+            }
+    } else {
+        for (std::size_t s = 0; s < 4; ++s)
+            for (std::size_t k = 0; k < npuSections[s].size(); ++k)
+                rows.push_back({ &npu[npuSections[s][k]], k < benchSections[s].size() ? &bench[benchSections[s][k]] : nullptr,
+                    npuSections[s][k] });
+    }
 
     std::vector<RuleRow>& rules = scratch.rules;
     rules.resize(rows.size());
@@ -325,7 +349,8 @@ NodeCompare compareNodePair(const Graph& npu, std::uint32_t n, const Graph& benc
     return result;
 }
 
-void recompareNode(Graph& npu, std::uint32_t n, const Graph& bench, CompareMode mode, TensorFileProblemLog* tensorProblems)
+void recompareNode(Graph& npu, std::uint32_t n, const Graph& bench, CompareMode mode, TensorFileProblemLog* tensorProblems,
+    const CrossRuntimeKeys* crossRuntime)
 {
     if (npu.rendered.size() < npu.size())
         npu.rendered.resize(npu.size());
@@ -336,7 +361,7 @@ void recompareNode(Graph& npu, std::uint32_t n, const Graph& bench, CompareMode 
         return;
     PairScratch& scratch = threadPairScratch();
     std::vector<NodeItem> npuItems;
-    compareNodePairInto(npu, n, bench, node.partner, mode, npuItems, scratch);
+    compareNodePairInto(npu, n, bench, node.partner, mode, npuItems, scratch, crossRuntime);
     if (tensorProblems)
         tensorProblems->add(scratch.rows.fileProblems);
     if (!scratch.rows.compared)
@@ -379,7 +404,7 @@ void compareGraphs(Graph& npu, const Graph& bench, const GraphCompareOptions& op
         for (std::size_t i = begin; i < end; ++i) {
             if (options.cancel && options.cancel->load())
                 return;
-            recompareNode(npu, matched[i], bench, options.mode, options.tensorProblems);
+            recompareNode(npu, matched[i], bench, options.mode, options.tensorProblems, options.crossRuntime);
             const std::size_t count = ++done;
             if (options.progress && (count % 4096 == 0))
                 options.progress(count, matched.size());

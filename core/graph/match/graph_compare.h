@@ -5,6 +5,7 @@
 #pragma once
 
 #include "compare/compare_options.h"
+#include "compare/cross_runtime_pairing.h"
 #include "compare/items.h"
 #include "compare/result_rules.h"
 #include "compare/tensor_metrics.h"
@@ -25,6 +26,8 @@ struct GraphCompareOptions {
     const std::atomic<bool>* cancel = nullptr;
     std::function<void(std::size_t done, std::size_t total)> progress;
     TensorFileProblemLog* tensorProblems = nullptr; // tensor mode: gathers the files missing or unreadable
+    // A C++ (Aten) dump against a Python one: items pair by these keys inside a node pair, not by position.
+    const CrossRuntimeKeys* crossRuntime = nullptr;
 };
 
 // One input/output item of a node as a compare row reads it, whether it comes from a dump or from the data
@@ -34,6 +37,8 @@ struct CompareItem {
     ItemFields fields; // stats, dtype, shape, requires_grad, md5, data_name
     int section = 0; // 0 inputs (and kwargs), 1 parameters, 2 outputs, 3 parameter gradients
     bool null = false; // a JSON null in the dump
+    std::string_view pairKey; // cross-runtime: items of a node pair with equal keys pair (empty: by position)
+    bool ignored = false; // cross-runtime: an argument only this runtime passes, not compared
 };
 
 // Tensor mode: the six metrics of a row from the two items' tensor files (bench: nullptr when unpaired).
@@ -82,7 +87,7 @@ void compareGraphs(Graph& npu, const Graph& bench, const GraphCompareOptions& op
 
 // Recompares one pair (after a manual match): precision and rendered data of the NPU node.
 void recompareNode(Graph& npu, std::uint32_t n, const Graph& bench, CompareMode mode,
-    TensorFileProblemLog* tensorProblems = nullptr);
+    TensorFileProblemLog* tensorProblems = nullptr, const CrossRuntimeKeys* crossRuntime = nullptr);
 
 // API collections (type 9 directly under the root): the worst precision of their children (0 when none).
 void updateCollectionPrecision(Graph& npu);

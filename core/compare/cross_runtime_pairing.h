@@ -1,0 +1,54 @@
+// SPDX-License-Identifier: Apache-2.0
+// Pairs a C++ libtorch capture (Aten.linear.0.forward, ...) with a Python msprobe dump (Functional.linear.0.forward,
+// Tensor.__add__.0.forward, ...): both sides' entries get keys in aten terms, counted per aten operator inside the
+// module call both sides share (construct.json), and their argument items are named by the aten schema.
+#pragma once
+
+#include "compare/items.h"
+#include "dump/construct_stack.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace msprobe {
+
+// What a dump's API entries say about the runtime that wrote it.
+enum class DumpRuntime : std::uint8_t { Unknown, Aten, Python };
+
+// Aten: API entries are Aten.* only (our libtorch capture); Python: Functional/Tensor/Torch/... entries dominate.
+DumpRuntime detectRuntime(const DumpFile& dump);
+
+// One side Aten, the other Python.
+bool isCrossRuntimePair(const DumpFile& npu, const DumpFile& bench);
+
+// Per item of each side: the pairing key, and whether the item is left out (an argument only one runtime passes,
+// at its default, such as aten layer_norm's cudnn_enable or F.softmax's _stacklevel; a tensor never is).
+struct CrossRuntimeKeys {
+    std::vector<std::string> npu, bench;
+    std::vector<std::uint8_t> npuIgnored, benchIgnored;
+    std::vector<std::string> npuEntryKeys, benchEntryKeys; // per ItemTable entry; empty: the entry cannot pair
+    bool scoped = false; // counters re-based inside module calls (both construct.json name API parents)
+};
+
+// Keys for the items of both sides (constructs may be empty: then counters run over the whole dump).
+CrossRuntimeKeys crossRuntimeKeys(const ItemTable& npu, const ConstructInfo& npuConstruct, const ItemTable& bench,
+    const ConstructInfo& benchConstruct);
+
+// "Module.blocks.0.attn.forward.0" for "Module.blocks.0.attn.Attention.forward.0": the class segment dropped (the
+// C++ side may name a class differently, e.g. a TorchScript module's qualified name).
+std::string moduleNameWithoutClass(std::string_view name);
+
+// How the rows of a cross-runtime compare paired: summaries (terminal, --json, HTML, studio) show it.
+struct CrossRuntimeReport {
+    bool active = false;
+    bool npuIsAten = false;
+    bool scoped = false;
+    std::size_t pairedRows = 0; // NPU rows with a bench partner
+    std::size_t ignoredRows = 0; // one-runtime-only arguments, left out of the table
+    std::size_t unpairedRows = 0; // NPU rows with no partner (they are warnings, never passes)
+    std::vector<std::string> unpairedNpuEntries; // NPU entries with an unpaired row, in dump order
+    std::vector<std::string> unpairedBenchEntries; // bench entries none of whose items was paired
+};
+
+} // namespace msprobe

@@ -1,0 +1,389 @@
+// SPDX-License-Identifier: Apache-2.0
+// Cross-runtime pairing: a C++ libtorch capture (Aten.*) against a Python msprobe dump of the same small block
+// (layer_norm, linear, transpose, matmul, softmax, residual add, MLP with gelu). tests/data/crossruntime/python
+// is written by hand from the Python tool's naming rules (Functional.linear, Torch.softmax with dim=-1 as a kwarg,
+// Tensor.__matmul__, Tensor.__add__ / Torch.add, counters per API name); .../aten is what our capture writes
+// for the same calls (aten schema arguments positional, layer_norm's cudnn_enable, add's alpha, gelu's
+// approximate, counters per aten op, a different class name for the block). Same tensor -> same statistics.
+#include "cli_runner.h"
+#include "test_util.h"
+
+#include "compare/compare_engine.h"
+#include "compare/compare_job.h"
+#include "compare/cross_runtime_table.h"
+#include "compare/divergence.h"
+#include "dump/dump_json_reader.h"
+#include "graph/graph_run.h"
+#include "sqlite_rows.h"
+
+#include <nlohmann/json.hpp>
+
+using namespace msprobe;
+using namespace msprobe::test;
+
+namespace {
+
+std::filesystem::path sideDir(const char* side) { return dataDir() / "crossruntime" / side; }
+
+std::string readText(const std::filesystem::path& file)
+{
+    std::ifstream in(file, std::ios::binary);
+    return std::string(std::istreambuf_iterator<char>(in), {});
+}
+
+DumpFile parse(const std::string& text, const std::string& name)
+{
+    DumpJsonReader reader;
+    return reader.parse(text, name);
+}
+
+std::string replaced(std::string text, std::string_view from, std::string_view to)
+{
+    for (std::size_t at = text.find(from); at != std::string::npos; at = text.find(from, at + to.size()))
+        text.replace(at, from.size(), to);
+    return text;
+}
+
+struct Sides {
+    std::string aten = readText(sideDir("aten") / "dump.json");
+    std::string python = readText(sideDir("python") / "dump.json");
+};
+
+// Compares target vs golden (texts) with both construct.json files (withConstructs) or none.
+std::unique_ptr<CompareTable> compareTexts(const std::string& target, const char* targetSide, const std::string& golden,
+    const char* goldenSide, bool withConstructs = true, CompareOptions options = {})
+{
+    CompareConstructs constructs;
+    if (withConstructs) {
+        constructs.npu = readConstructJson(sideDir(targetSide) / "construct.json");
+        constructs.bench = readConstructJson(sideDir(goldenSide) / "construct.json");
+    }
+    return compareDumps(parse(target, targetSide), parse(golden, goldenSide), {}, false, options, {}, constructs);
+}
+
+// "NPU name -> bench name" of every row ("" for no partner).
+std::map<std::string, std::string> pairsOf(const CompareTable& table)
+{
+    std::map<std::string, std::string> out;
+    for (const CompareRow& row : table.rows) {
+        const Item* bench = table.benchItem(row);
+        out[table.npu.items->name(table.npuItem(row))] = bench ? table.bench.items->name(*bench) : std::string();
+    }
+    return out;
+}
+
+// The C++ side's gelu output moved: Max 4.75 -> 5.75 and Norm 9.5 -> 19.5 wherever that tensor appears.
+std::string faultyGelu(const std::string& aten)
+{
+    return replaced(replaced(aten, R"("Max": 4.75,)", R"("Max": 5.75,)"), R"("Norm": 9.5,)", R"("Norm": 19.5,)");
+}
+
+// "node|precision_index|matched_node_link" of the target's operator nodes in a compare vis.db.
+std::vector<std::string> operatorNodes(const std::filesystem::path& db, const char* prefix)
+{
+    return queryRows(db, std::string("SELECT node_name, precision_index, matched_node_link FROM tb_nodes WHERE data_source = 'NPU' AND "
+                                     "node_name LIKE '")
+            + prefix + ".%'");
+}
+
+std::size_t countPaired(const CompareTable& table)
+{
+    return static_cast<std::size_t>(std::count_if(table.rows.begin(), table.rows.end(), [](const CompareRow& r) { return r.bench != kUnmatched; }));
+}
+
+} // namespace
+
+class TestCompareCrossRuntime : public QObject {
+    Q_OBJECT
+
+private slots:
+    void tableNamesArgumentsByTheAtenSchema()
+    {
+        const ArgumentNaming softmax = pythonApiNaming("Functional", "softmax");
+        QCOMPARE(q(softmax.atenOp), QStringLiteral("softmax"));
+        QCOMPARE(q(softmax.positionalName(0)), QStringLiteral("self"));
+        QCOMPARE(q(softmax.positionalName(2)), q(kIgnoredArgument)); // _stacklevel
+        QCOMPARE(q(softmax.keywordName("input")), QStringLiteral("self"));
+        QCOMPARE(q(softmax.keywordName("dim")), QStringLiteral("dim"));
+        QCOMPARE(q(atenNaming("softmax").positionalName(1)), QStringLiteral("dim"));
+        // F.embedding(input, weight) reaches aten embedding(weight, indices): the names meet, the positions differ.
+        const ArgumentNaming embedding = pythonApiNaming("Functional", "embedding");
+        QCOMPARE(q(embedding.positionalName(0)), QStringLiteral("indices"));
+        QCOMPARE(q(atenNaming("embedding").positionalName(1)), QStringLiteral("indices"));
+        // Tensor.view(2, 3) <-> aten view(self, int[] size)
+        QCOMPARE(q(pythonApiNaming("Tensor", "view").positionalName(2)), QStringLiteral("size.1"));
+        QCOMPARE(q(pythonApiNaming("Tensor", "__add__").atenOp), QStringLiteral("add"));
+        QCOMPARE(q(pythonApiNaming("Tensor", "__iadd__").atenOp), QStringLiteral("add_"));
+        QCOMPARE(q(pythonApiNaming("Functional", "cross_entropy").atenOp), QStringLiteral("cross_entropy_loss"));
+        // Generic rule: a Tensor method named like its aten op; an unknown Functional API reaches nothing known.
+        QCOMPARE(q(pythonApiNaming("Tensor", "exp").atenOp), QStringLiteral("exp"));
+        QVERIFY(pythonApiNaming("Functional", "no_such_api").atenOp.empty());
+        QCOMPARE(q(atenNaming("unknown_op").positionalName(3)), QStringLiteral("#3"));
+        QCOMPARE(q(moduleNameWithoutClass("Module.block.0.attn.Attention.forward.0")), QStringLiteral("Module.block.0.attn.forward.0"));
+        QCOMPARE(q(moduleNameWithoutClass("Module.fc.Linear.parameters_grad.0")), QStringLiteral("Module.fc.parameters_grad.0"));
+    }
+
+    void detectsTheRuntimeOfEachDump()
+    {
+        const Sides sides;
+        const DumpFile aten = parse(sides.aten, "aten"), python = parse(sides.python, "python");
+        QVERIFY(detectRuntime(aten) == DumpRuntime::Aten);
+        QVERIFY(detectRuntime(python) == DumpRuntime::Python);
+        QVERIFY(isCrossRuntimePair(aten, python));
+        QVERIFY(isCrossRuntimePair(python, aten));
+        QVERIFY(!isCrossRuntimePair(python, python));
+        QVERIFY(!isCrossRuntimePair(aten, aten));
+        CompareOptions fuzzy;
+        fuzzy.fuzzyMatch = true;
+        QVERIFY(!usesCrossRuntimePairing(aten, python, fuzzy)); // an explicit matching option wins
+        CompareOptions forced;
+        forced.crossRuntime = CrossRuntime::On;
+        QVERIFY(usesCrossRuntimePairing(python, python, forced));
+    }
+
+    void everyOperatorRowPairsAtenAgainstPython()
+    {
+        const Sides sides;
+        const auto table = compareTexts(sides.aten, "aten", sides.python, "python");
+        const CrossRuntimeReport& report = table->crossRuntime;
+        QVERIFY(report.active);
+        QVERIFY(report.npuIsAten);
+        QVERIFY(report.scoped);
+        // Left out: layer_norm's cudnn_enable, softmax's dtype (None), add's alpha (twice), gelu's approximate.
+        QCOMPARE(report.ignoredRows, std::size_t(5));
+        QCOMPARE(report.unpairedRows, std::size_t(0));
+        QVERIFY(report.unpairedNpuEntries.empty());
+        QVERIFY2(report.unpairedBenchEntries.empty(), report.unpairedBenchEntries.empty() ? "" : report.unpairedBenchEntries[0].c_str());
+        QCOMPARE(report.pairedRows, table->rows.size());
+        QCOMPARE(countPaired(*table), table->rows.size());
+        QCOMPARE(table->countLevel(ResultLevel::Pass), table->rows.size());
+
+        const auto pairs = pairsOf(*table);
+        QCOMPARE(q(pairs.at("Aten.layer_norm.0.forward.input.4")), QStringLiteral("Functional.layer_norm.0.forward.input.4"));
+        QCOMPARE(q(pairs.at("Aten.layer_norm.0.forward.input.1.0")), QStringLiteral("Functional.layer_norm.0.forward.input.1.0"));
+        QCOMPARE(q(pairs.at("Aten.softmax.0.forward.input.1")), QStringLiteral("Torch.softmax.0.forward.input.dim"));
+        QCOMPARE(q(pairs.at("Aten.matmul.0.forward.output.0")), QStringLiteral("Torch.matmul.0.forward.output.0"));
+        QCOMPARE(q(pairs.at("Aten.matmul.1.forward.input.0")), QStringLiteral("Tensor.__matmul__.0.forward.input.0"));
+        QCOMPARE(q(pairs.at("Aten.add.0.forward.input.1")), QStringLiteral("Tensor.__add__.0.forward.input.1"));
+        QCOMPARE(q(pairs.at("Aten.add.1.forward.output.0")), QStringLiteral("Torch.add.0.forward.output.0"));
+        QCOMPARE(q(pairs.at("Aten.linear.2.forward.input.1")), QStringLiteral("Functional.linear.2.forward.input.1"));
+        QCOMPARE(q(pairs.at("Aten.gelu.0.forward.output.0")), QStringLiteral("Functional.gelu.0.forward.output.0"));
+        QCOMPARE(q(pairs.at("Module.block.TransformerBlock.forward.0.output.0")), QStringLiteral("Module.block.Block.forward.0.output.0"));
+        QVERIFY(!pairs.contains("Aten.layer_norm.0.forward.input.5"));
+        QVERIFY(!pairs.contains("Aten.add.0.forward.input.alpha"));
+        QVERIFY(!firstDivergence(*table));
+    }
+
+    void everyOperatorRowPairsPythonAgainstAten()
+    {
+        const Sides sides;
+        const auto table = compareTexts(sides.python, "python", sides.aten, "aten");
+        const CrossRuntimeReport& report = table->crossRuntime;
+        QVERIFY(report.active);
+        QVERIFY(!report.npuIsAten);
+        QCOMPARE(report.ignoredRows, std::size_t(0));
+        QCOMPARE(report.unpairedRows, std::size_t(0));
+        QVERIFY(report.unpairedBenchEntries.empty());
+        QCOMPARE(countPaired(*table), table->rows.size());
+        QCOMPARE(table->countLevel(ResultLevel::Pass), table->rows.size());
+        QCOMPARE(q(pairsOf(*table).at("Torch.softmax.0.forward.input.dim")), QStringLiteral("Aten.softmax.0.forward.input.1"));
+        // The bench's aten-only arguments (cudnn_enable, alpha, approximate, dtype) are no "absent" divergence.
+        QVERIFY(!firstDivergence(*table));
+    }
+
+    void countersRunOverTheWholeDumpWithoutConstruct()
+    {
+        const Sides sides;
+        const auto table = compareTexts(sides.aten, "aten", sides.python, "python", false);
+        QVERIFY(table->crossRuntime.active);
+        QVERIFY(!table->crossRuntime.scoped);
+        QCOMPARE(countPaired(*table), table->rows.size());
+        QCOMPARE(q(pairsOf(*table).at("Aten.linear.1.forward.output.0")), QStringLiteral("Functional.linear.1.forward.output.0"));
+    }
+
+    void faultIsFoundAtTheRightOperator()
+    {
+        // gelu's output differs on the C++ side (wherever that tensor appears downstream).
+        const Sides sides;
+        const std::string faulty = faultyGelu(sides.aten);
+        QVERIFY(faulty != sides.aten);
+        const auto table = compareTexts(faulty, "aten", sides.python, "python");
+        const auto point = firstDivergence(*table);
+        QVERIFY(point);
+        QCOMPARE(q(point->entry), QStringLiteral("Aten.gelu.0.forward"));
+        QVERIFY(point->rule == DivergencePoint::Rule::Output);
+        // And from the Python side's point of view.
+        const auto reversed = compareTexts(sides.python, "python", faulty, "aten");
+        const auto reversedPoint = firstDivergence(*reversed);
+        QVERIFY(reversedPoint);
+        QCOMPARE(q(reversedPoint->entry), QStringLiteral("Functional.gelu.0.forward"));
+    }
+
+    void argumentFaultIsFoundAtTheRightOperator()
+    {
+        // softmax over dim 0 on the C++ side, dim=-1 in Python: the positional/keyword pair differs.
+        const Sides sides;
+        const std::string faulty = replaced(sides.aten, "\"value\": -1\n    },\n    null", "\"value\": 0\n    },\n    null");
+        QVERIFY(faulty != sides.aten);
+        const auto point = firstDivergence(*compareTexts(faulty, "aten", sides.python, "python"));
+        QVERIFY(point);
+        QCOMPARE(q(point->entry), QStringLiteral("Aten.softmax.0.forward"));
+        QVERIFY(point->rule == DivergencePoint::Rule::Argument);
+    }
+
+    void unpairedRowsAreListedAndNeverPasses()
+    {
+        // The C++ side lacks the transpose and has an extra contiguous call the Python dump does not show.
+        const Sides sides;
+        std::string aten = sides.aten;
+        const std::size_t begin = aten.find(R"("Aten.transpose.0.forward")");
+        const std::size_t end = aten.find(R"("Aten.matmul.0.forward")");
+        QVERIFY(begin != std::string::npos && end > begin);
+        aten.replace(begin, end - begin, R"("Aten.contiguous.0.forward": {"input_args": [{"type": "torch.Tensor", "dtype": "torch.float32",
+            "shape": [2, 4], "Max": 1.0, "Min": 0.0, "Mean": 0.5, "Norm": 1.0, "requires_grad": false}], "input_kwargs": {},
+            "output": [{"type": "torch.Tensor", "dtype": "torch.float32", "shape": [2, 4], "Max": 1.0, "Min": 0.0, "Mean": 0.5,
+            "Norm": 1.0, "requires_grad": false}]},
+ )");
+        const auto table = compareTexts(aten, "aten", sides.python, "python");
+        const CrossRuntimeReport& report = table->crossRuntime;
+        QCOMPARE(report.unpairedRows, std::size_t(2));
+        QCOMPARE(report.unpairedNpuEntries, std::vector<std::string> { "Aten.contiguous.0.forward" });
+        QCOMPARE(report.unpairedBenchEntries, std::vector<std::string> { "Tensor.transpose.0.forward" });
+        for (std::size_t r = 0; r < table->rows.size(); ++r)
+            if (table->rows[r].bench == kUnmatched) {
+                QVERIFY(table->rows[r].level == ResultLevel::Warning);
+                Cell cell;
+                table->cell(r, Column::ErrMessage, cell);
+                QVERIFY2(cell.text.find("No counterpart in the other runtime") != std::string::npos, cell.text.c_str());
+            }
+        QCOMPARE(table->countLevel(ResultLevel::Warning), std::size_t(2));
+        // The summary line says how the rows paired, the warnings (terminal, --json, HTML) what did not pair.
+        const std::string text = crossRuntimeText(report);
+        QVERIFY2(text.find("rows paired, 2 unpaired (warnings), 5 one-runtime-only") != std::string::npos, text.c_str());
+        JobOptions jobOptions;
+        PairOutcome outcome;
+        summarizePair(*table, outcome, jobOptions);
+        const auto warnings = pairWarnings(outcome);
+        QVERIFY(std::any_of(warnings.begin(), warnings.end(), [](const std::string& w) {
+            return w == "cross-runtime pairing found no counterpart for target entries: Aten.contiguous.0.forward; golden entries: "
+                        "Tensor.transpose.0.forward";
+        }));
+    }
+
+    void linearDecomposedByLibtorchPairsWithFunctionalLinear()
+    {
+        // libtorch's C++ nn::Linear runs torch::nn::functional::linear: t(weight) then addmm(bias, input, weight.t())
+        // for a 2-d input. The fixture's Aten.linear.1 (fc1) becomes those two calls.
+        const Sides sides;
+        auto aten = nlohmann::ordered_json::parse(sides.aten);
+        auto construct = nlohmann::ordered_json::parse(readText(sideDir("aten") / "construct.json"));
+        const auto linear = aten["data"]["Aten.linear.1.forward"];
+        auto transposed = linear["input_args"][1];
+        transposed["shape"] = { 4, 8 };
+        nlohmann::ordered_json data = nlohmann::ordered_json::object(), parents = nlohmann::ordered_json::object();
+        for (auto& [name, body] : aten["data"].items()) {
+            if (name != "Aten.linear.1.forward") {
+                data[name] = body;
+                parents[name] = construct[name];
+                continue;
+            }
+            data["Aten.t.0.forward"] = { { "input_args", { linear["input_args"][1] } }, { "input_kwargs", nlohmann::ordered_json::object() },
+                { "output", { transposed } } };
+            data["Aten.addmm.0.forward"] = { { "input_args", { linear["input_args"][2], linear["input_args"][0], transposed } },
+                { "input_kwargs", { { "beta", { { "type", "int" }, { "value", 1 } } }, { "alpha", { { "type", "int" }, { "value", 1 } } } } },
+                { "output", linear["output"] } };
+            parents["Aten.t.0.forward"] = parents["Aten.addmm.0.forward"] = construct[name];
+        }
+        aten["data"] = data;
+        QTemporaryDir dir;
+        const std::filesystem::path atenDir = dir.path().toStdString();
+        writeFile(atenDir / "dump.json", aten.dump(1));
+        writeFile(atenDir / "construct.json", parents.dump(1));
+        CompareConstructs constructs { readConstructJson(atenDir / "construct.json"), readConstructJson(sideDir("python") / "construct.json") };
+        const auto table = compareDumps(parse(aten.dump(1), "aten"), parse(sides.python, "python"), {}, false, {}, {}, constructs);
+        QCOMPARE(table->crossRuntime.unpairedRows, std::size_t(0));
+        QVERIFY(table->crossRuntime.unpairedBenchEntries.empty());
+        // Left out on top of the 5: addmm's transposed weight, beta and alpha, and t's output.
+        QCOMPARE(table->crossRuntime.ignoredRows, std::size_t(9));
+        const auto pairs = pairsOf(*table);
+        QCOMPARE(q(pairs.at("Aten.t.0.forward.input.0")), QStringLiteral("Functional.linear.1.forward.input.1"));
+        QCOMPARE(q(pairs.at("Aten.addmm.0.forward.input.0")), QStringLiteral("Functional.linear.1.forward.input.2"));
+        QCOMPARE(q(pairs.at("Aten.addmm.0.forward.input.1")), QStringLiteral("Functional.linear.1.forward.input.0"));
+        QCOMPARE(q(pairs.at("Aten.addmm.0.forward.output.0")), QStringLiteral("Functional.linear.1.forward.output.0"));
+        // The next linear keeps its place in the count (fc2's Aten.linear.2 <-> Functional.linear.2).
+        QCOMPARE(q(pairs.at("Aten.linear.2.forward.output.0")), QStringLiteral("Functional.linear.2.forward.output.0"));
+        QVERIFY(!firstDivergence(*table));
+    }
+
+    void switchedOffNoOperatorRowPairs()
+    {
+        const Sides sides;
+        CompareOptions off;
+        off.crossRuntime = CrossRuntime::Off;
+        const auto table = compareTexts(sides.aten, "aten", sides.python, "python", true, off);
+        QVERIFY(!table->crossRuntime.active);
+        for (const CompareRow& row : table->rows)
+            if (row.bench != kUnmatched)
+                QVERIFY(table->npu.items->entryName(table->npuItem(row)).starts_with("Module."));
+    }
+
+    void graphPairsEveryOperatorNode()
+    {
+        QTemporaryDir out;
+        graph::GraphRunOptions options;
+        options.target = sideDir("aten");
+        options.golden = sideDir("python");
+        options.output = out.path().toStdString();
+        std::vector<std::string> warnings;
+        options.warn = [&](const std::string& message) { warnings.push_back(message); };
+        const auto rows = operatorNodes(graph::runGraphVisualize(options).database, "Aten");
+        QCOMPARE(rows.size(), std::size_t(11));
+        for (const std::string& row : rows)
+            QVERIFY2(row.find("|0|[") != std::string::npos, row.c_str()); // paired, and a pass
+        const auto softmax = std::find_if(rows.begin(), rows.end(), [](const std::string& r) { return r.starts_with("Aten.softmax.0.forward|"); });
+        QVERIFY(softmax != rows.end() && softmax->find("Torch.softmax.0.forward") != std::string::npos);
+        QVERIFY(std::any_of(warnings.begin(), warnings.end(),
+            [](const std::string& w) { return w.find("11 of 11 operator nodes paired") != std::string::npos; }));
+
+        // A fault planted in the C++ side's gelu grades that node an error and no operator before it.
+        QTemporaryDir faultyDir;
+        const std::filesystem::path faulty = faultyDir.path().toStdString();
+        for (const char* file : { "construct.json", "stack.json" })
+            std::filesystem::copy_file(sideDir("aten") / file, faulty / file);
+        writeFile(faulty / "dump.json", faultyGelu(readText(sideDir("aten") / "dump.json")));
+        options.target = faulty;
+        QTemporaryDir out2;
+        options.output = out2.path().toStdString();
+        for (const std::string& row : operatorNodes(graph::runGraphVisualize(options).database, "Aten")) {
+            const bool gelu = row.starts_with("Aten.gelu.0.forward|");
+            QVERIFY2(row.find(gelu ? "|1|[" : "|0|[") != std::string::npos || row.starts_with("Aten.linear.2.forward|"), row.c_str());
+        }
+    }
+
+    void cliSummaryAndJsonSayHowRowsPaired()
+    {
+        QTemporaryDir out;
+        const auto run = runCli({ "compare", "-tp", q((sideDir("aten") / "dump.json").string()), "-gp",
+            q((sideDir("python") / "dump.json").string()), "-o", out.path(), "--json", "--no-progress" });
+        QVERIFY2(run.exitCode == 0, qPrintable(run.err));
+        QVERIFY2(run.out.contains("cross-runtime pairing (target: C++ Aten ops, golden: Python APIs, counted per module call)"),
+            qPrintable(run.out));
+        QVERIFY2(run.out.contains("0 unpaired (warnings), 5 one-runtime-only argument rows left out"), qPrintable(run.out));
+        QVERIFY2(run.out.contains("first divergence: none"), qPrintable(run.out));
+        const QStringList verdicts = QDir(out.path()).entryList({ "compare_verdict_*.json" });
+        QCOMPARE(verdicts.size(), 1);
+        const auto verdict = nlohmann::json::parse(readText((std::filesystem::path(out.path().toStdString()) / verdicts[0].toStdString())));
+        const auto& cross = verdict["pairs"][0]["cross_runtime"];
+        QCOMPARE(cross["target_runtime"].get<std::string>(), std::string("aten"));
+        QCOMPARE(cross["unpaired_rows"].get<std::size_t>(), std::size_t(0));
+        QCOMPARE(cross["ignored_argument_rows"].get<std::size_t>(), std::size_t(5));
+        QCOMPARE(cross["paired_rows"].get<std::size_t>(), verdict["pairs"][0]["rows"].get<std::size_t>());
+
+        const auto refused = runCli({ "compare", "-tp", q((sideDir("aten") / "dump.json").string()), "-gp",
+            q((sideDir("python") / "dump.json").string()), "-o", out.path(), "--cross-runtime", "-fm" });
+        QCOMPARE(refused.exitCode, 2);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestCompareCrossRuntime)
+#include "tst_compare_crossruntime.moc"
