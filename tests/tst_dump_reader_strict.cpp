@@ -11,6 +11,10 @@
 
 #include <sys/resource.h>
 
+#include <bit>
+#include <cerrno>
+#include <charconv>
+#include <cstring>
 #include <limits>
 
 namespace msprobe::dumpjson {
@@ -121,6 +125,62 @@ private slots:
         DumpFile dump;
         QVERIFY(parseError(tensorDump("-Infinity"), &dump).empty());
         QCOMPARE(dump.tensors.max[0].asDouble(), -std::numeric_limits<double>::infinity());
+    }
+
+    // Every statistic is the correctly rounded double (glibc's strtod) with simdjson's kind (integer tokens within
+    // int64 are Int), on the shapes Python writes (repr, exponents, long integers) and on the edges: more than 19
+    // significant digits (simdjson 3.0's get_number() gives 0 for "1.00000000000000000001"), leading zeros,
+    // subnormals and underflow.
+    void plainNumbersExact()
+    {
+        std::vector<std::string> tokens = { "5.822201728820801", "-1.2284929653105792e-05", "9007199254740993.0", "9007199254740992.5",
+            "1e22", "1e23", "1.7976931348623157e308", "2.2250738585072014e-308", "5e-324", "4.9406564584124654e-324",
+            "9223372036854775807", "-9223372036854775808", "9223372036854775808", "99999999999999999999", "1234567890123456789",
+            "0.1", "0.30000000000000004", "123456789.12345678", "1.00000000000000000001", "0.000000000000000000001234",
+            "18446744073709551615", "7.0e+00", "-0.0", "1E-22", "12345678e-22", "1234567890123456789e-30", "-0.00015519910084549338",
+            "0.000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000001",
+            "0." + std::string(400, '0') + "1", "1e-400", "2.5e-330", "0e-500" };
+        std::uint64_t state = 88172645463325252ull;
+        for (int i = 0; i < 3000; ++i) {
+            state ^= state << 13, state ^= state >> 7, state ^= state << 17;
+            double value;
+            std::uint64_t bits = state & ~(std::uint64_t(0x7FF) << 52);
+            bits |= std::uint64_t(1023 + static_cast<int>(state >> 58) - 40) << 52; // exponents around 2^-40 .. 2^23
+            std::memcpy(&value, &bits, sizeof value);
+            char text[64];
+            const auto shortest = std::to_chars(text, text + sizeof text, value); // Python's repr: shortest round trip
+            tokens.emplace_back(text, shortest.ptr);
+            std::snprintf(text, sizeof text, "%.17g", static_cast<double>(static_cast<float>(value)));
+            tokens.emplace_back(text);
+            std::snprintf(text, sizeof text, "%lld", static_cast<long long>(state >> (state % 64)) * ((state & 1) ? -1 : 1));
+            tokens.emplace_back(text);
+        }
+        std::string tensors;
+        for (const std::string& token : tokens)
+            tensors += (tensors.empty() ? "" : ",\n    ") + std::string("{\"type\": \"torch.Tensor\", \"dtype\": \"torch.float32\", \"shape\": [], \"Max\": ")
+                + token + ", \"Min\": " + token + " , \"Mean\": null, \"Norm\": null}";
+        const std::string text = "{\n \"task\": \"statistics\",\n \"data\": {\n  \"Torch.a.0.forward\": {\n   \"output\": [" + tensors + "]\n  }\n }\n}";
+        for (std::size_t pieces : { kWhole, std::size_t(4096) }) {
+            DumpFile dump;
+            const std::string message = parseError(text, &dump, pieces);
+            QVERIFY2(message.empty(), message.c_str());
+            QCOMPARE(dump.tensors.size(), tokens.size());
+            for (std::size_t i = 0; i < tokens.size(); ++i) {
+                const std::string& token = tokens[i];
+                const bool integer = token.find_first_of(".eE") == std::string::npos;
+                errno = 0;
+                const long long asInteger = integer ? std::strtoll(token.c_str(), nullptr, 10) : 0;
+                const bool int64 = integer && errno == 0;
+                for (const StatValue& read : { dump.tensors.max[i], dump.tensors.min[i] }) {
+                    QVERIFY2(read.kind == (int64 ? StatKind::Int : StatKind::Float), token.c_str());
+                    if (int64)
+                        QVERIFY2(read.i == asInteger, token.c_str());
+                    else
+                        QVERIFY2(std::bit_cast<std::uint64_t>(read.f) == std::bit_cast<std::uint64_t>(std::strtod(token.c_str(), nullptr)),
+                            token.c_str());
+                }
+            }
+        }
     }
 
     // A second top-level "data" replaces the first, as json.load does; read whole or in pieces.

@@ -6,6 +6,7 @@
 #include "cli_runner.h"
 #include "test_util.h"
 
+#include "trend/trend_db.h"
 #include "trend/trendpanel.h"
 #include "trendsource.h"
 
@@ -109,6 +110,60 @@ private slots:
         m_exampleDb = importMonitor(dataDir() / "trend" / "monitor_input_example", QStringLiteral("example"));
         m_benchDb = importMonitor(dataDir() / "trend" / "monitor_bench", QStringLiteral("bench"));
         QVERIFY(QFileInfo::exists(m_exampleDb) && QFileInfo::exists(m_benchDb));
+    }
+
+    // The queries seek trend_data's key (rank, step, target, metric) rank by rank, or (rank, step) by (rank,
+    // step): on sparse ranks and steps (0, 3, 7; 2, 5) and a target missing on one rank, every dimension's cells
+    // and a line over ranks are the hand-written values 100 rank + 10 step + target.
+    void sparseRanksAndStepsBySeeks()
+    {
+        QTemporaryDir dir;
+        const fs::path file = fs::path(dir.path().toStdString()) / "sparse.trend.db";
+        {
+            msprobe::trend::TrendDbWriter writer(file, { "norm", "max", "min", "mean" });
+            const auto metric = writer.metricId("actv");
+            const auto other = writer.metricId("actv_grad");
+            for (const char* name : { "a.x", "b.x", "c.x" })
+                writer.tagTarget(writer.targetId(name, 0, 0), metric, { { std::string(name).substr(0, 1), "module" } });
+            for (const std::int64_t rank : { 0, 3, 7 })
+                for (const std::int64_t step : { 2, 5 })
+                    for (std::int64_t target = 1; target <= 3; ++target) {
+                        if (rank == 3 && target == 3)
+                            continue;
+                        const double v = 100.0 * rank + 10.0 * step + target;
+                        writer.addNewRow(rank, step, target, metric, std::vector<std::optional<double>> { v, v, v, v });
+                        writer.addNewRow(rank, step, target, other, std::vector<std::optional<double>> { -v, -v, -v, -v });
+                    }
+            writer.writeGlobalStats({ { "min_step", 2 }, { "max_step", 5 }, { "max_rank", 7 } },
+                { { "actv", "norm,max,min,mean" }, { "actv_grad", "norm,max,min,mean" } });
+            writer.finish();
+        }
+        const trendview::TrendDatabase db(QString::fromStdString(file.string()));
+        QCOMPARE(db.targets(QStringLiteral("actv")).size(), std::size_t(3));
+        QCOMPARE(db.tags(QStringLiteral("actv")).size(), std::size_t(3));
+        trendview::TrendQuery query;
+        query.metric = QStringLiteral("actv");
+        query.stat = QStringLiteral("max");
+        query.value = 5; // Step dimension: x = rank, y = target
+        TrendGrid grid = db.grid(query);
+        QVERIFY(grid.xKeys == (std::vector<std::int64_t> { 0, 3, 7 }));
+        QVERIFY(grid.yKeys == (std::vector<std::int64_t> { 1, 2, 3 }));
+        QCOMPARE(grid.value(2, 1).value_or(-1), 752.0);
+        QVERIFY(grid.cells[grid.index(1, 2)] == TrendGrid::Cell::Missing);
+        query.dimension = trendview::Dimension::Module; // x = step, y = rank
+        query.value = 2;
+        grid = db.grid(query);
+        QVERIFY(grid.xKeys == (std::vector<std::int64_t> { 2, 5 }));
+        QVERIFY(grid.yKeys == (std::vector<std::int64_t> { 0, 3, 7 }));
+        QCOMPARE(grid.value(0, 1).value_or(-1), 322.0);
+        query.dimension = trendview::Dimension::Rank; // x = step, y = target
+        query.value = 7;
+        grid = db.grid(query);
+        QVERIFY(grid.xKeys == (std::vector<std::int64_t> { 2, 5 }));
+        QCOMPARE(grid.value(1, 2).value_or(-1), 753.0);
+        const trendview::TrendSeries line = db.series(query, 5, 1); // over ranks at step 5, target 1
+        QVERIFY(line.x == (std::vector<double> { 0, 3, 7 }));
+        QVERIFY(line.y == (std::vector<double> { 51, 351, 751 }));
     }
 
     // Every heat-map cell of the toolbar's choice equals the database's value read by another query; hand

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <array>
 #include <bit>
+#include <cstdlib>
 
 namespace msprobe::dumpjson {
 
@@ -468,6 +469,10 @@ StatValue DumpBuilder::readNumber(od::value v, const char* name)
     if (!v.get_number().get(number)) {
         if (number.is_int64())
             return StatValue::ofInt(number.get_int64());
+        // simdjson 3.0 leaves 0 for a decimal of more than 19 significant digits ("1.00000000000000000001"): its
+        // slow path writes into a copy of the result. A zero is rare: read the token again.
+        if (number.as_double() == 0.0)
+            return StatValue::ofFloat(std::strtod(std::string(trimmedToken(v.raw_json_token())).c_str(), nullptr));
         return StatValue::ofFloat(number.as_double());
     }
     return readUnusualNumber(v, name);

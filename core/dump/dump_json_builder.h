@@ -68,6 +68,8 @@ std::size_t endOfFirstValue(std::string_view text);
 
 // A token as the reader names it in a message: trailing spaces cut, bytes made printable, at most 40 shown.
 std::string tokenText(std::string_view token);
+// The token without the spaces simdjson's raw_json_token() keeps after it.
+std::string_view trimmedToken(std::string_view token);
 
 // Capacity for a typical dump of `textSize` bytes, reserved up front.
 void reserveModel(DumpFile& out, std::uint64_t textSize);

@@ -191,7 +191,7 @@ const std::vector<std::string>& dumpStatColumns()
     return columns;
 }
 
-std::unordered_map<std::string, std::int64_t> microStepsOf(const ConstructInfo& construct)
+MicroStepOfName microStepsOf(const ConstructInfo& construct)
 {
     std::unordered_map<std::string, std::int64_t> roots;
     std::int64_t next = 0;
@@ -201,47 +201,103 @@ std::unordered_map<std::string, std::int64_t> microStepsOf(const ConstructInfo& 
             && (name.starts_with("Module") || name.starts_with("Cell") || name.starts_with("optimizer")))
             roots.try_emplace(node.name, next++);
     }
-    std::unordered_map<std::string, std::int64_t> result;
-    for (const auto& node : construct.nodes) {
-        std::string name = asForward(node.name);
-        // A chain longer than the file is a parent cycle: such a node belongs to no root.
-        for (std::size_t hops = 0; hops <= construct.nodes.size(); ++hops) {
-            if (const auto root = roots.find(name); root != roots.end()) {
-                result.emplace(node.name, root->second);
+    // A node's micro step is that of the node its parent names (read as forward), up to a root: each node's
+    // answer is kept, so every chain is walked once (a parent cycle belongs to no root).
+    constexpr std::int64_t kUnknown = -3, kVisiting = -2, kNone = -1;
+    std::vector<std::int64_t> memo(construct.nodes.size(), kUnknown);
+    std::vector<std::size_t> chain;
+    const auto indexOf = [&](const std::string& name) -> std::optional<std::size_t> {
+        const auto* found = construct.find(name);
+        if (!found)
+            return std::nullopt;
+        return static_cast<std::size_t>(found - construct.nodes.data());
+    };
+    const auto resolve = [&](std::size_t at) {
+        chain.clear();
+        std::int64_t answer = kNone;
+        for (;;) {
+            if (memo[at] >= kNone) {
+                answer = memo[at];
                 break;
             }
-            const auto* found = construct.find(name);
-            if (!found || !found->parent)
+            if (memo[at] == kVisiting)
+                break; // a cycle
+            const auto& node = construct.nodes[at];
+            if (const auto root = roots.find(node.name); root != roots.end()) {
+                answer = root->second;
                 break;
-            name = asForward(*found->parent);
+            }
+            memo[at] = kVisiting;
+            chain.push_back(at);
+            if (!node.parent)
+                break;
+            const std::string parent = asForward(*node.parent);
+            if (const auto root = roots.find(parent); root != roots.end()) {
+                answer = root->second;
+                break;
+            }
+            const auto next = indexOf(parent);
+            if (!next)
+                break;
+            at = *next;
         }
+        for (const std::size_t c : chain)
+            memo[c] = answer;
+        return answer;
+    };
+    MicroStepOfName result;
+    result.reserve(construct.nodes.size());
+    for (const auto& node : construct.nodes) {
+        const std::string name = asForward(node.name);
+        std::int64_t micro = kNone;
+        if (const auto root = roots.find(name); root != roots.end())
+            micro = root->second;
+        else if (const auto found = indexOf(name))
+            micro = resolve(*found);
+        if (micro >= 0)
+            result.emplace(node.name, micro);
     }
     return result;
 }
 
 std::vector<std::string> rebaseCallIndices(const std::vector<std::pair<std::string_view, std::int64_t>>& keys)
 {
-    // (micro step, group name, position of the index) -> (original index, key position)
-    std::map<std::tuple<std::int64_t, std::string, int>, std::vector<std::pair<std::int64_t, std::size_t>>> groups;
+    // "micro step, position of the index, group name" -> (original index, key position), hashed: the groups are
+    // independent, so their order does not matter.
+    struct Group {
+        int position = -1;
+        std::vector<std::pair<std::int64_t, std::size_t>> members;
+    };
+    std::unordered_map<std::string, Group> groups;
     std::vector<std::string> result;
     result.reserve(keys.size());
+    std::string groupKey;
     for (std::size_t k = 0; k < keys.size(); ++k) {
         const auto& [name, micro] = keys[k];
         result.emplace_back(name);
         const auto parts = pythonSplit(name, '.');
+        int position = 0;
         if (allDigits(parts.back()) && parts.back().size() <= 18)
-            groups[{ micro, joinDots(parts, parts.size() - 1), -1 }].emplace_back(std::stoll(std::string(parts.back())), k);
+            position = -1;
         else if (parts.size() >= 2 && allDigits(parts[parts.size() - 2]) && parts[parts.size() - 2].size() <= 18)
-            groups[{ micro, joinDots(parts, parts.size() - 2), -2 }].emplace_back(
-                std::stoll(std::string(parts[parts.size() - 2])), k);
+            position = -2;
+        else
+            continue;
+        const std::string_view index = parts[parts.size() + static_cast<std::size_t>(position)];
+        groupKey.assign(std::to_string(micro)).append(position == -1 ? "\x1f" "1\x1f" : "\x1f" "2\x1f");
+        groupKey.append(joinDots(parts, parts.size() + static_cast<std::size_t>(position)));
+        Group& group = groups[groupKey];
+        group.position = position;
+        group.members.emplace_back(std::stoll(std::string(index)), k);
     }
-    for (auto& [group, members] : groups) {
+    for (auto& [unused, group] : groups) {
+        auto& members = group.members;
         std::stable_sort(members.begin(), members.end(),
             [](const auto& a, const auto& b) { return a.first < b.first; });
         for (std::size_t n = 0; n < members.size(); ++n) {
             auto parts = pythonSplit(keys[members[n].second].first, '.');
             const std::string index = std::to_string(n);
-            parts[parts.size() + static_cast<std::size_t>(std::get<2>(group))] = index;
+            parts[parts.size() + static_cast<std::size_t>(group.position)] = index;
             std::string joined;
             for (std::size_t p = 0; p < parts.size(); ++p)
                 joined.append(p ? "." : "").append(parts[p]);
@@ -290,7 +346,7 @@ RankRows extractRankRows(const DumpFile& dump, const ConstructInfo* construct,
         const auto micro = microStepsOf(*construct);
         std::vector<std::pair<std::string_view, std::int64_t>> keys;
         for (std::size_t e = 0; e < dump.entries.size(); ++e) {
-            const auto found = micro.find(std::string(dump.entryName(e)));
+            const auto found = micro.find(dump.entryName(e));
             if (found == micro.end()) {
                 ++out.droppedEntries;
                 continue;

@@ -1,13 +1,17 @@
 // SPDX-License-Identifier: Apache-2.0
 // One open trend database (*.trend.db, the schema of spec Part 3 §3.2) and the queries the trend panel draws
 // from: the toolbar's choices (metrics, statistics, steps, ranks, targets, tags) and, per choice, only the cells of
-// one heat map or the points of one line (spec §3.5). Read-only; used on the thread that opened it.
+// one heat map or the points of one line (spec §3.5). Read-only; used by one thread at a time.
+// trend_data's only index is its primary key (rank, step, target_id, metric_id), and the genuine plugin's schema
+// must stay as it is: a heat map is read by seeking that key per rank (or per rank and step), never by a scan of
+// the whole table.
 #pragma once
 
 #include <QString>
 #include <QStringList>
 
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <optional>
 #include <vector>
@@ -99,7 +103,11 @@ public:
 private:
     bool validStat(const QString& metric, const QString& stat) const;
     std::optional<std::int64_t> metricId(const QString& metric) const;
-    QString tagFilter(const QStringList& tags, const QString& column) const;
+    QString tagFilter(const QStringList& tags, const QString& column, int firstParameter) const;
+    // The (rank, step) pairs with rows, by seeks on the key; empty when there are too many to be worth it.
+    const std::vector<std::pair<std::int64_t, std::int64_t>>& rankSteps() const;
+    // Targets with a row of the metric (one scan of trend_data per metric, then kept).
+    const std::vector<std::int64_t>& targetsWithData(std::int64_t metricId) const;
 
     QString m_file;
     std::unique_ptr<msprobe::SqliteDb> m_db;
@@ -107,6 +115,9 @@ private:
     std::vector<QStringList> m_stats;
     QStringList m_statColumns; // trend_data's statistic columns
     std::int64_t m_minStep = 0, m_maxStep = 0, m_maxRank = 0;
+    std::vector<std::int64_t> m_ranks; // distinct ranks of trend_data, ascending
+    mutable std::optional<std::vector<std::pair<std::int64_t, std::int64_t>>> m_rankSteps;
+    mutable std::map<std::int64_t, std::vector<std::int64_t>> m_targetsWithData;
 };
 
 // Module targets and graph nodes, matched by name (dump trend.db files): the module a graph node names without

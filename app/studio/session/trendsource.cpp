@@ -105,6 +105,8 @@ void TrendSource::openPair(const QString& problem, const QString& bench)
     emit loadStarted(bench.isEmpty() ? problem : tr("%1 vs %2").arg(problem, bench));
     m_future = QtConcurrent::run([this, problem, bench, cancelFlag, generation] {
         Resolved resolved = resolve(problem, bench, cancelFlag, generation);
+        if (resolved.error.isEmpty() && !cancelFlag->load())
+            openDatabases(resolved);
         QMetaObject::invokeMethod(this, [this, resolved, generation, cancelFlag] {
             if (generation != m_generation)
                 return;
@@ -113,16 +115,11 @@ void TrendSource::openPair(const QString& problem, const QString& bench)
                 emit loadFinished(false, cancelFlag->load() ? QString() : resolved.error);
                 return;
             }
-            try {
-                auto problemDb = std::make_shared<const trendview::TrendDatabase>(resolved.problem);
-                auto benchDb = resolved.bench.isEmpty() ? nullptr : std::make_shared<const trendview::TrendDatabase>(resolved.bench);
-                m_problem = std::move(problemDb);
-                m_bench = std::move(benchDb);
-                m_compare.clear();
-            } catch (const std::exception& error) {
-                emit loadFinished(false, QString::fromUtf8(error.what()));
-                return;
-            }
+            m_problem = resolved.problemDb;
+            m_bench = resolved.benchDb;
+            m_firstQuery = resolved.firstQuery;
+            m_firstGrid = resolved.firstGrid;
+            m_compare.clear();
             emit opened();
             emit loadFinished(true, QString());
         }, Qt::QueuedConnection);
@@ -159,6 +156,28 @@ TrendSource::Resolved TrendSource::resolve(QString problem, QString bench, std::
     return out;
 }
 
+// On the worker: the databases (used by one thread at a time, the GUI's from now on) and, for one run, the heat
+// map the panel opens on: the first metric and statistic, Step dimension, the first step, no tags.
+void TrendSource::openDatabases(Resolved& resolved) const
+{
+    try {
+        resolved.problemDb = std::make_shared<const trendview::TrendDatabase>(resolved.problem);
+        resolved.benchDb = resolved.bench.isEmpty() ? nullptr : std::make_shared<const trendview::TrendDatabase>(resolved.bench);
+        const auto& db = *resolved.problemDb;
+        if (!resolved.benchDb && !db.metrics().isEmpty() && !db.stats(db.metrics().front()).isEmpty()) {
+            TrendQuery first;
+            first.metric = db.metrics().front();
+            first.stat = db.stats(first.metric).front();
+            first.dimension = Dimension::Step;
+            first.value = db.minStep();
+            resolved.firstGrid = std::make_shared<const TrendGrid>(db.grid(first));
+            resolved.firstQuery = first;
+        }
+    } catch (const std::exception& error) {
+        resolved.error = QString::fromUtf8(error.what());
+    }
+}
+
 const msprobe::trend::TrendCompareResult& TrendSource::compare(const QString& stat) const
 {
     const auto key = std::make_pair(stat, m_tolerance);
@@ -182,6 +201,10 @@ TrendGrid TrendSource::grid(const TrendQuery& query, bool difference) const
 {
     if (!m_problem)
         return {};
+    if (m_firstGrid && m_firstQuery && (!m_bench || !difference) && m_firstQuery->metric == query.metric
+        && m_firstQuery->stat == query.stat && m_firstQuery->dimension == query.dimension && m_firstQuery->value == query.value
+        && m_firstQuery->tags == query.tags)
+        return *m_firstGrid;
     TrendGrid problem = m_problem->grid(query);
     if (!m_bench || !difference)
         return problem;

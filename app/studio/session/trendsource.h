@@ -15,6 +15,7 @@
 #include <atomic>
 #include <map>
 #include <memory>
+#include <optional>
 #include <tuple>
 
 class TrendSource : public QObject {
@@ -65,10 +66,18 @@ signals:
 private:
     struct Resolved {
         QString problem, bench, error;
+        // Opened on the worker, with the heat map the panel shows first (one run): its query reads a good part
+        // of trend_data, so the GUI thread does not wait for it.
+        std::shared_ptr<const trendview::TrendDatabase> problemDb, benchDb;
+        std::optional<trendview::TrendQuery> firstQuery;
+        std::shared_ptr<const trendview::TrendGrid> firstGrid;
     };
+    void openDatabases(Resolved& resolved) const;
     Resolved resolve(QString problem, QString bench, std::shared_ptr<std::atomic<bool>> cancel, std::uint64_t generation);
 
     std::shared_ptr<const trendview::TrendDatabase> m_problem, m_bench;
+    std::optional<trendview::TrendQuery> m_firstQuery;
+    std::shared_ptr<const trendview::TrendGrid> m_firstGrid;
     double m_tolerance = 1e-6;
     mutable std::map<std::pair<QString, double>, msprobe::trend::TrendCompareResult> m_compare;
     std::atomic<std::uint64_t> m_generation { 0 };
