@@ -443,6 +443,30 @@ private slots:
         QCOMPARE(code, 2);
         QVERIFY2(err.contains("two values"), qPrintable(err));
     }
+
+    // A file that is no database, or a database cut short: the message names the file and what SQLite says,
+    // not the first 60 characters of the statement it failed on.
+    void unreadableDatabaseSaysWhy()
+    {
+        const fs::path garbage = tmp("garbage.vis.db");
+        writeFile(garbage, std::string(4096, 'x'));
+        std::ifstream whole(m_db, std::ios::binary);
+        std::string head(8192, '\0');
+        whole.read(head.data(), static_cast<std::streamsize>(head.size()));
+        const fs::path truncated = tmp("truncated.vis.db");
+        writeFile(truncated, head);
+        for (const auto& [file, why] : { std::pair { garbage, "file is not a database" }, std::pair { truncated, "malformed" } }) {
+            try {
+                VisDb db(file);
+                QFAIL("an unreadable vis.db was opened");
+            } catch (const Error& error) {
+                const std::string text = error.what();
+                QVERIFY2(text.starts_with(file.string() + ": not a vis.db file: SQLite: ") && text.find(why) != std::string::npos,
+                    text.c_str());
+                QVERIFY2(text.find("SELECT") == std::string::npos, text.c_str());
+            }
+        }
+    }
 };
 
 QTEST_APPLESS_MAIN(TestGraphVisDb)

@@ -286,11 +286,12 @@ private slots:
         QTRY_VERIFY(controller.undoStack()->count() == 1);
         QVERIFY(graphs.bench->nodes[add].matched());
         paints.count = 0;
-        // A matched bench node is drawn white; no scroll, no resize, only the event loop.
-        QTRY_COMPARE(shownColour(bench->viewport(), benchFillAt), QColor(Qt::white));
-        QVERIFY(paints.count > 0);
-        // The pair made by hand is graded as an automatic one: output 1.0 vs 2.5 is an error, drawn as one.
+        // The pair made by hand is graded as an automatic one: output 1.0 vs 2.5 is an error, drawn as one on both
+        // sides (the bench node in its partner's colour, not the legend's "No grade" white); no scroll, no resize,
+        // only the event loop.
         QVERIFY(graph::levelOf(graphs.problem->nodes[mul]) == graph::PrecisionLevel::Error);
+        QTRY_COMPARE(shownColour(bench->viewport(), benchFillAt), graphstyle::precisionColour(graph::PrecisionLevel::Error));
+        QVERIFY(paints.count > 0);
         const QPoint problemFillAt = mulAt + QPoint(0, int(problem->layoutState().boxOf(mul)->rect.height() * problem->zoom() / 3));
         QTRY_COMPARE(shownColour(problem->viewport(), problemFillAt), graphstyle::precisionColour(graph::PrecisionLevel::Error));
 

@@ -105,72 +105,67 @@
 <context>
     <name>GraphDiffView</name>
     <message>
-        <location filename="../views/graph/graphdiffview.cpp" line="80"/>
+        <location filename="../views/graph/graphdiffview.cpp" line="83"/>
         <source>Precision</source>
         <translation>Precision</translation>
     </message>
     <message>
-        <location filename="../views/graph/graphdiffview.cpp" line="80"/>
+        <location filename="../views/graph/graphdiffview.cpp" line="83"/>
         <source>Overflow</source>
         <translation>Overflow</translation>
     </message>
     <message>
-        <location filename="../views/graph/graphdiffview.cpp" line="81"/>
-        <source>Colour nodes by precision level or by overflow level (needs a db made with -oc)</source>
-        <translation>Colour nodes by precision level or by overflow level (needs a db made with -oc)</translation>
-    </message>
-    <message>
-        <location filename="../views/graph/graphdiffview.cpp" line="82"/>
+        <location filename="../views/graph/graphdiffview.cpp" line="86"/>
         <source>Sync expand</source>
         <translation>Sync expand</translation>
     </message>
     <message>
-        <location filename="../views/graph/graphdiffview.cpp" line="84"/>
+        <location filename="../views/graph/graphdiffview.cpp" line="88"/>
         <source>Expanding a node also expands its match on the other side</source>
         <translation>Expanding a node also expands its match on the other side</translation>
     </message>
     <message>
-        <location filename="../views/graph/graphdiffview.cpp" line="96"/>
+        <location filename="../views/graph/graphdiffview.cpp" line="100"/>
         <source>Fit</source>
         <translation>Fit</translation>
     </message>
     <message>
-        <location filename="../views/graph/graphdiffview.cpp" line="96"/>
+        <location filename="../views/graph/graphdiffview.cpp" line="100"/>
         <source>Fit both graphs to the window</source>
         <translation>Fit both graphs to the window</translation>
     </message>
     <message>
-        <location filename="../views/graph/graphdiffview.cpp" line="97"/>
+        <location filename="../views/graph/graphdiffview.cpp" line="101"/>
         <source>Levels</source>
         <translation>Levels</translation>
     </message>
     <message>
-        <location filename="../views/graph/graphdiffview.cpp" line="97"/>
+        <location filename="../views/graph/graphdiffview.cpp" line="101"/>
         <source>Collapse all modules, or open them down to a depth</source>
         <translation>Collapse all modules, or open them down to a depth</translation>
     </message>
     <message>
-        <location filename="../views/graph/graphdiffview.cpp" line="101"/>
+        <location filename="../views/graph/graphdiffview.cpp" line="105"/>
         <source>Collapse all</source>
         <translation>Collapse all</translation>
     </message>
     <message>
-        <location filename="../views/graph/graphdiffview.cpp" line="103"/>
+        <location filename="../views/graph/graphdiffview.cpp" line="107"/>
         <source>Expand to depth %1</source>
         <translation>Expand to depth %1</translation>
     </message>
     <message>
-        <location filename="../views/graph/graphdiffview.cpp" line="105"/>
+        <location filename="../views/graph/graphdiffview.cpp" line="109"/>
         <source>First divergence</source>
         <translation>First divergence</translation>
     </message>
     <message>
-        <location filename="../views/graph/graphdiffview.cpp" line="105"/>
+        <location filename="../views/graph/graphdiffview.cpp" line="109"/>
         <source>Go to the first error-level node in execution order</source>
         <translation>Go to the first error-level node in execution order</translation>
     </message>
     <message>
-        <location filename="../views/graph/graphdiffview.cpp" line="106"/>
+        <location filename="../views/graph/graphdiffview.cpp" line="110"/>
         <source>Click: select (the match is selected on the other side)
 Double-click: expand / collapse
 Drag empty space: pan; drag a node onto a node of the other side: match them
@@ -183,109 +178,119 @@ Ctrl+wheel, W / S: zoom
 Wheel: scroll; A / D: left / right</translation>
     </message>
     <message>
-        <location filename="../views/graph/graphdiffview.cpp" line="129"/>
-        <location filename="../views/graph/graphdiffview.cpp" line="419"/>
+        <location filename="../views/graph/graphdiffview.cpp" line="133"/>
+        <location filename="../views/graph/graphdiffview.cpp" line="465"/>
         <source>Debug</source>
         <translation>Debug</translation>
     </message>
     <message>
-        <location filename="../views/graph/graphdiffview.cpp" line="130"/>
-        <location filename="../views/graph/graphdiffview.cpp" line="421"/>
+        <location filename="../views/graph/graphdiffview.cpp" line="134"/>
+        <location filename="../views/graph/graphdiffview.cpp" line="467"/>
         <source>Bench</source>
         <translation>Bench</translation>
     </message>
     <message>
-        <location filename="../views/graph/graphdiffview.cpp" line="177"/>
-        <location filename="../views/graph/graphdiffview.cpp" line="234"/>
-        <location filename="../views/graph/graphdiffview.cpp" line="286"/>
-        <location filename="../views/graph/graphdiffview.cpp" line="305"/>
+        <location filename="../views/graph/graphdiffview.cpp" line="191"/>
+        <location filename="../views/graph/graphdiffview.cpp" line="253"/>
+        <location filename="../views/graph/graphdiffview.cpp" line="311"/>
+        <location filename="../views/graph/graphdiffview.cpp" line="330"/>
         <source>Laying out…</source>
         <translation>Laying out…</translation>
     </message>
     <message>
-        <location filename="../views/graph/graphdiffview.cpp" line="346"/>
+        <location filename="../views/graph/graphdiffview.cpp" line="371"/>
         <source>Locate matched node</source>
         <translation>Locate matched node</translation>
     </message>
     <message>
-        <location filename="../views/graph/graphdiffview.cpp" line="348"/>
+        <location filename="../views/graph/graphdiffview.cpp" line="373"/>
         <source>Collapse</source>
         <translation>Collapse</translation>
     </message>
     <message>
-        <location filename="../views/graph/graphdiffview.cpp" line="348"/>
+        <location filename="../views/graph/graphdiffview.cpp" line="373"/>
         <source>Expand</source>
         <translation>Expand</translation>
     </message>
     <message>
-        <location filename="../views/graph/graphdiffview.cpp" line="349"/>
+        <location filename="../views/graph/graphdiffview.cpp" line="374"/>
         <source>Show details</source>
         <translation>Show details</translation>
     </message>
     <message>
-        <location filename="../views/graph/graphdiffview.cpp" line="354"/>
+        <location filename="../views/graph/graphdiffview.cpp" line="379"/>
         <source>Unmatch</source>
         <translation>Unmatch</translation>
     </message>
     <message>
-        <location filename="../views/graph/graphdiffview.cpp" line="357"/>
+        <location filename="../views/graph/graphdiffview.cpp" line="382"/>
         <source>Copy name</source>
         <translation>Copy name</translation>
     </message>
     <message>
-        <location filename="../views/graph/graphdiffview.cpp" line="428"/>
+        <location filename="../views/graph/graphdiffview.cpp" line="474"/>
         <source>Nothing to export yet: the graph is not laid out</source>
         <translation>Nothing to export yet: the graph is not laid out</translation>
     </message>
     <message>
-        <location filename="../views/graph/graphdiffview.cpp" line="441"/>
+        <location filename="../views/graph/graphdiffview.cpp" line="487"/>
         <source>msprobe graph diff — step %1, rank %2</source>
         <translation>msprobe graph diff — step %1, rank %2</translation>
     </message>
     <message>
-        <location filename="../views/graph/graphdiffview.cpp" line="441"/>
+        <location filename="../views/graph/graphdiffview.cpp" line="487"/>
         <source>msprobe graph — step %1, rank %2</source>
         <translation>msprobe graph — step %1, rank %2</translation>
     </message>
     <message>
-        <location filename="../views/graph/graphdiffview.cpp" line="471"/>
+        <location filename="../views/graph/graphdiffview.cpp" line="517"/>
         <source>msprobe graph diff</source>
         <translation>msprobe graph diff</translation>
     </message>
     <message>
-        <location filename="../views/graph/graphdiffview.cpp" line="474"/>
-        <location filename="../views/graph/graphdiffview.cpp" line="480"/>
-        <location filename="../views/graph/graphdiffview.cpp" line="498"/>
+        <location filename="../views/graph/graphdiffview.cpp" line="520"/>
+        <location filename="../views/graph/graphdiffview.cpp" line="526"/>
+        <location filename="../views/graph/graphdiffview.cpp" line="544"/>
         <source>Cannot write %1</source>
         <translation>Cannot write %1</translation>
     </message>
     <message>
-        <location filename="../views/graph/graphdiffview.cpp" line="489"/>
+        <location filename="../views/graph/graphdiffview.cpp" line="535"/>
         <source>The picture is too large to render (%1 x %2)</source>
         <translation>The picture is too large to render (%1 x %2)</translation>
     </message>
     <message>
-        <location filename="../views/graph/graphdiffview.cpp" line="377"/>
+        <location filename="../views/graph/graphdiffview.cpp" line="402"/>
         <source>Data send</source>
         <translation>Data send</translation>
     </message>
     <message>
-        <location filename="../views/graph/graphdiffview.cpp" line="377"/>
+        <location filename="../views/graph/graphdiffview.cpp" line="83"/>
+        <source>Error magnitude</source>
+        <translation>Error magnitude</translation>
+    </message>
+    <message>
+        <location filename="../views/graph/graphdiffview.cpp" line="84"/>
+        <source>Colour nodes by precision level, by overflow level (needs a db made with -oc) or by error magnitude (the worst output relative error, or 1 - cosine, on a five-step scale)</source>
+        <translation>Colour nodes by precision level, by overflow level (needs a db made with -oc) or by error magnitude (the worst output relative error, or 1 - cosine, on a five-step scale)</translation>
+    </message>
+    <message>
+        <location filename="../views/graph/graphdiffview.cpp" line="402"/>
         <source>Data receive</source>
         <translation>Data receive</translation>
     </message>
     <message>
-        <location filename="../views/graph/graphdiffview.cpp" line="377"/>
+        <location filename="../views/graph/graphdiffview.cpp" line="402"/>
         <source>Data send-receive</source>
         <translation>Data send-receive</translation>
     </message>
     <message>
-        <location filename="../views/graph/graphdiffview.cpp" line="90"/>
+        <location filename="../views/graph/graphdiffview.cpp" line="94"/>
         <source>Debug mini-map</source>
         <translation>Debug mini-map</translation>
     </message>
     <message>
-        <location filename="../views/graph/graphdiffview.cpp" line="92"/>
+        <location filename="../views/graph/graphdiffview.cpp" line="96"/>
         <source>Bench mini-map</source>
         <translation>Bench mini-map</translation>
     </message>
@@ -293,92 +298,124 @@ Wheel: scroll; A / D: left / right</translation>
 <context>
     <name>GraphLegend</name>
     <message>
-        <location filename="../views/graph/graphlegend.cpp" line="22"/>
+        <location filename="../views/graph/graphlegend.cpp" line="24"/>
         <source>Rounded box: module (double-click to expand). Ellipse: node without children. Dashed box: API list (standalone APIs between modules). Dotted box: multi collection (fused operators). A badge on a collapsed module counts the warnings and errors inside it, in the worst colour.</source>
         <translation>Rounded box: module (double-click to expand). Ellipse: node without children. Dashed box: API list (standalone APIs between modules). Dotted box: multi collection (fused operators). A badge on a collapsed module counts the warnings and errors inside it, in the worst colour.</translation>
     </message>
     <message>
-        <location filename="../views/graph/graphlegend.cpp" line="42"/>
+        <location filename="../views/graph/graphlegend.cpp" line="44"/>
         <source>Module</source>
         <translation>Module</translation>
     </message>
     <message>
-        <location filename="../views/graph/graphlegend.cpp" line="43"/>
+        <location filename="../views/graph/graphlegend.cpp" line="45"/>
         <source>Leaf</source>
         <translation>Leaf</translation>
     </message>
     <message>
-        <location filename="../views/graph/graphlegend.cpp" line="44"/>
+        <location filename="../views/graph/graphlegend.cpp" line="46"/>
         <source>API list</source>
         <translation>API list</translation>
     </message>
     <message>
-        <location filename="../views/graph/graphlegend.cpp" line="45"/>
+        <location filename="../views/graph/graphlegend.cpp" line="47"/>
         <source>Multi collection</source>
         <translation>Multi collection</translation>
     </message>
     <message>
-        <location filename="../views/graph/graphlegend.cpp" line="47"/>
+        <location filename="../views/graph/graphlegend.cpp" line="49"/>
         <source>Medium</source>
         <translation>Medium</translation>
     </message>
     <message>
-        <location filename="../views/graph/graphlegend.cpp" line="48"/>
+        <location filename="../views/graph/graphlegend.cpp" line="50"/>
         <source>High</source>
         <translation>High</translation>
     </message>
     <message>
-        <location filename="../views/graph/graphlegend.cpp" line="49"/>
+        <location filename="../views/graph/graphlegend.cpp" line="51"/>
         <source>Critical</source>
         <translation>Critical</translation>
     </message>
     <message>
-        <location filename="../views/graph/graphlegend.cpp" line="53"/>
+        <location filename="../views/graph/graphlegend.cpp" line="54"/>
+        <source>A matched node without a compared output (no grade); a matched bench node takes its debug partner&apos;s colour</source>
+        <translation>A matched node without a compared output (no grade); a matched bench node takes its debug partner&apos;s colour</translation>
+    </message>
+    <message>
+        <location filename="../views/graph/graphlegend.cpp" line="56"/>
+        <source>No node on the other side</source>
+        <translation>No node on the other side</translation>
+    </message>
+    <message>
+        <location filename="../views/graph/graphlegend.cpp" line="58"/>
+        <source>The node&apos;s worst output relative error (Max, Min, Mean, Norm; tensor mode: 1 - cosine or MaxRelativeErr; md5: a differing checksum is 100%), capped at 100%</source>
+        <translation>The node&apos;s worst output relative error (Max, Min, Mean, Norm; tensor mode: 1 - cosine or MaxRelativeErr; md5: a differing checksum is 100%), capped at 100%</translation>
+    </message>
+    <message>
+        <location filename="../views/graph/graphlegend.cpp" line="62"/>
+        <source>≥ %1%</source>
+        <translation>≥ %1%</translation>
+    </message>
+    <message>
+        <location filename="../views/graph/graphlegend.cpp" line="63"/>
+        <source>&lt; %1%</source>
+        <translation>&lt; %1%</translation>
+    </message>
+    <message>
+        <location filename="../views/graph/graphlegend.cpp" line="64"/>
+        <source>%1–%2%</source>
+        <translation>%1–%2%</translation>
+    </message>
+    <message>
+        <location filename="../views/graph/graphlegend.cpp" line="72"/>
         <source>Pass</source>
         <translation>Pass</translation>
     </message>
     <message>
-        <location filename="../views/graph/graphlegend.cpp" line="54"/>
+        <location filename="../views/graph/graphlegend.cpp" line="73"/>
         <source>Warning</source>
         <translation>Warning</translation>
     </message>
     <message>
-        <location filename="../views/graph/graphlegend.cpp" line="55"/>
+        <location filename="../views/graph/graphlegend.cpp" line="74"/>
         <source>Error</source>
         <translation>Error</translation>
     </message>
     <message>
-        <location filename="../views/graph/graphlegend.cpp" line="56"/>
+        <location filename="../views/graph/graphlegend.cpp" line="67"/>
+        <location filename="../views/graph/graphlegend.cpp" line="75"/>
         <source>No grade</source>
         <translation>No grade</translation>
     </message>
     <message>
-        <location filename="../views/graph/graphlegend.cpp" line="57"/>
+        <location filename="../views/graph/graphlegend.cpp" line="68"/>
+        <location filename="../views/graph/graphlegend.cpp" line="76"/>
         <source>Unmatched</source>
         <translation>Unmatched</translation>
     </message>
     <message>
-        <location filename="../views/graph/graphlegend.cpp" line="59"/>
+        <location filename="../views/graph/graphlegend.cpp" line="78"/>
         <source>Node (one dump: not compared)</source>
         <translation>Node (one dump: not compared)</translation>
     </message>
     <message>
-        <location filename="../views/graph/graphlegend.cpp" line="42"/>
+        <location filename="../views/graph/graphlegend.cpp" line="44"/>
         <source>A module or operator; double-click a module to expand it</source>
         <translation>A module or operator; double-click a module to expand it</translation>
     </message>
     <message>
-        <location filename="../views/graph/graphlegend.cpp" line="43"/>
+        <location filename="../views/graph/graphlegend.cpp" line="45"/>
         <source>An unexpanded node: it has no children, so it cannot be expanded</source>
         <translation>An unexpanded node: it has no children, so it cannot be expanded</translation>
     </message>
     <message>
-        <location filename="../views/graph/graphlegend.cpp" line="44"/>
+        <location filename="../views/graph/graphlegend.cpp" line="46"/>
         <source>A collection of standalone APIs between modules</source>
         <translation>A collection of standalone APIs between modules</translation>
     </message>
     <message>
-        <location filename="../views/graph/graphlegend.cpp" line="45"/>
+        <location filename="../views/graph/graphlegend.cpp" line="47"/>
         <source>A collection of fused operators</source>
         <translation>A collection of fused operators</translation>
     </message>
@@ -466,48 +503,48 @@ Wheel: scroll; A / D: left / right</translation>
         <translation>Cancel</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow.cpp" line="273"/>
+        <location filename="../app/studio/mainwindow.cpp" line="274"/>
         <source>Step %1, rank %2: %3 rows: %4 pass, %5 warning, %6 error</source>
         <translation>Step %1, rank %2: %3 rows: %4 pass, %5 warning, %6 error</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow.cpp" line="288"/>
-        <location filename="../app/studio/mainwindow.cpp" line="303"/>
+        <location filename="../app/studio/mainwindow.cpp" line="289"/>
+        <location filename="../app/studio/mainwindow.cpp" line="304"/>
         <source>Loading…</source>
         <translation>Loading…</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow.cpp" line="301"/>
+        <location filename="../app/studio/mainwindow.cpp" line="302"/>
         <source>A compare CSV has no graph. Open the dump folders (a problem/bench pair) to see the graphs and the verdict.</source>
         <translation>A compare CSV has no graph. Open the dump folders (a problem/bench pair) to see the graphs and the verdict.</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow.cpp" line="305"/>
+        <location filename="../app/studio/mainwindow.cpp" line="306"/>
         <source>No graph for step %1, rank %2.</source>
         <translation>No graph for step %1, rank %2.</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow.cpp" line="307"/>
+        <location filename="../app/studio/mainwindow.cpp" line="308"/>
         <source>No graph for what is open.</source>
         <translation>No graph for what is open.</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow.cpp" line="333"/>
+        <location filename="../app/studio/mainwindow.cpp" line="334"/>
         <source>Loading %1…</source>
         <translation>Loading %1…</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow.cpp" line="371"/>
+        <location filename="../app/studio/mainwindow.cpp" line="372"/>
         <source>Loading cancelled.</source>
         <translation>Loading cancelled.</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow.cpp" line="364"/>
+        <location filename="../app/studio/mainwindow.cpp" line="365"/>
         <source>%1 — msprobe studio</source>
         <translation>%1 — msprobe studio</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow.cpp" line="297"/>
+        <location filename="../app/studio/mainwindow.cpp" line="298"/>
         <source>No graph: the model graph needs an L0 or mix dump (its construct.json holds the module structure); an L1 dump has the compare table and the verdict only.
 
 %1</source>
@@ -516,8 +553,8 @@ Wheel: scroll; A / D: left / right</translation>
 %1</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow.cpp" line="373"/>
         <location filename="../app/studio/mainwindow.cpp" line="374"/>
+        <location filename="../app/studio/mainwindow.cpp" line="375"/>
         <source>Could not open %1</source>
         <translation>Could not open %1</translation>
     </message>
@@ -883,27 +920,27 @@ Wheel: scroll; A / D: left / right</translation>
         <translation>&lt;b&gt;msprobe studio %1&lt;/b&gt;&lt;br&gt;Numerical-accuracy workstation for msprobe dumps: graph diff, compare table, node matching and reports.</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow.cpp" line="317"/>
+        <location filename="../app/studio/mainwindow.cpp" line="318"/>
         <source>Cannot open</source>
         <translation>Cannot open</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow.cpp" line="348"/>
+        <location filename="../app/studio/mainwindow.cpp" line="349"/>
         <source>%p% — about %1 s left</source>
         <translation>%p% — about %1 s left</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow.cpp" line="351"/>
+        <location filename="../app/studio/mainwindow.cpp" line="352"/>
         <source>Loading: %1</source>
         <translation>Loading: %1</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow.cpp" line="358"/>
+        <location filename="../app/studio/mainwindow.cpp" line="359"/>
         <source> vs </source>
         <translation> vs </translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow.cpp" line="365"/>
+        <location filename="../app/studio/mainwindow.cpp" line="366"/>
         <source>Opened %1 in %2 s.</source>
         <translation>Opened %1 in %2 s.</translation>
     </message>
@@ -2156,12 +2193,12 @@ Wheel: scroll; A / D: left / right</translation>
         <translation>There is no comparison for step %1, rank %2 to export.</translation>
     </message>
     <message>
-        <location filename="../app/studio/session/studiosession.cpp" line="37"/>
+        <location filename="../app/studio/session/studiosession.cpp" line="39"/>
         <source>%1 does not exist.</source>
         <translation>%1 does not exist.</translation>
     </message>
     <message>
-        <location filename="../app/studio/session/studiosession.cpp" line="50"/>
+        <location filename="../app/studio/session/studiosession.cpp" line="52"/>
         <source>Open one path (a dump folder, a .vis.db or a compare CSV) or two dump folders (problem, bench).</source>
         <translation>Open one path (a dump folder, a .vis.db or a compare CSV) or two dump folders (problem, bench).</translation>
     </message>
@@ -2217,32 +2254,32 @@ Wheel: scroll; A / D: left / right</translation>
 <context>
     <name>StudioSession</name>
     <message>
-        <location filename="../app/studio/session/studiosession.cpp" line="100"/>
+        <location filename="../app/studio/session/studiosession.cpp" line="102"/>
         <source>%1 vs %2</source>
         <translation>%1 vs %2</translation>
     </message>
     <message>
-        <location filename="../app/studio/session/studiosession.cpp" line="193"/>
+        <location filename="../app/studio/session/studiosession.cpp" line="195"/>
         <source>No model graph for this dump: %1</source>
         <translation>No model graph for this dump: %1</translation>
     </message>
     <message>
-        <location filename="../app/studio/session/studiosession.cpp" line="208"/>
+        <location filename="../app/studio/session/studiosession.cpp" line="212"/>
         <source>Graph: %1</source>
         <translation>Graph: %1</translation>
     </message>
     <message>
-        <location filename="../app/studio/session/studiosession.cpp" line="223"/>
+        <location filename="../app/studio/session/studiosession.cpp" line="227"/>
         <source>Compare: %1</source>
         <translation>Compare: %1</translation>
     </message>
     <message>
-        <location filename="../app/studio/session/studiosession.cpp" line="242"/>
+        <location filename="../app/studio/session/studiosession.cpp" line="247"/>
         <source>Dump summary: %1</source>
         <translation>Dump summary: %1</translation>
     </message>
     <message>
-        <location filename="../app/studio/session/studiosession.cpp" line="347"/>
+        <location filename="../app/studio/session/studiosession.cpp" line="352"/>
         <source>No compare graph is open for matching.</source>
         <translation>No compare graph is open for matching.</translation>
     </message>

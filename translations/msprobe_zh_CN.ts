@@ -105,72 +105,67 @@
 <context>
     <name>GraphDiffView</name>
     <message>
-        <location filename="../views/graph/graphdiffview.cpp" line="80"/>
+        <location filename="../views/graph/graphdiffview.cpp" line="83"/>
         <source>Precision</source>
         <translation>精度</translation>
     </message>
     <message>
-        <location filename="../views/graph/graphdiffview.cpp" line="80"/>
+        <location filename="../views/graph/graphdiffview.cpp" line="83"/>
         <source>Overflow</source>
         <translation>溢出</translation>
     </message>
     <message>
-        <location filename="../views/graph/graphdiffview.cpp" line="81"/>
-        <source>Colour nodes by precision level or by overflow level (needs a db made with -oc)</source>
-        <translation>按精度等级或溢出等级给节点着色（溢出需使用 -oc 生成的数据库）</translation>
-    </message>
-    <message>
-        <location filename="../views/graph/graphdiffview.cpp" line="82"/>
+        <location filename="../views/graph/graphdiffview.cpp" line="86"/>
         <source>Sync expand</source>
         <translation>同步展开</translation>
     </message>
     <message>
-        <location filename="../views/graph/graphdiffview.cpp" line="84"/>
+        <location filename="../views/graph/graphdiffview.cpp" line="88"/>
         <source>Expanding a node also expands its match on the other side</source>
         <translation>展开节点时同时展开另一侧的匹配节点</translation>
     </message>
     <message>
-        <location filename="../views/graph/graphdiffview.cpp" line="96"/>
+        <location filename="../views/graph/graphdiffview.cpp" line="100"/>
         <source>Fit</source>
         <translation>适应窗口</translation>
     </message>
     <message>
-        <location filename="../views/graph/graphdiffview.cpp" line="96"/>
+        <location filename="../views/graph/graphdiffview.cpp" line="100"/>
         <source>Fit both graphs to the window</source>
         <translation>将两侧图适应窗口大小</translation>
     </message>
     <message>
-        <location filename="../views/graph/graphdiffview.cpp" line="97"/>
+        <location filename="../views/graph/graphdiffview.cpp" line="101"/>
         <source>Levels</source>
         <translation>层级</translation>
     </message>
     <message>
-        <location filename="../views/graph/graphdiffview.cpp" line="97"/>
+        <location filename="../views/graph/graphdiffview.cpp" line="101"/>
         <source>Collapse all modules, or open them down to a depth</source>
         <translation>折叠所有模块，或展开到指定深度</translation>
     </message>
     <message>
-        <location filename="../views/graph/graphdiffview.cpp" line="101"/>
+        <location filename="../views/graph/graphdiffview.cpp" line="105"/>
         <source>Collapse all</source>
         <translation>全部折叠</translation>
     </message>
     <message>
-        <location filename="../views/graph/graphdiffview.cpp" line="103"/>
+        <location filename="../views/graph/graphdiffview.cpp" line="107"/>
         <source>Expand to depth %1</source>
         <translation>展开到第 %1 层</translation>
     </message>
     <message>
-        <location filename="../views/graph/graphdiffview.cpp" line="105"/>
+        <location filename="../views/graph/graphdiffview.cpp" line="109"/>
         <source>First divergence</source>
         <translation>首个分歧</translation>
     </message>
     <message>
-        <location filename="../views/graph/graphdiffview.cpp" line="105"/>
+        <location filename="../views/graph/graphdiffview.cpp" line="109"/>
         <source>Go to the first error-level node in execution order</source>
         <translation>按执行顺序跳转到第一个错误级节点</translation>
     </message>
     <message>
-        <location filename="../views/graph/graphdiffview.cpp" line="106"/>
+        <location filename="../views/graph/graphdiffview.cpp" line="110"/>
         <source>Click: select (the match is selected on the other side)
 Double-click: expand / collapse
 Drag empty space: pan; drag a node onto a node of the other side: match them
@@ -183,109 +178,119 @@ Ctrl+滚轮、W / S：缩放
 滚轮：滚动；A / D：左移 / 右移</translation>
     </message>
     <message>
-        <location filename="../views/graph/graphdiffview.cpp" line="129"/>
-        <location filename="../views/graph/graphdiffview.cpp" line="419"/>
+        <location filename="../views/graph/graphdiffview.cpp" line="133"/>
+        <location filename="../views/graph/graphdiffview.cpp" line="465"/>
         <source>Debug</source>
         <translation>调试侧</translation>
     </message>
     <message>
-        <location filename="../views/graph/graphdiffview.cpp" line="130"/>
-        <location filename="../views/graph/graphdiffview.cpp" line="421"/>
+        <location filename="../views/graph/graphdiffview.cpp" line="134"/>
+        <location filename="../views/graph/graphdiffview.cpp" line="467"/>
         <source>Bench</source>
         <translation>标杆侧</translation>
     </message>
     <message>
-        <location filename="../views/graph/graphdiffview.cpp" line="177"/>
-        <location filename="../views/graph/graphdiffview.cpp" line="234"/>
-        <location filename="../views/graph/graphdiffview.cpp" line="286"/>
-        <location filename="../views/graph/graphdiffview.cpp" line="305"/>
+        <location filename="../views/graph/graphdiffview.cpp" line="191"/>
+        <location filename="../views/graph/graphdiffview.cpp" line="253"/>
+        <location filename="../views/graph/graphdiffview.cpp" line="311"/>
+        <location filename="../views/graph/graphdiffview.cpp" line="330"/>
         <source>Laying out…</source>
         <translation>正在布局…</translation>
     </message>
     <message>
-        <location filename="../views/graph/graphdiffview.cpp" line="346"/>
+        <location filename="../views/graph/graphdiffview.cpp" line="371"/>
         <source>Locate matched node</source>
         <translation>定位匹配节点</translation>
     </message>
     <message>
-        <location filename="../views/graph/graphdiffview.cpp" line="348"/>
+        <location filename="../views/graph/graphdiffview.cpp" line="373"/>
         <source>Collapse</source>
         <translation>折叠</translation>
     </message>
     <message>
-        <location filename="../views/graph/graphdiffview.cpp" line="348"/>
+        <location filename="../views/graph/graphdiffview.cpp" line="373"/>
         <source>Expand</source>
         <translation>展开</translation>
     </message>
     <message>
-        <location filename="../views/graph/graphdiffview.cpp" line="349"/>
+        <location filename="../views/graph/graphdiffview.cpp" line="374"/>
         <source>Show details</source>
         <translation>显示详情</translation>
     </message>
     <message>
-        <location filename="../views/graph/graphdiffview.cpp" line="354"/>
+        <location filename="../views/graph/graphdiffview.cpp" line="379"/>
         <source>Unmatch</source>
         <translation>取消匹配</translation>
     </message>
     <message>
-        <location filename="../views/graph/graphdiffview.cpp" line="357"/>
+        <location filename="../views/graph/graphdiffview.cpp" line="382"/>
         <source>Copy name</source>
         <translation>复制名称</translation>
     </message>
     <message>
-        <location filename="../views/graph/graphdiffview.cpp" line="428"/>
+        <location filename="../views/graph/graphdiffview.cpp" line="474"/>
         <source>Nothing to export yet: the graph is not laid out</source>
         <translation>暂无可导出内容：图尚未完成布局</translation>
     </message>
     <message>
-        <location filename="../views/graph/graphdiffview.cpp" line="441"/>
+        <location filename="../views/graph/graphdiffview.cpp" line="487"/>
         <source>msprobe graph diff — step %1, rank %2</source>
         <translation>msprobe 图差异 — step %1，rank %2</translation>
     </message>
     <message>
-        <location filename="../views/graph/graphdiffview.cpp" line="441"/>
+        <location filename="../views/graph/graphdiffview.cpp" line="487"/>
         <source>msprobe graph — step %1, rank %2</source>
         <translation>msprobe 图 — step %1，rank %2</translation>
     </message>
     <message>
-        <location filename="../views/graph/graphdiffview.cpp" line="471"/>
+        <location filename="../views/graph/graphdiffview.cpp" line="517"/>
         <source>msprobe graph diff</source>
         <translation>msprobe 图差异</translation>
     </message>
     <message>
-        <location filename="../views/graph/graphdiffview.cpp" line="474"/>
-        <location filename="../views/graph/graphdiffview.cpp" line="480"/>
-        <location filename="../views/graph/graphdiffview.cpp" line="498"/>
+        <location filename="../views/graph/graphdiffview.cpp" line="520"/>
+        <location filename="../views/graph/graphdiffview.cpp" line="526"/>
+        <location filename="../views/graph/graphdiffview.cpp" line="544"/>
         <source>Cannot write %1</source>
         <translation>无法写入 %1</translation>
     </message>
     <message>
-        <location filename="../views/graph/graphdiffview.cpp" line="489"/>
+        <location filename="../views/graph/graphdiffview.cpp" line="535"/>
         <source>The picture is too large to render (%1 x %2)</source>
         <translation>图片过大，无法渲染（%1 x %2）</translation>
     </message>
     <message>
-        <location filename="../views/graph/graphdiffview.cpp" line="377"/>
+        <location filename="../views/graph/graphdiffview.cpp" line="402"/>
         <source>Data send</source>
         <translation>数据发送</translation>
     </message>
     <message>
-        <location filename="../views/graph/graphdiffview.cpp" line="377"/>
+        <location filename="../views/graph/graphdiffview.cpp" line="83"/>
+        <source>Error magnitude</source>
+        <translation>误差幅度</translation>
+    </message>
+    <message>
+        <location filename="../views/graph/graphdiffview.cpp" line="84"/>
+        <source>Colour nodes by precision level, by overflow level (needs a db made with -oc) or by error magnitude (the worst output relative error, or 1 - cosine, on a five-step scale)</source>
+        <translation>按精度等级、溢出等级（需使用 -oc 生成的数据库）或误差幅度（输出的最大相对误差，或 1 - 余弦相似度，分五档）给节点着色</translation>
+    </message>
+    <message>
+        <location filename="../views/graph/graphdiffview.cpp" line="402"/>
         <source>Data receive</source>
         <translation>数据接收</translation>
     </message>
     <message>
-        <location filename="../views/graph/graphdiffview.cpp" line="377"/>
+        <location filename="../views/graph/graphdiffview.cpp" line="402"/>
         <source>Data send-receive</source>
         <translation>数据发送-接收</translation>
     </message>
     <message>
-        <location filename="../views/graph/graphdiffview.cpp" line="90"/>
+        <location filename="../views/graph/graphdiffview.cpp" line="94"/>
         <source>Debug mini-map</source>
         <translation>调试侧缩略图</translation>
     </message>
     <message>
-        <location filename="../views/graph/graphdiffview.cpp" line="92"/>
+        <location filename="../views/graph/graphdiffview.cpp" line="96"/>
         <source>Bench mini-map</source>
         <translation>标杆侧缩略图</translation>
     </message>
@@ -293,92 +298,124 @@ Ctrl+滚轮、W / S：缩放
 <context>
     <name>GraphLegend</name>
     <message>
-        <location filename="../views/graph/graphlegend.cpp" line="22"/>
+        <location filename="../views/graph/graphlegend.cpp" line="24"/>
         <source>Rounded box: module (double-click to expand). Ellipse: node without children. Dashed box: API list (standalone APIs between modules). Dotted box: multi collection (fused operators). A badge on a collapsed module counts the warnings and errors inside it, in the worst colour.</source>
         <translation>圆角框：模块（双击展开）。椭圆：无子节点的节点。虚线框：API 列表（模块之间的独立 API）。点线框：融合算子集合。折叠模块上的角标统计其内部的告警和错误数，颜色取最严重者。</translation>
     </message>
     <message>
-        <location filename="../views/graph/graphlegend.cpp" line="42"/>
+        <location filename="../views/graph/graphlegend.cpp" line="44"/>
         <source>Module</source>
         <translation>模块</translation>
     </message>
     <message>
-        <location filename="../views/graph/graphlegend.cpp" line="43"/>
+        <location filename="../views/graph/graphlegend.cpp" line="45"/>
         <source>Leaf</source>
         <translation>叶子节点</translation>
     </message>
     <message>
-        <location filename="../views/graph/graphlegend.cpp" line="44"/>
+        <location filename="../views/graph/graphlegend.cpp" line="46"/>
         <source>API list</source>
         <translation>API 列表</translation>
     </message>
     <message>
-        <location filename="../views/graph/graphlegend.cpp" line="45"/>
+        <location filename="../views/graph/graphlegend.cpp" line="47"/>
         <source>Multi collection</source>
         <translation>融合算子集合</translation>
     </message>
     <message>
-        <location filename="../views/graph/graphlegend.cpp" line="47"/>
+        <location filename="../views/graph/graphlegend.cpp" line="49"/>
         <source>Medium</source>
         <translation>中</translation>
     </message>
     <message>
-        <location filename="../views/graph/graphlegend.cpp" line="48"/>
+        <location filename="../views/graph/graphlegend.cpp" line="50"/>
         <source>High</source>
         <translation>高</translation>
     </message>
     <message>
-        <location filename="../views/graph/graphlegend.cpp" line="49"/>
+        <location filename="../views/graph/graphlegend.cpp" line="51"/>
         <source>Critical</source>
         <translation>严重</translation>
     </message>
     <message>
-        <location filename="../views/graph/graphlegend.cpp" line="53"/>
+        <location filename="../views/graph/graphlegend.cpp" line="54"/>
+        <source>A matched node without a compared output (no grade); a matched bench node takes its debug partner&apos;s colour</source>
+        <translation>已匹配但没有可比较输出的节点（无等级）；已匹配的标杆节点使用其调试侧匹配节点的颜色</translation>
+    </message>
+    <message>
+        <location filename="../views/graph/graphlegend.cpp" line="56"/>
+        <source>No node on the other side</source>
+        <translation>另一侧没有对应节点</translation>
+    </message>
+    <message>
+        <location filename="../views/graph/graphlegend.cpp" line="58"/>
+        <source>The node&apos;s worst output relative error (Max, Min, Mean, Norm; tensor mode: 1 - cosine or MaxRelativeErr; md5: a differing checksum is 100%), capped at 100%</source>
+        <translation>节点输出的最大相对误差（Max、Min、Mean、Norm；真实数据模式：1 - 余弦相似度或 MaxRelativeErr；md5：校验和不同即 100%），上限 100%</translation>
+    </message>
+    <message>
+        <location filename="../views/graph/graphlegend.cpp" line="62"/>
+        <source>≥ %1%</source>
+        <translation>≥ %1%</translation>
+    </message>
+    <message>
+        <location filename="../views/graph/graphlegend.cpp" line="63"/>
+        <source>&lt; %1%</source>
+        <translation>&lt; %1%</translation>
+    </message>
+    <message>
+        <location filename="../views/graph/graphlegend.cpp" line="64"/>
+        <source>%1–%2%</source>
+        <translation>%1–%2%</translation>
+    </message>
+    <message>
+        <location filename="../views/graph/graphlegend.cpp" line="72"/>
         <source>Pass</source>
         <translation>通过</translation>
     </message>
     <message>
-        <location filename="../views/graph/graphlegend.cpp" line="54"/>
+        <location filename="../views/graph/graphlegend.cpp" line="73"/>
         <source>Warning</source>
         <translation>告警</translation>
     </message>
     <message>
-        <location filename="../views/graph/graphlegend.cpp" line="55"/>
+        <location filename="../views/graph/graphlegend.cpp" line="74"/>
         <source>Error</source>
         <translation>错误</translation>
     </message>
     <message>
-        <location filename="../views/graph/graphlegend.cpp" line="56"/>
+        <location filename="../views/graph/graphlegend.cpp" line="67"/>
+        <location filename="../views/graph/graphlegend.cpp" line="75"/>
         <source>No grade</source>
         <translation>无等级</translation>
     </message>
     <message>
-        <location filename="../views/graph/graphlegend.cpp" line="57"/>
+        <location filename="../views/graph/graphlegend.cpp" line="68"/>
+        <location filename="../views/graph/graphlegend.cpp" line="76"/>
         <source>Unmatched</source>
         <translation>未匹配</translation>
     </message>
     <message>
-        <location filename="../views/graph/graphlegend.cpp" line="59"/>
+        <location filename="../views/graph/graphlegend.cpp" line="78"/>
         <source>Node (one dump: not compared)</source>
         <translation>节点（单个 dump：未比对）</translation>
     </message>
     <message>
-        <location filename="../views/graph/graphlegend.cpp" line="42"/>
+        <location filename="../views/graph/graphlegend.cpp" line="44"/>
         <source>A module or operator; double-click a module to expand it</source>
         <translation>模块或算子；双击模块可展开</translation>
     </message>
     <message>
-        <location filename="../views/graph/graphlegend.cpp" line="43"/>
+        <location filename="../views/graph/graphlegend.cpp" line="45"/>
         <source>An unexpanded node: it has no children, so it cannot be expanded</source>
         <translation>未展开节点：没有子节点，因此无法展开</translation>
     </message>
     <message>
-        <location filename="../views/graph/graphlegend.cpp" line="44"/>
+        <location filename="../views/graph/graphlegend.cpp" line="46"/>
         <source>A collection of standalone APIs between modules</source>
         <translation>模块之间独立 API 的集合</translation>
     </message>
     <message>
-        <location filename="../views/graph/graphlegend.cpp" line="45"/>
+        <location filename="../views/graph/graphlegend.cpp" line="47"/>
         <source>A collection of fused operators</source>
         <translation>融合算子的集合</translation>
     </message>
@@ -466,48 +503,48 @@ Ctrl+滚轮、W / S：缩放
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow.cpp" line="273"/>
+        <location filename="../app/studio/mainwindow.cpp" line="274"/>
         <source>Step %1, rank %2: %3 rows: %4 pass, %5 warning, %6 error</source>
         <translation>step %1，rank %2：共 %3 行：%4 通过，%5 告警，%6 错误</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow.cpp" line="288"/>
-        <location filename="../app/studio/mainwindow.cpp" line="303"/>
+        <location filename="../app/studio/mainwindow.cpp" line="289"/>
+        <location filename="../app/studio/mainwindow.cpp" line="304"/>
         <source>Loading…</source>
         <translation>正在加载…</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow.cpp" line="301"/>
+        <location filename="../app/studio/mainwindow.cpp" line="302"/>
         <source>A compare CSV has no graph. Open the dump folders (a problem/bench pair) to see the graphs and the verdict.</source>
         <translation>比对 CSV 不含图。请打开 dump 目录（问题/标杆对）以查看图和结论。</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow.cpp" line="305"/>
+        <location filename="../app/studio/mainwindow.cpp" line="306"/>
         <source>No graph for step %1, rank %2.</source>
         <translation>step %1、rank %2 没有图。</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow.cpp" line="307"/>
+        <location filename="../app/studio/mainwindow.cpp" line="308"/>
         <source>No graph for what is open.</source>
         <translation>当前打开的内容没有图。</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow.cpp" line="333"/>
+        <location filename="../app/studio/mainwindow.cpp" line="334"/>
         <source>Loading %1…</source>
         <translation>正在加载 %1…</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow.cpp" line="371"/>
+        <location filename="../app/studio/mainwindow.cpp" line="372"/>
         <source>Loading cancelled.</source>
         <translation>加载已取消。</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow.cpp" line="364"/>
+        <location filename="../app/studio/mainwindow.cpp" line="365"/>
         <source>%1 — msprobe studio</source>
         <translation>%1 — msprobe studio</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow.cpp" line="297"/>
+        <location filename="../app/studio/mainwindow.cpp" line="298"/>
         <source>No graph: the model graph needs an L0 or mix dump (its construct.json holds the module structure); an L1 dump has the compare table and the verdict only.
 
 %1</source>
@@ -516,8 +553,8 @@ Ctrl+滚轮、W / S：缩放
 %1</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow.cpp" line="373"/>
         <location filename="../app/studio/mainwindow.cpp" line="374"/>
+        <location filename="../app/studio/mainwindow.cpp" line="375"/>
         <source>Could not open %1</source>
         <translation>无法打开 %1</translation>
     </message>
@@ -883,27 +920,27 @@ Ctrl+滚轮、W / S：缩放
         <translation>&lt;b&gt;msprobe studio %1&lt;/b&gt;&lt;br&gt;msprobe dump 数值精度调试工作台：图差异、比对表、节点匹配与报告。</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow.cpp" line="317"/>
+        <location filename="../app/studio/mainwindow.cpp" line="318"/>
         <source>Cannot open</source>
         <translation>无法打开</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow.cpp" line="348"/>
+        <location filename="../app/studio/mainwindow.cpp" line="349"/>
         <source>%p% — about %1 s left</source>
         <translation>%p% — 约剩 %1 秒</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow.cpp" line="351"/>
+        <location filename="../app/studio/mainwindow.cpp" line="352"/>
         <source>Loading: %1</source>
         <translation>正在加载：%1</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow.cpp" line="358"/>
+        <location filename="../app/studio/mainwindow.cpp" line="359"/>
         <source> vs </source>
         <translation> 对比 </translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow.cpp" line="365"/>
+        <location filename="../app/studio/mainwindow.cpp" line="366"/>
         <source>Opened %1 in %2 s.</source>
         <translation>已打开 %1，用时 %2 秒。</translation>
     </message>
@@ -2153,12 +2190,12 @@ Ctrl+滚轮、W / S：缩放
         <translation>step %1、rank %2 没有可导出的比对结果。</translation>
     </message>
     <message>
-        <location filename="../app/studio/session/studiosession.cpp" line="37"/>
+        <location filename="../app/studio/session/studiosession.cpp" line="39"/>
         <source>%1 does not exist.</source>
         <translation>%1 不存在。</translation>
     </message>
     <message>
-        <location filename="../app/studio/session/studiosession.cpp" line="50"/>
+        <location filename="../app/studio/session/studiosession.cpp" line="52"/>
         <source>Open one path (a dump folder, a .vis.db or a compare CSV) or two dump folders (problem, bench).</source>
         <translation>请打开一个路径（dump 目录、.vis.db 或比对 CSV）或两个 dump 目录（问题侧、标杆侧）。</translation>
     </message>
@@ -2214,32 +2251,32 @@ Ctrl+滚轮、W / S：缩放
 <context>
     <name>StudioSession</name>
     <message>
-        <location filename="../app/studio/session/studiosession.cpp" line="100"/>
+        <location filename="../app/studio/session/studiosession.cpp" line="102"/>
         <source>%1 vs %2</source>
         <translation>%1 对比 %2</translation>
     </message>
     <message>
-        <location filename="../app/studio/session/studiosession.cpp" line="193"/>
+        <location filename="../app/studio/session/studiosession.cpp" line="195"/>
         <source>No model graph for this dump: %1</source>
         <translation>此 dump 无法生成模型图：%1</translation>
     </message>
     <message>
-        <location filename="../app/studio/session/studiosession.cpp" line="208"/>
+        <location filename="../app/studio/session/studiosession.cpp" line="212"/>
         <source>Graph: %1</source>
         <translation>图：%1</translation>
     </message>
     <message>
-        <location filename="../app/studio/session/studiosession.cpp" line="223"/>
+        <location filename="../app/studio/session/studiosession.cpp" line="227"/>
         <source>Compare: %1</source>
         <translation>比对：%1</translation>
     </message>
     <message>
-        <location filename="../app/studio/session/studiosession.cpp" line="242"/>
+        <location filename="../app/studio/session/studiosession.cpp" line="247"/>
         <source>Dump summary: %1</source>
         <translation>Dump 概要：%1</translation>
     </message>
     <message>
-        <location filename="../app/studio/session/studiosession.cpp" line="347"/>
+        <location filename="../app/studio/session/studiosession.cpp" line="352"/>
         <source>No compare graph is open for matching.</source>
         <translation>没有打开可用于匹配的比对图。</translation>
     </message>

@@ -249,6 +249,7 @@ void MainWindow::showFocusedGraph()
         return session->nodeData(step, rank, side, name);
     };
     m_graphView->setNodeDataProvider(provider);
+    m_graphView->setMagnitudeProvider([session = m_session, step, rank] { return session->errorMagnitudes(step, rank); });
     m_graphView->setGraphs(pair.problem, pair.bench, m_session->config());
     m_nodeList->setGraphs(pair.problem, pair.bench, m_session->config());
     m_details->setDataProvider(provider);

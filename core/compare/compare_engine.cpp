@@ -446,7 +446,8 @@ std::unique_ptr<CompareTable> compareDumpFiles(const fs::path& npuJson, const fs
         });
     DumpFile npu, bench;
     try {
-        runConcurrently([&] { npu = readDumpJson(npuJson); }, [&] { bench = readDumpJson(benchJson); });
+        const auto read = [&](const fs::path& file) { return hooks.readDump ? hooks.readDump(file) : readDumpJson(file); };
+        runConcurrently([&] { npu = read(npuJson); }, [&] { bench = read(benchJson); });
     } catch (...) {
         if (stackReader.joinable())
             stackReader.join();

@@ -21,6 +21,8 @@ struct CompareHooks {
     const std::atomic<bool>* cancel = nullptr; // checked between steps and in the tensor loop
     std::function<void(std::size_t done, std::size_t total)> rowProgress; // tensor mode rows
     std::size_t threads = 0; // 0: defaultThreadCount()
+    // Where compareDumpFiles gets each dump.json (the studio hands over the parse its graphs used); empty: read it.
+    std::function<DumpFile(const std::filesystem::path& dumpJson)> readDump;
 };
 
 // Compares the two dump.json (or debug.json) files: reads them, flattens, matches, computes the metrics and

@@ -207,9 +207,8 @@ std::unique_ptr<CompareTable> comparePair(const ComparePair& pair, const Compare
 
 void compareEachPair(const std::vector<ComparePair>& pairs, const CompareOptions& options, const std::atomic<bool>* cancel,
     const std::function<void(std::size_t index, const ComparePair& pair)>& started,
-    const std::function<void(const ComparePair& pair, std::unique_ptr<CompareTable> table)>& finished)
+    const std::function<void(const ComparePair& pair, std::unique_ptr<CompareTable> table)>& finished, CompareHooks hooks)
 {
-    CompareHooks hooks;
     hooks.cancel = cancel;
     for (std::size_t i = 0; i < pairs.size(); ++i) {
         if (cancel && cancel->load())

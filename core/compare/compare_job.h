@@ -86,9 +86,11 @@ std::unique_ptr<CompareTable> comparePair(const ComparePair& pair, const Compare
 
 // The pairs compared one after another, each finished table handed to `finished` (the studio keeps them);
 // `started` hears of each pair first. Throws msprobe::Error("cancelled") between pairs once cancel is set.
+// hooks: the engine's hooks for every pair (e.g. where the dumps come from); cancel replaces theirs.
 void compareEachPair(const std::vector<ComparePair>& pairs, const CompareOptions& options, const std::atomic<bool>* cancel,
     const std::function<void(std::size_t index, const ComparePair& pair)>& started,
-    const std::function<void(const ComparePair& pair, std::unique_ptr<CompareTable> table)>& finished);
+    const std::function<void(const ComparePair& pair, std::unique_ptr<CompareTable> table)>& finished,
+    CompareHooks hooks = {});
 
 // A table compared elsewhere (the studio's) that a report is made of.
 struct ComparedTable {

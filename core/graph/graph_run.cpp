@@ -372,7 +372,7 @@ private:
     Graph build(const fs::path& dir)
     {
         BuildReport buildReport;
-        Graph graph = buildGraph(dir, &buildReport);
+        Graph graph = buildGraph(dir, &buildReport, m_options.readDump);
         for (const auto& w : buildReport.warnings)
             warn(dir.string() + ": " + w);
         return graph;

@@ -5,6 +5,7 @@
 #include "compare/compare_options.h"
 
 #include "graph/match/graph_match.h"
+#include "graph/model/graph_builder.h"
 #include "graph/merge/parallel_merge.h"
 
 #include <atomic>
@@ -49,6 +50,9 @@ struct GraphRunOptions {
     const std::atomic<bool>* cancel = nullptr;
     std::function<void(int percent, const std::string& stage)> progress;
     std::function<void(const std::string& message)> warn;
+    // Where each rank's dump.json comes from (the studio shares one parse with its compare); empty: read the
+    // file. Not used by a parallel merge, which reads its ranks itself.
+    DumpFileSource readDump;
 };
 
 struct GraphRunResult {

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "graphdiffview.h"
 
+#include "graph/visdb/error_magnitude.h"
 #include "graph/visdb/node_details.h"
+#include "graph/visdb/stored_items.h"
 
 #include "graphlegend.h"
 #include "graphsideview.h"
@@ -21,6 +23,7 @@
 #include <QPainter>
 #include <QPalette>
 #include <QSplitter>
+#include <QStandardItemModel>
 #include <QSvgGenerator>
 #include <QToolButton>
 #include <QVBoxLayout>
@@ -77,8 +80,9 @@ void GraphDiffView::buildUi()
     m_legend = new GraphLegend(this);
     m_mode = new QComboBox(this);
     m_mode->setObjectName(QStringLiteral("colourMode"));
-    m_mode->addItems({ tr("Precision"), tr("Overflow") });
-    m_mode->setToolTip(tr("Colour nodes by precision level or by overflow level (needs a db made with -oc)"));
+    m_mode->addItems({ tr("Precision"), tr("Overflow"), tr("Error magnitude") });
+    m_mode->setToolTip(tr("Colour nodes by precision level, by overflow level (needs a db made with -oc) or by error "
+                          "magnitude (the worst output relative error, or 1 - cosine, on a five-step scale)"));
     m_syncExpand = new QCheckBox(tr("Sync expand"), this);
     m_syncExpand->setObjectName(QStringLiteral("syncExpand"));
     m_syncExpand->setToolTip(tr("Expanding a node also expands its match on the other side"));
@@ -132,7 +136,7 @@ void GraphDiffView::buildUi()
     layout->addWidget(splitter, 1);
 
     connect(m_mode, &QComboBox::currentIndexChanged, this,
-        [this](int index) { setColourMode(index == 1 ? graphstyle::ColourMode::Overflow : graphstyle::ColourMode::Precision); });
+        [this](int index) { setColourMode(static_cast<graphstyle::ColourMode>(index)); });
     connect(m_problemMinimap, &QCheckBox::toggled, m_problemView, &GraphSideView::setMinimapVisible);
     connect(m_benchMinimap, &QCheckBox::toggled, m_benchView, &GraphSideView::setMinimapVisible);
     connect(fit, &QToolButton::clicked, this, [this] {
@@ -160,11 +164,21 @@ void GraphDiffView::setGraphs(std::shared_ptr<VisGraph> problem, std::shared_ptr
     m_problem = std::move(problem);
     m_bench = config.isCompare() ? std::move(bench) : nullptr;
     m_config = config;
+    // Magnitude colouring stays on from one pair to the next; overflow needs a db made with -oc.
+    const bool keepMagnitude = colourMode() == graphstyle::ColourMode::Magnitude && m_bench;
+    m_magnitudes.reset();
     {
         const QSignalBlocker block(m_mode);
+        if (auto* items = qobject_cast<QStandardItemModel*>(m_mode->model())) {
+            items->item(int(graphstyle::ColourMode::Overflow))->setEnabled(config.overflowCheck);
+            items->item(int(graphstyle::ColourMode::Magnitude))->setEnabled(m_bench != nullptr);
+        }
         m_mode->setCurrentIndex(0);
-        m_mode->setEnabled(config.overflowCheck);
+        m_mode->setEnabled(config.overflowCheck || m_bench);
     }
+    m_problemView->setMagnitudes(nullptr);
+    m_benchView->setMagnitudes(nullptr);
+    m_benchView->setDebugGraph(m_bench ? m_problem.get() : nullptr);
     m_problemView->setColourMode(graphstyle::ColourMode::Precision);
     m_benchView->setColourMode(graphstyle::ColourMode::Precision);
     m_legend->setMode(graphstyle::ColourMode::Precision, m_bench != nullptr);
@@ -179,6 +193,8 @@ void GraphDiffView::setGraphs(std::shared_ptr<VisGraph> problem, std::shared_ptr
         view->layoutState().setMicroStep(m_focus->microStep());
     m_problemView->setGraph(m_problem, config.isCompare(), config.task);
     m_benchView->setGraph(m_bench, config.isCompare(), config.task);
+    if (keepMagnitude)
+        setColourMode(graphstyle::ColourMode::Magnitude);
 }
 
 void GraphDiffView::setStudioFocus(StudioFocus* focus)
@@ -193,8 +209,11 @@ void GraphDiffView::setStudioFocus(StudioFocus* focus)
     });
 }
 
+void GraphDiffView::setMagnitudeProvider(MagnitudeProvider provider) { m_magnitudeProvider = std::move(provider); }
+
 void GraphDiffView::setNodeDataProvider(NodeDataProvider provider)
 {
+    m_nodeData = provider;
     for (Side side : { Side::Problem, Side::Bench })
         sideView(side)->setNodeDataProvider(
             provider ? GraphSideView::NodeDataProvider([provider, side](const std::string& name) { return provider(side, name); })
@@ -236,11 +255,17 @@ void GraphDiffView::expandToDepth(int depth)
 
 void GraphDiffView::setColourMode(graphstyle::ColourMode mode)
 {
-    if (mode == graphstyle::ColourMode::Overflow && !m_config.overflowCheck)
+    if ((mode == graphstyle::ColourMode::Overflow && !m_config.overflowCheck) || (mode == graphstyle::ColourMode::Magnitude && !m_bench))
         mode = graphstyle::ColourMode::Precision;
     {
         const QSignalBlocker block(m_mode);
-        m_mode->setCurrentIndex(mode == graphstyle::ColourMode::Overflow ? 1 : 0);
+        m_mode->setCurrentIndex(int(mode));
+    }
+    if (mode == graphstyle::ColourMode::Magnitude && !m_magnitudes) {
+        // Read once per pair when first asked for (it reads every node's stored data), then kept up to date.
+        m_magnitudes = std::make_shared<const std::vector<float>>(m_magnitudeProvider ? m_magnitudeProvider() : std::vector<float> {});
+        m_problemView->setMagnitudes(m_magnitudes);
+        m_benchView->setMagnitudes(m_magnitudes);
     }
     m_problemView->setColourMode(mode);
     m_benchView->setColourMode(mode);
@@ -360,7 +385,7 @@ void GraphDiffView::showMenu(Side side, std::uint32_t node, const QPoint& global
 
 QColor GraphDiffView::peerColour(const std::string& index) const
 {
-    if (m_mode->currentIndex() == 1)
+    if (colourMode() == graphstyle::ColourMode::Overflow)
         return graphstyle::overflowColour(index);
     char* end = nullptr;
     double value = std::strtod(index.c_str(), &end);
@@ -393,8 +418,29 @@ void GraphDiffView::goToPeer(int rank, const QString& node)
     m_focus->setNode(node, StudioFocus::Side::Problem);
 }
 
-void GraphDiffView::refreshNodes(const QStringList&)
+graphstyle::ColourMode GraphDiffView::colourMode() const { return static_cast<graphstyle::ColourMode>(std::max(0, m_mode->currentIndex())); }
+
+void GraphDiffView::refreshNodes(const QStringList& names)
 {
+    if (m_magnitudes && m_problem && m_nodeData) {
+        // A manual match rewrote these nodes' data: their magnitudes follow it.
+        auto updated = std::make_shared<std::vector<float>>(*m_magnitudes);
+        try {
+            const auto mode = msprobe::graph::compareModeOfTask(m_config.task, {});
+            for (const QString& name : names) {
+                const std::uint32_t node = m_problem->find(name.toStdString());
+                if (node == kNoVisNode || node >= updated->size())
+                    continue;
+                (*updated)[node] = m_problem->nodes[node].matched()
+                    ? float(msprobe::graph::errorMagnitude(m_nodeData(Side::Problem, name.toStdString()).second, mode))
+                    : float(NAN);
+            }
+        } catch (const std::exception&) {
+        }
+        m_magnitudes = std::move(updated);
+        m_problemView->setMagnitudes(m_magnitudes);
+        m_benchView->setMagnitudes(m_magnitudes);
+    }
     // Badges count whole subtrees, so any changed node can change every ancestor's badge: recount all (one pass).
     m_problemView->refresh();
     m_benchView->refresh();
@@ -435,7 +481,7 @@ bool GraphDiffView::exportImage(const QString& file)
     light.setColor(QPalette::WindowText, Qt::black);
     light.setColor(QPalette::Window, Qt::white);
     legend.setPalette(light);
-    legend.setMode(m_mode->currentIndex() == 1 ? graphstyle::ColourMode::Overflow : graphstyle::ColourMode::Precision, m_bench != nullptr);
+    legend.setMode(colourMode(), m_bench != nullptr);
     const double contentWidth = std::max(graphsWidth, kExportMinLegendWidth);
     legend.resize(int(contentWidth), legend.heightForWidth(int(contentWidth)));
     const QString heading = (m_bench ? tr("msprobe graph diff — step %1, rank %2") : tr("msprobe graph — step %1, rank %2"))

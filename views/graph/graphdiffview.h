@@ -13,6 +13,7 @@
 
 #include <functional>
 #include <memory>
+#include <vector>
 
 class GraphLegend;
 class GraphSideView;
@@ -37,6 +38,10 @@ public:
         const msprobe::graph::VisDbConfig& config);
     void setStudioFocus(StudioFocus* focus);
     void setNodeDataProvider(NodeDataProvider provider);
+    // The error magnitude of every node of the debug graph given to setGraphs, by node index (NaN: none); asked
+    // when the "Error magnitude" colouring is first chosen for a pair.
+    using MagnitudeProvider = std::function<std::vector<float>()>;
+    void setMagnitudeProvider(MagnitudeProvider provider);
 
     // Links or precision of these nodes changed (a manual match): repaint, recount badges, re-sync the selection.
     void refreshNodes(const QStringList& names);
@@ -54,6 +59,7 @@ public:
     // Both sides: every module less than depth levels below the root open, the rest closed (0: collapse all).
     void expandToDepth(int depth);
     void setColourMode(graphstyle::ColourMode mode);
+    graphstyle::ColourMode colourMode() const;
     // True once both sides have placed their nodes after the last change.
     bool isSettled() const;
     GraphSideView* sideView(StudioFocus::Side side) const;
@@ -109,4 +115,8 @@ private:
     QCheckBox* m_benchMinimap;
     QLabel* m_status;
     QString m_error;
+    NodeDataProvider m_nodeData;
+    MagnitudeProvider m_magnitudeProvider;
+    std::shared_ptr<const std::vector<float>> m_magnitudes; // Magnitude mode, once asked for
+
 };

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "graphlegend.h"
 
+#include "graph/visdb/error_magnitude.h"
+
 #include <QHelpEvent>
 #include <QPainter>
 #include <QToolTip>
@@ -49,12 +51,29 @@ std::vector<GraphLegend::Entry> GraphLegend::entries() const
         out.push_back({ tr("Critical"), Shape::Chip, graphstyle::overflowColour("critical") });
         return out;
     }
+    const QString noGrade = tr("A matched node without a compared output (no grade); a matched bench node takes its "
+                               "debug partner's colour");
+    const QString unmatched = tr("No node on the other side");
+    if (m_compare && m_mode == graphstyle::ColourMode::Magnitude) {
+        const QString why = tr("The node's worst output relative error (Max, Min, Mean, Norm; tensor mode: 1 - cosine or "
+                               "MaxRelativeErr; md5: a differing checksum is 100%), capped at 100%");
+        for (int step = 0; step < msprobe::graph::kMagnitudeSteps; ++step) {
+            const int from = step * 100 / msprobe::graph::kMagnitudeSteps, to = (step + 1) * 100 / msprobe::graph::kMagnitudeSteps;
+            const QString text = step + 1 == msprobe::graph::kMagnitudeSteps ? tr("≥ %1%").arg(from)
+                : step == 0                                                 ? tr("< %1%").arg(to)
+                                                                            : tr("%1–%2%").arg(from).arg(to);
+            out.push_back({ text, Shape::Chip, graphstyle::magnitudeColour((step + 0.5) / msprobe::graph::kMagnitudeSteps), why });
+        }
+        out.push_back({ tr("No grade"), Shape::Chip, graphstyle::noGradeColour(), noGrade });
+        out.push_back({ tr("Unmatched"), Shape::Chip, graphstyle::precisionColour(PrecisionLevel::Unmatched), unmatched });
+        return out;
+    }
     if (m_compare) {
         out.push_back({ tr("Pass"), Shape::Chip, graphstyle::precisionColour(PrecisionLevel::Pass) });
         out.push_back({ tr("Warning"), Shape::Chip, graphstyle::precisionColour(PrecisionLevel::Warning) });
         out.push_back({ tr("Error"), Shape::Chip, graphstyle::precisionColour(PrecisionLevel::Error) });
-        out.push_back({ tr("No grade"), Shape::Chip, Qt::white });
-        out.push_back({ tr("Unmatched"), Shape::Chip, graphstyle::precisionColour(PrecisionLevel::Unmatched) });
+        out.push_back({ tr("No grade"), Shape::Chip, graphstyle::noGradeColour(), noGrade });
+        out.push_back({ tr("Unmatched"), Shape::Chip, graphstyle::precisionColour(PrecisionLevel::Unmatched), unmatched });
     } else {
         out.push_back({ tr("Node (one dump: not compared)"), Shape::Chip, graphstyle::buildColour() });
     }

@@ -18,6 +18,21 @@ QColor blendWithWhite(const QColor& colour, double keep)
 
 } // namespace
 
+QColor SidePaintState::fillOf(std::uint32_t index) const
+{
+    const VisNode& node = graph->nodes[index];
+    auto magnitudeOf = [this](std::uint32_t n) {
+        return magnitudes && n < magnitudes->size() ? double((*magnitudes)[n]) : double(NAN);
+    };
+    if (benchSide && compare && debugGraph && node.matched() && mode != graphstyle::ColourMode::Overflow && node.type != 8
+        && node.type != 9) {
+        const std::uint32_t partner = debugGraph->find(node.link.back());
+        if (partner != kNoVisNode)
+            return graphstyle::fillOf(debugGraph->nodes[partner], false, mode, compare, magnitudeOf(partner));
+    }
+    return graphstyle::fillOf(node, benchSide, mode, compare, benchSide ? double(NAN) : magnitudeOf(index));
+}
+
 GraphNodeItem::GraphNodeItem(const SidePaintState& state, const GraphLayoutState::Box& box, QString label)
     : m_state(state)
     , m_node(box.node)
@@ -46,7 +61,7 @@ QPen GraphNodeItem::borderPen(const QColor& fill) const
 void GraphNodeItem::paint(QPainter* painter, const QStyleOptionGraphicsItem* option, QWidget*)
 {
     const VisNode& node = m_state.graph->nodes[m_node];
-    const QColor fill = graphstyle::fillOf(node, m_state.benchSide, m_state.mode, m_state.compare);
+    const QColor fill = m_state.fillOf(m_node);
     const double detail = option->levelOfDetailFromTransform(painter->worldTransform());
     painter->setRenderHint(QPainter::Antialiasing, detail > 0.3);
     painter->setPen(borderPen(fill));

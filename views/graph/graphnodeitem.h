@@ -8,6 +8,9 @@
 #include <QColor>
 #include <QGraphicsItem>
 
+#include <memory>
+#include <vector>
+
 // What every item of a side reads when it paints (owned by the side view, shared by its items).
 struct SidePaintState {
     const msprobe::graph::VisGraph* graph = nullptr;
@@ -15,11 +18,17 @@ struct SidePaintState {
     bool benchSide = false;
     bool compare = true;
     graphstyle::ColourMode mode = graphstyle::ColourMode::Precision;
+    // The bench side's debug graph: a matched bench node takes its partner's colour. Null on the debug side.
+    const msprobe::graph::VisGraph* debugGraph = nullptr;
+    // Magnitude mode: the debug graph's error magnitudes by node index (shared by both sides); null otherwise.
+    std::shared_ptr<const std::vector<float>> magnitudes;
     std::uint32_t selected = msprobe::graph::kNoVisNode;
     std::uint32_t dropTarget = msprobe::graph::kNoVisNode;
     std::vector<bool> searchHits; // by node index; empty: no search
     QColor searchColour;
     bool isSearchHit(std::uint32_t node) const { return node < searchHits.size() && searchHits[node]; }
+    // A node's fill as drawn: its own level, magnitude or overflow, or on the bench side its partner's.
+    QColor fillOf(std::uint32_t node) const;
 };
 
 class GraphNodeItem : public QGraphicsItem {

@@ -63,6 +63,21 @@ void GraphSideView::setColourMode(graphstyle::ColourMode mode)
     m_minimap->invalidate();
 }
 
+void GraphSideView::setDebugGraph(const VisGraph* debug)
+{
+    m_paint.debugGraph = debug;
+    m_scene->update();
+    m_minimap->invalidate();
+}
+
+void GraphSideView::setMagnitudes(std::shared_ptr<const std::vector<float>> magnitudes)
+{
+    m_paint.magnitudes = std::move(magnitudes);
+    m_scene->update();
+    viewport()->update();
+    m_minimap->invalidate();
+}
+
 void GraphSideView::refresh()
 {
     if (m_paint.graph)

@@ -25,12 +25,18 @@ public:
     void setGraph(std::shared_ptr<msprobe::graph::VisGraph> graph, bool compare, const std::string& task);
     void setNodeDataProvider(NodeDataProvider provider) { m_dataProvider = std::move(provider); }
     void setColourMode(graphstyle::ColourMode mode);
+    // Bench side: the debug graph whose colours its matched nodes take (null: none).
+    void setDebugGraph(const msprobe::graph::VisGraph* debug);
+    // The debug graph's error magnitudes by node index, for Magnitude mode (null: none yet).
+    void setMagnitudes(std::shared_ptr<const std::vector<float>> magnitudes);
     // Recomputes the subtree badges and repaints (links or precision changed in the graph).
     void refresh();
 
     GraphLayoutState& layoutState() { return m_layout; }
     const msprobe::graph::VisGraph* graph() const { return m_layout.graph(); }
     bool isBenchSide() const { return m_paint.benchSide; }
+    // The fill a node is drawn with now (mode, level or magnitude, a bench node's partner).
+    QColor nodeFill(std::uint32_t node) const { return m_paint.fillOf(node); }
 
     // Selects a node (kNoVisNode clears); reveal: expand its ancestors when hidden; centre: scroll to it.
     void selectNode(std::uint32_t node, bool reveal, bool centre);

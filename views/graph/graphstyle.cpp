@@ -1,6 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "graphstyle.h"
 
+#include "graph/visdb/error_magnitude.h"
+
+#include <cmath>
+
 using msprobe::graph::PrecisionLevel;
 
 namespace graphstyle {
@@ -24,7 +28,18 @@ QColor overflowColour(const std::string& level)
 
 QColor buildColour() { return QColor(0xdd, 0xe9, 0xf7); }
 
-QColor fillOf(const msprobe::graph::VisNode& node, bool benchSide, ColourMode mode, bool compare)
+QColor noGradeColour() { return Qt::white; }
+
+QColor magnitudeColour(double magnitude)
+{
+    const int step = msprobe::graph::magnitudeStep(magnitude);
+    if (step < 0)
+        return noGradeColour();
+    const auto hex = msprobe::graph::magnitudeColour(step);
+    return QColor(QString::fromLatin1(hex.data(), qsizetype(hex.size())));
+}
+
+QColor fillOf(const msprobe::graph::VisNode& node, bool benchSide, ColourMode mode, bool compare, double magnitude)
 {
     if (node.type == 8 || node.type == 9)
         return Qt::white; // API lists and multi collections are containers, never graded themselves
@@ -32,8 +47,12 @@ QColor fillOf(const msprobe::graph::VisNode& node, bool benchSide, ColourMode mo
         return overflowColour(node.overflow);
     if (!compare)
         return buildColour(); // one dump: nothing was compared, so nothing is "unmatched"
+    if (!node.matched())
+        return precisionColour(PrecisionLevel::Unmatched);
     if (benchSide)
-        return node.matched() ? QColor(Qt::white) : precisionColour(PrecisionLevel::Unmatched);
+        return noGradeColour(); // no partner to take the colour from
+    if (mode == ColourMode::Magnitude)
+        return magnitudeColour(magnitude);
     return precisionColour(msprobe::graph::levelOf(node));
 }
 

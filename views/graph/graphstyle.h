@@ -8,13 +8,21 @@
 #include <QColor>
 #include <QFont>
 
+#include <cmath>
+
 namespace graphstyle {
 
-enum class ColourMode { Precision, Overflow };
+// Magnitude: the node's error magnitude (graph/visdb/error_magnitude.h) on the plugin's five-step palette.
+enum class ColourMode { Precision, Overflow, Magnitude };
 
-// side: true for the bench graph of a compare db (white when matched, grey otherwise).
-// compare false (a graph of one dump): every graded node takes buildColour().
-QColor fillOf(const msprobe::graph::VisNode& node, bool benchSide, ColourMode mode, bool compare = true);
+// side: true for the bench graph of a compare db (grey when unmatched; a matched bench node is drawn in its
+// debug partner's colour, see GraphNodeItem). compare false (a graph of one dump): every graded node takes
+// buildColour(). magnitude: the node's error magnitude (Magnitude mode; NaN: no grade, white).
+QColor fillOf(const msprobe::graph::VisNode& node, bool benchSide, ColourMode mode, bool compare = true, double magnitude = NAN);
+// The colour of a magnitude in [0, 1] on the five-step scale; white for NaN.
+QColor magnitudeColour(double magnitude);
+// White: a debug node that is matched but has no grade (no compared output).
+QColor noGradeColour();
 QColor buildColour();
 QColor precisionColour(msprobe::graph::PrecisionLevel level);
 // "medium" | "high" | "critical"; anything else: white.

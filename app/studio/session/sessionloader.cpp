@@ -47,7 +47,7 @@ studio::GraphStage loadVisDb(const fs::path& file)
 
 studio::GraphStage buildGraphs(const fs::path& problem, const fs::path& bench, const fs::path& outputDir,
     const LoadRequest& request, const std::atomic<bool>* cancel, const Progress& progress,
-    const std::function<void(const std::string& message)>& warn)
+    const std::function<void(const std::string& message)>& warn, SharedDumps* dumps)
 {
     msprobe::graph::GraphRunOptions options;
     options.warn = warn;
@@ -67,18 +67,23 @@ studio::GraphStage buildGraphs(const fs::path& problem, const fs::path& bench, c
         options.parallel.push_back(options.parallel.front());
     options.cancel = cancel;
     options.progress = progress;
+    if (dumps)
+        options.readDump = [dumps](const fs::path& file) { return dumps->borrow(file); };
     const auto result = msprobe::graph::runGraphVisualize(options);
     checkCancel(cancel);
     return loadVisDb(result.database);
 }
 
 std::map<studio::Key, std::shared_ptr<const CompareRows>> compareDumps(const fs::path& problem, const fs::path& bench,
-    const LoadRequest& request, const std::atomic<bool>* cancel, const Progress& progress)
+    const LoadRequest& request, const std::atomic<bool>* cancel, const Progress& progress, SharedDumps* dumps)
 {
     const auto pairs = msprobe::resolveComparePairs(problem, bench, fs::path(), false);
     std::map<studio::Key, std::shared_ptr<const CompareRows>> results;
     msprobe::CompareOptions options;
     options.fuzzyMatch = request.fuzzyMatch;
+    msprobe::CompareHooks hooks;
+    if (dumps)
+        hooks.readDump = [dumps](const fs::path& file) { return dumps->take(file); };
     msprobe::compareEachPair(pairs, options, cancel,
         [&](std::size_t i, const msprobe::ComparePair& pair) {
             if (progress)
@@ -86,7 +91,8 @@ std::map<studio::Key, std::shared_ptr<const CompareRows>> compareDumps(const fs:
         },
         [&](const msprobe::ComparePair& pair, std::unique_ptr<msprobe::CompareTable> table) {
             results[{ pair.stepNumber, pair.rankNumber }] = compareRowsOf(std::move(table));
-        });
+        },
+        std::move(hooks));
     return results;
 }
 

@@ -5,6 +5,8 @@
 #include "visdbcomparerows.h"
 
 #include "dump/dump_tree.h"
+#include "graph/visdb/error_magnitude.h"
+#include "graph/visdb/stored_items.h"
 #include "support/error.h"
 
 #include <QFileInfo>
@@ -196,9 +198,11 @@ void StudioSession::runLoad(LoadRequest request, std::uint64_t generation, std::
         }
         case LoadRequest::Kind::Pair: {
             QStringList failures;
+            // One parse of each dump.json, shared by the graphs and then handed to the compare.
+            SharedDumps dumps;
             try {
                 auto stage = sessionloader::buildGraphs(nativePath(request.path), nativePath(request.bench),
-                    sessionloader::newOutputDir(request.outputDir), request, cancel, scaled(report, 0, 60), graphWarning);
+                    sessionloader::newOutputDir(request.outputDir), request, cancel, scaled(report, 0, 60), graphWarning, &dumps);
                 publishPart(generation, [this, stage]() mutable { applyGraphs(std::move(stage)); });
             } catch (const msprobe::Error& error) {
                 if (cancel->load())
@@ -209,7 +213,7 @@ void StudioSession::runLoad(LoadRequest request, std::uint64_t generation, std::
             }
             try {
                 auto results = sessionloader::compareDumps(nativePath(request.path), nativePath(request.bench), request, cancel,
-                    scaled(report, 60, 100));
+                    scaled(report, 60, 100), &dumps);
                 auto verdicts = studio::summarizeComparisons(nativePath(request.path), nativePath(request.bench), results);
                 publishPart(generation, [this, results, verdicts = std::move(verdicts)] {
                     m_compare = results;
@@ -222,6 +226,7 @@ void StudioSession::runLoad(LoadRequest request, std::uint64_t generation, std::
                     throw;
                 failures << tr("Compare: %1").arg(QString::fromUtf8(error.what()));
             }
+            publish(generation, [this, parses = dumps.parses()] { m_dumpParses = parses; });
             if (failures.size() == 2) {
                 finish(false, failures.join(QLatin1Char('\n')));
                 return;
@@ -371,6 +376,22 @@ std::pair<std::string, std::string> StudioSession::nodeData(int step, int rank, 
         return {};
     try {
         return m_db->nodeData(step, rank, side == StudioFocus::Side::Bench ? "Bench" : "NPU", name);
+    } catch (const std::exception&) {
+        return {};
+    }
+}
+
+std::vector<float> StudioSession::errorMagnitudes(int step, int rank) const
+{
+    const GraphPair pair = graphs(step, rank);
+    if (!pair.problem || !pair.bench || !m_db || !m_config.isCompare())
+        return {};
+    try {
+        const auto mode = msprobe::graph::compareModeOfTask(m_config.task, m_visDbPath.toStdString());
+        // The matching handle holds the pair's graphs as edited; the vis.db has the same rows once written.
+        if (m_matcher && m_matcherKey == Key { step, rank })
+            return msprobe::graph::errorMagnitudes(m_matcher->npu(), mode);
+        return msprobe::graph::errorMagnitudes(m_db->load(step, rank, "NPU", true), mode);
     } catch (const std::exception&) {
         return {};
     }

@@ -64,6 +64,8 @@ public:
     const studio::Verdicts& verdicts() const { return m_verdicts; }
     // Why the dumps opened have no graph (an L1 dump: no construct.json); empty when graphs loaded or none was asked.
     QString graphUnavailable() const { return m_graphUnavailable; }
+    // How many dump.json parses the last pair load made: one per file, the graphs and the compare sharing it.
+    std::size_t dumpParses() const { return m_dumpParses; }
 
     // The one manual-matching handle on the vis.db, for (step, rank) of a compare db: opened on first use and
     // kept until another pair is asked for or the session changes. Null (and *error) for a build db, a missing
@@ -72,6 +74,10 @@ public:
     // The stored input/output JSON of a node as it is now: from the matching handle when it holds that pair,
     // else from the vis.db. Empty when unknown.
     std::pair<std::string, std::string> nodeData(int step, int rank, StudioFocus::Side side, const std::string& name) const;
+    // The error magnitude (graph/visdb/error_magnitude.h) of every debug node of (step, rank) as it is now
+    // (manual matches included), by node index of graphs(step, rank).problem; NaN where there is none. Empty
+    // when the pair has no compare graph. Reads every node's stored data: call it when the colouring asks.
+    std::vector<float> errorMagnitudes(int step, int rank) const;
 
 signals:
     void loadStarted(const QString& description);
@@ -109,6 +115,7 @@ private:
     QStringList m_warnings;
     studio::Verdicts m_verdicts;
     QString m_graphUnavailable;
+    std::size_t m_dumpParses = 0;
     std::shared_ptr<msprobe::graph::ManualMatcher> m_matcher;
     Key m_matcherKey { -1, -1 };
 

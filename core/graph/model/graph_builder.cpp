@@ -337,7 +337,7 @@ Graph buildGraph(ConstructInfo construct, std::shared_ptr<const DumpFile> dump, 
     return graph;
 }
 
-Graph buildGraph(const fs::path& rankDir, BuildReport* report)
+Graph buildGraph(const fs::path& rankDir, BuildReport* report, const DumpFileSource& readDump)
 {
     for (const char* name : { "construct.json", "dump.json", "stack.json" }) {
         std::error_code ec;
@@ -349,7 +349,7 @@ Graph buildGraph(const fs::path& rankDir, BuildReport* report)
         throw Error((rankDir / "construct.json").string(), {},
             "construct.json is empty, so the model structure is unknown and no graph can be built; dump with "
             "level L0 or mix to record it");
-    auto dump = std::make_shared<DumpFile>(readDumpJson(rankDir / "dump.json"));
+    auto dump = readDump ? readDump(rankDir / "dump.json") : std::make_shared<const DumpFile>(readDumpJson(rankDir / "dump.json"));
     return buildGraph(std::move(construct), std::move(dump), readStackJson(rankDir / "stack.json"), rankDir, report);
 }
 

@@ -5,6 +5,8 @@
 #include "support/python_text.h"
 
 #include <filesystem>
+#include <functional>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -17,9 +19,13 @@ struct BuildReport {
     std::vector<std::string> warnings;
 };
 
+// Where a rank's dump.json comes from: the file read here, or a parse shared with a compare (the studio).
+using DumpFileSource = std::function<std::shared_ptr<const DumpFile>(const std::filesystem::path& dumpJson)>;
+
 // Builds the graph of one rank directory (construct.json, dump.json, stack.json). Throws msprobe::Error
-// naming the file for a missing file, malformed JSON, or an empty construct.json (L1 dumps).
-Graph buildGraph(const std::filesystem::path& rankDir, BuildReport* report = nullptr);
+// naming the file for a missing file, malformed JSON, or an empty construct.json (L1 dumps). readDump, when
+// set, gives the parsed dump.json instead of reading the file.
+Graph buildGraph(const std::filesystem::path& rankDir, BuildReport* report = nullptr, const DumpFileSource& readDump = {});
 
 // The same from data already loaded; rankDir decides where tensor files are looked for.
 Graph buildGraph(ConstructInfo construct, std::shared_ptr<const DumpFile> dump, StackInfo stack,

@@ -82,7 +82,9 @@ VisDb::VisDb(const std::filesystem::path& file, Access access)
         m_config.ranks = intList(config.columnText(6));
         m_config.steps = intList(config.columnText(7));
     } catch (const Error& error) {
-        throw Error(file.string(), {}, std::string("not a vis.db file: ") + error.what());
+        // What SQLite says is what tells the reader; the statement it failed on (cut at 60 characters) does not.
+        const bool placeIsSql = error.place().find(' ') != std::string::npos;
+        throw Error(file.string(), placeIsSql ? std::string() : error.place(), "not a vis.db file: " + error.detail());
     }
 }
 
