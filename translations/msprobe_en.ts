@@ -2430,17 +2430,17 @@ Wheel: scroll; A / D: left / right</translation>
         <translation>%1 vs %2</translation>
     </message>
     <message>
-        <location filename="../app/studio/session/trendsource.cpp" line="148"/>
+        <location filename="../app/studio/session/trendsource.cpp" line="145"/>
         <source>importing %1: %2 of %3</source>
         <translation>importing %1: %2 of %3</translation>
     </message>
     <message>
-        <location filename="../app/studio/session/trendsource.cpp" line="257"/>
+        <location filename="../app/studio/session/trendsource.cpp" line="280"/>
         <source>problem %1</source>
         <translation>problem %1</translation>
     </message>
     <message>
-        <location filename="../app/studio/session/trendsource.cpp" line="288"/>
+        <location filename="../app/studio/session/trendsource.cpp" line="311"/>
         <source>bench %1</source>
         <translation>bench %1</translation>
     </message>

@@ -2427,17 +2427,17 @@ Ctrl+滚轮、W / S：缩放
         <translation>%1 对比 %2</translation>
     </message>
     <message>
-        <location filename="../app/studio/session/trendsource.cpp" line="148"/>
+        <location filename="../app/studio/session/trendsource.cpp" line="145"/>
         <source>importing %1: %2 of %3</source>
         <translation>正在导入 %1：%2 / %3</translation>
     </message>
     <message>
-        <location filename="../app/studio/session/trendsource.cpp" line="257"/>
+        <location filename="../app/studio/session/trendsource.cpp" line="280"/>
         <source>problem %1</source>
         <translation>问题侧 %1</translation>
     </message>
     <message>
-        <location filename="../app/studio/session/trendsource.cpp" line="288"/>
+        <location filename="../app/studio/session/trendsource.cpp" line="311"/>
         <source>bench %1</source>
         <translation>标杆侧 %1</translation>
     </message>
