@@ -379,7 +379,10 @@ private slots:
         QCOMPARE(tips, QStringList({ GraphLegend::tr("A module or operator; double-click a module to expand it"),
                            GraphLegend::tr("An unexpanded node: it has no children, so it cannot be expanded"),
                            GraphLegend::tr("A collection of standalone APIs between modules"),
-                           GraphLegend::tr("A collection of fused operators") }));
+                           GraphLegend::tr("A collection of fused operators"),
+                           GraphLegend::tr("A matched node without a compared output (no grade); a matched bench node "
+                                           "takes its debug partner's colour"),
+                           GraphLegend::tr("No node on the other side") }));
     }
 
     // Each side has its own mini-map toggle; a single graph has no bench toggle.

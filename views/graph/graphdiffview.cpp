@@ -25,6 +25,7 @@
 #include <QSplitter>
 #include <QStandardItemModel>
 #include <QSvgGenerator>
+#include <QToolBar>
 #include <QToolButton>
 #include <QVBoxLayout>
 
@@ -118,15 +119,17 @@ void GraphDiffView::buildUi()
     layout->addWidget(m_legend);
     m_status->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
     header->addWidget(m_status, 1);
-    header->addWidget(m_mode);
-    header->addWidget(m_syncExpand);
-    header->addWidget(syncView);
-    header->addWidget(m_problemMinimap);
-    header->addWidget(m_benchMinimap);
-    header->addWidget(fit);
-    header->addWidget(levels);
-    header->addWidget(divergence);
-    header->addWidget(help);
+    // A toolbar, so that controls that do not fit a narrow window go into its overflow menu instead of forcing
+    // the view wider than a laptop screen.
+    auto* controls = new QToolBar(this);
+    controls->setObjectName(QStringLiteral("graphControls"));
+    controls->setFloatable(false);
+    controls->setMovable(false);
+    controls->setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Fixed);
+    for (QWidget* control : std::initializer_list<QWidget*> { m_mode, m_syncExpand, syncView, m_problemMinimap,
+             m_benchMinimap, fit, levels, divergence, help })
+        controls->addWidget(control);
+    header->addWidget(controls);
     layout->addLayout(header);
 
     auto* splitter = new QSplitter(Qt::Horizontal, this);

@@ -46,9 +46,9 @@ std::vector<GraphLegend::Entry> GraphLegend::entries() const
     out.push_back({ tr("API list"), Shape::ApiList, {}, tr("A collection of standalone APIs between modules") });
     out.push_back({ tr("Multi collection"), Shape::MultiCollection, {}, tr("A collection of fused operators") });
     if (m_mode == graphstyle::ColourMode::Overflow) {
-        out.push_back({ tr("Medium"), Shape::Chip, graphstyle::overflowColour("medium") });
-        out.push_back({ tr("High"), Shape::Chip, graphstyle::overflowColour("high") });
-        out.push_back({ tr("Critical"), Shape::Chip, graphstyle::overflowColour("critical") });
+        out.push_back({ tr("Medium"), Shape::Chip, graphstyle::overflowColour("medium"), QString() });
+        out.push_back({ tr("High"), Shape::Chip, graphstyle::overflowColour("high"), QString() });
+        out.push_back({ tr("Critical"), Shape::Chip, graphstyle::overflowColour("critical"), QString() });
         return out;
     }
     const QString noGrade = tr("A matched node without a compared output (no grade); a matched bench node takes its "
@@ -69,13 +69,13 @@ std::vector<GraphLegend::Entry> GraphLegend::entries() const
         return out;
     }
     if (m_compare) {
-        out.push_back({ tr("Pass"), Shape::Chip, graphstyle::precisionColour(PrecisionLevel::Pass) });
-        out.push_back({ tr("Warning"), Shape::Chip, graphstyle::precisionColour(PrecisionLevel::Warning) });
-        out.push_back({ tr("Error"), Shape::Chip, graphstyle::precisionColour(PrecisionLevel::Error) });
+        out.push_back({ tr("Pass"), Shape::Chip, graphstyle::precisionColour(PrecisionLevel::Pass), QString() });
+        out.push_back({ tr("Warning"), Shape::Chip, graphstyle::precisionColour(PrecisionLevel::Warning), QString() });
+        out.push_back({ tr("Error"), Shape::Chip, graphstyle::precisionColour(PrecisionLevel::Error), QString() });
         out.push_back({ tr("No grade"), Shape::Chip, graphstyle::noGradeColour(), noGrade });
         out.push_back({ tr("Unmatched"), Shape::Chip, graphstyle::precisionColour(PrecisionLevel::Unmatched), unmatched });
     } else {
-        out.push_back({ tr("Node (one dump: not compared)"), Shape::Chip, graphstyle::buildColour() });
+        out.push_back({ tr("Node (one dump: not compared)"), Shape::Chip, graphstyle::buildColour(), QString() });
     }
     return out;
 }
