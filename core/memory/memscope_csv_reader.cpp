@@ -17,6 +17,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <deque>
 #include <exception>
 #include <thread>
 
@@ -204,7 +205,7 @@ private:
     const std::string& m_file;
     const char* m_end;
     std::vector<std::string_view> m_cells;
-    std::vector<std::string> m_unescaped;
+    std::deque<std::string> m_unescaped; // a deque: growing it keeps the cells already stored in place
     std::size_t m_count = 0;
     std::uint64_t m_recordLine = 0;
 };
