@@ -27,6 +27,9 @@ InputLayout classifyInput(const std::filesystem::path& dir);
 // Falls back to a single proc<pid> directory. Empty when there is neither.
 std::vector<std::pair<std::string, int>> rankDirectories(const std::filesystem::path& dir);
 std::vector<std::pair<std::string, int>> stepDirectories(const std::filesystem::path& dir);
+// How many ranks a parallel merge of `root` merges: the rank folders of its first step (1 for the dump files
+// themselves). What --rank_size/--tp/--pp are validated against.
+std::size_t ranksToMerge(const std::filesystem::path& root);
 
 struct GraphRunOptions {
     std::filesystem::path target; // -tp
