@@ -54,7 +54,7 @@ struct GraphRunOptions {
     std::function<void(int percent, const std::string& stage)> progress;
     std::function<void(const std::string& message)> warn;
     // Where each rank's dump.json comes from (the studio shares one parse with its compare); empty: read the
-    // file. Not used by a parallel merge, which reads its ranks itself.
+    // file. A parallel merge builds its ranks through it too.
     DumpFileSource readDump;
 };
 
