@@ -112,6 +112,25 @@ private slots:
         }
     }
 
+    // A parallel-merge load (rank_size 2, tp = pp = 1: two data-parallel replicas per step) builds its ranks from
+    // the same SharedDumps, so its compare tables take the parses over too: still one parse per dump.json.
+    void aParallelMergeLoadParsesEachDumpOnce()
+    {
+        QTemporaryDir out;
+        SharedDumps dumps;
+        LoadRequest request;
+        msprobe::graph::ParallelParams params;
+        params.rankSize = 2;
+        request.parallelMerge = { params };
+        const auto stage = sessionloader::buildGraphs(twoRankProblem(), twoRankBench(), fs::path(out.path().toStdString()), request,
+            nullptr, {}, {}, &dumps);
+        QCOMPARE(stage.graphs.size(), std::size_t(4));
+        QCOMPARE(dumps.parses(), std::size_t(8));
+        const auto shared = sessionloader::compareDumps(twoRankProblem(), twoRankBench(), request, nullptr, {}, &dumps);
+        QCOMPARE(dumps.parses(), std::size_t(8));
+        QCOMPARE(shared.size(), std::size_t(4));
+    }
+
     // The whole session load: graphs and compare tables of every pair, from one parse per dump.json.
     void aPairLoadParsesEachDumpOnce()
     {

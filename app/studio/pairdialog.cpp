@@ -136,14 +136,7 @@ QString PairDialog::mergeProblem() const
     for (int side = 0; side < 2; ++side) {
         const std::filesystem::path root = (side == 0 ? m_problem : m_bench)->text().toStdString();
         try {
-            std::filesystem::path rankRoot = root;
-            const auto layout = msprobe::graph::classifyInput(root);
-            if (layout == msprobe::graph::InputLayout::Steps) {
-                const auto steps = msprobe::graph::stepDirectories(root);
-                if (!steps.empty())
-                    rankRoot = root / steps.front().first;
-            }
-            const std::size_t ranks = layout == msprobe::graph::InputLayout::Files ? 1 : msprobe::graph::rankDirectories(rankRoot).size();
+            const std::size_t ranks = msprobe::graph::ranksToMerge(root);
             msprobe::graph::validateParallelParams(wanted.parallelMerge[static_cast<std::size_t>(side)], ranks, root.string());
         } catch (const std::exception& error) {
             return QString::fromUtf8(error.what());

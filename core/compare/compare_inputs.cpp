@@ -8,7 +8,6 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
-#include <map>
 
 namespace fs = std::filesystem;
 
@@ -16,40 +15,33 @@ namespace msprobe {
 
 namespace {
 
-// "rank", "rank0", "rank12" (the reference's ^rank(?:0|[1-9][0-9]*)?$).
-bool isRankDirectory(const DumpDirName& name) { return name.is(DumpDirName::Kind::Rank) && name.canonical(); }
-bool isProcDirectory(const DumpDirName& name) { return name.is(DumpDirName::Kind::Proc) && !name.suffix.empty() && name.numeric(); }
-bool isStepDirectory(const DumpDirName& name) { return name.is(DumpDirName::Kind::Step) && !name.suffix.empty() && name.numeric(); }
-
-fs::path dumpFileIn(const fs::path& dir)
-{
-    std::error_code ec;
-    if (fs::is_regular_file(dir / "dump.json", ec))
-        return dir / "dump.json";
-    if (fs::is_regular_file(dir / "debug.json", ec))
-        return dir / "debug.json";
-    return {};
-}
-
 // The label's numbers as the studio keys its results and -da its ranks.
 void setNumbers(ComparePair& pair)
 {
-    const DumpDirName rank = parseDumpDirName(pair.label);
-    pair.rankFolder = isRankDirectory(rank);
-    if (rank.is(DumpDirName::Kind::Rank) && rank.number)
-        pair.rankNumber = static_cast<int>(*rank.number);
-    if (auto step = parseDumpDirName(pair.step).number)
-        pair.stepNumber = static_cast<int>(*step);
+    const auto rank = readFolderName(pair.label, DumpFolderNames::Reference);
+    pair.rankFolder = rank && rank->kind == DumpDirName::Kind::Rank;
+    if (pair.rankFolder)
+        pair.rankNumber = rank->number;
+    if (const auto step = readFolderName(pair.step, DumpFolderNames::Reference))
+        pair.stepNumber = step->number;
+}
+
+std::vector<std::string> namesOf(const std::vector<DumpFolder>& folders)
+{
+    std::vector<std::string> names;
+    for (const auto& folder : folders)
+        names.push_back(folder.name);
+    return names;
 }
 
 // Pairs of one step directory per spec 2.2.
 std::vector<ComparePair> stepPairs(const fs::path& npuStep, const fs::path& benchStep, const fs::path& outputDir,
     const std::string& step, bool firstDiff)
 {
-    auto npuRanks = dumpSubfolders(npuStep, isRankDirectory);
-    auto benchRanks = dumpSubfolders(benchStep, isRankDirectory);
-    std::sort(npuRanks.begin(), npuRanks.end(), dumpDirLess); // rank2 before rank10, as discovery lists them
-    std::sort(benchRanks.begin(), benchRanks.end(), dumpDirLess);
+    const DumpFolders npuFolders = listDumpFolders(npuStep, DumpFolderNames::Reference);
+    const DumpFolders benchFolders = listDumpFolders(benchStep, DumpFolderNames::Reference);
+    auto npuRanks = namesOf(npuFolders.ranks); // rank2 before rank10, as discovery lists them
+    auto benchRanks = namesOf(benchFolders.ranks);
     if (npuRanks.size() != benchRanks.size())
         throw Error(npuStep.string(), {}, "has " + std::to_string(npuRanks.size()) + " rank directories but " + benchStep.string()
                 + " has " + std::to_string(benchRanks.size()) + ": the ranks of the two runs cannot be paired");
@@ -58,8 +50,8 @@ std::vector<ComparePair> stepPairs(const fs::path& npuStep, const fs::path& benc
             throw Error(npuStep.string(), {}, "no rank directory (rank, rank{N}) found: -da needs rank directories (a dump "
                 "whose rank is unknown is written to proc{PID}; the libtorch capture writes rank{N} when RANK is set or "
                 "PrecisionDebugger::setRank(N) is called)");
-        auto npuProcs = dumpSubfolders(npuStep, isProcDirectory);
-        auto benchProcs = dumpSubfolders(benchStep, isProcDirectory);
+        auto npuProcs = namesOf(npuFolders.procs);
+        auto benchProcs = namesOf(benchFolders.procs);
         if (npuProcs.size() != 1 || benchProcs.size() != 1)
             throw Error((npuProcs.size() != 1 ? npuStep : benchStep).string(), {},
                 "no rank directory and not exactly one proc{PID} directory: nothing to compare");
@@ -139,24 +131,16 @@ std::vector<ComparePair> resolveComparePairs(const fs::path& target, const fs::p
         return { pair };
     }
     // Two dump_paths: pair step{N} folders by number.
-    auto npuSteps = dumpSubfolders(target, isStepDirectory);
-    auto benchSteps = dumpSubfolders(golden, isStepDirectory);
-    const bool hasRanks = !dumpSubfolders(target, [](const DumpDirName& n) { return isRankDirectory(n) || isProcDirectory(n); }).empty();
-    if (!npuSteps.empty() && !hasRanks) {
-        auto byNumber = [](const std::vector<std::string>& names) {
-            std::map<long long, std::string> sorted;
-            for (const auto& name : names)
-                sorted[parseDumpDirName(name).number.value_or(-1)] = name;
-            return sorted;
-        };
-        const auto benchByNumber = byNumber(benchSteps);
-        const auto npuByNumber = byNumber(npuSteps);
+    const DumpFolders npuFolders = listDumpFolders(target, DumpFolderNames::Reference);
+    if (!npuFolders.steps.empty() && npuFolders.ranks.empty() && npuFolders.procs.empty()) {
+        const DumpFolders benchFolders = listDumpFolders(golden, DumpFolderNames::Reference);
         std::vector<ComparePair> pairs;
-        for (const auto& [number, name] : npuByNumber) {
-            auto bench = benchByNumber.find(number);
-            if (bench == benchByNumber.end())
+        for (const auto& npuStep : npuFolders.steps) {
+            auto bench = std::find_if(benchFolders.steps.begin(), benchFolders.steps.end(),
+                [&](const DumpFolder& b) { return b.number == npuStep.number; });
+            if (bench == benchFolders.steps.end())
                 continue;
-            auto stepPairsList = stepPairs(target / name, golden / bench->second, outputDir / name, name, firstDiff);
+            auto stepPairsList = stepPairs(npuStep.path, bench->path, outputDir / npuStep.name, npuStep.name, firstDiff);
             pairs.insert(pairs.end(), stepPairsList.begin(), stepPairsList.end());
         }
         if (pairs.empty())

@@ -268,24 +268,13 @@ std::string analyzeOverflow(const fs::path& stepDir)
     std::error_code ec;
     if (!fs::is_directory(stepDir, ec))
         throw Error(stepDir.string(), {}, "is not a step directory");
-    std::vector<std::string> names;
-    for (const auto& item : fs::directory_iterator(stepDir, ec))
-        names.push_back(item.path().filename().string());
+    // rank and rank{N} by number (leading zeros allowed); a proc{PID} alone in the step is rank 0.
+    const DumpFolders folders = listDumpFolders(stepDir, DumpFolderNames::Written);
     std::map<int, fs::path> rankDirs;
-    for (const auto& name : names) {
-        int rank = 0;
-        const DumpDirName parsed = parseDumpDirName(name);
-        if (names.size() == 1 && parsed.is(DumpDirName::Kind::Proc)) {
-            rank = 0;
-        } else if (!parsed.is(DumpDirName::Kind::Rank) || !parsed.numeric()) {
-            continue;
-        } else if (!parsed.suffix.empty()) {
-            if (!parsed.number || *parsed.number > std::numeric_limits<int>::max())
-                throw Error((stepDir / name).string(), {}, "rank number out of range");
-            rank = static_cast<int>(*parsed.number);
-        }
-        rankDirs[rank] = stepDir / name;
-    }
+    for (const auto& rank : folders.ranks)
+        rankDirs[rank.number] = rank.path;
+    if (folders.entries() == 1 && folders.procs.size() == 1)
+        rankDirs[0] = folders.procs.front().path;
     if (rankDirs.empty())
         throw Error(stepDir.string(), {}, "no rank{N} (or single proc{PID}) directory to check");
     // One rank at a time: its dump is reduced to a summary and dropped; construct.json and stack.json are

@@ -28,41 +28,18 @@ namespace fs = std::filesystem;
 
 namespace {
 
-// ^{prefix}(?:0|[1-9][0-9]*)?$
-// prefix(?:0|[1-9][0-9]{0,8})?: "rank" and "step" alone read as 0.
-bool numberedName(const std::string& name, DumpDirName::Kind kind, int& number)
-{
-    const DumpDirName parsed = parseDumpDirName(name);
-    if (!parsed.is(kind) || !parsed.canonical() || parsed.suffix.size() > 9)
-        return false;
-    number = static_cast<int>(parsed.number.value_or(0));
-    return true;
-}
-
-bool isProcName(const std::string& name) { return parseDumpDirName(name).is(DumpDirName::Kind::Proc); }
-
-std::vector<std::string> sortedEntries(const fs::path& dir)
-{
-    std::vector<std::string> names;
-    std::error_code ec;
-    for (const auto& item : fs::directory_iterator(dir, ec))
-        names.push_back(item.path().filename().string());
-    std::sort(names.begin(), names.end());
-    return names;
-}
-
-// The rank{N} or step{N} folders of dir, by number (by name among equal numbers).
-std::vector<std::pair<std::string, int>> numberedDirectories(const fs::path& dir, DumpDirName::Kind kind)
+std::vector<std::pair<std::string, int>> namesAndNumbers(const std::vector<DumpFolder>& folders)
 {
     std::vector<std::pair<std::string, int>> found;
-    std::error_code ec;
-    for (const auto& name : sortedEntries(dir)) {
-        int number = 0;
-        if (fs::is_directory(dir / name, ec) && numberedName(name, kind, number))
-            found.emplace_back(name, number);
-    }
-    std::stable_sort(found.begin(), found.end(), [](const auto& a, const auto& b) { return a.second < b.second; });
+    for (const auto& folder : folders)
+        found.emplace_back(folder.name, folder.number);
     return found;
+}
+
+bool isProcName(const std::string& name)
+{
+    const auto folder = readFolderName(name, DumpFolderNames::Reference);
+    return folder && folder->kind == DumpDirName::Kind::Proc;
 }
 
 struct Job {
@@ -89,7 +66,7 @@ public:
             throw Error(m_options.golden.string(), {}, "the directory structures of -tp and -gp differ (files / rank folders / step folders)");
         const bool parallel = !m_options.parallel.empty();
         if (parallel)
-            checkParallelMerge(layout, compare);
+            checkParallelMerge(compare);
         std::vector<Job> jobs;
         if (!parallel)
             jobs = plan(layout, compare);
@@ -137,7 +114,7 @@ private:
     }
 
     // Spec §1.9: the parameters are validated per side against its rank folders.
-    void checkParallelMerge(InputLayout layout, bool compare)
+    void checkParallelMerge(bool compare)
     {
         const std::size_t sides = compare ? 2 : 1;
         if (m_options.parallel.size() != sides)
@@ -146,14 +123,7 @@ private:
                         : "a build takes one value for --rank_size, --tp and --pp");
         for (std::size_t s = 0; s < sides; ++s) {
             const fs::path& root = s == 0 ? m_options.target : m_options.golden;
-            fs::path rankRoot = root;
-            if (layout == InputLayout::Steps) {
-                const auto steps = stepDirectories(root);
-                if (!steps.empty())
-                    rankRoot = root / steps.front().first;
-            }
-            const std::size_t ranks = layout == InputLayout::Files ? 1 : rankDirectories(rankRoot).size();
-            validateParallelParams(m_options.parallel[s], ranks, root.string());
+            validateParallelParams(m_options.parallel[s], ranksToMerge(root), root.string());
         }
     }
 
@@ -507,30 +477,19 @@ private:
 
 InputLayout classifyInput(const fs::path& dir)
 {
-    const auto entries = sortedEntries(dir);
-    if (entries.empty())
+    const DumpFolders folders = listDumpFolders(dir, DumpFolderNames::Reference);
+    if (folders.entries() == 0)
         throw Error(dir.string(), {}, "the folder is empty");
     std::error_code ec;
     if (fs::exists(dir / "dump_tensor_data", ec))
         return InputLayout::Files;
-    if (std::all_of(entries.begin(), entries.end(), [&](const std::string& e) { return fs::is_regular_file(dir / e, ec); }))
+    if (folders.files == folders.entries())
         return InputLayout::Files;
-    const DumpDirName first = parseDumpDirName(entries[0]);
-    if ((entries.size() == 1 && first.is(DumpDirName::Kind::Rank) && first.suffix.empty()) || first.is(DumpDirName::Kind::Proc))
-        return InputLayout::Ranks;
-    bool allRanks = true, allSteps = true;
-    for (const auto& e : entries) {
-        if (!fs::is_directory(dir / e, ec))
-            continue;
-        int number = 0;
-        const bool rank = e.size() > 4 && numberedName(e, DumpDirName::Kind::Rank, number);
-        const bool step = e.size() > 4 && numberedName(e, DumpDirName::Kind::Step, number);
-        allRanks = allRanks && rank;
-        allSteps = allSteps && step;
-    }
-    if (allRanks)
-        return InputLayout::Ranks;
-    if (allSteps)
+    const bool onlyBareRank = folders.entries() == 1 && folders.ranks.size() == 1 && folders.ranks[0].bare;
+    const bool numberedRanks = std::none_of(folders.ranks.begin(), folders.ranks.end(), [](const DumpFolder& r) { return r.bare; });
+    if (onlyBareRank || (numberedRanks && folders.steps.empty() && folders.otherFolders == 0))
+        return InputLayout::Ranks; // rank{N} and proc{PID} folders (files beside them are ignored)
+    if (folders.ranks.empty() && folders.procs.empty() && folders.otherFolders == 0)
         return InputLayout::Steps;
     throw Error(dir.string(), {},
         "expected only step{N} folders, only rank{N} folders, or the dump files themselves (construct.json, dump.json, stack.json)");
@@ -538,18 +497,32 @@ InputLayout classifyInput(const fs::path& dir)
 
 std::vector<std::pair<std::string, int>> rankDirectories(const fs::path& dir)
 {
-    auto ranks = numberedDirectories(dir, DumpDirName::Kind::Rank);
-    std::error_code ec;
-    if (ranks.empty())
-        for (const auto& name : sortedEntries(dir))
-            if (isProcName(name) && fs::is_directory(dir / name, ec)) {
-                ranks.emplace_back(name, 0);
-                break;
-            }
-    return ranks;
+    const DumpFolders folders = listDumpFolders(dir, DumpFolderNames::Reference);
+    if (!folders.ranks.empty())
+        return namesAndNumbers(folders.ranks);
+    if (!folders.procs.empty()) // one process of unknown rank: read as rank 0
+        return { { folders.procs.front().name, 0 } };
+    return {};
 }
 
-std::vector<std::pair<std::string, int>> stepDirectories(const fs::path& dir) { return numberedDirectories(dir, DumpDirName::Kind::Step); }
+std::vector<std::pair<std::string, int>> stepDirectories(const fs::path& dir)
+{
+    return namesAndNumbers(listDumpFolders(dir, DumpFolderNames::Reference).steps);
+}
+
+std::size_t ranksToMerge(const fs::path& root)
+{
+    const InputLayout layout = classifyInput(root);
+    if (layout == InputLayout::Files)
+        return 1;
+    fs::path rankRoot = root;
+    if (layout == InputLayout::Steps) {
+        const auto steps = stepDirectories(root);
+        if (!steps.empty())
+            rankRoot = root / steps.front().first;
+    }
+    return rankDirectories(rankRoot).size();
+}
 
 GraphRunResult runGraphVisualize(const GraphRunOptions& options) { return Runner(options).run(); }
 

@@ -27,6 +27,9 @@ InputLayout classifyInput(const std::filesystem::path& dir);
 // Falls back to a single proc<pid> directory. Empty when there is neither.
 std::vector<std::pair<std::string, int>> rankDirectories(const std::filesystem::path& dir);
 std::vector<std::pair<std::string, int>> stepDirectories(const std::filesystem::path& dir);
+// How many ranks a parallel merge of `root` merges: the rank folders of its first step (1 for the dump files
+// themselves). What --rank_size/--tp/--pp are validated against.
+std::size_t ranksToMerge(const std::filesystem::path& root);
 
 struct GraphRunOptions {
     std::filesystem::path target; // -tp
@@ -51,7 +54,7 @@ struct GraphRunOptions {
     std::function<void(int percent, const std::string& stage)> progress;
     std::function<void(const std::string& message)> warn;
     // Where each rank's dump.json comes from (the studio shares one parse with its compare); empty: read the
-    // file. Not used by a parallel merge, which reads its ranks itself.
+    // file. A parallel merge builds its ranks through it too.
     DumpFileSource readDump;
 };
 

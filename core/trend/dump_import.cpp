@@ -60,7 +60,7 @@ std::vector<RankJob> listJobs(const fs::path& dataDir, DumpImportSummary& summar
             std::int64_t number = 0;
             if (rank.rank)
                 number = *rank.rank;
-            else if (rank.label.starts_with("proc"))
+            else if (rank.isProc)
                 number = ++maxRank;
             else {
                 summary.warnings.push_back(rank.dir.string() + ": no rank number in the directory name, skipped");
@@ -161,10 +161,13 @@ private:
 bool hasDumpSteps(const fs::path& dir)
 {
     std::error_code ec;
-    for (const auto& entry : fs::directory_iterator(dir, ec))
-        if (stepNumberOf(entry.path().filename().string()) && entry.is_directory(ec))
-            return true;
-    return false;
+    if (!fs::is_directory(dir, ec))
+        return false;
+    try {
+        return !listDumpFolders(dir, DumpFolderNames::Written).steps.empty();
+    } catch (const Error&) {
+        return false; // not listable here: the import names the folder and the cause
+    }
 }
 
 DumpImportSummary importDumpData(const fs::path& dataDir, const fs::path& dbFile, const ImportOptions& options)

@@ -105,9 +105,8 @@ std::map<studio::Key, std::shared_ptr<const CompareRows>> readCompareCsv(const f
     if (std::regex_search(name, match, rankInName))
         rank = std::stoi(match[1]);
     // compare writes a dump_path's results in step{N} folders named as the dump's.
-    const msprobe::DumpDirName parent = msprobe::parseDumpDirName(file.parent_path().filename().string());
-    if (parent.is(msprobe::DumpDirName::Kind::Step) && parent.number)
-        step = static_cast<int>(*parent.number);
+    if (const auto parent = msprobe::stepNumberOf(file.parent_path().filename().string()))
+        step = *parent;
     msprobe::CsvTable table = msprobe::readCsvFile(file);
     // Every compare CSV (statistics, md5, tensor; ours or the reference's) names both sides.
     if (table.column("NPU Name") < 0 || table.column("Bench Name") < 0)
