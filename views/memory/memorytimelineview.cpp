@@ -372,13 +372,18 @@ QImage MemoryTimelineView::renderBlocks(const Columns& cols) const
     // Opaque (the plot's background filled in), so that drawing it is a copy rather than a blend.
     QImage layer(width, height, QImage::Format_RGB32);
     layer.fill(palette().color(QPalette::Base));
+    // The raster's rows through one pointer: QImage::scanLine checks for a detach on every call, and a
+    // column-by-column fill would call it for every pixel.
+    uchar* const bits = layer.bits();
+    const qsizetype stride = layer.bytesPerLine();
+    auto rowOf = [&](int y) { return reinterpret_cast<QRgb*>(bits + static_cast<qsizetype>(y) * stride); };
     auto fill = [&](double left, double top, double right, double bottom, QRgb colour) {
         const int x0 = std::clamp(static_cast<int>(std::lround(left - plot.left())), 0, width);
         const int x1 = std::clamp(std::max(static_cast<int>(std::lround(right - plot.left())), x0 + 1), 0, width);
         const int y0 = std::clamp(static_cast<int>(std::lround(top - plot.top())), 0, height);
         const int y1 = std::clamp(std::max(static_cast<int>(std::lround(bottom - plot.top())), y0 + 1), 0, height);
         for (int y = y0; y < y1; ++y) {
-            auto* line = reinterpret_cast<QRgb*>(layer.scanLine(y));
+            QRgb* line = rowOf(y);
             std::fill(line + x0, line + x1, colour);
         }
     };
@@ -458,7 +463,7 @@ QImage MemoryTimelineView::renderBlocks(const Columns& cols) const
             if (!thinRows[kind][static_cast<std::size_t>(y)])
                 continue;
             const std::int32_t* row = counts.data() + static_cast<std::size_t>(y) * static_cast<std::size_t>(width + 1);
-            auto* line = reinterpret_cast<QRgb*>(layer.scanLine(y));
+            QRgb* line = rowOf(y);
             std::int32_t live = 0;
             for (int x = 0; x < width; ++x) {
                 live += row[x];
@@ -467,6 +472,21 @@ QImage MemoryTimelineView::renderBlocks(const Columns& cols) const
             }
         }
     }
+    // The live-bytes line, two pixels thick, written into the raster too: a wide-pen polyline of a zoomed-out
+    // capture (a jump up or down at every column) cost QPainter's stroker 20 ms a frame.
+    const QRgb ink = palette().color(QPalette::Text).rgba();
+    int previous = -1;
+    for (int c = 0; c < static_cast<int>(cols.liveMax.size()) && c < width; ++c) {
+        if (cols.liveMax[c] < 0) {
+            previous = -1;
+            continue;
+        }
+        const int y = std::clamp(static_cast<int>(std::lround(yOfBytes(cols.liveMax[c]) - plot.top())), 0, height - 1);
+        const int from = std::max(0, (previous < 0 ? y : std::min(previous, y)) - 1), to = std::min(height, (previous < 0 ? y : std::max(previous, y)) + 1);
+        for (int row = from; row < to; ++row)
+            rowOf(row)[c] = ink;
+        previous = y;
+    }
     return layer;
 }
 
@@ -474,20 +494,6 @@ void MemoryTimelineView::paintLiveCurve(QPainter& painter, const Columns& cols) 
 {
     const QRectF plot = plotRect();
     painter.setRenderHint(QPainter::Antialiasing, false);
-    painter.setPen(QPen(palette().color(QPalette::Text), 1.5));
-    QPolygonF line;
-    for (std::size_t c = 0; c < cols.liveMax.size(); ++c) {
-        if (cols.liveMax[c] < 0) {
-            if (line.size() > 1)
-                painter.drawPolyline(line);
-            line.clear();
-            continue;
-        }
-        const double y = yOfBytes(cols.liveMax[c]);
-        line << QPointF(plot.left() + static_cast<double>(c), y) << QPointF(plot.left() + static_cast<double>(c) + 1, y);
-    }
-    if (line.size() > 1)
-        painter.drawPolyline(line);
 
     if (m_cursorX >= plot.left()) {
         painter.setPen(QPen(palette().color(QPalette::Mid), 1, Qt::DotLine));
