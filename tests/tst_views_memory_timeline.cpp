@@ -229,6 +229,22 @@ private slots:
             }
         QCOMPARE(lod.top, top);
         QCOMPARE(lod.bottom, bottom);
+        // And of the unmarked ones (blocks 598 and 599, never freed, are drawn apart over the columns).
+        std::vector<double> plainTop(256, -1), plainBottom(256, std::numeric_limits<double>::max());
+        int marked = 0;
+        for (const auto& block : document->timeline.blocks) {
+            if (block.marks) {
+                ++marked;
+                continue;
+            }
+            for (int c = columnOf(block.startNs); c <= columnOf(block.endNs); ++c) {
+                plainTop[c] = std::max(plainTop[c], double(block.offset + block.size));
+                plainBottom[c] = std::min(plainBottom[c], double(block.offset));
+            }
+        }
+        QCOMPARE(marked, 2);
+        QCOMPARE(lod.plainTop, plainTop);
+        QCOMPARE(lod.plainBottom, plainBottom);
         // Zoomed in past the leaves, there is nothing to aggregate: the exact columns come back.
         view.setTimeRange(5000, 5100);
         QVERIFY(!view.columns(MemoryTimelineView::Detail::Aggregated).aggregated);

@@ -142,6 +142,8 @@ MemoryTimelineView::Columns MemoryTimelineView::columns(Detail detail) const
     const int count = static_cast<int>(std::ceil(plotRect().width()));
     out.top.assign(count, -1);
     out.bottom.assign(count, std::numeric_limits<double>::max());
+    out.plainTop.assign(count, -1);
+    out.plainBottom.assign(count, std::numeric_limits<double>::max());
     out.marks.assign(count, 0);
     out.liveMax.assign(count, -1);
     out.allocations.assign(count, 0);
@@ -186,6 +188,8 @@ bool MemoryTimelineView::aggregatedColumns(Columns& out) const
         out.allocations[c] += bucket.allocations;
         out.allocatedBytes[c] += static_cast<double>(bucket.allocatedBytes);
         out.aggregatedBlocks += bucket.allocations;
+        out.plainTop[c] = std::max(out.plainTop[c], static_cast<double>(bucket.plainTop));
+        out.plainBottom[c] = std::min(out.plainBottom[c], static_cast<double>(bucket.plainBottom));
         if (bucket.top < bucket.bottom)
             continue;
         out.top[c] = std::max(out.top[c], static_cast<double>(bucket.top));
@@ -390,8 +394,11 @@ QImage MemoryTimelineView::renderBlocks(const Columns& cols) const
     // (Past 4 budgets of marked blocks, aggregated columns take their colour from their marks again.)
     const bool overlayMarked = m_markedBlocks.size() <= 4 * kExactBlockBudget;
     // Merged columns first: a block drawn exactly (a long-lived leak, say) stays visible over them.
+    // Aggregated with the marked blocks drawn apart, the columns hold the unmarked blocks only.
+    const bool plainColumns = cols.aggregated && overlayMarked;
     for (std::size_t c = 0; c < cols.top.size(); ++c) {
-        if (cols.top[c] < cols.bottom[c])
+        const double top = plainColumns ? cols.plainTop[c] : cols.top[c], bottom = plainColumns ? cols.plainBottom[c] : cols.bottom[c];
+        if (top < bottom)
             continue;
         // Aggregated columns hold every block alive in them (a leak alive to the end would redden them all): they
         // stay neutral, and the marked blocks are drawn over them one by one.
@@ -401,7 +408,7 @@ QImage MemoryTimelineView::renderBlocks(const Columns& cols) const
             : (marks & studio::kMarkAliveAtEnd)                ? kAliveColour
                                                                 : kAggregatedColour;
         const double x = plot.left() + static_cast<double>(c);
-        fill(x, yOfBytes(cols.top[c]), x + 1, yOfBytes(cols.bottom[c]), colour.rgba());
+        fill(x, yOfBytes(top), x + 1, yOfBytes(bottom), colour.rgba());
     }
     // Blocks under a pixel tall would each paint a whole pixel row over their neighbours (thousands of live
     // blocks stacked in a few hundred rows): they are counted per row instead — +1 where one starts, -1 where it

@@ -64,6 +64,7 @@ public:
     static constexpr std::size_t kExactBlockBudget = 16384;
     struct Columns {
         std::vector<double> top, bottom; // the envelope: highest offset+size, lowest offset (bottom > top: none)
+        std::vector<double> plainTop, plainBottom; // aggregated only: the envelope of the unmarked blocks
         std::vector<std::uint8_t> marks; // MemoryMark bits of the envelope's blocks
         std::vector<double> liveMax; // the most live bytes at any moment of the column (-1: outside the capture)
         std::vector<std::uint32_t> allocations; // blocks allocated in the column

@@ -30,6 +30,7 @@ TimelineLod buildTimelineLod(const MemoryTimeline& timeline)
     // "cover" values apply to the bucket and everything under it.
     struct Cover {
         std::int64_t top = -1, bottom = std::numeric_limits<std::int64_t>::max();
+        std::int64_t plainTop = -1, plainBottom = std::numeric_limits<std::int64_t>::max();
         std::uint8_t marks = 0;
     };
     std::vector<std::vector<Cover>> covers(levelCount);
@@ -48,6 +49,10 @@ TimelineLod buildTimelineLod(const MemoryTimeline& timeline)
                 cover.top = std::max(cover.top, top);
                 cover.bottom = std::min(cover.bottom, block.offset);
                 cover.marks |= block.marks;
+                if (!block.marks) {
+                    cover.plainTop = std::max(cover.plainTop, top);
+                    cover.plainBottom = std::min(cover.plainBottom, block.offset);
+                }
             };
             if (lo & 1)
                 apply(lo++);
@@ -61,6 +66,8 @@ TimelineLod buildTimelineLod(const MemoryTimeline& timeline)
         leaf.top = covers[0][i].top;
         leaf.bottom = covers[0][i].bottom;
         leaf.marks = covers[0][i].marks;
+        leaf.plainTop = covers[0][i].plainTop;
+        leaf.plainBottom = covers[0][i].plainBottom;
     }
     for (std::size_t l = 1; l < levelCount; ++l)
         for (std::size_t i = 0; i < lod.levels[l].size(); ++i) {
@@ -70,6 +77,8 @@ TimelineLod buildTimelineLod(const MemoryTimeline& timeline)
             bucket.top = std::max({ cover.top, a.top, b.top });
             bucket.bottom = std::min({ cover.bottom, a.bottom, b.bottom });
             bucket.marks = cover.marks | a.marks | b.marks;
+            bucket.plainTop = std::max({ cover.plainTop, a.plainTop, b.plainTop });
+            bucket.plainBottom = std::min({ cover.plainBottom, a.plainBottom, b.plainBottom });
             bucket.allocations = a.allocations + b.allocations;
             bucket.allocatedBytes = a.allocatedBytes + b.allocatedBytes;
         }
@@ -81,10 +90,14 @@ TimelineLod buildTimelineLod(const MemoryTimeline& timeline)
             cover.top = std::max(cover.top, above.top);
             cover.bottom = std::min(cover.bottom, above.bottom);
             cover.marks |= above.marks;
+            cover.plainTop = std::max(cover.plainTop, above.plainTop);
+            cover.plainBottom = std::min(cover.plainBottom, above.plainBottom);
             auto& bucket = lod.levels[l][i];
             bucket.top = std::max(bucket.top, cover.top);
             bucket.bottom = std::min(bucket.bottom, cover.bottom);
             bucket.marks |= cover.marks;
+            bucket.plainTop = std::max(bucket.plainTop, cover.plainTop);
+            bucket.plainBottom = std::min(bucket.plainBottom, cover.plainBottom);
         }
 
     // Live bytes: a leaf's maximum is the value carried into it or any point inside it.

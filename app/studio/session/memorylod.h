@@ -19,6 +19,9 @@ struct MemoryTimeline;
 struct LodBucket {
     std::int64_t liveMax = -1; // -1: no live value known (never inside a capture)
     std::int64_t top = -1, bottom = std::numeric_limits<std::int64_t>::max(); // bottom > top: no block
+    // The same envelope over the unmarked blocks only: what a frame fills when it draws the marked ones apart
+    // (a block never freed high in the stack would otherwise make every column look full up to it).
+    std::int64_t plainTop = -1, plainBottom = std::numeric_limits<std::int64_t>::max();
     std::int64_t allocatedBytes = 0;
     std::uint32_t allocations = 0;
     std::uint8_t marks = 0; // MemoryMark bits of the blocks alive in the bucket
