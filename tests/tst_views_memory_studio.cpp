@@ -1,12 +1,16 @@
 // SPDX-License-Identifier: Apache-2.0
 // The memory timeline linked through the studio's one selection, in the window with the bundled problem/bench
 // pair open: a focused graph node shows its operator's span (graph step 0 = the dump's step 1), a focused step
-// its step's span, a time range selected in the timeline focuses a graph node calling its operators; a second
+// its step's span, a time range selected in the timeline selects every graph node calling its operators (the
+// first focused, all highlighted in the graph); a second
 // dump dropped beside the first opens the compare tab; the panel exports as CSV.
+#include "graph/graphdiffview.h"
+#include "graph/graphsideview.h"
 #include "mainwindow.h"
 #include "memory/memorycomparepanel.h"
 #include "memory/memorypanel.h"
 #include "memory/memorytimelineview.h"
+#include "memorylinks.h"
 #include "memorysession.h"
 #include "studiofocus.h"
 #include "tst_core_memory_rows.h"
@@ -19,6 +23,7 @@
 #include <QTest>
 #include <QUrl>
 
+#include <algorithm>
 #include <fstream>
 
 namespace {
@@ -97,6 +102,35 @@ private slots:
         // ... and keeps the user's range rather than zooming to the node.
         QCOMPARE(timeline->selectedOperators(), std::vector<std::size_t>({ 0 }));
 
+        // A range over gelu and layer_norm selects the graph nodes of both (gelu's first, graph order), all
+        // highlighted in the graph; the first is focused.
+        const int past = int(timeline->xOfTimestamp(1045));
+        QTest::mousePress(timeline, Qt::LeftButton, Qt::ShiftModifier, QPoint(from, y));
+        QTest::mouseMove(timeline, QPoint(past, y));
+        QTest::mouseRelease(timeline, Qt::LeftButton, Qt::ShiftModifier, QPoint(past, y));
+        QCOMPARE(timeline->selectedOperators(), std::vector<std::size_t>({ 0, 1 }));
+        const QStringList nodes = focus->nodes();
+        QVERIFY2(nodes.size() >= 2, qPrintable(nodes.join(QLatin1Char(' '))));
+        QCOMPARE(focus->node(), nodes.front());
+        const auto* side = window.graphView()->sideView(StudioFocus::Side::Problem);
+        const auto& graphNodes = side->graph()->nodes;
+        int gelu = 0, norm = 0;
+        for (const QString& name : nodes) {
+            const std::string api = studio::nodeApi(name.toStdString()).api;
+            gelu += api == "gelu";
+            norm += api == "layer_norm";
+            const auto it = std::find_if(graphNodes.begin(), graphNodes.end(), [&](const auto& node) { return QString::fromStdString(node.name) == name; });
+            QVERIFY(it != graphNodes.end());
+            QVERIFY2(side->isSearchHit(static_cast<std::uint32_t>(it - graphNodes.begin())), qPrintable(name));
+        }
+        QVERIFY(gelu > 0 && norm > 0);
+        QCOMPARE(gelu + norm, int(nodes.size()));
+        // A node not among them is not highlighted.
+        const auto other = std::find_if(graphNodes.begin(), graphNodes.end(),
+            [&](const auto& node) { return !node.name.empty() && !nodes.contains(QString::fromStdString(node.name)); });
+        QVERIFY(other != graphNodes.end());
+        QVERIFY(!side->isSearchHit(static_cast<std::uint32_t>(other - graphNodes.begin())));
+
         // A step: graph step 1 is the dump's step 2, from the first STEP row to the second.
         focus->setGraph(1, focus->rank());
         QCOMPARE(timeline->selection(), span(1080, 1170));
@@ -109,6 +143,33 @@ private slots:
         const QList<QByteArray> lines = file.readAll().split('\n');
         QCOMPARE(lines.size(), 4); // header, two blocks, the empty tail
         QVERIFY(lines[1].startsWith("3,") && lines[2].startsWith("4,"));
+    }
+
+    void focusHoldsSeveralNodes()
+    {
+        StudioFocus focus;
+        QSignalSpy node(&focus, &StudioFocus::nodeChanged);
+        QSignalSpy nodes(&focus, &StudioFocus::nodesChanged);
+        focus.setNodes({ QStringLiteral("a"), QStringLiteral("b") });
+        QCOMPARE(focus.node(), QStringLiteral("a"));
+        QCOMPARE(focus.nodes(), QStringList({ QStringLiteral("a"), QStringLiteral("b") }));
+        QCOMPARE(node.size(), 1);
+        QCOMPARE(nodes.size(), 1);
+        // The same first node with other company: the focus stays, the selection changes.
+        focus.setNodes({ QStringLiteral("a"), QStringLiteral("c") });
+        QCOMPARE(node.size(), 1);
+        QCOMPARE(nodes.size(), 2);
+        // Focusing the focused node again keeps the selection (views echo it back).
+        focus.setNode(QStringLiteral("a"));
+        QCOMPARE(focus.nodes().size(), 2);
+        // Picking another node selects only it; switching graphs clears the selection.
+        focus.setNode(QStringLiteral("b"));
+        QCOMPARE(focus.nodes(), QStringList({ QStringLiteral("b") }));
+        QCOMPARE(node.size(), 2);
+        focus.setGraph(1, 0);
+        QVERIFY(focus.nodes().isEmpty());
+        QVERIFY(focus.node().isEmpty());
+        QCOMPARE(nodes.last().at(0).toStringList(), QStringList());
     }
 
     void droppedDumpsOpenSideBySide()
@@ -127,6 +188,8 @@ private slots:
         QVERIFY(window.memorySession());
         QTRY_VERIFY_WITH_TIMEOUT(window.memorySession()->document(MemorySession::Slot::Compared) != nullptr, 60000);
         QTRY_VERIFY_WITH_TIMEOUT(window.memoryPanel()->comparisonShown(), 60000);
+        // The two loads race: the compared one may land first, the comparison when both are in.
+        QTRY_VERIFY_WITH_TIMEOUT(window.memoryPanel()->comparePanel()->comparison() != nullptr, 60000);
         // Second's step-1 gelu is 64 B as in first, its step-2 gelu 1024 B: the whole captures peak at 96 and 1056.
         const auto* comparison = window.memoryPanel()->comparePanel()->comparison();
         QVERIFY(comparison);

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 // The memory timeline on tests/data/memory/leaks.csv (a copy of /work/shared/fixtures/memscope/leaks.csv): the
 // session's background load, the layout (live bytes and its peak from the pool's own `used` column), block
-// geometry mapped by hand, level of detail keeping the peak, hover text and leak highlighting.
+// geometry mapped by hand, level of detail keeping the peak (and, on a hand-made trace, the level-of-detail
+// columns matching the exact ones), hover text with module and stacks, and leak highlighting.
 #include "memory/memorypanel.h"
 #include "memory/memorytimelineview.h"
 #include "memorysession.h"
@@ -16,6 +17,8 @@
 
 #include <algorithm>
 #include <fstream>
+#include <limits>
+#include <numeric>
 
 namespace {
 
@@ -165,6 +168,134 @@ private slots:
         const int x = static_cast<int>(view.plotRect().left()) + peakColumn;
         const int y = static_cast<int>(view.yOfBytes(static_cast<double>(big.offset + big.size / 2)));
         QVERIFY(image.pixelColor(x, y) != view.palette().color(QPalette::Base));
+    }
+
+    void levelOfDetailMatchesExactDrawing()
+    {
+        // Blocks 0..599 of 100 + i bytes, each freed two allocations later (rows 10 ns apart: MALLOC i, FREE i-2);
+        // a 100000-byte block allocated after iteration 300 and freed in iteration 301. Hand-computed: 601
+        // allocations of 60000 + 179700 + 100000 = 339700 bytes; the peak is MALLOC 301 with blocks 299, 300, 301
+        // and the big one live: 399 + 400 + 401 + 100000 = 101200 bytes.
+        msprobe::test::MemDumpBuilder b;
+        std::int64_t peakTs = 0;
+        for (std::uint64_t i = 0; i < 600; ++i) {
+            if (i == 301)
+                peakTs = b.nextTs;
+            b.malloc("PTA", 0x10000 * (i + 1), 100 + static_cast<std::int64_t>(i), i + 1);
+            if (i >= 2)
+                b.free("PTA", 0x10000 * (i - 1), 100 + static_cast<std::int64_t>(i) - 2, i - 1);
+            if (i == 300)
+                b.malloc("PTA", 0x9000000, 100000, 1000);
+            if (i == 301)
+                b.free("PTA", 0x9000000, 100000, 1000);
+        }
+        QTemporaryDir dir;
+        const auto document = writeAndLoad(dir, "lod.csv", b.text);
+        QCOMPARE(document->timeline.blocks.size(), std::size_t(601));
+        QCOMPARE(document->timeline.peak.liveBytes, std::int64_t(101200));
+        QCOMPARE(document->timeline.peak.tsNs, peakTs);
+        QCOMPARE(document->timeline.lod.leafCount(), std::size_t(4096)); // the fewest leaves: 16 per column below
+
+        MemoryTimelineView view;
+        view.resize(338, 300); // a 256-pixel plot: with the whole capture shown, one level-4 bucket per column
+        view.setDocument(document);
+        QCOMPARE(view.plotRect().width(), 256.0);
+        const auto lod = view.columns(MemoryTimelineView::Detail::Aggregated);
+        const auto exact = view.columns(MemoryTimelineView::Detail::Exact);
+        QVERIFY(lod.aggregated);
+        QVERIFY(!exact.aggregated);
+        QVERIFY(!view.columns().aggregated); // 601 blocks: the automatic choice draws them one by one
+        auto sum = [](const auto& values) { return std::accumulate(values.begin(), values.end(), 0.0); };
+        QCOMPARE(sum(lod.allocations), 601.0);
+        QCOMPARE(sum(exact.allocations), 601.0);
+        QCOMPARE(sum(lod.allocatedBytes), 339700.0);
+        QCOMPARE(sum(exact.allocatedBytes), 339700.0);
+        QCOMPARE(*std::max_element(lod.liveMax.begin(), lod.liveMax.end()), 101200.0);
+        QCOMPARE(*std::max_element(exact.liveMax.begin(), exact.liveMax.end()), 101200.0);
+        auto columnOf = [&](std::int64_t ts) { return std::clamp(int(std::floor(view.xOfTimestamp(ts) - view.plotRect().left())), 0, 255); };
+        QCOMPARE(lod.liveMax[columnOf(peakTs)], 101200.0);
+        // Column by column, the same sums and maxima as the exact drawing.
+        for (int c = 0; c < 256; ++c) {
+            QCOMPARE(lod.allocations[c], exact.allocations[c]);
+            QCOMPARE(lod.allocatedBytes[c], exact.allocatedBytes[c]);
+            QCOMPARE(lod.liveMax[c], exact.liveMax[c]);
+        }
+        // The envelope of each column: every block alive in it, found by brute force over the blocks.
+        std::vector<double> top(256, -1), bottom(256, std::numeric_limits<double>::max());
+        for (const auto& block : document->timeline.blocks)
+            for (int c = columnOf(block.startNs); c <= columnOf(block.endNs); ++c) {
+                top[c] = std::max(top[c], double(block.offset + block.size));
+                bottom[c] = std::min(bottom[c], double(block.offset));
+            }
+        QCOMPARE(lod.top, top);
+        QCOMPARE(lod.bottom, bottom);
+        // And of the unmarked ones (blocks 598 and 599, never freed, are drawn apart over the columns).
+        std::vector<double> plainTop(256, -1), plainBottom(256, std::numeric_limits<double>::max());
+        int marked = 0;
+        for (const auto& block : document->timeline.blocks) {
+            if (block.marks) {
+                ++marked;
+                continue;
+            }
+            for (int c = columnOf(block.startNs); c <= columnOf(block.endNs); ++c) {
+                plainTop[c] = std::max(plainTop[c], double(block.offset + block.size));
+                plainBottom[c] = std::min(plainBottom[c], double(block.offset));
+            }
+        }
+        QCOMPARE(marked, 2);
+        QCOMPARE(lod.plainTop, plainTop);
+        QCOMPARE(lod.plainBottom, plainBottom);
+        // Zoomed in past the leaves, there is nothing to aggregate: the exact columns come back.
+        view.setTimeRange(5000, 5100);
+        QVERIFY(!view.columns(MemoryTimelineView::Detail::Aggregated).aggregated);
+    }
+
+    void hoverShowsModuleAndStacks()
+    {
+        // Two blocks with stacks (the second after 300 rows, past the index's 256-line stride and a multi-line
+        // row), others without. Python frames innermost first, the first one repeated.
+        const std::string header = msprobe::test::MemDumpBuilder::kHeader;
+        const std::string python = "\"/work/train.py(12): forward\n/work/train.py(12): forward\n/work/train.py(40): main\"";
+        const std::string c = "\"/usr/lib/libtorch_npu.so(_ZN3c1010allocateEm+0x1c) [0x7f0000001000]\n"
+                              "/usr/lib/libtorch_cpu.so(_ZN2at5emptyEv+0x20) [0x7f0000002000]\"";
+        auto row = [](std::uint64_t id, const char* event, std::uint64_t ptr, std::uint64_t allocation, const std::string& stacks) {
+            const std::string hex = msprobe::test::MemDumpBuilder::hex(ptr);
+            return std::to_string(id) + "," + event + ",PTA,N/A," + std::to_string(1000 + 10 * id) + ",100,100,0," + hex
+                + ",\"{allocation_id:" + std::to_string(allocation) + ",addr:" + hex + ",size:4096}\"," + stacks + "\n";
+        };
+        std::string text = header + row(1, "MALLOC", 0x100, 1, python + "," + c) + row(2, "FREE", 0x100, 1, ",");
+        std::uint64_t id = 3;
+        for (std::uint64_t k = 0; k < 150; ++k, id += 2)
+            text += row(id, "MALLOC", 0x1000 + k * 0x1000, 10 + k, ",") + row(id + 1, "FREE", 0x1000 + k * 0x1000, 10 + k, ",");
+        text += row(id, "MALLOC", 0x900000, 2, "\"/work/train.py(77): step\",\"/opt/lib/libhccl.so(HcclAllReduce+0x10) [0x7f0000003000]\"");
+        text += row(id + 1, "FREE", 0x900000, 2, ",");
+        QTemporaryDir dir;
+        const auto document = writeAndLoad(dir, "stacks.csv", text);
+        QVERIFY(document->stacks);
+        MemoryTimelineView view;
+        view.resize(1000, 500);
+        view.setDocument(document);
+        const QString first = view.blockToolTip(indexOfAllocation(*document, 1));
+        for (const char* part : { "4.0 KiB (4096 B), allocation id 1", "\nmodule: libtorch_npu.so\n",
+                 "Python stack (innermost first):\n  /work/train.py(12): forward\n  <repeats 1 times>\n  /work/train.py(40): main\n",
+                 "C stack (innermost first):\n  /usr/lib/libtorch_npu.so(_ZN3c1010allocateEm+0x1c) [0x7f0000001000]\n"
+                 "  /usr/lib/libtorch_cpu.so(_ZN2at5emptyEv+0x20) [0x7f0000002000]" })
+            QVERIFY2(first.contains(QString::fromUtf8(part)), qPrintable(first));
+        const QString second = view.blockToolTip(indexOfAllocation(*document, 2));
+        QVERIFY2(second.contains(QLatin1String("module: libhccl.so")) && second.contains(QLatin1String("  /work/train.py(77): step")),
+            qPrintable(second));
+        // A block whose row has no stack: no module, no stack lines.
+        const QString plain = view.blockToolTip(indexOfAllocation(*document, 50));
+        QVERIFY2(plain.contains(QLatin1String("allocation id 50")) && !plain.contains(QLatin1String("stack")) && !plain.contains(QLatin1String("module")),
+            qPrintable(plain));
+        // Hovering finds the block and shows the same text.
+        const auto hit = view.blockAt(view.blockRect(document->timeline.blocks[indexOfAllocation(*document, 2)]).center());
+        QVERIFY(hit);
+        QCOMPARE(view.blockToolTip(*hit), second);
+        // A dump without stacks keeps no index.
+        QVERIFY(!leaksDocument()->stacks);
+        QCOMPARE(studio::frameModule("/work/model.py(3): forward"), std::string("model.py"));
+        QCOMPARE(studio::frameModule("[0x7f00]"), std::string());
     }
 
     void hoverDescribesTheBlock()

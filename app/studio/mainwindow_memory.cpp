@@ -2,8 +2,8 @@
 // The memory dock: File > Open memory dump loads a msMemScope dump through MemorySession (worker thread,
 // progress dialog with cancel, core's error message on failure) and shows it in the memory panel; File >
 // Compare with memory dump loads a second one for the compare tab. The timeline follows the studio's one
-// selection: a range selected in it focuses the first graph node of its operators, and a focused node or step
-// shows its time span in it.
+// selection: a range selected in it selects every graph node calling its operators (the first is focused), and a
+// focused node or step shows its time span in it.
 #include "mainwindow.h"
 
 #include "memory/memorypanel.h"
@@ -24,6 +24,7 @@
 #include <QMenu>
 #include <QMessageBox>
 #include <QProgressDialog>
+#include <QRegularExpression>
 
 void MainWindow::chooseMemoryDump()
 {
@@ -130,9 +131,19 @@ void MainWindow::linkMemoryRangeToGraph(qint64 beginTs, qint64 endTs)
                           .arg(nodes.size()));
     if (nodes.empty())
         return;
+    QStringList selected;
+    for (const auto& node : nodes)
+        selected << QString::fromStdString(node);
     m_memoryLinking = true;
-    m_focus->setNode(QString::fromStdString(nodes.front()), StudioFocus::Side::Problem);
+    m_focus->setNodes(selected, StudioFocus::Side::Problem);
     m_memoryLinking = false;
+#if MSPROBE_HAVE_GRAPH_VIEW
+    // The graph shows the selected nodes the way it shows search hits (the focused one is also centred).
+    QStringList exact;
+    for (const auto& name : selected)
+        exact << QRegularExpression::escape(name);
+    m_graphView->setSearchHighlight(QStringLiteral("^(%1)$").arg(exact.join(QLatin1Char('|'))), true);
+#endif
 }
 
 void MainWindow::showFocusInMemory()

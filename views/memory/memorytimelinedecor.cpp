@@ -25,15 +25,28 @@ void MemoryTimelineView::paintLanes(QPainter& painter) const
         const auto firstInView = std::lower_bound(spans.begin(), spans.end(), m_t0,
             [this](const studio::TimelineSpan& span, double t) { return static_cast<double>(span.startNs - m_origin) < t; });
         const std::size_t first = static_cast<std::size_t>(std::max<std::ptrdiff_t>(0, firstInView - spans.begin() - 64));
+        const double xScale = plot.width() / (m_t1 - m_t0);
+        auto xOf = [&](std::int64_t ts) { return plot.left() + (static_cast<double>(ts - m_origin) - m_t0) * xScale; };
         for (std::size_t i = first; i < spans.size(); ++i) {
             const auto& span = spans[i];
             if (static_cast<double>(span.startNs - m_origin) > m_t1)
                 break;
             if (static_cast<double>(span.endNs - m_origin) < m_t0)
                 continue;
-            const double left = xOfTimestamp(span.startNs), right = xOfTimestamp(span.endNs);
-            if (right - left < 1 && std::floor(left) <= filledTo)
+            const double left = xOf(span.startNs), right = xOf(span.endNs);
+            if (right - left < 1 && std::floor(left) <= filledTo) {
+                // Zoomed out, thousands of spans share a pixel: jump to the first one starting past the filled
+                // column, or the one before it when that one reaches past it.
+                const double nextNs = m_t0 + (filledTo + 1 - plot.left()) / xScale;
+                auto next = std::lower_bound(spans.begin() + static_cast<std::ptrdiff_t>(i), spans.end(), nextNs,
+                    [this](const studio::TimelineSpan& s, double t) { return static_cast<double>(s.startNs - m_origin) < t; });
+                const std::size_t target = static_cast<std::size_t>(next - spans.begin());
+                if (target > i + 1 && static_cast<double>(spans[target - 1].endNs - m_origin) >= nextNs)
+                    i = target - 2; // the loop's ++i lands on target - 1
+                else if (target > i + 1)
+                    i = target - 1;
                 continue;
+            }
             filledTo = std::floor(right);
             const QRectF box(left, top + 2, std::max(1.0, right - left), kLane - 4);
             const bool selected = m_selection && span.endNs >= m_selection->first && span.startNs <= m_selection->second;

@@ -44,9 +44,11 @@ MemoryTimelineView::MemoryTimelineView(QWidget* parent)
 void MemoryTimelineView::setDocument(std::shared_ptr<const studio::MemoryDocument> document)
 {
     m_document = std::move(document);
+    m_frame.reset();
     m_origin = m_document ? m_document->timeline.beginNs : 0;
     m_selection.reset();
     m_longBlocks.clear();
+    m_markedBlocks.clear();
     m_shortSpanNs = 0;
     if (m_document && !m_document->timeline.blocks.empty()) {
         // The longest-lived 1% (at least the 64 longest) are visited apart; every other block is short.
@@ -61,6 +63,9 @@ void MemoryTimelineView::setDocument(std::shared_ptr<const studio::MemoryDocumen
         for (std::uint32_t i = 0; i < blocks.size(); ++i)
             if (blocks[i].endNs - blocks[i].startNs > m_shortSpanNs)
                 m_longBlocks.push_back(i);
+        for (std::uint32_t i = 0; i < blocks.size(); ++i)
+            if (blocks[i].marks)
+                m_markedBlocks.push_back(i);
     }
     showWholeCapture();
 }
@@ -131,23 +136,85 @@ QRectF MemoryTimelineView::blockRect(const studio::TimelineBlock& block) const
         QPointF(xOfTimestamp(block.endNs), yOfBytes(static_cast<double>(block.offset))));
 }
 
-MemoryTimelineView::Columns MemoryTimelineView::columns() const
+MemoryTimelineView::Columns MemoryTimelineView::columns(Detail detail) const
 {
     Columns out;
-    const QRectF plot = plotRect();
-    const int count = static_cast<int>(std::ceil(plot.width()));
+    const int count = static_cast<int>(std::ceil(plotRect().width()));
     out.top.assign(count, -1);
     out.bottom.assign(count, std::numeric_limits<double>::max());
+    out.plainTop.assign(count, -1);
+    out.plainBottom.assign(count, std::numeric_limits<double>::max());
     out.marks.assign(count, 0);
     out.liveMax.assign(count, -1);
+    out.allocations.assign(count, 0);
+    out.allocatedBytes.assign(count, 0);
     if (!m_document)
         return out;
+    if (detail != Detail::Exact && aggregatedColumns(out)) {
+        std::size_t visible = 0;
+        for (const auto allocations : out.allocations)
+            visible += allocations;
+        if (detail == Detail::Aggregated || visible + m_longBlocks.size() > kExactBlockBudget)
+            return out;
+        out = columns(Detail::Exact);
+        return out;
+    }
+    exactColumns(out);
+    return out;
+}
+
+bool MemoryTimelineView::aggregatedColumns(Columns& out) const
+{
+    const auto& lod = m_document->timeline.lod;
+    const QRectF plot = plotRect();
+    const double pixelNs = (m_t1 - m_t0) / plot.width();
+    if (lod.empty() || pixelNs < lod.leafNs)
+        return false;
+    // The coarsest level whose buckets are no wider than a pixel: each column gets the one or two buckets
+    // starting in it (the first also the bucket straddling the left edge).
+    const std::size_t level = std::min(lod.levels.size() - 1, static_cast<std::size_t>(std::floor(std::log2(pixelNs / lod.leafNs))));
+    const auto& buckets = lod.levels[level];
+    const double bucketNs = lod.bucketNs(level);
+    const int count = static_cast<int>(out.top.size());
+    const auto first = static_cast<std::size_t>(std::clamp(std::floor(m_t0 / bucketNs), 0.0, static_cast<double>(buckets.size())));
+    const auto last = static_cast<std::size_t>(std::clamp(std::floor(m_t1 / bucketNs) + 1, 0.0, static_cast<double>(buckets.size())));
+    for (std::size_t j = first; j < last; ++j) {
+        // (j - t0 / bucket) * (bucket / pixel) rather than (j * bucket - t0) / pixel: when buckets and pixels
+        // line up, the ratio is exactly 1 and no rounding moves a bucket into the previous column.
+        const double column = std::floor((static_cast<double>(j) - m_t0 / bucketNs) * (bucketNs / pixelNs));
+        const int c = static_cast<int>(std::clamp(column, 0.0, static_cast<double>(count - 1)));
+        const auto& bucket = buckets[j];
+        out.liveMax[c] = std::max(out.liveMax[c], static_cast<double>(bucket.liveMax));
+        out.allocations[c] += bucket.allocations;
+        out.allocatedBytes[c] += static_cast<double>(bucket.allocatedBytes);
+        out.aggregatedBlocks += bucket.allocations;
+        out.plainTop[c] = std::max(out.plainTop[c], static_cast<double>(bucket.plainTop));
+        out.plainBottom[c] = std::min(out.plainBottom[c], static_cast<double>(bucket.plainBottom));
+        if (bucket.top < bucket.bottom)
+            continue;
+        out.top[c] = std::max(out.top[c], static_cast<double>(bucket.top));
+        out.bottom[c] = std::min(out.bottom[c], static_cast<double>(bucket.bottom));
+        out.marks[c] |= bucket.marks;
+    }
+    out.aggregated = true;
+    return true;
+}
+
+void MemoryTimelineView::exactColumns(Columns& out) const
+{
+    const QRectF plot = plotRect();
+    const int count = static_cast<int>(out.top.size());
     const auto& timeline = m_document->timeline;
     auto columnOf = [&](double x) { return std::clamp(static_cast<int>(std::floor(x - plot.left())), 0, count - 1); };
     const BlockMapper mapper { plot.left(), plot.bottom(), m_t0, plot.width() / (m_t1 - m_t0), plot.height() / bytesTop(), m_origin };
 
     forEachVisibleBlock([&](const studio::TimelineBlock& block) {
         const QRectF rect = mapper.rect(block);
+        if (static_cast<double>(block.startNs - m_origin) >= m_t0) {
+            const int c = columnOf(rect.left());
+            ++out.allocations[c];
+            out.allocatedBytes[c] += static_cast<double>(block.size);
+        }
         if (rect.width() >= 1) {
             ++out.exactBlocks;
             return;
@@ -179,7 +246,6 @@ MemoryTimelineView::Columns MemoryTimelineView::columns() const
         if (c >= firstColumn && c <= lastColumn)
             out.liveMax[c] = std::max(value, carried);
     }
-    return out;
 }
 
 void MemoryTimelineView::setSelection(std::int64_t beginTs, std::int64_t endTs)
@@ -218,17 +284,13 @@ std::optional<std::size_t> MemoryTimelineView::blockAt(const QPointF& pos) const
     const double t = timeOfX(pos.x()), bytes = (plotRect().bottom() - pos.y()) / plotRect().height() * bytesTop();
     const double halfPixelBytes = bytesTop() / plotRect().height() / 2;
     std::optional<std::size_t> best;
-    const auto last = std::upper_bound(blocks.begin(), blocks.end(), t + halfPixelNs,
-        [this](double value, const studio::TimelineBlock& b) { return value < static_cast<double>(b.startNs - m_origin); });
-    for (auto it = blocks.begin(); it != last; ++it) {
-        if (static_cast<double>(it->endNs - m_origin) + halfPixelNs < t)
-            continue;
-        if (bytes + halfPixelBytes < static_cast<double>(it->offset) || bytes - halfPixelBytes > static_cast<double>(it->offset + it->size))
-            continue;
-        const std::size_t index = static_cast<std::size_t>(it - blocks.begin());
-        if (!best || it->size < blocks[*best].size)
+    forEachBlockIn(t - halfPixelNs, t + halfPixelNs, [&](const studio::TimelineBlock& block) {
+        if (bytes + halfPixelBytes < static_cast<double>(block.offset) || bytes - halfPixelBytes > static_cast<double>(block.offset + block.size))
+            return;
+        const std::size_t index = static_cast<std::size_t>(&block - blocks.data());
+        if (!best || block.size < blocks[*best].size || (block.size == blocks[*best].size && index < *best))
             best = index;
-    }
+    });
     return best;
 }
 
@@ -236,14 +298,15 @@ QString MemoryTimelineView::blockToolTip(std::size_t index) const
 {
     if (!m_document || index >= m_document->timeline.blocks.size())
         return {};
-    return QString::fromStdString(m_document->describe(m_document->timeline.blocks[index]));
+    const auto& block = m_document->timeline.blocks[index];
+    const std::string stacks = m_document->callStacks(block);
+    return QString::fromStdString(m_document->describe(block) + (stacks.empty() ? "" : "\n" + stacks));
 }
 
 template<typename Fn>
-void MemoryTimelineView::forEachVisibleBlock(Fn&& fn) const
+void MemoryTimelineView::forEachBlockIn(double t0, double t1, Fn&& fn) const
 {
     const auto& blocks = m_document->timeline.blocks;
-    const double t0 = m_t0, t1 = m_t1;
     auto visible = [&](const studio::TimelineBlock& b) {
         return static_cast<double>(b.endNs - m_origin) >= t0 && static_cast<double>(b.startNs - m_origin) <= t1;
     };
@@ -278,10 +341,19 @@ void MemoryTimelineView::paintEvent(QPaintEvent*)
         painter.drawText(rect(), Qt::AlignCenter, tr("Open a memory dump (File → Open memory dump…)"));
         return;
     }
-    const Columns cols = columns();
+    // Hovering repaints for the cursor line: the blocks are drawn again only when the time range, the size, the
+    // document or the background changed.
+    const FrameKey key { m_t0, m_t1, size(), m_document.get(), palette().color(QPalette::Base).rgba() };
+    if (!m_frame || !(m_frame->key == key)) {
+        m_frame.reset();
+        Frame frame { key, columns(), {} };
+        frame.layer = renderBlocks(frame.columns);
+        m_frame = std::move(frame);
+    }
+    const Columns& cols = m_frame->columns;
     painter.save();
     painter.setClipRect(plotRect());
-    paintBlocks(painter, cols);
+    painter.drawImage(plotRect().topLeft(), m_frame->layer);
     paintLiveCurve(painter, cols);
     if (m_selection) {
         QColor band = palette().color(QPalette::Highlight);
@@ -295,54 +367,73 @@ void MemoryTimelineView::paintEvent(QPaintEvent*)
     paintLegend(painter);
 }
 
-void MemoryTimelineView::paintBlocks(QPainter& painter, const Columns& cols) const
+QImage MemoryTimelineView::renderBlocks(const Columns& cols) const
 {
     // Straight into a raster the plot's size: stacked blocks never overlap, so a frame writes each pixel about
     // once whatever the number of blocks (a QPainter call per block costs a microsecond or more).
     const QRectF plot = plotRect();
     const int width = static_cast<int>(std::ceil(plot.width())), height = static_cast<int>(std::ceil(plot.height()));
-    QImage layer(width, height, QImage::Format_ARGB32_Premultiplied);
-    layer.fill(Qt::transparent);
+    // Opaque (the plot's background filled in), so that drawing it is a copy rather than a blend.
+    QImage layer(width, height, QImage::Format_RGB32);
+    layer.fill(palette().color(QPalette::Base));
+    // The raster's rows through one pointer: QImage::scanLine checks for a detach on every call, and a
+    // column-by-column fill would call it for every pixel.
+    uchar* const bits = layer.bits();
+    const qsizetype stride = layer.bytesPerLine();
+    auto rowOf = [&](int y) { return reinterpret_cast<QRgb*>(bits + static_cast<qsizetype>(y) * stride); };
     auto fill = [&](double left, double top, double right, double bottom, QRgb colour) {
         const int x0 = std::clamp(static_cast<int>(std::lround(left - plot.left())), 0, width);
         const int x1 = std::clamp(std::max(static_cast<int>(std::lround(right - plot.left())), x0 + 1), 0, width);
         const int y0 = std::clamp(static_cast<int>(std::lround(top - plot.top())), 0, height);
         const int y1 = std::clamp(std::max(static_cast<int>(std::lround(bottom - plot.top())), y0 + 1), 0, height);
         for (int y = y0; y < y1; ++y) {
-            auto* line = reinterpret_cast<QRgb*>(layer.scanLine(y));
+            QRgb* line = rowOf(y);
             std::fill(line + x0, line + x1, colour);
         }
     };
+    // (Past 4 budgets of marked blocks, aggregated columns take their colour from their marks again.)
+    const bool overlayMarked = m_markedBlocks.size() <= 4 * kExactBlockBudget;
     // Merged columns first: a block drawn exactly (a long-lived leak, say) stays visible over them.
+    // Aggregated with the marked blocks drawn apart, the columns hold the unmarked blocks only.
+    const bool plainColumns = cols.aggregated && overlayMarked;
     for (std::size_t c = 0; c < cols.top.size(); ++c) {
-        if (cols.top[c] < cols.bottom[c])
+        const double top = plainColumns ? cols.plainTop[c] : cols.top[c], bottom = plainColumns ? cols.plainBottom[c] : cols.bottom[c];
+        if (top < bottom)
             continue;
-        const QColor colour = (cols.marks[c] & studio::kMarkStepLeak) ? kLeakColour
-            : (cols.marks[c] & studio::kMarkInefficient)               ? kInefficientColour
-            : (cols.marks[c] & studio::kMarkAliveAtEnd)                ? kAliveColour
-                                                                        : kAggregatedColour;
+        // Aggregated columns hold every block alive in them (a leak alive to the end would redden them all): they
+        // stay neutral, and the marked blocks are drawn over them one by one.
+        const std::uint8_t marks = cols.aggregated && overlayMarked ? 0 : cols.marks[c];
+        const QColor colour = (marks & studio::kMarkStepLeak) ? kLeakColour
+            : (marks & studio::kMarkInefficient)               ? kInefficientColour
+            : (marks & studio::kMarkAliveAtEnd)                ? kAliveColour
+                                                                : kAggregatedColour;
         const double x = plot.left() + static_cast<double>(c);
-        fill(x, yOfBytes(cols.top[c]), x + 1, yOfBytes(cols.bottom[c]), colour.rgba());
+        fill(x, yOfBytes(top), x + 1, yOfBytes(bottom), colour.rgba());
     }
     // Blocks under a pixel tall would each paint a whole pixel row over their neighbours (thousands of live
     // blocks stacked in a few hundred rows): they are counted per row instead — +1 where one starts, -1 where it
     // ends, one running sum per row — and the rows they cover painted once, in the colour of their strongest mark.
     enum ThinClass { Plain, Alive, Inefficient, Leak, ClassCount };
     std::vector<std::int32_t> thin[ClassCount];
+    std::vector<std::uint8_t> thinRows[ClassCount]; // rows holding any thin block, the only ones scanned
     auto thinClass = [](std::uint8_t marks) {
         return (marks & studio::kMarkStepLeak) ? Leak : (marks & studio::kMarkInefficient) ? Inefficient : (marks & studio::kMarkAliveAtEnd) ? Alive : Plain;
     };
     const QRgb outline = palette().color(QPalette::Base).rgba();
     const BlockMapper mapper { plot.left(), plot.bottom(), m_t0, plot.width() / (m_t1 - m_t0), plot.height() / bytesTop(), m_origin };
-    forEachVisibleBlock([&](const studio::TimelineBlock& block) {
+    auto drawBlock = [&](const studio::TimelineBlock& block) {
         const QRectF rect = mapper.rect(block);
-        if (rect.width() < 1)
+        if (rect.width() < 1 && !cols.aggregated)
             return;
         if (rect.height() < 1) {
             auto& counts = thin[thinClass(block.marks)];
-            if (counts.empty())
+            const int kind = thinClass(block.marks);
+            if (counts.empty()) {
                 counts.assign(static_cast<std::size_t>(width + 1) * static_cast<std::size_t>(height), 0);
+                thinRows[kind].assign(static_cast<std::size_t>(height), 0);
+            }
             const int y = std::clamp(static_cast<int>(std::lround(rect.bottom() - plot.top())) - 1, 0, height - 1);
+            thinRows[kind][static_cast<std::size_t>(y)] = 1;
             const int x0 = std::clamp(static_cast<int>(std::lround(rect.left() - plot.left())), 0, width);
             const int x1 = std::clamp(std::max(static_cast<int>(std::lround(rect.right() - plot.left())), x0 + 1), 0, width);
             const std::size_t row = static_cast<std::size_t>(y) * static_cast<std::size_t>(width + 1);
@@ -359,15 +450,27 @@ void MemoryTimelineView::paintBlocks(QPainter& painter, const Columns& cols) con
             fill(rect.left(), rect.top(), rect.left() + 1, rect.bottom(), edge);
             fill(rect.right() - 1, rect.top(), rect.right(), rect.bottom(), edge);
         }
-    });
+    };
+    if (cols.aggregated && overlayMarked) {
+        const auto& blocks = m_document->timeline.blocks;
+        for (std::uint32_t i : m_markedBlocks) {
+            const auto& block = blocks[i];
+            if (static_cast<double>(block.endNs - m_origin) >= m_t0 && static_cast<double>(block.startNs - m_origin) <= m_t1)
+                drawBlock(block);
+        }
+    } else if (!cols.aggregated) {
+        forEachVisibleBlock(drawBlock);
+    }
     const QRgb thinColours[ClassCount] = { paletteColour(0).rgba(), kAliveColour.rgba(), kInefficientColour.rgba(), kLeakColour.rgba() };
     for (int kind = Plain; kind < ClassCount; ++kind) { // the strongest mark last, so it shows
         const auto& counts = thin[kind];
         if (counts.empty())
             continue;
         for (int y = 0; y < height; ++y) {
+            if (!thinRows[kind][static_cast<std::size_t>(y)])
+                continue;
             const std::int32_t* row = counts.data() + static_cast<std::size_t>(y) * static_cast<std::size_t>(width + 1);
-            auto* line = reinterpret_cast<QRgb*>(layer.scanLine(y));
+            QRgb* line = rowOf(y);
             std::int32_t live = 0;
             for (int x = 0; x < width; ++x) {
                 live += row[x];
@@ -376,27 +479,28 @@ void MemoryTimelineView::paintBlocks(QPainter& painter, const Columns& cols) con
             }
         }
     }
-    painter.drawImage(plot.topLeft(), layer);
+    // The live-bytes line, two pixels thick, written into the raster too: a wide-pen polyline of a zoomed-out
+    // capture (a jump up or down at every column) cost QPainter's stroker 20 ms a frame.
+    const QRgb ink = palette().color(QPalette::Text).rgba();
+    int previous = -1;
+    for (int c = 0; c < static_cast<int>(cols.liveMax.size()) && c < width; ++c) {
+        if (cols.liveMax[c] < 0) {
+            previous = -1;
+            continue;
+        }
+        const int y = std::clamp(static_cast<int>(std::lround(yOfBytes(cols.liveMax[c]) - plot.top())), 0, height - 1);
+        const int from = std::max(0, (previous < 0 ? y : std::min(previous, y)) - 1), to = std::min(height, (previous < 0 ? y : std::max(previous, y)) + 1);
+        for (int row = from; row < to; ++row)
+            rowOf(row)[c] = ink;
+        previous = y;
+    }
+    return layer;
 }
 
 void MemoryTimelineView::paintLiveCurve(QPainter& painter, const Columns& cols) const
 {
     const QRectF plot = plotRect();
     painter.setRenderHint(QPainter::Antialiasing, false);
-    painter.setPen(QPen(palette().color(QPalette::Text), 1.5));
-    QPolygonF line;
-    for (std::size_t c = 0; c < cols.liveMax.size(); ++c) {
-        if (cols.liveMax[c] < 0) {
-            if (line.size() > 1)
-                painter.drawPolyline(line);
-            line.clear();
-            continue;
-        }
-        const double y = yOfBytes(cols.liveMax[c]);
-        line << QPointF(plot.left() + static_cast<double>(c), y) << QPointF(plot.left() + static_cast<double>(c) + 1, y);
-    }
-    if (line.size() > 1)
-        painter.drawPolyline(line);
 
     if (m_cursorX >= plot.left()) {
         painter.setPen(QPen(palette().color(QPalette::Mid), 1, Qt::DotLine));

@@ -1,16 +1,20 @@
 // SPDX-License-Identifier: Apache-2.0
-// Active memory over time as stacked allocation blocks (every block of the dump, no cap). Blocks at least a
-// pixel wide are drawn exactly (at least a pixel tall); narrower ones are aggregated per pixel column (the
-// column's highest and lowest byte, its leak/inefficient marks), and the live-bytes curve keeps each column's maximum, so zooming
-// out never hides a peak. Lanes for steps, outermost operators and mstx marks/ranges run under the plot. Wheel zooms the time
+// Active memory over time as stacked allocation blocks (every block of the dump, no cap). Zoomed in, blocks at
+// least a pixel wide are drawn exactly (at least a pixel tall) and narrower ones are aggregated per pixel column
+// (the column's highest and lowest byte, its leak/inefficient marks); zoomed out past kExactBlockBudget visible
+// blocks, each column is drawn from the document's precomputed level-of-detail buckets (the envelope of the
+// blocks alive in it) with the marked blocks drawn over it. The live-bytes curve keeps each column's maximum, so
+// zooming out never hides a peak. Lanes for steps, outermost operators and mstx marks/ranges run under the plot. Wheel zooms the time
 // axis around the cursor, dragging pans, a double click shows the whole capture; hovering a block shows its
-// size, address, operator, owner, step, times and why it is highlighted. Shift+drag (or a right-button drag)
+// size, address, operator, owner, step, times, why it is highlighted, and (when the dump has them) the module
+// and call stacks of its allocation. Shift+drag (or a right-button drag)
 // selects a time range: the operators it overlaps are highlighted in the operator lane and rangeSelected tells
 // the studio, which links them to the graph.
 #pragma once
 
 #include "memorydocument.h"
 
+#include <QImage>
 #include <QWidget>
 
 #include <memory>
@@ -51,14 +55,24 @@ public:
     // Selects [beginTs, endTs] and zooms so that it fills most of the plot (a graph node's or a step's span).
     void showSpan(std::int64_t beginTs, std::int64_t endTs);
 
-    // Level of detail: per pixel column of the plot, what the blocks narrower than a pixel add up to.
+    // Level of detail, per pixel column of the plot. Exact: every visible block is looked at; the envelope
+    // holds the blocks narrower than a pixel (the wider ones are drawn one by one). Aggregated: the document's
+    // precomputed buckets (TimelineLod) are merged, O(columns) whatever the number of blocks, and the envelope
+    // holds every block alive in the column. Automatic: aggregated when more than kExactBlockBudget blocks
+    // would be visible and a bucket is no wider than a pixel, exact otherwise.
+    enum class Detail { Automatic, Exact, Aggregated };
+    static constexpr std::size_t kExactBlockBudget = 16384;
     struct Columns {
-        std::vector<double> top, bottom; // highest offset+size, lowest offset of the small blocks (bottom > top: none)
-        std::vector<std::uint8_t> marks; // MemoryMark bits of the small blocks
+        std::vector<double> top, bottom; // the envelope: highest offset+size, lowest offset (bottom > top: none)
+        std::vector<double> plainTop, plainBottom; // aggregated only: the envelope of the unmarked blocks
+        std::vector<std::uint8_t> marks; // MemoryMark bits of the envelope's blocks
         std::vector<double> liveMax; // the most live bytes at any moment of the column (-1: outside the capture)
-        std::size_t exactBlocks = 0, aggregatedBlocks = 0;
+        std::vector<std::uint32_t> allocations; // blocks allocated in the column
+        std::vector<double> allocatedBytes; // and their bytes
+        bool aggregated = false;
+        std::size_t exactBlocks = 0, aggregatedBlocks = 0; // blocks drawn one by one, and merged into columns
     };
-    Columns columns() const;
+    Columns columns(Detail detail = Detail::Automatic) const;
 
     // The timeline.blocks index under pos (the smallest block when several are within half a pixel), if any.
     std::optional<std::size_t> blockAt(const QPointF& pos) const;
@@ -81,7 +95,7 @@ protected:
     void leaveEvent(QEvent* event) override;
 
 private:
-    void paintBlocks(QPainter& painter, const Columns& columns) const;
+    QImage renderBlocks(const Columns& columns) const; // the plot's blocks, the size of plotRect()
     void paintLiveCurve(QPainter& painter, const Columns& columns) const;
     void paintLanes(QPainter& painter) const;
     void paintMarkLane(QPainter& painter, double top) const;
@@ -91,16 +105,34 @@ private:
     // their start (no block shorter than m_shortSpanNs starts before the range minus it), the few long-lived
     // ones from their own list — so a frame costs what is visible, not what came before.
     template<typename Fn>
-    void forEachVisibleBlock(Fn&& fn) const;
+    void forEachVisibleBlock(Fn&& fn) const { forEachBlockIn(m_t0, m_t1, fn); }
+    template<typename Fn>
+    void forEachBlockIn(double t0, double t1, Fn&& fn) const;
+    bool aggregatedColumns(Columns& out) const;
+    void exactColumns(Columns& out) const;
     QColor blockColour(const studio::TimelineBlock& block) const;
     double bytesTop() const;
 
     std::shared_ptr<const studio::MemoryDocument> m_document;
     std::vector<std::uint32_t> m_longBlocks; // timeline.blocks indexes living longer than m_shortSpanNs
     std::int64_t m_shortSpanNs = 0;
+    std::vector<std::uint32_t> m_markedBlocks; // blocks with marks, drawn one by one over aggregated columns
     std::int64_t m_origin = 0;
     double m_t0 = 0, m_t1 = 1;
     std::optional<double> m_dragX, m_selectAnchorX;
     std::optional<std::pair<std::int64_t, std::int64_t>> m_selection;
     double m_cursorX = -1;
+    struct FrameKey {
+        double t0, t1;
+        QSize size;
+        const void* document;
+        QRgb background;
+        bool operator==(const FrameKey&) const = default;
+    };
+    struct Frame {
+        FrameKey key;
+        Columns columns;
+        QImage layer;
+    };
+    mutable std::optional<Frame> m_frame; // the last frame's blocks, reused while only the cursor moves
 };

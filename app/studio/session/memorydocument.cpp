@@ -7,7 +7,10 @@
 #include <algorithm>
 #include <cinttypes>
 #include <cstdio>
+#include <future>
+#include <limits>
 #include <map>
+#include <set>
 
 namespace studio {
 
@@ -26,21 +29,29 @@ std::int64_t eventTime(const mem::MemTrace& trace, std::uint32_t event, std::int
     return event == mem::kNone ? fallback : trace.events[event].tsNs;
 }
 
-// First-fit stacking: a block takes the lowest run of free bytes that holds it, so the picture stays as tight as
-// the live bytes allow without moving blocks once placed.
+// Stacking: a block takes the lowest of the 64 lowest runs of free bytes that holds it, else the smallest run
+// that does (the lowest of equal runs), so the picture stays about as tight as the live bytes allow without
+// moving blocks once placed, at a bounded cost per block (a first-fit scan over every gap cost a second per
+// million events).
 class StackPacker {
 public:
     std::int64_t place(std::int64_t size)
     {
-        for (auto it = m_gaps.begin(); it != m_gaps.end(); ++it) {
-            if (it->second < size)
-                continue;
-            const std::int64_t offset = it->first, left = it->second - size;
-            m_gaps.erase(it);
-            if (left > 0)
-                m_gaps.emplace(offset + size, left);
+        auto take = [&](std::int64_t offset, std::int64_t gapSize) {
+            m_bySize.erase({ gapSize, offset });
+            m_gaps.erase(offset);
+            if (gapSize > size)
+                addGap(offset + size, gapSize - size);
             return offset;
-        }
+        };
+        // First fit among the lowest gaps keeps the stack dense at the bottom; past them, best fit.
+        std::size_t scanned = 0;
+        for (auto it = m_gaps.begin(); it != m_gaps.end() && scanned < kFirstFitGaps; ++it, ++scanned)
+            if (it->second >= size)
+                return take(it->first, it->second);
+        const auto fit = m_bySize.lower_bound({ size, std::numeric_limits<std::int64_t>::min() });
+        if (fit != m_bySize.end())
+            return take(fit->second, fit->first);
         const std::int64_t offset = m_top;
         m_top += size;
         m_highest = std::max(m_highest, m_top);
@@ -51,6 +62,7 @@ public:
         auto next = m_gaps.lower_bound(offset);
         if (next != m_gaps.end() && next->first == offset + size) {
             size += next->second;
+            m_bySize.erase({ next->second, next->first });
             next = m_gaps.erase(next);
         }
         if (next != m_gaps.begin()) {
@@ -58,26 +70,33 @@ public:
             if (previous->first + previous->second == offset) {
                 offset = previous->first;
                 size += previous->second;
+                m_bySize.erase({ previous->second, previous->first });
                 m_gaps.erase(previous);
             }
         }
         if (offset + size == m_top)
             m_top = offset;
         else
-            m_gaps.emplace(offset, size);
+            addGap(offset, size);
     }
     std::int64_t highest() const { return m_highest; }
 
 private:
+    void addGap(std::int64_t offset, std::int64_t size)
+    {
+        m_gaps.emplace(offset, size);
+        m_bySize.emplace(size, offset);
+    }
+    static constexpr std::size_t kFirstFitGaps = 64;
     std::map<std::int64_t, std::int64_t> m_gaps; // offset -> free bytes, all below m_top
+    std::set<std::pair<std::int64_t, std::int64_t>> m_bySize; // (free bytes, offset) of the same gaps
     std::int64_t m_top = 0, m_highest = 0;
 };
 
-std::vector<TimelineSpan> stepSpans(const MemoryDocument& document, std::int64_t endNs)
+std::vector<TimelineSpan> stepSpans(const mem::MemTrace& trace, const mem::MemModel& model, std::int64_t endNs)
 {
-    const auto& trace = document.trace;
     std::map<std::uint32_t, TimelineSpan> spans;
-    for (const auto& boundary : document.model.boundaries) {
+    for (const auto& boundary : model.boundaries) {
         auto& span = spans[boundary.step];
         const std::int64_t ts = trace.events[boundary.event].tsNs;
         if (boundary.start) {
@@ -138,12 +157,10 @@ std::vector<TimelineSpan> markSpans(const mem::MemTrace& trace, std::int64_t end
     return out;
 }
 
-} // namespace
-
-MemoryTimeline buildTimeline(const MemoryDocument& document)
+// The timeline from the trace and model alone (no analysis marks, no level of detail), so that loading can lay it
+// out while another thread runs the analyses.
+MemoryTimeline layoutTimeline(const mem::MemTrace& trace, const mem::MemModel& model)
 {
-    const auto& trace = document.trace;
-    const auto& model = document.model;
     MemoryTimeline timeline;
     if (trace.events.empty())
         return timeline;
@@ -156,13 +173,6 @@ MemoryTimeline buildTimeline(const MemoryDocument& document)
     for (const auto& block : model.blocks)
         anyPoolBlock = anyPoolBlock || !trace.is(block.pool, "HAL");
     timeline.halShown = !anyPoolBlock;
-
-    std::map<std::pair<std::int32_t, std::uint64_t>, std::uint32_t> stepLeakIds;
-    for (const auto& leak : document.stepLeaks.leaks)
-        stepLeakIds[{ leak.device, leak.allocationId }] = leak.step;
-    std::vector<std::uint8_t> inefficient(model.blocks.size(), 0);
-    for (const auto& item : document.inefficient.blocks)
-        inefficient[item.block] = 1;
 
     for (std::uint32_t i = 0; i < model.blocks.size(); ++i) {
         const auto& block = model.blocks[i];
@@ -178,10 +188,6 @@ MemoryTimeline buildTimeline(const MemoryDocument& document)
         item.endNs = std::max(item.endNs, item.startNs);
         if (block.aliveAtEnd())
             item.marks |= kMarkAliveAtEnd;
-        if (stepLeakIds.count({ block.device, block.allocationId }))
-            item.marks |= kMarkStepLeak;
-        if (inefficient[i])
-            item.marks |= kMarkInefficient;
         timeline.blocks.push_back(item);
     }
     std::stable_sort(timeline.blocks.begin(), timeline.blocks.end(),
@@ -223,7 +229,7 @@ MemoryTimeline buildTimeline(const MemoryDocument& document)
     }
     timeline.stackTop = packer.highest();
 
-    timeline.steps = stepSpans(document, timeline.endNs);
+    timeline.steps = stepSpans(trace, model, timeline.endNs);
     timeline.marks = markSpans(trace, timeline.endNs);
     for (std::uint32_t i = 0; i < model.ops.size(); ++i) {
         const auto& op = model.ops[i];
@@ -236,6 +242,35 @@ MemoryTimeline buildTimeline(const MemoryDocument& document)
         timeline.ops.push_back(std::move(span));
     }
     std::sort(timeline.ops.begin(), timeline.ops.end(), [](const TimelineSpan& a, const TimelineSpan& b) { return a.startNs < b.startNs; });
+    return timeline;
+}
+
+// The analyses' marks on the laid-out blocks, then the level of detail (which keeps them per bucket).
+void finishTimeline(MemoryTimeline& timeline, const MemoryDocument& document)
+{
+    const auto& model = document.model;
+    std::map<std::pair<std::int32_t, std::uint64_t>, std::uint32_t> stepLeakIds;
+    for (const auto& leak : document.stepLeaks.leaks)
+        stepLeakIds[{ leak.device, leak.allocationId }] = leak.step;
+    std::vector<std::uint8_t> inefficient(model.blocks.size(), 0);
+    for (const auto& item : document.inefficient.blocks)
+        inefficient[item.block] = 1;
+    for (auto& item : timeline.blocks) {
+        const auto& block = model.blocks[item.block];
+        if (!stepLeakIds.empty() && stepLeakIds.count({ block.device, block.allocationId }))
+            item.marks |= kMarkStepLeak;
+        if (inefficient[item.block])
+            item.marks |= kMarkInefficient;
+    }
+    timeline.lod = buildTimelineLod(timeline);
+}
+
+} // namespace
+
+MemoryTimeline buildTimeline(const MemoryDocument& document)
+{
+    MemoryTimeline timeline = layoutTimeline(document.trace, document.model);
+    finishTimeline(timeline, document);
     return timeline;
 }
 
@@ -287,6 +322,26 @@ std::string MemoryDocument::describe(const TimelineBlock& item) const
     return text;
 }
 
+std::string MemoryDocument::callStacks(const TimelineBlock& item) const
+{
+    const auto& block = model.blocks[item.block];
+    if (!stacks || block.mallocEvent == mem::kNone)
+        return {};
+    const CallStacks cells = stacks->stacksAt(trace.events[block.mallocEvent].line);
+    auto innermost = [](const std::string& cell) { return cell.substr(0, cell.find('\n')); };
+    std::string module = frameModule(innermost(cells.c));
+    if (module.empty())
+        module = frameModule(innermost(cells.python));
+    std::string text;
+    if (!module.empty())
+        text += "module: " + module;
+    if (const std::string python = formatStack(cells.python, 12); !python.empty())
+        text += (text.empty() ? "" : "\n") + std::string("Python stack (innermost first):\n") + python;
+    if (const std::string c = formatStack(cells.c, 12); !c.empty())
+        text += (text.empty() ? "" : "\n") + std::string("C stack (innermost first):\n") + c;
+    return text;
+}
+
 std::shared_ptr<const MemoryDocument> loadMemoryDocument(const std::filesystem::path& file, const std::atomic<bool>* cancel,
     const MemoryProgress& progress)
 {
@@ -301,12 +356,19 @@ std::shared_ptr<const MemoryDocument> loadMemoryDocument(const std::filesystem::
     document->trace = mem::readMemScope(file);
     report(50, "rebuilding blocks and operators");
     document->model = mem::buildModel(document->trace);
-    report(65, "finding leaks");
-    document->stepLeaks = mem::findStepLeaks(document->trace, document->model);
-    report(75, "finding inefficient blocks");
-    document->inefficient = mem::findInefficientBlocks(document->trace, document->model);
-    report(85, "laying out the timeline");
-    document->timeline = buildTimeline(*document);
+    // The analyses (read-only on trace and model) on a second thread while this one lays out the timeline.
+    report(65, "finding leaks and inefficient blocks, laying out the timeline");
+    auto analyses = std::async(std::launch::async, [&document] {
+        document->stepLeaks = mem::findStepLeaks(document->trace, document->model);
+        document->inefficient = mem::findInefficientBlocks(document->trace, document->model);
+    });
+    MemoryTimeline timeline = layoutTimeline(document->trace, document->model);
+    analyses.get();
+    report(85, "marking the timeline, level of detail");
+    finishTimeline(timeline, *document);
+    document->timeline = std::move(timeline);
+    report(95, "indexing call stacks");
+    document->stacks = CallStackIndex::build(file, cancel);
     report(100, "done");
     return document;
 }

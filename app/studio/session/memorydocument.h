@@ -8,6 +8,8 @@
 #include "memory/inefficient.h"
 #include "memory/leaks.h"
 #include "memory/mem_model.h"
+#include "memorylod.h"
+#include "memorystacks.h"
 
 #include <atomic>
 #include <cstdint>
@@ -52,6 +54,7 @@ struct MemoryTimeline {
     // mstx marks (startNs == endNs) and mstx ranges other than "step start" (user regions), by start time.
     std::vector<TimelineSpan> marks;
     bool halShown = false; // true when the dump has only HAL blocks; otherwise HAL (backing the pools) is left out
+    TimelineLod lod; // per-bucket summaries for zoomed-out frames
 };
 
 struct MemoryDocument {
@@ -61,11 +64,15 @@ struct MemoryDocument {
     msprobe::memory::OnlineLeakReport stepLeaks;
     msprobe::memory::InefficientReport inefficient;
     MemoryTimeline timeline;
+    std::shared_ptr<const CallStackIndex> stacks; // null: the dump carries no call stacks (or is a .db)
 
     // The reason a block is highlighted ("" when it is not): "leak: allocated in step 2, alive at the end of step 3", ...
     std::string markReason(const TimelineBlock& block) const;
     // Tooltip lines: size, address, pool, operator, owner, step, allocation/free times, reason.
     std::string describe(const TimelineBlock& block) const;
+    // The block's allocation stacks read from the file (hover only: it reads the MALLOC row again): "module: …",
+    // then the Python and C stacks, innermost frame first; "" when the dump has no stacks.
+    std::string callStacks(const TimelineBlock& block) const;
 };
 
 using MemoryProgress = std::function<void(int percent, const std::string& stage)>;

@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: Apache-2.0
-// The one selection every studio view follows: which graph (step, rank, micro step) and which node.
+// The one selection every studio view follows: which graph (step, rank, micro step) and which nodes — one node
+// picked in a view, or every node a memory time range covers (the first of them is the focused node).
 // Views set it when the user picks something and redraw when it changes; none of them owns it.
 #pragma once
 
 #include <QObject>
 #include <QString>
+#include <QStringList>
 
 class StudioFocus : public QObject {
     Q_OBJECT
@@ -26,14 +28,20 @@ public:
     void setMicroStep(int microStep);
     void setNode(const QString& name, Side side = Side::Problem);
     void clearNode() { setNode(QString(), m_side); }
+    // Several selected nodes, in graph order; node() is the first. setNode selects just that one (unless it is
+    // the focused node already: then the selection stays).
+    void setNodes(const QStringList& names, Side side = Side::Problem);
+    const QStringList& nodes() const { return m_nodes; }
 
 signals:
     void graphChanged(int step, int rank);
     void microStepChanged(int microStep);
     void nodeChanged(const QString& name, StudioFocus::Side side);
+    void nodesChanged(const QStringList& names, StudioFocus::Side side);
 
 private:
     int m_step = 0, m_rank = 0, m_microStep = -1;
     QString m_node;
+    QStringList m_nodes;
     Side m_side = Side::Problem;
 };
