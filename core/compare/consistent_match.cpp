@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "compare/consistent_match.h"
+#include "support/ascii_text.h"
 
 #include "support/error.h"
 
@@ -18,11 +19,6 @@ namespace msprobe {
 namespace {
 
 constexpr double kNoPosition = std::numeric_limits<double>::quiet_NaN();
-
-bool isDigits(std::string_view s)
-{
-    return !s.empty() && std::all_of(s.begin(), s.end(), [](char c) { return c >= '0' && c <= '9'; });
-}
 
 std::string_view afterLastDot(std::string_view s)
 {

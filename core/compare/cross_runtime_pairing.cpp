@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "compare/cross_runtime_pairing.h"
+#include "support/ascii_text.h"
 
 #include "compare/cross_runtime_table.h"
 #include "support/python_text.h"
@@ -15,11 +16,6 @@ namespace {
 std::string_view prefixOf(std::string_view name) { return name.substr(0, name.find('.')); }
 
 bool isModuleName(std::string_view name) { return name.starts_with("Module.") || name.starts_with("Cell."); }
-
-bool isDigits(std::string_view text)
-{
-    return !text.empty() && text.find_first_not_of("0123456789") == std::string_view::npos;
-}
 
 // Keys in aten terms: a forward API entry is "{scope}|{aten op}.{k}.forward" with k its order among the calls of
 // that aten operator inside the same module call; its items name their argument by the aten schema.

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "compare/matching.h"
+#include "support/ascii_text.h"
 
 #include "support/thread_pool.h"
 
@@ -24,11 +25,6 @@ std::string_view toString(CompareMode mode)
 }
 
 namespace {
-
-bool isDigits(std::string_view text)
-{
-    return !text.empty() && std::all_of(text.begin(), text.end(), [](char c) { return c >= '0' && c <= '9'; });
-}
 
 // Hash of the concatenation a + b (any split of the same text hashes alike).
 std::uint64_t concatenationHash(std::string_view a, std::string_view b)

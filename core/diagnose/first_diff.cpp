@@ -10,17 +10,17 @@ namespace msprobe {
 
 namespace {
 
-void newline(std::string& out, int indent, int depth)
-{
-    out += '\n';
-    out.append(static_cast<std::size_t>(indent * depth), ' ');
-}
-
 bool hasForwardBackwardInfix(std::string_view name)
 {
     return name.find(".forward.") != std::string_view::npos || name.find(".backward.") != std::string_view::npos;
 }
 } // namespace
+
+void appendJsonNewline(std::string& out, int indent, int depth)
+{
+    out += '\n';
+    out.append(static_cast<std::size_t>(indent * depth), ' ');
+}
 
 void appendJsonCell(std::string& out, const Cell& cell, int indent, int depth)
 {
@@ -44,12 +44,12 @@ void appendJsonCell(std::string& out, const Cell& cell, int indent, int depth)
         }
         out += '[';
         for (std::size_t i = 0; i < cell.list->size(); ++i) {
-            newline(out, indent, depth + 1);
+            appendJsonNewline(out, indent, depth + 1);
             appendJsonString(out, (*cell.list)[i]);
             if (i + 1 < cell.list->size())
                 out += ',';
         }
-        newline(out, indent, depth);
+        appendJsonNewline(out, indent, depth);
         out += ']';
         return;
     }
@@ -128,24 +128,24 @@ std::string firstDiffCompareJson(const CompareTable& table, const std::vector<Ap
     Cell cell;
     for (std::size_t i = 0; i < checks.size(); ++i) {
         const ApiCheck& check = checks[i];
-        newline(out, 4, 1);
+        appendJsonNewline(out, 4, 1);
         appendJsonString(out, check.name);
         out += ": {";
-        newline(out, 4, 2);
+        appendJsonNewline(out, 4, 2);
         out += "\"is_same\": ";
         out += check.isSame ? "true" : "false";
         out += ',';
-        newline(out, 4, 2);
+        appendJsonNewline(out, 4, 2);
         out += "\"op_items\": ";
         if (check.rowBegin == check.rowEnd) {
             out += "[]";
         } else {
             out += '[';
             for (std::size_t r = check.rowBegin; r < check.rowEnd; ++r) {
-                newline(out, 4, 3);
+                appendJsonNewline(out, 4, 3);
                 out += '{';
                 for (std::size_t c = 0; c < columns.size(); ++c) {
-                    newline(out, 4, 4);
+                    appendJsonNewline(out, 4, 4);
                     appendJsonString(out, columnTitle(columns[c]));
                     out += ": ";
                     table.cell(r, columns[c], cell);
@@ -153,15 +153,15 @@ std::string firstDiffCompareJson(const CompareTable& table, const std::vector<Ap
                     if (c + 1 < columns.size())
                         out += ',';
                 }
-                newline(out, 4, 3);
+                appendJsonNewline(out, 4, 3);
                 out += '}';
                 if (r + 1 < check.rowEnd)
                     out += ',';
             }
-            newline(out, 4, 2);
+            appendJsonNewline(out, 4, 2);
             out += ']';
         }
-        newline(out, 4, 1);
+        appendJsonNewline(out, 4, 1);
         out += '}';
         if (i + 1 < checks.size())
             out += ',';

@@ -34,6 +34,8 @@ struct RankChecks {
 std::string analyzeFirstDiff(const std::vector<RankChecks>& ranks);
 
 // json.dumps of one table cell (floats as repr, inf as Infinity, missing as NaN, lists as arrays).
+// A line break and indent * depth spaces, as Python's json.dump(indent=...) writes them.
+void appendJsonNewline(std::string& out, int indent, int depth);
 void appendJsonCell(std::string& out, const Cell& cell, int indent, int depth);
 
 } // namespace msprobe

@@ -18,11 +18,6 @@ namespace msprobe {
 
 namespace {
 
-void newline(std::string& out, int indent, int depth)
-{
-    out += '\n';
-    out.append(static_cast<std::size_t>(indent * depth), ' ');
-}
 
 
 constexpr std::string_view kCommunicationKeywords[] = { "send", "recv", "broadcast", "all_reduce", "reduce", "all_gather",
@@ -144,14 +139,14 @@ std::string nodeInfoJson(const DataNode& node)
 {
     // Indent 2; a node sits at depth 2 inside {"rank_N": [ ... ]}.
     std::string out = "{";
-    newline(out, 2, 3);
+    appendJsonNewline(out, 2, 3);
     out += "\"op_name\": ";
     appendJsonString(out, node.opName);
     out += ',';
-    newline(out, 2, 3);
+    appendJsonNewline(out, 2, 3);
     out += "\"data_info\": {";
     auto writeSide = [&](const char* title, const std::vector<std::pair<std::string, RowMetrics>>& side, bool last) {
-        newline(out, 2, 4);
+        appendJsonNewline(out, 2, 4);
         out += '"';
         out += title;
         out += "\": ";
@@ -160,24 +155,24 @@ std::string nodeInfoJson(const DataNode& node)
         } else {
             out += '{';
             for (std::size_t i = 0; i < side.size(); ++i) {
-                newline(out, 2, 5);
+                appendJsonNewline(out, 2, 5);
                 appendJsonString(out, side[i].first);
                 out += ": {";
                 const auto& fields = side[i].second.fields;
                 for (std::size_t f = 0; f < fields.size(); ++f) {
-                    newline(out, 2, 6);
+                    appendJsonNewline(out, 2, 6);
                     appendJsonString(out, fields[f].first);
                     out += ": ";
                     out += fields[f].second;
                     if (f + 1 < fields.size())
                         out += ',';
                 }
-                newline(out, 2, 5);
+                appendJsonNewline(out, 2, 5);
                 out += '}';
                 if (i + 1 < side.size())
                     out += ',';
             }
-            newline(out, 2, 4);
+            appendJsonNewline(out, 2, 4);
             out += '}';
         }
         if (!last)
@@ -185,19 +180,19 @@ std::string nodeInfoJson(const DataNode& node)
     };
     writeSide("input", node.inputs, false);
     writeSide("output", node.outputs, true);
-    newline(out, 2, 3);
+    appendJsonNewline(out, 2, 3);
     out += "},";
-    newline(out, 2, 3);
+    appendJsonNewline(out, 2, 3);
     out += "\"stack_info\": ";
     out += node.stackJson;
-    newline(out, 2, 2);
+    appendJsonNewline(out, 2, 2);
     out += '}';
     return out;
 }
 
 // ---- communication analysis (spec 2.14 step b) ----
 
-using Comm = CommNode<DataNode>;
+using DataComm = CommNode<DataNode>;
 
 const std::map<std::string_view, std::string_view> kP2PMapping = { { "send", "recv" }, { "recv", "send" },
     { "isend", "irecv" }, { "irecv", "isend" }, { "send_object_list", "recv_object_list" },
@@ -236,7 +231,7 @@ bool parseInt(std::string_view text, long long& out)
     return r.ec == std::errc() && r.ptr == text.data() + text.size();
 }
 
-ConnInfo findConnected(const Comm& node)
+ConnInfo findConnected(const DataComm& node)
 {
     ConnInfo info;
     auto mapped = kP2PMapping.find(node.api);
@@ -303,15 +298,15 @@ public:
         }
         std::string out = "{";
         for (std::size_t i = 0; i < byRank.size(); ++i) {
-            newline(out, 2, 1);
+            appendJsonNewline(out, 2, 1);
             out += "\"rank_" + std::to_string(byRank[i].first) + "\": [";
             for (std::size_t k = 0; k < byRank[i].second.size(); ++k) {
-                newline(out, 2, 2);
+                appendJsonNewline(out, 2, 2);
                 out += nodeInfoJson(*byRank[i].second[k]);
                 if (k + 1 < byRank[i].second.size())
                     out += ',';
             }
-            newline(out, 2, 1);
+            appendJsonNewline(out, 2, 1);
             out += ']';
             if (i + 1 < byRank.size())
                 out += ',';
@@ -348,9 +343,9 @@ private:
         searchFirstDiff();
     }
 
-    std::vector<std::unique_ptr<Comm>> commNodes(const RankChecks& rank)
+    std::vector<std::unique_ptr<DataComm>> commNodes(const RankChecks& rank)
     {
-        std::vector<std::unique_ptr<Comm>> nodes;
+        std::vector<std::unique_ptr<DataComm>> nodes;
         auto first = m_firstComm.find(rank.rank);
         if (first == m_firstComm.end())
             return nodes;
@@ -362,7 +357,7 @@ private:
                 continue;
             started = true;
             if (isCommunicationOp(check.name)) {
-                auto node = std::make_unique<Comm>();
+                auto node = std::make_unique<DataComm>();
                 node->id = std::to_string(rank.rank) + "." + check.name;
                 node->data = makeDataNode(*rank.table, check, rank.rank, subLayer);
                 const auto parts = pythonSplit(check.name, '.');
@@ -392,17 +387,17 @@ private:
         for (const auto& [rank, _] : m_comm.ranks)
             rankOrder.push_back(rank);
         // What each op says of its peers, parsed once (the search asks it of every candidate).
-        std::unordered_map<const Comm*, ConnInfo> infos;
+        std::unordered_map<const DataComm*, ConnInfo> infos;
         for (const auto& [rank, nodes] : m_comm.ranks)
             for (const auto& node : nodes)
                 if (node)
                     infos.emplace(node.get(), findConnected(*node));
-        FirstFitFinder<Comm> finder;
+        FirstFitFinder<DataComm> finder;
         for (std::size_t ri = 0; ri + 1 < rankOrder.size(); ++ri) {
             const int rank = rankOrder[ri];
             finder.nextRank();
-            Comm* last = nullptr;
-            for (Comm* cur : m_comm.live(rank)) {
+            DataComm* last = nullptr;
+            for (DataComm* cur : m_comm.live(rank)) {
                 if (last && last->layer >= cur->layer)
                     cur->layer = last->layer + 1;
                 const ConnInfo& info = infos.at(cur);
@@ -414,8 +409,8 @@ private:
                     // reduce_scatter ops).
                     const std::string prefix = std::to_string(other) + "." + info.api;
                     auto& candidates = m_comm.candidates(other, prefix + '/' + static_cast<char>('0' + static_cast<int>(info.kind)),
-                        [&](const Comm& search) { return search.id.starts_with(prefix) && search.kind == info.kind; });
-                    Comm* search = finder.take(candidates, [&](const Comm& candidate) {
+                        [&](const DataComm& search) { return search.id.starts_with(prefix) && search.kind == info.kind; });
+                    DataComm* search = finder.take(candidates, [&](const DataComm& candidate) {
                         const ConnInfo& back = infos.at(&candidate);
                         const bool undirected = back.ranks.empty() && !kDirectedApi.count(candidate.api);
                         return undirected || std::binary_search(back.ranks.begin(), back.ranks.end(), cur->data.rank);
@@ -437,7 +432,7 @@ private:
 
     void prune()
     {
-        m_comm.prune([](const Comm& n) { return n.data.isDiff || !n.computeOps.empty(); });
+        m_comm.prune([](const DataComm& n) { return n.data.isDiff || !n.computeOps.empty(); });
     }
 
     void searchFirstDiff()
@@ -449,7 +444,7 @@ private:
             for (const auto& group : groups) {
                 seenIds.insert(group.begin(), group.end());
                 for (const auto& id : group) {
-                    Comm* node = m_comm.byId(id);
+                    DataComm* node = m_comm.byId(id);
                     if (!node)
                         continue;
                     for (DataNode op : node->computeOps) {
@@ -458,7 +453,7 @@ private:
                     }
                 }
                 for (const auto& id : group) {
-                    Comm* node = m_comm.byId(id);
+                    DataComm* node = m_comm.byId(id);
                     if (node && node->data.isDiff) {
                         DataNode data = node->data;
                         data.layer = node->layer;

@@ -16,6 +16,9 @@ namespace msprobe {
 // A statistic cell as written by Python: absent, null, an int, a float (incl. NaN/±inf) or a bool.
 enum class StatKind : std::uint8_t { Missing, Null, Int, Float, Bool };
 
+// The statistic keys of a dump item, in the order StatValue arrays keep them.
+inline constexpr std::string_view kStatKeys[4] = { "Max", "Min", "Mean", "Norm" };
+
 struct StatValue {
     StatKind kind = StatKind::Missing;
     union {

@@ -12,7 +12,7 @@ namespace msprobe::graph {
 
 namespace {
 
-bool contains(const std::string& text, std::string_view part) { return text.find(part) != std::string::npos; }
+bool mentions(const std::string& text, std::string_view part) { return text.find(part) != std::string::npos; }
 
 // Each rank's first p2p send destination.
 std::optional<int> sendTargetOf(const MergeForest& forest, const RankGraph& graph)
@@ -21,13 +21,13 @@ std::optional<int> sendTargetOf(const MergeForest& forest, const RankGraph& grap
         const std::string& id = forest.node(n).id;
         if (!id.starts_with("Distributed."))
             continue;
-        const DataHalf& half = contains(id, ".batch_isend_irecv.") ? forest.node(n).output : forest.node(n).input;
+        const DataHalf& half = mentions(id, ".batch_isend_irecv.") ? forest.node(n).output : forest.node(n).input;
         if (half.graph == kNoNode)
             continue;
         const Graph& source = forest.sources[half.graph];
         const DumpFile& dump = *source.dump;
         const std::string prefix = std::string(source.node(half.node).id) + ".";
-        if (contains(id, ".batch_isend_irecv.")) {
+        if (mentions(id, ".batch_isend_irecv.")) {
             for (const NodeItem& nodeItem : source.nodeItems(half.node)) {
                 const Item& item = source.items->items()[nodeItem.item];
                 if (!nodeItem.output || item.node == kNullNode || dump.nodes[item.node].kind != NodeKind::Tensor)
@@ -45,7 +45,7 @@ std::optional<int> sendTargetOf(const MergeForest& forest, const RankGraph& grap
                 if (op == "isend" && !peer.empty() && std::all_of(peer.begin(), peer.end(), ::isdigit) && std::stoi(peer) != graph.rank)
                     return std::stoi(peer);
             }
-        } else if (contains(id, ".send.") || contains(id, ".isend.")) {
+        } else if (mentions(id, ".send.") || mentions(id, ".isend.")) {
             for (const NodeItem& nodeItem : source.nodeItems(half.node)) {
                 if (nodeItem.output || source.itemName(nodeItem.item) != prefix + "input.dst")
                     continue;
@@ -61,7 +61,7 @@ std::optional<int> sendTargetOf(const MergeForest& forest, const RankGraph& grap
     return std::nullopt;
 }
 
-std::string groupsText(const std::vector<std::vector<int>>& groups)
+std::string ppGroupsText(const std::vector<std::vector<int>>& groups)
 {
     std::string out = "[";
     for (std::size_t i = 0; i < groups.size(); ++i) {
@@ -106,12 +106,12 @@ std::vector<std::vector<int>> ppGroupsOf(const MergeForest& forest, const Parall
         auto defaults = fallback();
         if (warn && params.pp > 1)
             warn("no send/isend/batch_isend_irecv destination found in the dumps; using Megatron's default PP groups "
-                + groupsText(defaults));
+                + ppGroupsText(defaults));
         return defaults;
     }
     if (chains[0].size() != static_cast<std::size_t>(params.pp)) {
         if (warn)
-            warn("the PP groups found from the send/isend APIs " + groupsText(chains) + " do not have --pp (" + std::to_string(params.pp)
+            warn("the PP groups found from the send/isend APIs " + ppGroupsText(chains) + " do not have --pp (" + std::to_string(params.pp)
                 + ") ranks; using Megatron's default groups");
         return fallback();
     }

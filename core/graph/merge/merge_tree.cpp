@@ -139,7 +139,6 @@ RankGraph* MergeForest::graphOfRank(int rank)
 
 namespace {
 
-constexpr std::string_view kStatKeys[4] = { "Max", "Min", "Mean", "Norm" };
 
 bool endsWithCommParam(std::string_view key)
 {

@@ -14,7 +14,6 @@ namespace fs = std::filesystem;
 
 namespace {
 
-constexpr std::string_view kStatKeys[4] = { "Max", "Min", "Mean", "Norm" };
 
 class EntryWriter {
 public:

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "graph/model/graph_recompute.h"
+#include "support/ascii_text.h"
 #include "support/python_text.h"
 
 #include "graph/model/graph_builder.h"
@@ -24,11 +25,6 @@ std::string trim(std::string_view text)
         return {};
     const auto last = text.find_last_not_of(" \t\r\n");
     return std::string(text.substr(first, last - first + 1));
-}
-
-bool isDigits(std::string_view text)
-{
-    return !text.empty() && std::all_of(text.begin(), text.end(), [](char c) { return c >= '0' && c <= '9'; });
 }
 
 // "Module/Cell.{n}.name.{n}.Class.forward.N": anything deeper is a recomputed layer.

@@ -21,7 +21,6 @@ constexpr std::array<std::string_view, 11> kSummaryKeys = { "Max diff", "Min dif
 constexpr std::array<std::string_view, 3> kMd5Keys = { "Result", "Requires_grad Consistent", "Err_message" };
 constexpr std::array<std::string_view, 9> kTensorKeys = { "Cosine", "EucDist", "MaxAbsErr", "MaxRelativeErr",
     "One Thousandth Err Ratio", "Five Thousandths Err Ratio", "Requires_grad Consistent", "Result", "Err_message" };
-constexpr std::array<std::string_view, 4> kStatKeys = { "Max", "Min", "Mean", "Norm" };
 
 std::string_view extraText(const DumpFile& dump, ExtrasRange range, std::string_view key)
 {

@@ -14,7 +14,6 @@ namespace {
 
 using Json = nlohmann::ordered_json;
 
-constexpr std::string_view kStatKeys[4] = { "Max", "Min", "Mean", "Norm" };
 
 bool isResultKey(std::string_view key)
 {
