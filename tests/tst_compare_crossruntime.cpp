@@ -406,6 +406,77 @@ private slots:
         }
     }
 
+    // A node pair matched by hand names its items as the automatic pairing does.
+    void handMatchedNodePairNamesItemsByTheAtenSchema()
+    {
+        // libtorch's addmm (part of nn::Linear) matched to F.linear, backward: the incoming gradient, then the
+        // gradients of bias, input and the transposed weight (an intermediate result, left out).
+        const NodePairSide addmm { "Aten.addmm.0.backward",
+            { "Aten.addmm.0.backward.input.0", "Aten.addmm.0.backward.output.0", "Aten.addmm.0.backward.output.1",
+                "Aten.addmm.0.backward.output.2" },
+            { 1, 1, 1, 1 } };
+        const NodePairSide linear { "Functional.linear.3.backward",
+            { "Functional.linear.3.backward.input.0", "Functional.linear.3.backward.output.0", "Functional.linear.3.backward.output.1",
+                "Functional.linear.3.backward.output.2" },
+            { 1, 1, 1, 1 } };
+        NodePairKeys keys = crossRuntimeNodePairKeys(addmm, linear);
+        QVERIFY(keys.active);
+        QCOMPARE(keys.npu, (std::vector<std::string> { ".input.0", ".output.2", ".output.0", ".addmm.output.2" }));
+        QCOMPARE(keys.npuIgnored, (std::vector<std::uint8_t> { 0, 0, 0, 1 }));
+        QCOMPARE(keys.bench, (std::vector<std::string> { ".input.0", ".output.0", ".output.1", ".output.2" }));
+        // t's gradient is F.linear's weight gradient.
+        const NodePairSide t { "Aten.t.0.backward", { "Aten.t.0.backward.input.0", "Aten.t.0.backward.output.0" }, { 1, 1 } };
+        keys = crossRuntimeNodePairKeys(t, linear);
+        QCOMPARE(keys.npu, (std::vector<std::string> { ".t.input.0", ".output.1" }));
+        QCOMPARE(keys.npuIgnored, (std::vector<std::uint8_t> { 1, 0 }));
+        // Forward: the aten call's positional dim meets Torch.softmax's dim= keyword; dtype (None, aten only) is left out.
+        const NodePairSide aten { "Aten.softmax.0.forward",
+            { "Aten.softmax.0.forward.input.0", "Aten.softmax.0.forward.input.1", "Aten.softmax.0.forward.input.2",
+                "Aten.softmax.0.forward.output.0" },
+            { 1, 0, 0, 1 } };
+        const NodePairSide torch { "Torch.softmax.0.forward",
+            { "Torch.softmax.0.forward.input.0", "Torch.softmax.0.forward.input.dim", "Torch.softmax.0.forward.output.0" }, { 1, 0, 1 } };
+        keys = crossRuntimeNodePairKeys(aten, torch);
+        QCOMPARE(keys.npu, (std::vector<std::string> { ".input.self", ".input.dim", ".input.dtype", ".output.0" }));
+        QCOMPARE(keys.npuIgnored, (std::vector<std::uint8_t> { 0, 0, 1, 0 }));
+        QCOMPARE(keys.bench, (std::vector<std::string> { ".input.self", ".input.dim", ".output.0" }));
+        QCOMPARE(keys.benchIgnored, (std::vector<std::uint8_t> { 0, 0, 0 }));
+        // Two nodes of one runtime, or a module: by position as before.
+        QVERIFY(!crossRuntimeNodePairKeys(torch, torch).active);
+        QVERIFY(!crossRuntimeNodePairKeys(aten, aten).active);
+        QVERIFY(!crossRuntimeNodePairKeys({ "Module.block.Block.forward.0", {}, {} }, torch).active);
+    }
+
+    // graph_visualize --mapping-file with the automatic pairing off: the pairs given by hand still pair their items
+    // by aten argument names.
+    void mappingFilePairsItemsByAtenArgumentNames()
+    {
+        QTemporaryDir out;
+        const std::filesystem::path dir = out.path().toStdString();
+        writeFile(dir / "mapping.json",
+            R"({"Aten.layer_norm.0.forward": "Functional.layer_norm.0.forward", "Aten.softmax.0.forward": "Torch.softmax.0.forward"})");
+        graph::GraphRunOptions options;
+        options.target = sideDir("aten");
+        options.golden = sideDir("python");
+        options.output = dir / "out";
+        options.crossRuntime = CrossRuntime::Off;
+        options.mappingFile = dir / "mapping.json";
+        const auto db = graph::runGraphVisualize(options).database;
+        auto node = [&](const char* name) {
+            const auto rows = queryRows(db, std::string("SELECT input_data FROM tb_nodes WHERE data_source = 'NPU' AND node_name = '") + name + "'");
+            return rows.size() == 1 ? nlohmann::json::parse(rows[0]) : nlohmann::json();
+        };
+        const auto resultOf = [](const nlohmann::json& item) { return item.value("Result", std::string()); };
+        const auto norm = node("Aten.layer_norm.0.forward"), softmax = node("Aten.softmax.0.forward");
+        QVERIFY(norm.is_object() && softmax.is_object());
+        QCOMPARE(q(resultOf(norm.at("Aten.layer_norm.0.forward.input.4"))), QStringLiteral("pass"));
+        QCOMPARE(q(resultOf(norm.at("Aten.layer_norm.0.forward.input.5"))), QStringLiteral("null")); // cudnn_enable: not compared
+        QCOMPARE(q(resultOf(softmax.at("Aten.softmax.0.forward.input.1"))), QStringLiteral("pass"));
+        const auto precision = queryRows(db, "SELECT precision_index FROM tb_nodes WHERE data_source = 'NPU' AND node_name IN "
+                                             "('Aten.layer_norm.0.forward', 'Aten.softmax.0.forward')");
+        QCOMPARE(precision, (std::vector<std::string> { "0", "0" }));
+    }
+
     void graphSummaryIsInformationUnlessManyNodesAreUnpaired()
     {
         QTemporaryDir out;
