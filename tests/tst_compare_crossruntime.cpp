@@ -138,7 +138,51 @@ private slots:
         QVERIFY(!usesCrossRuntimePairing(aten, python, fuzzy)); // an explicit matching option wins
         CompareOptions forced;
         forced.crossRuntime = CrossRuntime::On;
-        QVERIFY(usesCrossRuntimePairing(python, python, forced));
+        QVERIFY(usesCrossRuntimePairing(aten, python, forced));
+        // Forced on two dumps of one runtime: nothing to pair across runtimes, the ordinary compare is used.
+        QVERIFY(!usesCrossRuntimePairing(python, python, forced));
+        QVERIFY(!usesCrossRuntimePairing(aten, aten, forced));
+        QVERIFY(sameRuntimeNote(aten, python).empty());
+    }
+
+    void forcedOnTwoPythonDumpsSaysNothingWasPairedAcrossRuntimes()
+    {
+        const Sides sides;
+        CompareOptions forced;
+        forced.crossRuntime = CrossRuntime::On;
+        const auto table = compareTexts(sides.python, "python", sides.python, "python", true, forced);
+        QVERIFY(!table->crossRuntime.active);
+        QCOMPARE(countPaired(*table), table->rows.size()); // the same dump: every row pairs by name
+        const std::string text = crossRuntimeText(table->crossRuntime);
+        QCOMPARE(q(text), QStringLiteral("--cross-runtime: both dumps are Python msprobe dumps (Functional/Tensor/Torch entries, no Aten.*): "
+                                         "nothing to pair across runtimes, the ordinary compare by name was used"));
+        const auto atenTable = compareTexts(sides.aten, "aten", sides.aten, "aten", true, forced);
+        QVERIFY(!atenTable->crossRuntime.active);
+        QVERIFY2(crossRuntimeText(atenTable->crossRuntime).starts_with("--cross-runtime: both dumps are C++ libtorch captures"),
+            crossRuntimeText(atenTable->crossRuntime).c_str());
+        // Not asked for: nothing said.
+        QVERIFY(crossRuntimeText(compareTexts(sides.python, "python", sides.python, "python")->crossRuntime).empty());
+
+        QTemporaryDir out;
+        const QString python = q((sideDir("python") / "dump.json").string());
+        const auto run = runCli({ "compare", "-tp", python, "-gp", python, "-o", out.path(), "--cross-runtime", "--json", "--no-progress" });
+        QVERIFY2(run.exitCode == 0, qPrintable(run.err));
+        QVERIFY2(run.out.contains("nothing to pair across runtimes, the ordinary compare by name was used"), qPrintable(run.out));
+        QVERIFY2(!run.out.contains("C++ Aten ops"), qPrintable(run.out));
+        const QStringList verdicts = QDir(out.path()).entryList({ "compare_verdict_*.json" });
+        QCOMPARE(verdicts.size(), 1);
+        const auto verdict = nlohmann::json::parse(readText((std::filesystem::path(out.path().toStdString()) / verdicts[0].toStdString())));
+        const auto& cross = verdict["pairs"][0]["cross_runtime"];
+        QVERIFY(!cross.contains("target_runtime"));
+        QVERIFY(cross["note"].get<std::string>().find("both dumps are Python msprobe dumps") != std::string::npos);
+
+        // graph_visualize says the same, as information.
+        QTemporaryDir graphOut;
+        const auto graph = runCli({ "graph_visualize", "-tp", q(sideDir("python").string()), "-gp", q(sideDir("python").string()), "-o",
+            graphOut.path(), "--cross-runtime" });
+        QVERIFY2(graph.exitCode == 0, qPrintable(graph.err));
+        QVERIFY2(graph.err.contains("[INFO] --cross-runtime: both dumps are Python msprobe dumps"), qPrintable(graph.err));
+        QVERIFY2(!graph.err.contains("[WARNING]"), qPrintable(graph.err));
     }
 
     void everyOperatorRowPairsAtenAgainstPython()
@@ -334,16 +378,18 @@ private slots:
         options.target = sideDir("aten");
         options.golden = sideDir("python");
         options.output = out.path().toStdString();
-        std::vector<std::string> warnings;
+        std::vector<std::string> warnings, infos;
         options.warn = [&](const std::string& message) { warnings.push_back(message); };
+        options.info = [&](const std::string& message) { infos.push_back(message); };
         const auto rows = operatorNodes(graph::runGraphVisualize(options).database, "Aten");
         QCOMPARE(rows.size(), std::size_t(11));
         for (const std::string& row : rows)
             QVERIFY2(row.find("|0|[") != std::string::npos, row.c_str()); // paired, and a pass
         const auto softmax = std::find_if(rows.begin(), rows.end(), [](const std::string& r) { return r.starts_with("Aten.softmax.0.forward|"); });
         QVERIFY(softmax != rows.end() && softmax->find("Torch.softmax.0.forward") != std::string::npos);
-        QVERIFY(std::any_of(warnings.begin(), warnings.end(),
-            [](const std::string& w) { return w.find("11 of 11 operator nodes paired") != std::string::npos; }));
+        // How the pairing went is information, not a warning.
+        QCOMPARE(infos, std::vector<std::string> { "cross-runtime pairing (counted per module call): 11 of 11 operator nodes paired" });
+        QVERIFY(warnings.empty());
 
         // A fault planted in the C++ side's gelu grades that node an error and no operator before it.
         QTemporaryDir faultyDir;
@@ -358,6 +404,106 @@ private slots:
             const bool gelu = row.starts_with("Aten.gelu.0.forward|");
             QVERIFY2(row.find(gelu ? "|1|[" : "|0|[") != std::string::npos || row.starts_with("Aten.linear.2.forward|"), row.c_str());
         }
+    }
+
+    // A node pair matched by hand names its items as the automatic pairing does.
+    void handMatchedNodePairNamesItemsByTheAtenSchema()
+    {
+        // libtorch's addmm (part of nn::Linear) matched to F.linear, backward: the incoming gradient, then the
+        // gradients of bias, input and the transposed weight (an intermediate result, left out).
+        const NodePairSide addmm { "Aten.addmm.0.backward",
+            { "Aten.addmm.0.backward.input.0", "Aten.addmm.0.backward.output.0", "Aten.addmm.0.backward.output.1",
+                "Aten.addmm.0.backward.output.2" },
+            { 1, 1, 1, 1 } };
+        const NodePairSide linear { "Functional.linear.3.backward",
+            { "Functional.linear.3.backward.input.0", "Functional.linear.3.backward.output.0", "Functional.linear.3.backward.output.1",
+                "Functional.linear.3.backward.output.2" },
+            { 1, 1, 1, 1 } };
+        NodePairKeys keys = crossRuntimeNodePairKeys(addmm, linear);
+        QVERIFY(keys.active);
+        QCOMPARE(keys.npu, (std::vector<std::string> { ".input.0", ".output.2", ".output.0", ".addmm.output.2" }));
+        QCOMPARE(keys.npuIgnored, (std::vector<std::uint8_t> { 0, 0, 0, 1 }));
+        QCOMPARE(keys.bench, (std::vector<std::string> { ".input.0", ".output.0", ".output.1", ".output.2" }));
+        // t's gradient is F.linear's weight gradient.
+        const NodePairSide t { "Aten.t.0.backward", { "Aten.t.0.backward.input.0", "Aten.t.0.backward.output.0" }, { 1, 1 } };
+        keys = crossRuntimeNodePairKeys(t, linear);
+        QCOMPARE(keys.npu, (std::vector<std::string> { ".t.input.0", ".output.1" }));
+        QCOMPARE(keys.npuIgnored, (std::vector<std::uint8_t> { 1, 0 }));
+        // Forward: the aten call's positional dim meets Torch.softmax's dim= keyword; dtype (None, aten only) is left out.
+        const NodePairSide aten { "Aten.softmax.0.forward",
+            { "Aten.softmax.0.forward.input.0", "Aten.softmax.0.forward.input.1", "Aten.softmax.0.forward.input.2",
+                "Aten.softmax.0.forward.output.0" },
+            { 1, 0, 0, 1 } };
+        const NodePairSide torch { "Torch.softmax.0.forward",
+            { "Torch.softmax.0.forward.input.0", "Torch.softmax.0.forward.input.dim", "Torch.softmax.0.forward.output.0" }, { 1, 0, 1 } };
+        keys = crossRuntimeNodePairKeys(aten, torch);
+        QCOMPARE(keys.npu, (std::vector<std::string> { ".input.self", ".input.dim", ".input.dtype", ".output.0" }));
+        QCOMPARE(keys.npuIgnored, (std::vector<std::uint8_t> { 0, 0, 1, 0 }));
+        QCOMPARE(keys.bench, (std::vector<std::string> { ".input.self", ".input.dim", ".output.0" }));
+        QCOMPARE(keys.benchIgnored, (std::vector<std::uint8_t> { 0, 0, 0 }));
+        // Two nodes of one runtime, or a module: by position as before.
+        QVERIFY(!crossRuntimeNodePairKeys(torch, torch).active);
+        QVERIFY(!crossRuntimeNodePairKeys(aten, aten).active);
+        QVERIFY(!crossRuntimeNodePairKeys({ "Module.block.Block.forward.0", {}, {} }, torch).active);
+    }
+
+    // graph_visualize --mapping-file with the automatic pairing off: the pairs given by hand still pair their items
+    // by aten argument names.
+    void mappingFilePairsItemsByAtenArgumentNames()
+    {
+        QTemporaryDir out;
+        const std::filesystem::path dir = out.path().toStdString();
+        writeFile(dir / "mapping.json",
+            R"({"Aten.layer_norm.0.forward": "Functional.layer_norm.0.forward", "Aten.softmax.0.forward": "Torch.softmax.0.forward"})");
+        graph::GraphRunOptions options;
+        options.target = sideDir("aten");
+        options.golden = sideDir("python");
+        options.output = dir / "out";
+        options.crossRuntime = CrossRuntime::Off;
+        options.mappingFile = dir / "mapping.json";
+        const auto db = graph::runGraphVisualize(options).database;
+        auto node = [&](const char* name) {
+            const auto rows = queryRows(db, std::string("SELECT input_data FROM tb_nodes WHERE data_source = 'NPU' AND node_name = '") + name + "'");
+            return rows.size() == 1 ? nlohmann::json::parse(rows[0]) : nlohmann::json();
+        };
+        const auto resultOf = [](const nlohmann::json& item) { return item.value("Result", std::string()); };
+        const auto norm = node("Aten.layer_norm.0.forward"), softmax = node("Aten.softmax.0.forward");
+        QVERIFY(norm.is_object() && softmax.is_object());
+        QCOMPARE(q(resultOf(norm.at("Aten.layer_norm.0.forward.input.4"))), QStringLiteral("pass"));
+        QCOMPARE(q(resultOf(norm.at("Aten.layer_norm.0.forward.input.5"))), QStringLiteral("null")); // cudnn_enable: not compared
+        QCOMPARE(q(resultOf(softmax.at("Aten.softmax.0.forward.input.1"))), QStringLiteral("pass"));
+        const auto precision = queryRows(db, "SELECT precision_index FROM tb_nodes WHERE data_source = 'NPU' AND node_name IN "
+                                             "('Aten.layer_norm.0.forward', 'Aten.softmax.0.forward')");
+        QCOMPARE(precision, (std::vector<std::string> { "0", "0" }));
+    }
+
+    void graphSummaryIsInformationUnlessManyNodesAreUnpaired()
+    {
+        QTemporaryDir out;
+        const auto run = runCli({ "graph_visualize", "-tp", q(sideDir("aten").string()), "-gp", q(sideDir("python").string()), "-o", out.path() });
+        QVERIFY2(run.exitCode == 0, qPrintable(run.err));
+        QVERIFY2(run.err.contains("[INFO] cross-runtime pairing (counted per module call): 11 of 11 operator nodes paired\n"), qPrintable(run.err));
+        QVERIFY2(!run.err.contains("[WARNING]"), qPrintable(run.err));
+
+        // Two of the eleven C++ calls (18%) become operators the Python dump does not have: still the same line
+        // as information, and a warning since more than a tenth were compared with nothing.
+        QTemporaryDir dir;
+        const std::filesystem::path unpaired = dir.path().toStdString();
+        for (const char* file : { "dump.json", "construct.json" }) {
+            std::string text = readText(sideDir("aten") / file);
+            text = replaced(replaced(text, "Aten.gelu.0.", "Aten.mystery_op.0."), "Aten.softmax.0.", "Aten.other_op.0.");
+            writeFile(unpaired / file, text);
+        }
+        writeFile(unpaired / "stack.json", "{}");
+        QTemporaryDir out2;
+        const auto many = runCli({ "graph_visualize", "-tp", q(unpaired.string()), "-gp", q(sideDir("python").string()), "-o", out2.path() });
+        QVERIFY2(many.exitCode == 0, qPrintable(many.err));
+        QVERIFY2(many.err.contains("[INFO] cross-runtime pairing (counted per module call): 9 of 11 operator nodes paired; not paired: "
+                                   "Aten.other_op.0.forward, Aten.mystery_op.0.forward\n"),
+            qPrintable(many.err));
+        QVERIFY2(many.err.contains("[WARNING] cross-runtime pairing left 2 of 11 operator nodes without a partner: more than a tenth "
+                                   "were not compared with anything\n"),
+            qPrintable(many.err));
     }
 
     void cliSummaryAndJsonSayHowRowsPaired()
@@ -379,9 +525,24 @@ private slots:
         QCOMPARE(cross["ignored_argument_rows"].get<std::size_t>(), std::size_t(5));
         QCOMPARE(cross["paired_rows"].get<std::size_t>(), verdict["pairs"][0]["rows"].get<std::size_t>());
 
+        // The HTML report has the same line.
+        QTemporaryDir htmlOut;
+        const auto html = runCli({ "compare", "-tp", q((sideDir("aten") / "dump.json").string()), "-gp",
+            q((sideDir("python") / "dump.json").string()), "-o", htmlOut.path(), "--html", "--no-progress" });
+        QVERIFY2(html.exitCode == 0, qPrintable(html.err));
+        const QStringList reports = QDir(htmlOut.path()).entryList({ "*.html" });
+        QCOMPARE(reports.size(), 1);
+        const std::string report = readText(std::filesystem::path(htmlOut.path().toStdString()) / reports[0].toStdString());
+        QVERIFY2(report.find("<p class=note>cross-runtime pairing (target: C++ Aten ops, golden: Python APIs, counted per module call): "
+                             + std::to_string(cross["paired_rows"].get<std::size_t>())
+                             + " rows paired, 0 unpaired (warnings), 5 one-runtime-only argument rows left out</p>")
+                != std::string::npos,
+            report.c_str());
+
         const auto refused = runCli({ "compare", "-tp", q((sideDir("aten") / "dump.json").string()), "-gp",
             q((sideDir("python") / "dump.json").string()), "-o", out.path(), "--cross-runtime", "-fm" });
         QCOMPARE(refused.exitCode, 2);
+        QVERIFY2(refused.err.contains("--cross-runtime cannot be combined with -dm, -cm, -fm or --consistent_check"), qPrintable(refused.err));
     }
 };
 

@@ -10,6 +10,8 @@
 #include "match/nodepicklist.h"
 #include "studiosession.h"
 
+#include <nlohmann/json.hpp>
+
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QUndoStack>
@@ -112,6 +114,60 @@ private slots:
         QVERIFY(allRows(db) == matched);
         controller.undoStack()->undo();
         QVERIFY(allRows(db) == original);
+    }
+
+    // A C++ capture (Aten.*) against a Python dump of the same block: an operator node re-matched by hand pairs
+    // its items as the automatic cross-runtime pairing does (aten argument names: Torch.softmax's dim= keyword
+    // meets the aten call's positional dim; layer_norm's cudnn_enable, add's alpha, gelu's approximate left out),
+    // so every node's data and precision come back exactly as graph_visualize wrote them. By position they do not
+    // (the one-runtime-only arguments would be rows compared with nothing).
+    void crossRuntimeRematchPairsItemsByAtenArgumentNames()
+    {
+        GraphRunOptions options;
+        options.target = dataDir() / "crossruntime" / "aten";
+        options.golden = dataDir() / "crossruntime" / "python";
+        options.output = fs::path(m_tmp.path().toStdString()) / "crossruntime";
+        const fs::path db = runGraphVisualize(options).database;
+        const std::string operators = "SELECT node_name, matched_node_link, precision_index, input_data, output_data FROM tb_nodes "
+                                      "WHERE step = 0 AND rank = 0 AND data_source = 'NPU' AND node_name LIKE 'Aten.%' ORDER BY id";
+        const auto automatic = readRows(db, operators);
+        QCOMPARE(automatic.size(), std::size_t(11));
+        StudioSession session;
+        QVERIFY(openInSession(session, db));
+        MatchController controller(&session);
+        QVERIFY2(controller.open(0, 0), qPrintable(controller.errorString()));
+        QSignalSpy failed(&controller, &MatchController::failed);
+        for (const auto& row : automatic) {
+            const auto link = nlohmann::json::parse(row.at("matched_node_link"));
+            QVERIFY2(!link.empty(), row.at("node_name").c_str());
+            const QString node = q(row.at("node_name"));
+            controller.unmatch(node);
+            controller.match(node, q(link.back().get<std::string>()));
+        }
+        QCOMPARE(failed.count(), 0);
+        QCOMPARE(controller.undoStack()->count(), 22);
+        const auto byHand = readRows(db, operators);
+        QCOMPARE(byHand.size(), automatic.size());
+        for (std::size_t i = 0; i < byHand.size(); ++i) {
+            const std::string& node = byHand[i].at("node_name");
+            QCOMPARE(q(byHand[i].at("matched_node_link")), q(automatic[i].at("matched_node_link")));
+            QVERIFY2(byHand[i].at("precision_index") == "0", node.c_str()); // a pass, as automatically
+            for (const char* column : { "input_data", "output_data" })
+                QVERIFY2(nlohmann::json::parse(byHand[i].at(column)) == nlohmann::json::parse(automatic[i].at(column)),
+                    (node + " " + column + ":\n" + byHand[i].at(column) + "\nautomatic:\n" + automatic[i].at(column)).c_str());
+        }
+        // The rows say which argument met which: softmax's positional dim has its compare results, layer_norm's
+        // cudnn_enable (aten only) none.
+        const auto softmax = std::find_if(byHand.begin(), byHand.end(), [](const DbRow& r) { return r.at("node_name") == "Aten.softmax.0.forward"; });
+        QVERIFY(softmax != byHand.end());
+        const auto resultOf = [](const nlohmann::json& item) { return item.value("Result", std::string()); };
+        const auto softmaxInputs = nlohmann::json::parse(softmax->at("input_data"));
+        QVERIFY2(resultOf(softmaxInputs.at("Aten.softmax.0.forward.input.1")) == "pass", softmax->at("input_data").c_str());
+        const auto norm = std::find_if(byHand.begin(), byHand.end(), [](const DbRow& r) { return r.at("node_name") == "Aten.layer_norm.0.forward"; });
+        QVERIFY(norm != byHand.end());
+        const auto normInputs = nlohmann::json::parse(norm->at("input_data"));
+        QVERIFY2(resultOf(normInputs.at("Aten.layer_norm.0.forward.input.4")) == "pass", norm->at("input_data").c_str());
+        QVERIFY2(resultOf(normInputs.at("Aten.layer_norm.0.forward.input.5")) == "null", norm->at("input_data").c_str()); // not compared
     }
 
     void tensorPlansRunOnAWorker()

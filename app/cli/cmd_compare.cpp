@@ -112,6 +112,10 @@ int runCompare(const std::vector<std::string>& args)
             failOn = *f;
         } else if (scan.isFlag({ "-fm", "--fuzzy_match", "-f" }))
             options.compare.fuzzyMatch = true;
+        else if (scan.isFlag({ "--cross-runtime", "--cross_runtime" }))
+            options.compare.crossRuntime = CrossRuntime::On;
+        else if (scan.isFlag({ "--no-cross-runtime", "--no_cross_runtime" }))
+            options.compare.crossRuntime = CrossRuntime::Off;
         else if (auto d = scan.value({ "-dm", "--data_mapping" }))
             dataMapping = *d;
         else if (scan.isFlag({ "-cm", "--cell_mapping" })) {
@@ -225,8 +229,8 @@ int runCompare(const std::vector<std::string>& args)
             std::printf("  %s mode, %zu rows: %zu pass, %zu warning, %zu error; %zu unpaired (no bench partner)%s%s\n",
                 pair.mode.c_str(), pair.rows, pair.pass, pair.warning, pair.error, pair.unpaired,
                 pair.mode == "tensor" ? "; " : "", pair.mode == "tensor" ? tensorFileProblemCount(pair.unreadableFiles).c_str() : "");
-            if (pair.crossRuntime.active)
-                std::printf("  %s\n", crossRuntimeText(pair.crossRuntime).c_str());
+            if (const std::string cross = crossRuntimeText(pair.crossRuntime); !cross.empty())
+                std::printf("  %s\n", cross.c_str());
             for (const std::string& warning : pairWarnings(pair))
                 std::fprintf(stderr, "msprobe compare: warning: %s%s%s\n", title.c_str(), title.empty() ? "" : ": ", warning.c_str());
             printPoint("first divergence", pair.firstDivergence, "none");

@@ -192,6 +192,7 @@ int runGraphVisualize(const std::vector<std::string>& args)
         lastPercent = percent;
     };
     options.warn = [&](const std::string& message) { std::fprintf(stderr, "[WARNING] %s\n", message.c_str()); };
+    options.info = [&](const std::string& message) { std::fprintf(stderr, "[INFO] %s\n", message.c_str()); };
     InterruptGuard guard("graph_visualize", options.output); // Ctrl-C: unfinished files removed, exit 130
     try {
         const graph::GraphRunResult result = graph::runGraphVisualize(options);

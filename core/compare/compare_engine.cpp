@@ -318,7 +318,7 @@ bool usesCrossRuntimePairing(const DumpFile& npu, const DumpFile& bench, const C
     if (options.crossRuntime == CrossRuntime::Off || !options.consistentBackend.empty() || options.debugFile)
         return false;
     if (options.crossRuntime == CrossRuntime::On)
-        return true;
+        return sameRuntimeNote(npu, bench).empty();
     return !options.useDataMapping && !options.useCellMapping && !options.fuzzyMatch && isCrossRuntimePair(npu, bench);
 }
 
@@ -389,6 +389,8 @@ std::unique_ptr<CompareTable> compareDumps(DumpFile npu, DumpFile bench, StackIn
     if (usesCrossRuntimePairing(table->npu.dump, table->bench.dump, options)) {
         matchCrossRuntime(*table, constructs);
     } else {
+        if (options.crossRuntime == CrossRuntime::On)
+            table->crossRuntime.note = sameRuntimeNote(table->npu.dump, table->bench.dump);
         const auto matched = matchItems(*table->npu.items, *table->bench.items, options);
         table->rows.reserve(matched.size());
         for (const auto& m : matched) {

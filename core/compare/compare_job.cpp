@@ -181,7 +181,7 @@ std::vector<std::string> pairWarnings(const PairOutcome& outcome)
 std::string crossRuntimeText(const CrossRuntimeReport& report)
 {
     if (!report.active)
-        return {};
+        return report.note;
     return std::string("cross-runtime pairing (") + (report.npuIsAten ? "target: C++ Aten ops, golden: Python APIs" : "target: Python APIs, golden: C++ Aten ops")
         + (report.scoped ? ", counted per module call" : ", counted over the whole dump") + "): " + std::to_string(report.pairedRows)
         + " rows paired, " + std::to_string(report.unpairedRows) + " unpaired (warnings), " + std::to_string(report.ignoredRows)

@@ -72,7 +72,8 @@ std::string unpairedText(std::size_t unpaired, std::size_t rows);
 std::vector<std::string> pairWarnings(const PairOutcome& outcome);
 
 // "cross-runtime pairing (C++ Aten ops -> Python APIs): P rows paired, U unpaired, I one-runtime-only argument
-// rows left out" for the summaries; empty when the pair was not compared that way.
+// rows left out" for the summaries; CrossRuntimeReport::note when --cross-runtime found both dumps of one runtime;
+// empty when the pair was not compared that way.
 std::string crossRuntimeText(const CrossRuntimeReport& report);
 
 // Runs every pair (in parallel), writing each output under a temporary name renamed into place when complete.

@@ -5,6 +5,8 @@
 #include "compare/cross_runtime_table.h"
 #include "support/python_text.h"
 
+#include <algorithm>
+#include <array>
 #include <optional>
 #include <unordered_map>
 #include <unordered_set>
@@ -16,6 +18,76 @@ namespace {
 std::string_view prefixOf(std::string_view name) { return name.substr(0, name.find('.')); }
 
 bool isModuleName(std::string_view name) { return name.starts_with("Module.") || name.starts_with("Cell."); }
+
+// ".input.{k or key}{rest}" of a forward call named by naming -> ".input.{aten name}{rest}" (the left-out name
+// keeps its own name after it, so that two of one call stay apart); empty when the suffix names no argument.
+std::string argumentSuffix(const ArgumentNaming& naming, std::string_view suffix, bool& ignored)
+{
+    ignored = false;
+    const auto parts = pythonSplit(suffix.substr(suffix.starts_with('.') ? 1 : 0), '.');
+    if (parts.size() < 2)
+        return {};
+    const std::string canonical = isDigits(parts[1]) && parts[1].size() < 10
+        ? naming.positionalName(static_cast<std::size_t>(std::stoul(std::string(parts[1]))))
+        : naming.keywordName(parts[1]);
+    ignored = canonical == kIgnoredArgument;
+    std::string key = ".input." + canonical + (ignored ? std::string(parts[1]) : std::string());
+    for (std::size_t p = 2; p < parts.size(); ++p)
+        key.append(1, '.').append(parts[p]);
+    return key;
+}
+
+// One call of a decomposed operator: libtorch's C++ torch::nn::functional::linear (what nn::Linear runs) calls
+// t + addmm, or t + matmul (+ add_ for the bias), where Python's F.linear reaches aten linear. Each part names
+// its arguments in linear's terms ("-": not compared); the main part is the node the graph pairs.
+struct LinearPart {
+    std::string op; // this part's aten op
+    std::vector<std::string> positional;
+    bool keepsOutput = false; // the part whose output is the whole call's
+    bool main = false;
+};
+
+LinearPart linearPart(std::string_view op, bool withBias)
+{
+    if (op == "t")
+        return { "t", { "weight" }, false, false };
+    if (op == "addmm")
+        return { "addmm", { "bias", "input", "-" }, true, true };
+    if (op == "matmul")
+        return { "matmul", { "input", "-" }, !withBias, !withBias };
+    return { std::string(op), { "-", "bias" }, true, true }; // add_ / add of the bias
+}
+
+// The part of F.linear's decomposition an aten op of a node matched by hand to a linear can be; nullopt for others.
+std::optional<LinearPart> linearPartOf(std::string_view op)
+{
+    if (op == "t" || op == "addmm" || op == "add_" || op == "add")
+        return linearPart(op, true);
+    if (op == "matmul")
+        return linearPart(op, false);
+    return std::nullopt;
+}
+
+// A backward item of a part (".input.k": the grad of its k-th output, ".output.k": the grad of its k-th tensor
+// input) in the whole linear's backward terms (".input.0"; ".output.0/1/2" for input, weight, bias); empty: an
+// intermediate gradient, not compared.
+std::string linearBackwardSuffix(const LinearPart& part, std::string_view suffix)
+{
+    const auto parts = pythonSplit(suffix.substr(suffix.starts_with('.') ? 1 : 0), '.');
+    if (parts.size() < 2 || !isDigits(parts[1]) || parts[1].size() > 9)
+        return {};
+    const std::size_t k = std::stoul(std::string(parts[1]));
+    std::string rest;
+    for (std::size_t p = 2; p < parts.size(); ++p)
+        rest.append(1, '.').append(parts[p]);
+    if (parts[0] == "input")
+        return part.keepsOutput && k == 0 ? ".input.0" + rest : std::string();
+    if (parts[0] != "output" || k >= part.positional.size())
+        return {};
+    static constexpr std::array<std::string_view, 3> kLinearInputs = { "input", "weight", "bias" };
+    const auto at = std::find(kLinearInputs.begin(), kLinearInputs.end(), part.positional[k]);
+    return at == kLinearInputs.end() ? std::string() : ".output." + std::to_string(at - kLinearInputs.begin()) + rest;
+}
 
 // Keys in aten terms: a forward API entry is "{scope}|{aten op}.{k}.forward" with k its order among the calls of
 // that aten operator inside the same module call; its items name their argument by the aten schema.
@@ -30,21 +102,21 @@ public:
     }
 
     // keys/ignored/argument per item; entryKeys per EntryInfo (empty: cannot pair).
-    void run(std::vector<std::string>& keys, std::vector<std::uint8_t>& ignored, std::vector<std::uint8_t>& argument,
+    void run(std::vector<std::string>& keys, std::vector<std::uint8_t>& ignored, std::vector<std::uint8_t>& argumentItems,
         std::vector<std::string>& entryKeys)
     {
         const auto& items = m_table.items();
         keys.assign(items.size(), {});
         ignored.assign(items.size(), 0);
-        argument.assign(items.size(), 0);
+        argumentItems.assign(items.size(), 0);
         entryKeys.assign(m_table.entries().size(), {});
         findLinearDecompositions();
         for (std::size_t e = 0; e < m_table.entries().size(); ++e) {
             const EntryInfo& entry = m_table.entries()[e];
             const std::string_view name = m_table.dump().entryName(entry.dumpEntry);
             ArgumentNaming naming;
-            const CompositePart* part = m_parts.empty() || !m_parts[e] ? nullptr : &*m_parts[e];
-            const std::string entryKey = part ? compositeKey(entry, name, *part, naming) : keyOf(entry, name, naming);
+            const LinearPart* part = compositePartOf(e, entry);
+            const std::string entryKey = part ? compositeKey(e, entry, name, *part, naming) : keyOf(entry, name, naming);
             entryKeys[e] = part && !part->main ? std::string() : entryKey;
             for (std::uint32_t i = entry.firstItem; i < entry.firstItem + entry.itemCount; ++i) {
                 const Item& item = items[i];
@@ -60,41 +132,34 @@ public:
                     ignored[i] = 1;
                     continue;
                 }
+                if (part && entry.kind == CallKind::Backward) {
+                    const std::string linear = linearBackwardSuffix(*part, suffix);
+                    keys[i] = entryKey + (linear.empty() ? "." + part->op + std::string(suffix) : linear);
+                    ignored[i] = linear.empty(); // the gradient of an intermediate result
+                    continue;
+                }
                 if (naming.atenOp.empty() || item.state != ItemState::Input || entry.kind != CallKind::Forward) {
                     keys[i] = entryKey + std::string(suffix);
                     continue;
                 }
-                // ".input.{k or key}{rest}" (".kwargs.{key}" in tensor mode)
-                const auto parts = pythonSplit(suffix.substr(suffix.starts_with('.') ? 1 : 0), '.');
-                if (parts.size() < 2) {
+                bool leftOut = false;
+                const std::string argument = argumentSuffix(naming, suffix, leftOut);
+                if (argument.empty()) {
                     keys[i] = entryKey + std::string(suffix);
                     continue;
                 }
-                const std::string canonical = isDigits(parts[1]) && parts[1].size() < 10
-                    ? naming.positionalName(static_cast<std::size_t>(std::stoul(std::string(parts[1]))))
-                    : naming.keywordName(parts[1]);
-                argument[i] = 1;
-                if (canonical == kIgnoredArgument)
-                    ignored[i] = 1;
-                // Left-out arguments keep their own name, so that two of one call stay apart.
-                std::string key = entryKey + ".input." + canonical + (canonical == kIgnoredArgument ? std::string(parts[1]) : std::string());
-                for (std::size_t p = 2; p < parts.size(); ++p)
-                    key.append(1, '.').append(parts[p]);
-                keys[i] = std::move(key);
+                argumentItems[i] = 1;
+                ignored[i] = leftOut;
+                keys[i] = entryKey + argument;
             }
         }
     }
 
 private:
-    // One call of a decomposed operator: libtorch's C++ torch::nn::functional::linear (what nn::Linear runs) calls
-    // t + addmm, or t + matmul (+ add_ for the bias), where Python's F.linear reaches aten linear. Each part names
-    // its arguments in linear's terms ("-": not compared); the main part is the node the graph pairs.
+    // A decomposed linear's part: `first` is the entry of the call's first part (its key is made there).
     struct CompositePart {
-        std::size_t first = 0; // the entry of the first part (its key is made there)
-        std::string op; // this part's aten op
-        std::vector<std::string> positional;
-        bool keepsOutput = false; // the part whose output is the whole call's
-        bool main = false;
+        std::size_t first = 0;
+        LinearPart part;
     };
 
     std::string parentOf(std::string_view name) const
@@ -128,14 +193,14 @@ private:
                 continue;
             const bool inLinear = isLinearModuleCall(parentOf(nameOf(k)));
             std::vector<CompositePart> parts;
-            parts.push_back({ calls[k], "t", { "weight" }, false, false });
+            parts.push_back({ calls[k], linearPart("t", false) });
             if (opOf(k + 1) == "addmm") {
-                parts.push_back({ calls[k], "addmm", { "bias", "input", "-", }, true, true });
+                parts.push_back({ calls[k], linearPart("addmm", true) });
             } else if (opOf(k + 1) == "matmul" && inLinear) {
                 const bool bias = (opOf(k + 2) == "add_" || opOf(k + 2) == "add") && sameParent(k, k + 2);
-                parts.push_back({ calls[k], "matmul", { "input", "-" }, !bias, !bias });
+                parts.push_back({ calls[k], linearPart("matmul", bias) });
                 if (bias)
-                    parts.push_back({ calls[k], std::string(opOf(k + 2)), { "-", "bias" }, true, true });
+                    parts.push_back({ calls[k], linearPart(opOf(k + 2), true) });
             } else {
                 continue;
             }
@@ -147,16 +212,33 @@ private:
         }
     }
 
-    // The key of a part of a decomposed linear: "{scope}|linear.{k}.forward" for every part (made at the first).
-    std::string compositeKey(const EntryInfo& entry, std::string_view name, const CompositePart& part, ArgumentNaming& naming)
+    // The part of a decomposed linear an entry is (its backward entry: the part its forward call was); else nullptr.
+    const LinearPart* compositePartOf(std::size_t e, const EntryInfo& entry) const
+    {
+        if (entry.kind == CallKind::Forward)
+            return m_parts.empty() || !m_parts[e] ? nullptr : &m_parts[e]->part;
+        if (entry.kind != CallKind::Backward)
+            return nullptr;
+        auto it = m_backwardPart.find(callIdOf(entry));
+        return it == m_backwardPart.end() ? nullptr : &it->second;
+    }
+
+    static std::string callIdOf(const EntryInfo& entry)
     {
         const std::string_view callDirection = entry.callDirection;
-        const std::string callId = std::string(entry.opNoNumber) + "." + std::string(callDirection.substr(0, callDirection.find('.')));
+        return std::string(entry.opNoNumber) + "." + std::string(callDirection.substr(0, callDirection.find('.')));
+    }
+
+    // The key of a part of a decomposed linear: "{scope}|linear.{k}.forward" for every part (made at the first),
+    // "{scope}|linear.{k}.backward" for the backward of every part.
+    std::string compositeKey(std::size_t e, const EntryInfo& entry, std::string_view name, const LinearPart& part, ArgumentNaming& naming)
+    {
+        const std::string callId = callIdOf(entry);
         if (entry.kind == CallKind::Backward) {
             auto it = m_forwardKey.find(callId);
             return it == m_forwardKey.end() ? std::string() : it->second + ".backward";
         }
-        std::string& key = m_compositeKey[part.first];
+        std::string& key = m_compositeKey[m_parts[e]->first];
         if (key.empty()) {
             const std::string scope = m_scoped ? moduleNameWithoutClass(parentOf(name)) : std::string();
             const std::string counter = scope + "|linear";
@@ -166,8 +248,8 @@ private:
         naming.known = true;
         naming.positional = part.positional;
         naming.keywords.clear(); // addmm's beta/alpha, add_'s alpha: "alpha"/"beta" meet nothing on the Python side
-        // The backward of a part other than the main one pairs with nothing.
-        m_forwardKey[callId] = part.main ? key : key + "." + part.op;
+        m_forwardKey[callId] = key;
+        m_backwardPart.emplace(callId, part);
         return key + ".forward";
     }
 
@@ -213,6 +295,7 @@ private:
     std::unordered_map<std::string, std::size_t> m_counters; // "{scope}|{aten op}" -> calls so far
     std::unordered_map<std::string, std::string> m_forwardKey; // "Functional.linear.0" -> its key without direction
     std::vector<std::optional<CompositePart>> m_parts; // per entry, when it is part of a decomposed linear
+    std::unordered_map<std::string, LinearPart> m_backwardPart; // "Aten.t.0" -> its part, for its backward entry
     std::unordered_map<std::size_t, std::string> m_compositeKey; // first part's entry -> the call's key
 };
 
@@ -244,7 +327,99 @@ void ignoreOneSided(const ItemTable& table, const std::vector<std::string>& keys
     }
 }
 
+// "Prefix.api.N.direction" split; false for a name of another form (a module, parameters_grad).
+struct OperatorName {
+    std::string_view prefix, api, direction;
+};
+
+std::optional<OperatorName> operatorName(std::string_view node)
+{
+    if (isModuleName(node))
+        return std::nullopt;
+    const std::size_t first = node.find('.'), last = node.rfind('.');
+    if (first == std::string_view::npos || last <= first)
+        return std::nullopt;
+    const std::size_t number = node.rfind('.', last - 1);
+    if (number == std::string_view::npos || number <= first || !isDigits(node.substr(number + 1, last - number - 1)))
+        return std::nullopt;
+    OperatorName name { node.substr(0, first), node.substr(first + 1, number - first - 1), node.substr(last + 1) };
+    if (name.direction != "forward" && name.direction != "backward")
+        return std::nullopt;
+    return name;
+}
+
+// The keys of one node's items (relative to the node); argumentItems marks forward arguments.
+void keyNodeItems(const NodePairSide& side, const OperatorName& name, const ArgumentNaming& naming, const std::optional<LinearPart>& part,
+    std::vector<std::string>& keys, std::vector<std::uint8_t>& ignored, std::vector<std::uint8_t>& argumentItems)
+{
+    keys.assign(side.items.size(), {});
+    ignored.assign(side.items.size(), 0);
+    argumentItems.assign(side.items.size(), 0);
+    const bool forward = name.direction == "forward";
+    for (std::size_t i = 0; i < side.items.size(); ++i) {
+        const std::string_view item = side.items[i];
+        const std::string_view suffix = item.starts_with(side.node) ? item.substr(side.node.size()) : item;
+        if (part && !forward) {
+            const std::string linear = linearBackwardSuffix(*part, suffix);
+            keys[i] = linear.empty() ? "." + part->op + std::string(suffix) : linear;
+            ignored[i] = linear.empty();
+            continue;
+        }
+        if (part && suffix.starts_with(".output") && !part->keepsOutput) {
+            keys[i] = "." + part->op + std::string(suffix);
+            ignored[i] = 1;
+            continue;
+        }
+        bool leftOut = false;
+        const std::string argument = forward && !naming.atenOp.empty() && (suffix.starts_with(".input.") || suffix.starts_with(".kwargs."))
+            ? argumentSuffix(naming, suffix, leftOut)
+            : std::string();
+        keys[i] = argument.empty() ? std::string(suffix) : argument;
+        ignored[i] = leftOut;
+        argumentItems[i] = !argument.empty();
+    }
+}
+
 } // namespace
+
+NodePairKeys crossRuntimeNodePairKeys(const NodePairSide& npu, const NodePairSide& bench)
+{
+    NodePairKeys out;
+    const auto npuName = operatorName(npu.node), benchName = operatorName(bench.node);
+    if (!npuName || !benchName || npuName->direction != benchName->direction)
+        return out;
+    const bool npuAten = npuName->prefix == "Aten", benchAten = benchName->prefix == "Aten";
+    if (!(npuAten && isPythonApiPrefix(benchName->prefix)) && !(benchAten && isPythonApiPrefix(npuName->prefix)))
+        return out;
+    out.active = true;
+    const OperatorName& aten = npuAten ? *npuName : *benchName;
+    const OperatorName& python = npuAten ? *benchName : *npuName;
+    const ArgumentNaming pythonNaming = pythonApiNaming(python.prefix, python.api);
+    ArgumentNaming atenSide = atenNaming(aten.api);
+    std::optional<LinearPart> part;
+    if (pythonNaming.atenOp == "linear" && aten.api != "linear")
+        if ((part = linearPartOf(aten.api))) {
+            atenSide.atenOp = "linear";
+            atenSide.known = true;
+            atenSide.positional = part->positional;
+            atenSide.keywords.clear();
+        }
+    std::vector<std::uint8_t> npuArgument, benchArgument;
+    keyNodeItems(npu, *npuName, npuAten ? atenSide : pythonNaming, npuAten ? part : std::nullopt, out.npu, out.npuIgnored, npuArgument);
+    keyNodeItems(bench, *benchName, benchAten ? atenSide : pythonNaming, benchAten ? part : std::nullopt, out.bench, out.benchIgnored,
+        benchArgument);
+    // A non-tensor argument the other node lacks is one only this runtime passes (at its default): left out.
+    auto leaveOutOneSided = [](const NodePairSide& side, const std::vector<std::string>& keys, const std::vector<std::uint8_t>& argument,
+                                const std::vector<std::string>& otherKeys, std::vector<std::uint8_t>& ignored) {
+        const std::unordered_set<std::string_view> other(otherKeys.begin(), otherKeys.end());
+        for (std::size_t i = 0; i < keys.size(); ++i)
+            if (argument[i] && !ignored[i] && !(i < side.tensor.size() && side.tensor[i]) && !other.contains(keys[i]))
+                ignored[i] = 1;
+    };
+    leaveOutOneSided(npu, out.npu, npuArgument, out.bench, out.npuIgnored);
+    leaveOutOneSided(bench, out.bench, benchArgument, out.npu, out.benchIgnored);
+    return out;
+}
 
 std::string moduleNameWithoutClass(std::string_view name)
 {
@@ -284,6 +459,16 @@ bool isCrossRuntimePair(const DumpFile& npu, const DumpFile& bench)
 {
     const DumpRuntime a = detectRuntime(npu), b = detectRuntime(bench);
     return (a == DumpRuntime::Aten && b == DumpRuntime::Python) || (a == DumpRuntime::Python && b == DumpRuntime::Aten);
+}
+
+std::string sameRuntimeNote(const DumpFile& npu, const DumpFile& bench)
+{
+    const DumpRuntime runtime = detectRuntime(npu);
+    if (runtime == DumpRuntime::Unknown || runtime != detectRuntime(bench))
+        return {};
+    return std::string("--cross-runtime: both dumps are ")
+        + (runtime == DumpRuntime::Aten ? "C++ libtorch captures (Aten.* entries only)" : "Python msprobe dumps (Functional/Tensor/Torch entries, no Aten.*)")
+        + ": nothing to pair across runtimes, the ordinary compare by name was used";
 }
 
 CrossRuntimeKeys crossRuntimeKeys(const ItemTable& npu, const ConstructInfo& npuConstruct, const ItemTable& bench,

@@ -22,6 +22,12 @@ DumpRuntime detectRuntime(const DumpFile& dump);
 // One side Aten, the other Python.
 bool isCrossRuntimePair(const DumpFile& npu, const DumpFile& bench);
 
+// Both sides written by the same runtime (both Aten.* captures or both Python dumps): nothing to pair across
+// runtimes, even when --cross-runtime asks for it. Then what the summaries say instead, e.g. "--cross-runtime:
+// both dumps are Python msprobe dumps (...): nothing to pair across runtimes, the ordinary compare by name was
+// used"; empty otherwise.
+std::string sameRuntimeNote(const DumpFile& npu, const DumpFile& bench);
+
 // Per item of each side: the pairing key, and whether the item is left out (an argument only one runtime passes,
 // at its default, such as aten layer_norm's cudnn_enable or F.softmax's _stacklevel; a tensor never is).
 struct CrossRuntimeKeys {
@@ -34,6 +40,27 @@ struct CrossRuntimeKeys {
 // Keys for the items of both sides (constructs may be empty: then counters run over the whole dump).
 CrossRuntimeKeys crossRuntimeKeys(const ItemTable& npu, const ConstructInfo& npuConstruct, const ItemTable& bench,
     const ConstructInfo& benchConstruct);
+
+// One node of a pair matched by hand: its name ("Aten.softmax.0.forward"), its items' full names
+// ("Aten.softmax.0.forward.input.1") and, per item, whether it is a tensor.
+struct NodePairSide {
+    std::string_view node;
+    std::vector<std::string_view> items;
+    std::vector<std::uint8_t> tensor;
+};
+
+// Per item of both nodes: the key inside the pair ("input.self", "output.0"; equal keys pair) and whether it is
+// left out. active is false (nothing else set) unless one node is an Aten.* operator and the other a Python API.
+struct NodePairKeys {
+    bool active = false;
+    std::vector<std::string> npu, bench;
+    std::vector<std::uint8_t> npuIgnored, benchIgnored;
+};
+
+// A node pair made by hand (the studio's drag and drop, graph_visualize --mapping-file) named as the automatic
+// cross-runtime pairing names it: arguments by the aten schema, F.linear's against a part of libtorch's
+// decomposition (t / addmm / matmul / add_, forward and backward), non-tensor arguments only one node has left out.
+NodePairKeys crossRuntimeNodePairKeys(const NodePairSide& npu, const NodePairSide& bench);
 
 // "Module.blocks.0.attn.forward.0" for "Module.blocks.0.attn.Attention.forward.0": the class segment dropped (the
 // C++ side may name a class differently, e.g. a TorchScript module's qualified name).
@@ -49,6 +76,8 @@ struct CrossRuntimeReport {
     std::size_t unpairedRows = 0; // NPU rows with no partner (they are warnings, never passes)
     std::vector<std::string> unpairedNpuEntries; // NPU entries with an unpaired row, in dump order
     std::vector<std::string> unpairedBenchEntries; // bench entries none of whose items was paired
+    // Not active although --cross-runtime asked for it (sameRuntimeNote): why, for the summaries.
+    std::string note;
 };
 
 } // namespace msprobe

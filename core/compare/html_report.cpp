@@ -70,6 +70,11 @@ std::string renderHtmlSection(const CompareTable& table, const PairOutcome& outc
     out += "</h2>\n<p class=note>";
     appendMarkupEscaped(out, outcome.pair.npuJson.string() + "  vs  " + outcome.pair.benchJson.string());
     out += " &mdash; mode " + outcome.mode + ", " + std::to_string(outcome.rows) + " rows</p>\n";
+    if (const std::string cross = crossRuntimeText(outcome.crossRuntime); !cross.empty()) {
+        out += "<p class=note>";
+        appendMarkupEscaped(out, cross);
+        out += "</p>\n";
+    }
     for (const std::string& warning : pairWarnings(outcome)) {
         out += "<p class=warning><b>Warning:</b> ";
         appendMarkupEscaped(out, warning);

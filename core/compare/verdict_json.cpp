@@ -51,6 +51,8 @@ std::string renderVerdictJson(const JobOutcome& job)
             item["cross_runtime"] = { { "target_runtime", c.npuIsAten ? "aten" : "python" }, { "scoped_by_module", c.scoped },
                 { "paired_rows", c.pairedRows }, { "unpaired_rows", c.unpairedRows }, { "ignored_argument_rows", c.ignoredRows },
                 { "unpaired_target_entries", c.unpairedNpuEntries }, { "unpaired_golden_entries", c.unpairedBenchEntries } };
+        } else if (!p.crossRuntime.note.empty()) {
+            item["cross_runtime"] = { { "note", p.crossRuntime.note } };
         }
         item["first_divergence"] = pointJson(p.firstDivergence);
         item["first_nan_inf"] = pointJson(p.firstNanInf);

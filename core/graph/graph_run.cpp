@@ -338,6 +338,12 @@ private:
         if (m_options.warn)
             m_options.warn(message);
     }
+    void inform(const std::string& message)
+    {
+        std::lock_guard<std::mutex> lock(m_warnMutex);
+        if (m_options.info)
+            m_options.info(message);
+    }
 
     Graph build(const fs::path& dir)
     {
@@ -410,7 +416,8 @@ private:
             }
         }
         std::optional<CrossRuntimeKeys> crossRuntime;
-        const bool crossRuntimeWanted = m_options.crossRuntime == CrossRuntime::On
+        const std::string sameRuntime = m_options.crossRuntime == CrossRuntime::On ? sameRuntimeNote(*npu.dump, *bench.dump) : std::string();
+        const bool crossRuntimeWanted = (m_options.crossRuntime == CrossRuntime::On && sameRuntime.empty())
             || (m_options.crossRuntime == CrossRuntime::Auto && isCrossRuntimePair(*npu.dump, *bench.dump));
         if (crossRuntimeWanted && !match.fuzzy && !match.layerMapping && npu.items && bench.items) {
             static const ConstructInfo noConstruct;
@@ -422,8 +429,14 @@ private:
         const MatchReport matched = matchGraphs(npu, bench, match);
         for (const auto& problem : matched.problems)
             warn(problem);
-        if (crossRuntime)
-            warn(crossRuntimeGraphText(npu, *crossRuntime));
+        if (crossRuntime) {
+            const CrossRuntimeGraphSummary summary = crossRuntimeGraphSummary(npu, *crossRuntime);
+            inform(summary.info);
+            if (!summary.warning.empty())
+                warn(summary.warning);
+        } else if (!sameRuntime.empty()) {
+            inform(sameRuntime);
+        }
         m_phases.mark("match");
         // Paging and overflow levels do not depend on the compare: done first, the rows can be written while
         // the pair is compared.

@@ -53,6 +53,7 @@ struct GraphRunOptions {
     const std::atomic<bool>* cancel = nullptr;
     std::function<void(int percent, const std::string& stage)> progress;
     std::function<void(const std::string& message)> warn;
+    std::function<void(const std::string& message)> info; // what went as asked, e.g. how cross-runtime pairing went
     // Where each rank's dump.json comes from (the studio shares one parse with its compare); empty: read the
     // file. A parallel merge builds its ranks through it too.
     DumpFileSource readDump;

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "graph/match/cross_runtime_match.h"
 
+#include "compare/compare_job.h"
+
 namespace msprobe::graph {
 
 std::unordered_map<std::string, std::string> crossRuntimeNodeMap(const ItemTable& npu, const ItemTable& bench,
@@ -20,29 +22,58 @@ std::unordered_map<std::string, std::string> crossRuntimeNodeMap(const ItemTable
     return map;
 }
 
-std::string crossRuntimeGraphText(const Graph& npu, const CrossRuntimeKeys& keys)
+bool keyCrossRuntimeNodePair(std::string_view npuNode, std::span<CompareItem> npu, std::string_view benchNode, std::span<CompareItem> bench,
+    NodePairKeys& keys)
+{
+    auto sideOf = [](std::string_view node, std::span<CompareItem> items) {
+        NodePairSide side { node, {}, {} };
+        for (const CompareItem& item : items) {
+            side.items.push_back(item.name);
+            side.tensor.push_back(item.fields.dtype.starts_with("torch.") && item.fields.dtype != "torch.ProcessGroup");
+        }
+        return side;
+    };
+    keys = crossRuntimeNodePairKeys(sideOf(npuNode, npu), sideOf(benchNode, bench));
+    if (!keys.active)
+        return false;
+    for (std::size_t i = 0; i < npu.size(); ++i) {
+        npu[i].pairKey = keys.npu[i];
+        npu[i].ignored = keys.npuIgnored[i];
+    }
+    for (std::size_t i = 0; i < bench.size(); ++i) {
+        bench[i].pairKey = keys.bench[i];
+        bench[i].ignored = keys.benchIgnored[i];
+    }
+    return true;
+}
+
+CrossRuntimeGraphSummary crossRuntimeGraphSummary(const Graph& npu, const CrossRuntimeKeys& keys)
 {
     constexpr std::size_t kListed = 20;
-    std::size_t operators = 0, paired = 0;
+    CrossRuntimeGraphSummary summary;
     std::string unpaired;
     std::size_t listed = 0;
     for (std::uint32_t n = 0; n < npu.size(); ++n) {
         const GraphNode& node = npu.node(n);
         if (node.op != NodeOp::FunctionApi)
             continue;
-        ++operators;
+        ++summary.operators;
         if (node.partner != kNoNode) {
-            ++paired;
+            ++summary.paired;
             continue;
         }
         if (listed++ < kListed)
             unpaired += (unpaired.empty() ? "" : ", ") + std::string(node.id);
     }
-    std::string text = std::string("cross-runtime pairing (") + (keys.scoped ? "counted per module call" : "counted over the whole dump")
-        + "): " + std::to_string(paired) + " of " + std::to_string(operators) + " operator nodes paired";
+    summary.info = std::string("cross-runtime pairing (") + (keys.scoped ? "counted per module call" : "counted over the whole dump")
+        + "): " + std::to_string(summary.paired) + " of " + std::to_string(summary.operators) + " operator nodes paired";
     if (!unpaired.empty())
-        text += "; not paired: " + unpaired + (listed > kListed ? ", ..." : "");
-    return text;
+        summary.info += "; not paired: " + unpaired + (listed > kListed ? ", ..." : "");
+    const std::size_t missing = summary.operators - summary.paired;
+    if (tooManyUnpaired(missing, summary.operators))
+        summary.warning = "cross-runtime pairing left " + std::to_string(missing) + " of " + std::to_string(summary.operators)
+            + " operator nodes without a partner: more than a tenth were not compared with anything";
+    return summary;
 }
 
 } // namespace msprobe::graph

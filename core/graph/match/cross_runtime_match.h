@@ -4,7 +4,10 @@
 #pragma once
 
 #include "compare/cross_runtime_pairing.h"
+#include "graph/match/graph_compare.h"
 #include "graph/model/graph_model.h"
+
+#include <span>
 
 #include <string>
 #include <unordered_map>
@@ -16,8 +19,19 @@ namespace msprobe::graph {
 std::unordered_map<std::string, std::string> crossRuntimeNodeMap(const ItemTable& npu, const ItemTable& bench,
     const CrossRuntimeKeys& keys);
 
-// "cross-runtime pairing (C++ Aten ops vs Python APIs): P of N operator nodes paired; not paired: A, B, ..."
-// after matchGraphs.
-std::string crossRuntimeGraphText(const Graph& npu, const CrossRuntimeKeys& keys);
+// A node pair matched by hand (the studio, --mapping-file): when one node is an Aten.* operator and the other a
+// Python API, sets every item's pairKey / ignored as the automatic cross-runtime pairing would pair them
+// (crossRuntimeNodePairKeys; the items view keys, keep it alive) and returns true; else leaves them alone.
+bool keyCrossRuntimeNodePair(std::string_view npuNode, std::span<CompareItem> npu, std::string_view benchNode, std::span<CompareItem> bench,
+    NodePairKeys& keys);
+
+// What graph_visualize says after matchGraphs: info is "cross-runtime pairing (counted per module call): P of N
+// operator nodes paired; not paired: A, B, ..."; warning is set only when more than a tenth of the operator nodes
+// found no partner (as compare warns about unpaired rows).
+struct CrossRuntimeGraphSummary {
+    std::string info, warning;
+    std::size_t operators = 0, paired = 0;
+};
+CrossRuntimeGraphSummary crossRuntimeGraphSummary(const Graph& npu, const CrossRuntimeKeys& keys);
 
 } // namespace msprobe::graph

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "graph/match/graph_compare.h"
 
+#include "graph/match/cross_runtime_match.h"
+
 #include "compare/items.h"
 #include "compare/stats_diff.h"
 #include "compare/tensor_metrics.h"
@@ -137,7 +139,9 @@ void compareNodePairInto(const Graph& npu, std::uint32_t n, const Graph& bench, 
         compareItemsOf(npu, npuItems, scratch.npuItems);
         compareItemsOf(bench, bench.nodeItems(b), scratch.benchItems);
     }
-    if (npu.node(n).modified) {
+    thread_local NodePairKeys pairKeys; // a cross-runtime pair made by hand: items pair by aten argument names
+    if (npu.node(n).modified
+        && !keyCrossRuntimeNodePair(npu.node(n).id, scratch.npuItems, bench.node(b).id, scratch.benchItems, pairKeys)) {
         pairByPlainPosition(scratch.npuItems);
         pairByPlainPosition(scratch.benchItems);
     }

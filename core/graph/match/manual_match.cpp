@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "graph/match/manual_match.h"
 
+#include "graph/match/cross_runtime_match.h"
 #include "graph/match/graph_compare.h"
 #include "graph/match/graph_match.h"
 #include "graph/graph_run.h"
@@ -204,7 +205,9 @@ MatchRow ManualMatcher::npuRow(std::uint32_t n, std::uint32_t partner) const
     const VisNode& other = m_bench.nodes[partner];
     out.link = pathOf(m_bench, partner);
     const StoredItems benchItems(other.inputData, other.outputData, m_database.string() + ", bench node " + other.name);
-    const std::vector<CompareItem> npuCompare = items.compareItems(), benchCompare = benchItems.compareItems();
+    std::vector<CompareItem> npuCompare = items.compareItems(), benchCompare = benchItems.compareItems();
+    NodePairKeys crossRuntime; // an Aten.* node matched to a Python API node: items pair by aten argument names
+    keyCrossRuntimeNodePair(node.name, npuCompare, other.name, benchCompare, crossRuntime);
     const ItemsCompare rows = compareItems(npuCompare, benchCompare, m_mode,
         [&](const CompareItem& a, const CompareItem* b) { return compareTensorFiles(node.dumpDataDir, a, other.dumpDataDir, b); });
     if (rows.compared)
