@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "graph/match/layer_mapping.h"
+#include "support/ascii_text.h"
 #include "support/python_text.h"
 
 #include "graph/model/graph_builder.h"
@@ -33,7 +34,6 @@ std::vector<std::string> split(std::string_view text, char sep)
     return { parts.begin(), parts.end() };
 }
 
-bool isDigits(const std::string& s) { return !s.empty() && std::all_of(s.begin(), s.end(), ::isdigit); }
 
 struct DataItem {
     std::string dataName, apiType, apiName, typeName, state;
