@@ -132,8 +132,10 @@ public:
         m_name.append("\x1f").append(std::to_string(callIndex));
         auto [it, inserted] = m_index.try_emplace(m_name, static_cast<std::uint32_t>(m_out.targets.size()));
         m_name.resize(nameLength);
-        if (inserted)
+        if (inserted) {
+            m_out.targetKeys.push_back(it->first);
             m_out.targets.emplace_back(m_name, callIndex);
+        }
         const auto& t = m_dump.tensors;
         m_out.rows.push_back({ it->second, metric, microStep,
             { statValue(m_dump, row, t.norm[row], "Norm"), statValue(m_dump, row, t.max[row], "Max"),
@@ -391,6 +393,15 @@ RankRows extractRankRows(const DumpFile& dump, const ConstructInfo* construct,
         }
     }
     return out;
+}
+
+void sortRankRows(RankRows& rows)
+{
+    auto key = [](const DumpTrendRow& row) { return std::make_tuple(row.microStep, row.target, row.metric); };
+    std::stable_sort(rows.rows.begin(), rows.rows.end(), [&](const DumpTrendRow& a, const DumpTrendRow& b) { return key(a) < key(b); });
+    const auto end = std::unique(rows.rows.begin(), rows.rows.end(), [&](const DumpTrendRow& a, const DumpTrendRow& b) { return key(a) == key(b); });
+    rows.repeatedRows += static_cast<std::size_t>(rows.rows.end() - end);
+    rows.rows.erase(end, rows.rows.end());
 }
 
 } // namespace msprobe::trend
