@@ -12,6 +12,7 @@
 
 #include <algorithm>
 #include <condition_variable>
+#include <memory>
 #include <mutex>
 #include <set>
 #include <tuple>
@@ -130,6 +131,14 @@ public:
         return result;
     }
 
+    // Frees a written rank's rows on the pool: tens of thousands of strings, whose free() would otherwise cost
+    // the writer, the import's bottleneck, about 5% of its time.
+    void dispose(RankResult&& result)
+    {
+        auto owned = std::make_shared<RankResult>(std::move(result));
+        m_pool.submit([owned]() mutable { owned.reset(); });
+    }
+
 private:
     void submitNext()
     {
@@ -246,6 +255,7 @@ DumpImportSummary importDumpData(const fs::path& dataDir, const fs::path& dbFile
                 offset += stepMicroSteps;
                 stepMicroSteps = 0;
             }
+            pipeline.dispose(std::move(result));
             if (options.progress)
                 options.progress(j + 1, jobs.size());
         }
