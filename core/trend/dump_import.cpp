@@ -33,6 +33,13 @@ struct RankJob {
     bool repeatsKeys = false; // another step folder has the same number ("step1", "step01"): rows may repeat keys
 };
 
+struct TargetKeyHash {
+    std::size_t operator()(const std::pair<std::string, std::int64_t>& key) const
+    {
+        return std::hash<std::string>()(key.first) ^ (static_cast<std::size_t>(key.second) * 0x9e3779b97f4a7c15ull);
+    }
+};
+
 struct RankResult {
     RankRows rows;
     std::uint64_t bytes = 0;
@@ -190,9 +197,9 @@ DumpImportSummary importDumpData(const fs::path& dataDir, const fs::path& dbFile
         std::vector<std::int64_t> metricIds;
         for (const auto& metric : dumpMetricNames())
             metricIds.push_back(db.metricId(metric));
-        // Target ids by "name\x1fcall index" (hashed: most ranks repeat the same targets), and which (target,
+        // Target ids by (name, call index) (hashed: most ranks repeat the same targets), and which (target,
         // metric) pairs have their tags, a bit per metric by target id.
-        std::unordered_map<std::string, std::int64_t> knownTargets;
+        std::unordered_map<std::pair<std::string, std::int64_t>, std::int64_t, TargetKeyHash> knownTargets;
         std::vector<std::uint8_t> tagged;
         std::int64_t offset = 0, stepMicroSteps = 0;
         std::int64_t minStep = jobs.front().step, maxStep = jobs.front().step;
@@ -205,7 +212,7 @@ DumpImportSummary importDumpData(const fs::path& dataDir, const fs::path& dbFile
             const RankRows& rows = result.rows;
             targetIds.clear();
             for (std::size_t t = 0; t < rows.targets.size(); ++t) {
-                auto [it, inserted] = knownTargets.try_emplace(rows.targetKeys[t], 0);
+                auto [it, inserted] = knownTargets.try_emplace(rows.targets[t], 0);
                 if (inserted)
                     it->second = db.targetId(rows.targets[t].first, 0, rows.targets[t].second);
                 targetIds.push_back(it->second);

@@ -132,10 +132,8 @@ public:
         m_name.append("\x1f").append(std::to_string(callIndex));
         auto [it, inserted] = m_index.try_emplace(m_name, static_cast<std::uint32_t>(m_out.targets.size()));
         m_name.resize(nameLength);
-        if (inserted) {
-            m_out.targetKeys.push_back(it->first);
+        if (inserted)
             m_out.targets.emplace_back(m_name, callIndex);
-        }
         const auto& t = m_dump.tensors;
         m_out.rows.push_back({ it->second, metric, microStep,
             { statValue(m_dump, row, t.norm[row], "Norm"), statValue(m_dump, row, t.max[row], "Max"),

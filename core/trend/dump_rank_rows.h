@@ -33,7 +33,6 @@ struct RankRows {
     // Distinct (target name, call index) pairs in first-seen order; the call index is the target's micro_step
     // column.
     std::vector<std::pair<std::string, std::int64_t>> targets;
-    std::vector<std::string> targetKeys; // of each target: "name\x1f{call index}", what the importer looks up
     std::vector<DumpTrendRow> rows; // in dump.json order (by sortRankRows: in key order)
     std::size_t repeatedRows = 0; // rows sortRankRows dropped for a key seen earlier in the dump
     std::int64_t microSteps = 0; // 1 + the highest micro step seen (0 when none or micro steps are off)

@@ -99,11 +99,9 @@ TrendDbWriter::TrendDbWriter(const std::filesystem::path& file, std::vector<std:
     m_insertRow = std::make_unique<msprobe::SqliteStatement>(*m_db,
         "INSERT OR IGNORE INTO trend_data (rank, step, target_id, metric_id" + names + ") VALUES (?, ?, ?, ?"
             + placeholders + ")");
-    // Keys known to be new: OR REPLACE lets SQLite skip its uniqueness seek on a WITHOUT ROWID table whose only
-    // unique index is the primary key (one seek per row instead of two); no row is ever replaced.
     m_insertNewRow = std::make_unique<msprobe::SqliteStatement>(*m_db,
-        "INSERT OR REPLACE INTO trend_data (rank, step, target_id, metric_id" + names + ") VALUES (?, ?, ?, ?" + placeholders + ")");
-    std::string manyRows = "INSERT OR REPLACE INTO trend_data (rank, step, target_id, metric_id" + names + ") VALUES ";
+        "INSERT INTO trend_data (rank, step, target_id, metric_id" + names + ") VALUES (?, ?, ?, ?" + placeholders + ")");
+    std::string manyRows = "INSERT INTO trend_data (rank, step, target_id, metric_id" + names + ") VALUES ";
     for (std::size_t r = 0; r < kBatchRows; ++r)
         manyRows += (r ? ", (?, ?, ?, ?" : "(?, ?, ?, ?") + placeholders + ")";
     m_insertNewRows = std::make_unique<msprobe::SqliteStatement>(*m_db, manyRows);

@@ -53,8 +53,8 @@ public:
     // values: one per stat column (nullopt = NULL). The first row for a (rank, step, target, metric) wins.
     void addRow(std::int64_t rank, std::int64_t step, std::int64_t targetId, std::int64_t metricId,
         std::span<const std::optional<double>> values);
-    // addRow for a key the caller knows is new (no look-up for a duplicate first: faster; a duplicate would
-    // replace the earlier row, so the caller must drop its own duplicates).
+    // addRow for a key the caller knows is new (no look-up for a duplicate first: faster, and a duplicate is an
+    // error).
     void addNewRow(std::int64_t rank, std::int64_t step, std::int64_t targetId, std::int64_t metricId,
         std::span<const std::optional<double>> values);
     // global_stats: integer columns (name, value) then one TEXT column per metric (name, comma-joined stats).
@@ -68,7 +68,7 @@ private:
         std::int64_t targetId, std::int64_t metricId, std::span<const std::optional<double>> values);
     void flushNewRows();
     // New rows wait here and go in kBatchRows per statement (one statement per row costs twice the time).
-    static constexpr std::size_t kBatchRows = 256;
+    static constexpr std::size_t kBatchRows = 64;
     struct PendingRow {
         std::int64_t rank, step, target, metric;
     };
