@@ -80,6 +80,7 @@ int picture(const QString& png, const QString& problem, const QString& bench)
     panel.setSource(&source);
     panel.resize(1200, 680);
     panel.show();
+    panel.finishHeatmap(); // a pair's difference map comes from the query thread
     QApplication::processEvents();
     const auto& grid = panel.heatmap()->grid();
     // The most different cell and its neighbour row: their lines over the steps.

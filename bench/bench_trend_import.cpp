@@ -5,12 +5,15 @@
 // machine type: 64 ranks x 2 steps, 1.1 GB in 44 s), CPU time and the peak RSS (which must not grow with the
 // rank count: ranks are read a few at a time).
 // Usage: bench_trend_import [ranks (16)] [MB per dump (16)] [threads (2)] [steps (2)] [work dir]
+// With MSPROBE_BENCH_DUMP=DIR set, imports that existing dump folder instead of generating one (for profiling
+// the import alone: `perf record` then sees no generator).
 #include "bench_support.h"
 #include "dump_generator.h"
 
 #include "trend/dump_import.h"
 
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <string>
 
@@ -26,9 +29,12 @@ int main(int argc, char** argv)
     const fs::path work = argc > 5 ? fs::path(argv[5]) : fs::temp_directory_path() / "msprobe_bench_trend_import";
     constexpr double kReferenceMBps = 27.0;
 
+    const char* existing = std::getenv("MSPROBE_BENCH_DUMP");
+    const fs::path dumpDir = existing ? fs::path(existing) : work / "dump";
     fs::remove_all(work);
+    fs::create_directories(work);
     std::uint64_t generated = 0;
-    for (int step = 0; step < steps; ++step)
+    for (int step = 0; step < steps && !existing; ++step)
         for (int rank = 0; rank < ranks; ++rank) {
             bench::GeneratorOptions options;
             options.targetBytes = static_cast<std::uint64_t>(megabytes * 1e6);
@@ -37,7 +43,8 @@ int main(int argc, char** argv)
             options.layers = 8;
             generated += bench::writeDumpFolder(work / "dump" / ("step" + std::to_string(step)) / ("rank" + std::to_string(rank)), options).bytes;
         }
-    std::printf("dump: %d ranks x %d steps, %s of dump.json\n", ranks, steps, bench::formatBytes(generated).c_str());
+    if (!existing)
+        std::printf("dump: %d ranks x %d steps, %s of dump.json\n", ranks, steps, bench::formatBytes(generated).c_str());
 
     for (const bool microStep : { true, false }) {
         trend::ImportOptions options;
@@ -47,7 +54,7 @@ int main(int argc, char** argv)
             bench::resetPeakRss();
             bench::WallTimer wall;
             bench::CpuTimer cpu;
-            const auto summary = trend::importDumpData(work / "dump", work / "dump_data.trend.db", options);
+            const auto summary = trend::importDumpData(dumpDir, work / "dump_data.trend.db", options);
             struct Measured {
                 double wall, cpu;
                 std::uint64_t bytes, rows, peak, db;

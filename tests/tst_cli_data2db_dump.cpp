@@ -223,6 +223,29 @@ private slots:
     }
 
     // The worked examples of spec §3.3.
+    // Rows of one rank come out in key order (micro step, target, metric) with the first of two rows of one key
+    // kept, as the reference keeps it (a later row of the key, e.g. two names mapped onto one, is dropped).
+    void repeatedKeysKeepTheFirst()
+    {
+        using trend::DumpMetric;
+        trend::RankRows rows;
+        auto add = [&](std::int64_t micro, std::uint32_t target, DumpMetric metric, double value) {
+            rows.rows.push_back({ target, metric, micro, { value, value, value, value } });
+        };
+        add(1, 0, DumpMetric::Forward, 1);
+        add(0, 1, DumpMetric::Forward, 2);
+        add(0, 1, DumpMetric::Forward, 3); // the key of the row before: dropped
+        add(0, 0, DumpMetric::Backward, 4);
+        add(0, 0, DumpMetric::Forward, 5);
+        add(1, 0, DumpMetric::Forward, 6); // the key of the first row: dropped
+        trend::sortRankRows(rows);
+        QCOMPARE(rows.repeatedRows, std::size_t(2));
+        std::vector<double> order;
+        for (const auto& row : rows.rows)
+            order.push_back(*row.values[0]);
+        QCOMPARE(order, (std::vector<double> { 5, 4, 2, 1 }));
+    }
+
     void namingRules()
     {
         auto classify = [](const std::string& key, bool recompute = false) {

@@ -16,6 +16,7 @@
 #include <QSignalSpy>
 #include <QStandardPaths>
 #include <QTemporaryDir>
+#include <QThread>
 
 #include <sqlite3.h>
 
@@ -69,11 +70,23 @@ int sqliteCount(const QString& db, const QString& sql)
 // "{id}_{vpp}_{name}_{micro}" -> name.
 QString targetName(const QString& label) { return label.section(QLatin1Char('_'), 2, -2); }
 
+// Heat maps other than the one read when opening come from the source's query thread: wait until the panel that
+// holds `widget` shows the toolbar's choice.
+void settle(QObject* widget)
+{
+    for (QObject* o = widget; o; o = o->parent())
+        if (auto* panel = qobject_cast<TrendPanel*>(o)) {
+            QVERIFY(QTest::qWaitFor([panel] { return !panel->heatmapPending(); }, 60000));
+            return;
+        }
+}
+
 void select(QComboBox* box, const QString& text)
 {
     const int i = box->findText(text);
     QVERIFY2(i >= 0, qPrintable(text));
     box->setCurrentIndex(i);
+    settle(box);
 }
 
 } // namespace
@@ -188,6 +201,7 @@ private slots:
                 select(panel.dimensionBox(), dimension);
                 select(panel.statBox(), stat);
                 panel.valueBox()->setCurrentIndex(1);
+                settle(&panel);
                 const TrendGrid& shown = panel.heatmap()->grid();
                 QVERIFY(shown.rows() > 0 && shown.columns() > 0);
                 const qint64 fixed = panel.query().value;
@@ -201,6 +215,47 @@ private slots:
                         QVERIFY(!std::isnan(expected));
                         QCOMPARE(*shown.value(c, r), expected);
                     }
+            }
+    }
+
+    // Past the heat map read when opening, a toolbar change queries on the source's query thread, never the GUI's:
+    // the panel waits for the answer, which is the database's. Changed again before the answer came, only the
+    // last choice is shown: the earlier request is stale, and its answer (if any) is dropped.
+    void heatmapQueriedOffGuiThread()
+    {
+        TrendSource source;
+        QVERIFY(openIn(source, m_exampleDb));
+        TrendPanel panel;
+        panel.setSource(&source);
+        QVERIFY(!panel.heatmapPending()); // the first map (actv norm, Step0) was read when opening
+        QCOMPARE(*panel.heatmap()->grid().value(0, 0), 1.5);
+        QSignalSpy shown(&panel, &TrendPanel::heatmapShown);
+        QVERIFY(source.lastQueryThread() == nullptr);
+
+        panel.statBox()->setCurrentIndex(panel.statBox()->findText(QStringLiteral("max")));
+        QVERIFY(panel.heatmapPending()); // returned without the grid: the GUI thread did not query
+        QCOMPARE(*panel.heatmap()->grid().value(0, 0), 1.5); // the old map stays until the answer
+        panel.valueBox()->setCurrentIndex(1); // Step1, before the answer for Step0 came
+        QVERIFY(panel.heatmapPending());
+        QVERIFY(QTest::qWaitFor([&] { return !panel.heatmapPending(); }, 60000));
+        QTest::qWait(100); // time for a stale answer to arrive, if one were let through
+        QCOMPARE(shown.count(), 1);
+        QVERIFY(source.lastQueryThread() != nullptr);
+        QVERIFY(source.lastQueryThread() != QThread::currentThreadId());
+
+        const TrendGrid& grid = panel.heatmap()->grid();
+        QCOMPARE(panel.query().stat, QStringLiteral("max"));
+        QCOMPARE(panel.query().value, 1);
+        const TrendGrid expected = source.grid(panel.query());
+        QCOMPARE(grid.xKeys, expected.xKeys);
+        QCOMPARE(grid.yKeys, expected.yKeys);
+        QVERIFY(grid.rows() > 0 && grid.columns() > 0);
+        for (int r = 0; r < grid.rows(); ++r)
+            for (int c = 0; c < grid.columns(); ++c) {
+                const double inDb = sqliteValue(m_exampleDb, QStringLiteral("actv"), QStringLiteral("max"), targetName(grid.yLabels[r]),
+                    grid.xKeys[static_cast<std::size_t>(c)], 1);
+                QVERIFY(!std::isnan(inDb));
+                QCOMPARE(*grid.value(c, r), inDb);
             }
     }
 
@@ -249,6 +304,7 @@ private slots:
         const auto items = tags->findItems(QStringLiteral("blocks.1  [layer]"), Qt::MatchExactly);
         QCOMPARE(items.size(), 1);
         items.front()->setCheckState(Qt::Checked);
+        settle(&panel);
         const TrendGrid& filtered = panel.heatmap()->grid();
         QVERIFY(filtered.rows() > 0 && filtered.rows() < allRows);
         for (const QString& label : filtered.yLabels)

@@ -29,17 +29,31 @@ namespace fs = std::filesystem;
 
 namespace {
 
+// Heat maps other than the one read when opening come from the source's query thread: wait until the panel that
+// holds `widget` shows the toolbar's choice.
+void settle(QObject* widget)
+{
+    for (QObject* o = widget; o; o = o->parent())
+        if (auto* panel = qobject_cast<TrendPanel*>(o)) {
+            QVERIFY(QTest::qWaitFor([panel] { return !panel->heatmapPending(); }, 60000));
+            return;
+        }
+}
+
 void select(QComboBox* box, const QString& text)
 {
     const int i = box->findText(text);
     QVERIFY2(i >= 0, qPrintable(text));
     box->setCurrentIndex(i);
+    settle(box);
 }
 
 bool waitForTrend(MainWindow& window)
 {
     QSignalSpy finished(window.trendSource(), &TrendSource::loadFinished);
-    return finished.wait(120000) && finished.front().front().toBool();
+    if (!finished.wait(120000) || !finished.front().front().toBool())
+        return false;
+    return QTest::qWaitFor([&window] { return !window.trendPanel()->heatmapPending(); }, 60000);
 }
 
 // The example's rank 1 with the norm of mlp.output at step 1, micro step 0 (trend step 2) changed 3.5 -> 3.6.
@@ -132,6 +146,7 @@ private slots:
         QVERIFY(panel->lineChart()->valuesAt(1).contains(QStringLiteral("@ 1: 3.6\n")));
         QVERIFY(panel->lineChart()->valuesAt(1).endsWith(QStringLiteral("@ 1: 3.5")));
         panel->differenceBox()->setChecked(false);
+        settle(panel);
         QCOMPARE(*panel->heatmap()->grid().value(markedColumn, markedRow), 3.6);
     }
 
@@ -168,12 +183,15 @@ private slots:
         // A step and rank chosen elsewhere (graph, compare table, parallelism grid) become the shown step, or the
         // shown rank in the Rank dimension; one the database lacks leaves the choice as it was.
         focus->setGraph(0, 0);
+        settle(panel);
         QCOMPARE(panel->valueBox()->currentText(), QStringLiteral("Step0"));
         focus->setGraph(99, 0);
+        settle(panel);
         QCOMPARE(panel->valueBox()->currentText(), QStringLiteral("Step0"));
         const qlonglong lastRank = grid.xKeys.back(); // the Step dimension's columns are ranks
         select(panel->dimensionBox(), QStringLiteral("Rank"));
         focus->setGraph(1, static_cast<int>(lastRank));
+        settle(panel);
         QCOMPARE(panel->valueBox()->currentData().toLongLong(), lastRank);
     }
 

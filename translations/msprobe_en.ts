@@ -2421,6 +2421,11 @@ Wheel: scroll; A / D: left / right</translation>
         <source>First divergence (%1): %2 %3, rank %4, step %5, relative difference %6. Marked cells: each target&apos;s first divergent step.</source>
         <translation>First divergence (%1): %2 %3, rank %4, step %5, relative difference %6. Marked cells: each target&apos;s first divergent step.</translation>
     </message>
+    <message>
+        <location filename="../views/trend/trendpanel.cpp" line="401"/>
+        <source>Could not read the heat map: %1</source>
+        <translation>Could not read the heat map: %1</translation>
+    </message>
 </context>
 <context>
     <name>TrendSource</name>

@@ -2418,6 +2418,11 @@ Ctrl+滚轮、W / S：缩放
         <source>First divergence (%1): %2 %3, rank %4, step %5, relative difference %6. Marked cells: each target&apos;s first divergent step.</source>
         <translation>首个分歧（%1）：%2 %3，rank %4，step %5，相对误差 %6。带标记的单元格：每个目标首次分歧的 step。</translation>
     </message>
+    <message>
+        <location filename="../views/trend/trendpanel.cpp" line="401"/>
+        <source>Could not read the heat map: %1</source>
+        <translation>无法读取热力图：%1</translation>
+    </message>
 </context>
 <context>
     <name>TrendSource</name>

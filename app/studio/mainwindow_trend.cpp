@@ -87,6 +87,7 @@ QString MainWindow::exportTrend(const QString& file)
     const QString suffix = QFileInfo(file).suffix().toLower();
     if (!m_trendSource->isOpen())
         return tr("%1: no trend database is open").arg(file);
+    m_trendPanel->finishHeatmap();
     try {
         if (suffix == QLatin1String("csv")) {
             msprobe::AtomicFile out(std::filesystem::path(file.toStdString()));

@@ -393,4 +393,13 @@ RankRows extractRankRows(const DumpFile& dump, const ConstructInfo* construct,
     return out;
 }
 
+void sortRankRows(RankRows& rows)
+{
+    auto key = [](const DumpTrendRow& row) { return std::make_tuple(row.microStep, row.target, row.metric); };
+    std::stable_sort(rows.rows.begin(), rows.rows.end(), [&](const DumpTrendRow& a, const DumpTrendRow& b) { return key(a) < key(b); });
+    const auto end = std::unique(rows.rows.begin(), rows.rows.end(), [&](const DumpTrendRow& a, const DumpTrendRow& b) { return key(a) == key(b); });
+    rows.repeatedRows += static_cast<std::size_t>(rows.rows.end() - end);
+    rows.rows.erase(end, rows.rows.end());
+}
+
 } // namespace msprobe::trend

@@ -33,7 +33,8 @@ struct RankRows {
     // Distinct (target name, call index) pairs in first-seen order; the call index is the target's micro_step
     // column.
     std::vector<std::pair<std::string, std::int64_t>> targets;
-    std::vector<DumpTrendRow> rows; // in dump.json order
+    std::vector<DumpTrendRow> rows; // in dump.json order (by sortRankRows: in key order)
+    std::size_t repeatedRows = 0; // rows sortRankRows dropped for a key seen earlier in the dump
     std::int64_t microSteps = 0; // 1 + the highest micro step seen (0 when none or micro steps are off)
     std::size_t droppedEntries = 0; // entries outside every micro-step root (parameter grads, top-level APIs)
 };
@@ -61,5 +62,9 @@ std::optional<ClassifiedKey> classifyDumpKey(const std::string& key, bool isReco
 // Extracts the rows of one dump. construct: null when micro steps are off (every entry is kept, micro step 0).
 RankRows extractRankRows(const DumpFile& dump, const ConstructInfo* construct,
     const std::vector<std::pair<std::string, std::string>>& mapping);
+
+// Orders the rows by (micro step, target index, metric) and keeps the first of rows with one key (the reference
+// keeps the first), on the reading thread: the importer then usually finds them already in primary-key order.
+void sortRankRows(RankRows& rows);
 
 } // namespace msprobe::trend

@@ -25,6 +25,7 @@
 
 using trendview::Dimension;
 using trendview::HeatmapMode;
+using trendview::TrendGrid;
 using trendview::TrendQuery;
 
 namespace {
@@ -223,8 +224,14 @@ void TrendPanel::setSource(TrendSource* source)
     if (m_source)
         disconnect(m_source, nullptr, this, nullptr);
     m_source = source;
-    if (source)
+    m_pendingGrid = 0;
+    if (source) {
         connect(source, &TrendSource::opened, this, &TrendPanel::rebuildChoices);
+        connect(source, &TrendSource::gridReady, this, [this](quint64 request, const TrendGrid& grid, const QString& error) {
+            if (request == m_pendingGrid)
+                showHeatmap(grid, error);
+        });
+    }
     rebuildChoices();
 }
 
@@ -358,19 +365,41 @@ void TrendPanel::reloadValues()
     m_rebuilding = wasRebuilding;
 }
 
+// The heat map the toolbar asks for: the one read when opening at once, any other on the source's query thread
+// (a 256-rank database takes a while), shown by showHeatmap when it is still what the toolbar asks for.
 void TrendPanel::reloadHeatmap()
 {
     if (m_rebuilding || !m_source || !m_source->isOpen())
         return;
     const TrendQuery q = query();
     const bool difference = m_source->isPair() && m_difference->isChecked();
-    m_heatmap->setGrid(m_source->grid(q, difference), static_cast<HeatmapMode>(m_mode->currentData().toInt()));
+    if (const auto cached = m_source->cachedGrid(q, difference)) {
+        m_pendingGrid = 0;
+        showHeatmap(*cached, QString());
+        return;
+    }
+    m_pendingGrid = m_source->requestGrid(q, difference);
+}
+
+void TrendPanel::finishHeatmap()
+{
+    if (m_pendingGrid && m_source)
+        m_source->finishQueries();
+}
+
+void TrendPanel::showHeatmap(const TrendGrid& grid, const QString& error)
+{
+    m_pendingGrid = 0;
+    const TrendQuery q = query();
+    m_heatmap->setGrid(grid, static_cast<HeatmapMode>(m_mode->currentData().toInt()));
     m_xSlider->setExtent(QCPRange(-0.5, std::max(1, m_heatmap->grid().columns()) - 0.5));
     m_ySlider->setExtent(QCPRange(-0.5, std::max(1, m_heatmap->grid().rows()) - 0.5));
     m_lines->clearSeries();
     m_lines->setAxisTitles(q.dimension == Dimension::Step ? tr("Step") : q.dimension == Dimension::Rank ? tr("Rank") : tr("Target id"), q.stat);
     QString text;
-    if (m_source->isPair()) {
+    if (!error.isEmpty()) {
+        text = tr("Could not read the heat map: %1").arg(error);
+    } else if (m_source && m_source->isPair()) {
         const auto& result = m_source->compare(q.stat);
         if (result.divergences.empty()) {
             text = tr("%1: no divergence over %2 series (tolerance %3).").arg(q.stat).arg(result.comparedSeries).arg(m_source->tolerance());
@@ -387,6 +416,7 @@ void TrendPanel::reloadHeatmap()
     m_divergence->setVisible(!text.isEmpty());
     if (m_focus && !m_focus->node().isEmpty())
         followNode(m_focus->node());
+    emit heatmapShown();
 }
 
 void TrendPanel::activateCell(int column, int row)

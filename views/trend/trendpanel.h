@@ -49,11 +49,17 @@ public:
     // What a click on a heat-map cell does: adds its line (both runs' for a pair) and focuses its step, rank and
     // node.
     void activateCell(int column, int row);
+    // Whether the heat map waits for its query (run off the GUI thread; heatmapShown follows).
+    bool heatmapPending() const { return m_pendingGrid != 0; }
+    // Waits for that query and shows its heat map (an export draws what the toolbar asks for).
+    void finishHeatmap();
 
 signals:
     // Paths dropped on the panel (a *.trend.db, a monitor or dump folder; two: problem and bench).
     void openRequested(const QStringList& paths);
     void exportRequested();
+    // The heat map now shows the toolbar's choice.
+    void heatmapShown();
 
 protected:
     void dragEnterEvent(QDragEnterEvent* event) override;
@@ -68,6 +74,7 @@ private:
     void reloadTags();
     void reloadValues();
     void reloadHeatmap();
+    void showHeatmap(const trendview::TrendGrid& grid, const QString& error);
     void followNode(const QString& name);
     void followGraph(int step, int rank);
     void filterTags(const QString& text);
@@ -85,6 +92,7 @@ private:
     trendview::TrendHeatmap* m_heatmap;
     trendview::TrendLineChart* m_lines;
     trendview::AxisScrollBar *m_xSlider = nullptr, *m_ySlider = nullptr;
+    quint64 m_pendingGrid = 0; // the TrendSource request whose grid the heat map waits for
     bool m_rebuilding = false;
     bool m_focusing = false;
 };

@@ -7,8 +7,10 @@
 #include "trend/dump_import.h"
 #include "trend/monitor_import.h"
 
+#include <QCoreApplication>
 #include <QDir>
 #include <QFileInfo>
+#include <QThread>
 #include <QtConcurrent/QtConcurrentRun>
 
 #include <cmath>
@@ -57,12 +59,17 @@ QString trendDatabaseOf(const QString& input, const fs::path& outputDir, const c
 TrendSource::TrendSource(QObject* parent)
     : QObject(parent)
 {
+    m_queryThread.setMaxThreadCount(1);
+    m_queryThread.setExpiryTimeout(-1); // keeps its thread (the connections live in the requests' shared state)
 }
 
 TrendSource::~TrendSource()
 {
     cancel();
     waitForIdle();
+    m_gridRequest->fetch_add(1); // everything queued is stale
+    m_queryThread.clear();
+    m_queryThread.waitForDone();
 }
 
 bool TrendSource::canOpen(const QString& path)
@@ -119,7 +126,10 @@ void TrendSource::openPair(const QString& problem, const QString& bench)
             m_bench = resolved.benchDb;
             m_firstQuery = resolved.firstQuery;
             m_firstGrid = resolved.firstGrid;
-            m_compare.clear();
+            m_gridRequest->fetch_add(1); // queries of the old databases are stale
+            m_queryConnections = std::make_shared<QueryConnections>();
+            m_queryConnections->problemFile = m_problem->file();
+            m_queryConnections->benchFile = m_bench ? m_bench->file() : QString();
             emit opened();
             emit loadFinished(true, QString());
         }, Qt::QueuedConnection);
@@ -180,16 +190,24 @@ void TrendSource::openDatabases(Resolved& resolved) const
 
 const msprobe::trend::TrendCompareResult& TrendSource::compare(const QString& stat) const
 {
-    const auto key = std::make_pair(stat, m_tolerance);
+    return compareFiles(m_problem ? m_problem->file() : QString(), m_bench ? m_bench->file() : QString(), stat, m_tolerance);
+}
+
+// Thread-safe: the GUI and the query thread both ask; a result, once in the map, stays where it is.
+const msprobe::trend::TrendCompareResult& TrendSource::compareFiles(const QString& problemFile, const QString& benchFile,
+    const QString& stat, double tolerance) const
+{
+    const std::lock_guard lock(m_compareMutex);
+    const auto key = std::make_tuple(problemFile, benchFile, stat, tolerance);
     auto it = m_compare.find(key);
     if (it != m_compare.end())
         return it->second;
     msprobe::trend::TrendCompareResult result;
-    if (m_problem && m_bench) {
+    if (!problemFile.isEmpty() && !benchFile.isEmpty()) {
         try {
-            auto problem = msprobe::trend::readTrendPoints(m_problem->file().toStdString(), stat.toStdString());
-            auto bench = msprobe::trend::readTrendPoints(m_bench->file().toStdString(), stat.toStdString());
-            result = msprobe::trend::compareTrends(std::move(problem), std::move(bench), m_tolerance);
+            auto problem = msprobe::trend::readTrendPoints(problemFile.toStdString(), stat.toStdString());
+            auto bench = msprobe::trend::readTrendPoints(benchFile.toStdString(), stat.toStdString());
+            result = msprobe::trend::compareTrends(std::move(problem), std::move(bench), tolerance);
         } catch (const msprobe::Error&) {
             // A statistic one side lacks: nothing compared, no marks.
         }
@@ -197,28 +215,91 @@ const msprobe::trend::TrendCompareResult& TrendSource::compare(const QString& st
     return m_compare.emplace(key, std::move(result)).first->second;
 }
 
+std::shared_ptr<const TrendGrid> TrendSource::cachedGrid(const TrendQuery& query, bool difference) const
+{
+    if (m_problem && m_firstGrid && m_firstQuery && (!m_bench || !difference) && m_firstQuery->metric == query.metric
+        && m_firstQuery->stat == query.stat && m_firstQuery->dimension == query.dimension && m_firstQuery->value == query.value
+        && m_firstQuery->tags == query.tags)
+        return m_firstGrid;
+    return nullptr;
+}
+
 TrendGrid TrendSource::grid(const TrendQuery& query, bool difference) const
 {
     if (!m_problem)
         return {};
-    if (m_firstGrid && m_firstQuery && (!m_bench || !difference) && m_firstQuery->metric == query.metric
-        && m_firstQuery->stat == query.stat && m_firstQuery->dimension == query.dimension && m_firstQuery->value == query.value
-        && m_firstQuery->tags == query.tags)
-        return *m_firstGrid;
-    TrendGrid problem = m_problem->grid(query);
-    if (!m_bench || !difference)
+    if (const auto cached = cachedGrid(query, difference))
+        return *cached;
+    const bool pair = m_bench && difference;
+    return gridOf(*m_problem, m_bench.get(), query, difference, pair ? &compare(query.stat) : nullptr);
+}
+
+quint64 TrendSource::requestGrid(const TrendQuery& query, bool difference)
+{
+    const quint64 request = ++*m_gridRequest;
+    auto deliver = [this, request, latest = m_gridRequest](std::shared_ptr<const TrendGrid> grid, QString error) {
+        QMetaObject::invokeMethod(this, [this, request, latest, grid, error] {
+            if (request == latest->load())
+                emit gridReady(request, *grid, error);
+        }, Qt::QueuedConnection);
+    };
+    if (!m_problem) {
+        deliver(std::make_shared<const TrendGrid>(), QString());
+        return request;
+    }
+    if (auto cached = cachedGrid(query, difference)) {
+        deliver(std::move(cached), QString());
+        return request;
+    }
+    m_queryThread.start([this, request, latest = m_gridRequest, connections = m_queryConnections, query, difference,
+                            tolerance = m_tolerance, deliver] {
+        if (request != latest->load())
+            return; // a later request replaced it before it started
+        auto grid = std::make_shared<TrendGrid>();
+        QString error;
+        try {
+            if (!connections->problem)
+                connections->problem = std::make_unique<trendview::TrendDatabase>(connections->problemFile);
+            if (!connections->benchFile.isEmpty() && !connections->bench)
+                connections->bench = std::make_unique<trendview::TrendDatabase>(connections->benchFile);
+            const bool pair = connections->bench && difference;
+            const auto* result = pair ? &compareFiles(connections->problemFile, connections->benchFile, query.stat, tolerance) : nullptr;
+            if (request != latest->load())
+                return;
+            *grid = gridOf(*connections->problem, connections->bench.get(), query, difference, result);
+        } catch (const std::exception& failure) {
+            *grid = TrendGrid();
+            error = QString::fromUtf8(failure.what());
+        }
+        m_lastQueryThread.store(QThread::currentThreadId());
+        deliver(std::move(grid), error);
+    });
+    return request;
+}
+
+void TrendSource::finishQueries()
+{
+    m_queryThread.waitForDone();
+    QCoreApplication::sendPostedEvents(this, QEvent::MetaCall);
+}
+
+TrendGrid TrendSource::gridOf(const trendview::TrendDatabase& problemDb, const trendview::TrendDatabase* benchDb,
+    const TrendQuery& query, bool difference, const msprobe::trend::TrendCompareResult* compareResult)
+{
+    TrendGrid problem = problemDb.grid(query);
+    if (!benchDb || !difference)
         return problem;
 
     TrendQuery benchQuery = query;
     QString moduleJoinName;
     if (query.dimension == Dimension::Module) {
-        for (const auto& target : m_problem->targets(query.metric))
+        for (const auto& target : problemDb.targets(query.metric))
             if (target.id == query.value)
                 moduleJoinName = target.joinName();
-        const auto benchTarget = m_bench->targetByJoinName(moduleJoinName);
+        const auto benchTarget = benchDb->targetByJoinName(moduleJoinName);
         benchQuery.value = benchTarget ? benchTarget->id : -1;
     }
-    const TrendGrid bench = m_bench->grid(benchQuery);
+    const TrendGrid bench = benchDb->grid(benchQuery);
     std::map<std::int64_t, int> benchColumn;
     for (int c = 0; c < bench.columns(); ++c)
         benchColumn[bench.xKeys[static_cast<std::size_t>(c)]] = c;
@@ -231,9 +312,10 @@ TrendGrid TrendSource::grid(const TrendQuery& query, bool difference) const
 
     // Where each (target, rank) first leaves the tolerance.
     std::map<std::pair<QString, std::int64_t>, std::int64_t> firstStep;
-    for (const auto& d : compare(query.stat).divergences)
-        if (QString::fromStdString(d.metric) == query.metric)
-            firstStep[{ QString::fromStdString(d.target), d.rank }] = d.step;
+    if (compareResult)
+        for (const auto& d : compareResult->divergences)
+            if (QString::fromStdString(d.metric) == query.metric)
+                firstStep[{ QString::fromStdString(d.target), d.rank }] = d.step;
 
     TrendGrid out = problem;
     out.difference = true;

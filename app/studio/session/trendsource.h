@@ -11,10 +11,12 @@
 
 #include <QFuture>
 #include <QObject>
+#include <QThreadPool>
 
 #include <atomic>
 #include <map>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <tuple>
 
@@ -55,6 +57,17 @@ public:
     // trend_compare on the open pair for a statistic (computed once per statistic and tolerance); empty for one run.
     const msprobe::trend::TrendCompareResult& compare(const QString& stat) const;
 
+    // grid() on the query thread (its own connections to the databases), delivered by gridReady with the
+    // returned number. A later request makes the earlier ones stale: one not started is skipped, one running
+    // is dropped when it ends. The heat map the panel opens on is delivered at once (it was read on opening).
+    quint64 requestGrid(const trendview::TrendQuery& query, bool difference);
+    // The grid grid() gives without a query (the heat map read when opening), else null.
+    std::shared_ptr<const trendview::TrendGrid> cachedGrid(const trendview::TrendQuery& query, bool difference) const;
+    // Blocks until the query thread is idle and delivers what it finished (an export waits for the shown map).
+    void finishQueries();
+    // The thread that ran the last heat-map query of requestGrid (tests check it is not the GUI's).
+    Qt::HANDLE lastQueryThread() const { return m_lastQueryThread.load(); }
+
 signals:
     void loadStarted(const QString& description);
     void progress(int percent, const QString& stage);
@@ -62,6 +75,8 @@ signals:
     void opened();
     // ok false: nothing new could be opened (message names the file) or the load was cancelled (message empty).
     void loadFinished(bool ok, const QString& message);
+    // The answer to requestGrid(request) when it is still the latest (empty grid and a message when it failed).
+    void gridReady(quint64 request, const trendview::TrendGrid& grid, const QString& error);
 
 private:
     struct Resolved {
@@ -72,14 +87,28 @@ private:
         std::optional<trendview::TrendQuery> firstQuery;
         std::shared_ptr<const trendview::TrendGrid> firstGrid;
     };
+    // The query thread's connections to the open databases, opened there on first use, used by it alone.
+    struct QueryConnections {
+        QString problemFile, benchFile;
+        std::unique_ptr<trendview::TrendDatabase> problem, bench;
+    };
     void openDatabases(Resolved& resolved) const;
+    const msprobe::trend::TrendCompareResult& compareFiles(const QString& problemFile, const QString& benchFile, const QString& stat, double tolerance) const;
+    static trendview::TrendGrid gridOf(const trendview::TrendDatabase& problem, const trendview::TrendDatabase* bench,
+        const trendview::TrendQuery& query, bool difference, const msprobe::trend::TrendCompareResult* compare);
     Resolved resolve(QString problem, QString bench, std::shared_ptr<std::atomic<bool>> cancel, std::uint64_t generation);
 
     std::shared_ptr<const trendview::TrendDatabase> m_problem, m_bench;
     std::optional<trendview::TrendQuery> m_firstQuery;
     std::shared_ptr<const trendview::TrendGrid> m_firstGrid;
     double m_tolerance = 1e-6;
-    mutable std::map<std::pair<QString, double>, msprobe::trend::TrendCompareResult> m_compare;
+    // By (problem file, bench file, statistic, tolerance); filled by the GUI and the query thread.
+    mutable std::map<std::tuple<QString, QString, QString, double>, msprobe::trend::TrendCompareResult> m_compare;
+    mutable std::mutex m_compareMutex;
+    std::shared_ptr<QueryConnections> m_queryConnections;
+    std::shared_ptr<std::atomic<quint64>> m_gridRequest = std::make_shared<std::atomic<quint64>>(0);
+    std::atomic<Qt::HANDLE> m_lastQueryThread { nullptr };
+    QThreadPool m_queryThread; // one thread: requests run in order on the same connections
     std::atomic<std::uint64_t> m_generation { 0 };
     std::shared_ptr<std::atomic<bool>> m_cancel;
     bool m_loading = false;
