@@ -36,10 +36,36 @@ std::string_view keyOf(std::string_view token)
     return {};
 }
 
+// The known keys bucketed by length (none is longer than 16): a lookup compares the few keys of its length
+// instead of scanning all 44 (this runs for every key of every Attr cell of a multi-GB dump).
+constexpr std::size_t kLongestKey = 16;
+struct KnownKeyBuckets {
+    std::array<std::array<std::string_view, 12>, kLongestKey + 1> keys {};
+    std::array<std::uint8_t, kLongestKey + 1> counts {};
+    constexpr KnownKeyBuckets()
+    {
+        for (const auto key : kKnownKeys)
+            keys[key.size()][counts[key.size()]++] = key;
+    }
+};
+constexpr KnownKeyBuckets kBuckets;
+static_assert([] {
+    for (const auto key : kKnownKeys)
+        if (key.size() > kLongestKey)
+            return false;
+    for (const auto count : KnownKeyBuckets().counts)
+        if (count > 12)
+            return false;
+    return true;
+}());
+
 bool isKnown(std::string_view key)
 {
-    for (const auto known : kKnownKeys) // length and first letter first: most candidates fail without a memcmp call
-        if (known.size() == key.size() && known[0] == key[0] && known == key)
+    if (key.size() > kLongestKey)
+        return false;
+    const auto& bucket = kBuckets.keys[key.size()];
+    for (std::size_t k = 0; k < kBuckets.counts[key.size()]; ++k)
+        if (bucket[k][0] == key[0] && bucket[k] == key)
             return true;
     return false;
 }
