@@ -228,6 +228,8 @@ void parseRow(const RowCells& row, std::uint32_t line, bool database, StringPool
             event.allocationId = u;
             event.flags |= kFlagHasAllocationId;
         } else if (isKey(key, "addr")) {
+            if ((event.flags & kFlagHasPtr) && value == ptr)
+                continue; // the Ptr column's text again (msMemScope writes both): parsed once
             if (!parseUnsigned(value, u))
                 failCell(file, place, 9, "Attr addr " + quoted(value) + " is not an address");
             if (!(event.flags & kFlagHasPtr)) {
