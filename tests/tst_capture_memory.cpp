@@ -5,6 +5,8 @@
 #include "../examples/tiny_transformer.h"
 #include "capture/memory/memory_recorder.h"
 #include "capture/seed.h"
+#include "memory/memscope_reader.h"
+#include "memory/oom.h"
 
 #include <torch/torch.h>
 
@@ -17,6 +19,7 @@
 #include <set>
 #include <thread>
 
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -137,6 +140,37 @@ private slots:
             backwardOwner = backwardOwner || row->value("owner").rfind("PTA@backward", 0) == 0;
         }
         QVERIFY(backwardOwner);
+    }
+
+    // Spec §6 check 8, last part: a plain std::thread under MemoryThreadScope loses no event (its ten 1000-byte
+    // blocks are written, each freed); a plain thread without the scope is not seen at all.
+    void threadScopeLosesNoEvent()
+    {
+        QTemporaryDir dir;
+        MemoryRecorder memory({ .outputDir = tempRoot(dir) });
+        memory.start();
+        const MemoryThreadContext context;
+        std::int64_t scopedTid = 0;
+        std::thread scoped([&scopedTid, context] {
+            MemoryThreadScope scope(context);
+            scopedTid = static_cast<std::int64_t>(::syscall(SYS_gettid));
+            for (int i = 0; i < 10; ++i)
+                auto t = torch::empty({ 250 });
+        });
+        scoped.join();
+        std::thread plain([] { auto t = torch::empty({ 500 }); });
+        plain.join();
+        memory.stop();
+        const MemCsv csv = readMemCsv(memory.csvPath());
+        const auto mallocs = rowsOf(csv, "MALLOC");
+        const auto frees = rowsOf(csv, "FREE");
+        QCOMPARE(mallocs.size(), std::size_t(10));
+        QCOMPARE(frees.size(), std::size_t(10));
+        for (const auto* row : mallocs) {
+            QCOMPARE(row->number("size"), std::int64_t(1000));
+            QCOMPARE(q(row->cells[6]), q(std::to_string(scopedTid)));
+        }
+        QVERIFY(mallocsWithoutFree(csv).empty());
     }
 
     void plantedLeakIsTheOnlyLiveBlock()
@@ -294,6 +328,39 @@ private slots:
         QCOMPARE(q(ownerBySize[16]), q("TORCH_CPU@forward@a@b@c"));
         QCOMPARE(q(ownerBySize[32]), q("TORCH_CPU@forward@mine"));
         QCOMPARE(q(rowsOf(csv, "OP_LAUNCH", "ATEN_START").at(0)->name()), q("aten::ones"));
+    }
+
+    // An allocation libtorch cannot serve (2^50 bytes): an OOM_DETAIL/OOM_TRIGGER row written on the failing op
+    // before the exception unwinds, and the core's OOM report finds the one tensor kept alive.
+    void outOfMemoryIsReported()
+    {
+        QTemporaryDir dir;
+        MemoryRecorder memory({ .outputDir = tempRoot(dir) });
+        memory.start();
+        const auto kept = torch::ones({ 1000 }); // 4000 bytes live at the failure
+        bool threw = false;
+        try {
+            const auto huge = torch::empty({ std::int64_t(1) << 48 }); // float: 2^50 bytes
+        } catch (const c10::Error&) {
+            threw = true;
+        }
+        QVERIFY(threw);
+        memory.stop();
+        const MemCsv csv = readMemCsv(memory.csvPath());
+        const auto triggers = rowsOf(csv, "OOM_DETAIL", "OOM_TRIGGER");
+        QCOMPARE(triggers.size(), std::size_t(1));
+        QCOMPARE(triggers[0]->number("req_size"), std::int64_t(1) << 50);
+        const auto trace = memory::readMemScope(memory.csvPath());
+        const auto model = memory::buildModel(trace);
+        const auto report = memory::findOomIncidents(trace, model);
+        QCOMPARE(report.incidents.size(), std::size_t(1));
+        const auto& oom = report.incidents[0];
+        QCOMPARE(oom.requested, std::int64_t(1) << 50);
+        QCOMPARE(q(oom.func), q("DefaultCPUAllocator"));
+        QCOMPARE(q(oom.op), q("torch._ops.aten.empty.memory_format"));
+        QCOMPARE(oom.liveBlocks, std::size_t(1));
+        QCOMPARE(oom.liveBytes, std::int64_t(4000));
+        QCOMPARE(q(opAround(csv, *rowsOf(csv, "MALLOC").at(0))), q("torch._ops.aten.ones.default"));
     }
 
     void crcVectors()

@@ -9,6 +9,9 @@
 
 #include <nlohmann/json.hpp>
 
+#include <fstream>
+#include <sstream>
+
 using namespace msprobe::test;
 namespace fs = std::filesystem;
 
@@ -134,7 +137,7 @@ private slots:
         const auto decomposed = parse(runCli({ "memory", "decompose", q(file.string()), "--at", "end", "--json" }));
         QCOMPARE(decomposed["live_bytes"].get<long long>(), 1008LL);
         QCOMPARE(decomposed["categories"]["weight"].get<long long>(), 1000LL);
-        QCOMPARE(decomposed["categories"]["other"].get<long long>(), 8LL);
+        QCOMPARE(decomposed["categories"]["unknown"].get<long long>(), 8LL); // untagged, allocated in op2, never freed
         const auto peak = parse(runCli({ "memory", "decompose", q(file.string()), "--json" }));
         QCOMPARE(peak["live_bytes"].get<long long>(), 1032LL);
         const auto inefficient = runCli({ "memory", "inefficient", q(file.string()), "--json", "--fail-on", "inefficient" });
@@ -147,6 +150,72 @@ private slots:
         QCOMPARE(runCli({ "memory", "inefficient", q(file.string()), "--types", "sloppy" }).exitCode, 2);
         QCOMPARE(runCli({ "memory", "decompose", q(file.string()), "--at", "step:3" }).exitCode, 1);
         QCOMPARE(runCli({ "memory", "decompose", q(file.string()), "--at", "soon" }).exitCode, 2);
+    }
+
+    void oomReportTextCsvJson()
+    {
+        QTemporaryDir dir;
+        MemDumpBuilder d;
+        d.opStart("aten::linear");
+        d.malloc("PTA", 0x10, 1000, 1, 1000, ",owner:PTA@weight");
+        d.opEnd("aten::linear");
+        d.opStart("aten::cat");
+        d.malloc("PTA", 0x20, 24, 2, 1024);
+        d.oom("OOM_TRIGGER", "{func:DefaultCPUAllocator,req_size:1048576,flag:0}");
+        d.free("PTA", 0x20, 24, 2, 1000);
+        d.opEnd("aten::cat");
+        const fs::path file = fs::path(dir.path().toStdString()) / "oom.csv";
+        writeFile(file, d.text);
+        const auto text = runCli({ "memory", "oom", q(file.string()), "--fail-on", "oom" });
+        QCOMPARE(text.exitCode, 1);
+        QVERIFY2(text.out.contains("OOM 1 at line 7 (ID 6, process 100, device 0, 1050 ns): DefaultCPUAllocator requested 1048576 bytes in aten::cat\n"
+                                   "  live: 1024 bytes in 2 block(s), pool reserved 1024 bytes\n"),
+            qPrintable(text.out));
+        const auto csv = runCli({ "memory", "oom", q(file.string()), "--csv" });
+        QCOMPARE(csv.exitCode, 0);
+        QVERIFY2(csv.out.startsWith("oom,trigger_line,allocation_id,pool,addr,size,category,owner,alloc_op,alloc_line,alloc_ts_ns\n"
+                                    "1,7,1,PTA,0x0000000000000010,1000,weight,PTA@weight,aten::linear,3,1010\n"
+                                    "1,7,2,PTA,0x0000000000000020,24,temporary,,aten::cat,6,1040\n"),
+            qPrintable(csv.out));
+        const auto json = parse(runCli({ "memory", "oom", q(file.string()), "--json", "--top", "1" }));
+        QCOMPARE(json["incidents"].size(), std::size_t(1));
+        QCOMPARE(json["incidents"][0]["by_op"][0]["key"].get<std::string>(), std::string("aten::linear"));
+        QCOMPARE(json["incidents"][0]["largest"].size(), std::size_t(1));
+        QCOMPARE(json["incidents"][0]["recent"][0]["allocation_id"].get<int>(), 2);
+        QCOMPARE(runCli({ "memory", "oom", q(file.string()), "--csv", "--json" }).exitCode, 2);
+        QCOMPARE(runCli({ "memory", "oom", q(file.string()), "--top", "0" }).exitCode, 2);
+    }
+
+    void writeBackIntoTheDump()
+    {
+        QTemporaryDir dir;
+        MemDumpBuilder d;
+        d.opStart("op0");
+        d.malloc("PTA", 0x10, 64, 1);
+        d.opEnd("op0");
+        d.opStart("op1");
+        d.access("op1", 0x10, 64, 1);
+        d.opEnd("op1");
+        d.opStart("op2");
+        d.malloc("PTA", 0x20, 32, 2);
+        d.opEnd("op2");
+        d.opStart("op3");
+        d.free("PTA", 0x10, 64, 1);
+        d.opEnd("op3");
+        const fs::path file = fs::path(dir.path().toStdString()) / "late.csv";
+        writeFile(file, d.text);
+        const auto run = runCli({ "memory", "inefficient", q(file.string()), "--write-back" });
+        QCOMPARE(run.exitCode, 0);
+        QVERIFY2(run.err.contains("inefficient_type written to 1 MALLOC row(s)"), qPrintable(run.err));
+        QCOMPARE(runCli({ "memory", "decompose", q(file.string()), "--write-back", "--at", "end" }).exitCode, 0);
+        std::ifstream in(file);
+        std::stringstream text;
+        text << in.rdbuf();
+        QVERIFY2(text.str().find("size:64,inefficient_type:late_deallocation,category:unknown}") != std::string::npos, text.str().c_str());
+        QVERIFY2(text.str().find("size:32,category:unknown}") != std::string::npos, text.str().c_str());
+        // Read back: the dump is still a valid dump and says the same.
+        const auto again = parse(runCli({ "memory", "inefficient", q(file.string()), "--json" }));
+        QCOMPARE(again["blocks"].size(), std::size_t(1));
     }
 
     void watchReport()

@@ -15,6 +15,7 @@
 
 #include <sys/stat.h>
 
+#include <limits>
 #include <map>
 
 using namespace msprobe;
@@ -111,6 +112,34 @@ private slots:
         QCOMPARE(std::string(pairs[1].second), std::string("2,other:3"));
         QVERIFY(!splitAttr("size:2", pairs, why));
         QVERIFY(why.find("{key:value") != std::string::npos);
+    }
+
+    void numbersDecimalAndHex()
+    {
+        // The 8-digits-at-a-time decimal path and the hex table, at their edges.
+        unsigned long long u = 0;
+        QVERIFY(parseUnsigned("1764753084425691000", u));
+        QCOMPARE(u, 1764753084425691000ull);
+        QVERIFY(parseUnsigned("18446744073709551615", u));
+        QCOMPARE(u, 18446744073709551615ull);
+        QVERIFY(!parseUnsigned("18446744073709551616", u));
+        QVERIFY(parseUnsigned("12345678", u));
+        QCOMPARE(u, 12345678ull);
+        QVERIFY(!parseUnsigned("1234567/", u)); // '/' is '0' - 1
+        QVERIFY(!parseUnsigned("123456:8", u)); // ':' is '9' + 1
+        QVERIFY(!parseUnsigned("12345678901234567x", u));
+        QVERIFY(parseUnsigned("0x000012c041400000", u));
+        QCOMPARE(u, 0x12c041400000ull);
+        QVERIFY(parseUnsigned("0xFFffFFffFFffFFff", u));
+        QCOMPARE(u, ~0ull);
+        QVERIFY(!parseUnsigned("0x12g4", u));
+        QVERIFY(!parseUnsigned("0x1ffffffffffffffff", u));
+        long long s = 0;
+        QVERIFY(parseSigned("-9223372036854775808", s));
+        QCOMPARE(s, std::numeric_limits<long long>::min());
+        QVERIFY(!parseSigned("9223372036854775808", s));
+        QVERIFY(parseSigned("-16778240", s));
+        QCOMPARE(s, -16778240ll);
     }
 
     void docsHeaderSpellingAndShadowFree()

@@ -14,6 +14,8 @@
 
 #include <QTemporaryDir>
 
+#include <map>
+
 using namespace msprobe;
 using namespace msprobe::memory;
 using namespace msprobe::test;
@@ -252,11 +254,70 @@ private slots:
         QCOMPARE(end.categories.at("gradient"), std::int64_t(500));
         QCOMPARE(end.categories.at("optimizer_state"), std::int64_t(2000));
         QCOMPARE(end.categories.at("activation"), std::int64_t(300));
-        QCOMPARE(end.categories.at("other"), std::int64_t(100));
+        QCOMPARE(end.categories.at("unknown"), std::int64_t(100)); // untagged, no op, never freed
         DecomposeOptions withHal { DecomposeOptions::At::End };
         withHal.includeHal = true;
         QCOMPARE(decompose(dump.trace, dump.model, withHal).liveBytes, std::int64_t(8900));
         QVERIFY_THROWS_EXCEPTION(Error, decompose(dump.trace, dump.model, { DecomposeOptions::At::StepEnd, 0, 7 }));
+    }
+
+    void categoriesInferred()
+    {
+        // Spec §5.3 on one training step as our capture labels phases (owner PROCESS level forward / backward /
+        // optimizer), each rule met once; the comment after each block is the category worked out by hand.
+        QTemporaryDir dir;
+        MemDumpBuilder d;
+        d.malloc("PTA", 0x100, 100, 1, -1, ",owner:PTA@forward"); // A: before the step's first op: input
+        d.opStart("aten::linear");
+        d.malloc("PTA", 0x200, 1000, 2, -1, ",owner:PTA@forward@weight"); // W: labelled weight
+        d.opEnd("aten::linear");
+        d.opStart("aten::mm");
+        d.malloc("PTA", 0x300, 50, 3, -1, ",owner:PTA@forward"); // T: freed in relu, same phase: temporary
+        d.opStart("aten::empty");
+        d.malloc("PTA", 0x350, 60, 4, -1, ",owner:PTA@forward"); // T2: freed inside the same outermost op (mm): temporary
+        d.opEnd("aten::empty");
+        d.free("PTA", 0x350, 60, 4);
+        d.malloc("PTA", 0x400, 200, 5, -1, ",owner:PTA@forward"); // ACT: freed in backward: activation
+        d.opEnd("aten::mm");
+        d.opStart("aten::relu");
+        d.free("PTA", 0x300, 50, 3);
+        d.opEnd("aten::relu");
+        d.opStart("aten::mm");
+        d.malloc("PTA", 0x500, 1000, 6, -1, ",owner:PTA@backward@gradient"); // G: labelled gradient
+        d.malloc("PTA", 0x600, 30, 7, -1, ",owner:PTA@backward"); // BT: freed in its op: temporary
+        d.free("PTA", 0x400, 200, 5);
+        d.free("PTA", 0x600, 30, 7);
+        d.opEnd("aten::mm");
+        d.opStart("aten::add_");
+        d.malloc("PTA", 0x700, 2000, 8, -1, ",owner:PTA@optimizer"); // OS: optimizer phase, outlives the step
+        d.malloc("PTA", 0x800, 10, 9, -1, ",owner:PTA@optimizer"); // OT: freed in its op: temporary
+        d.free("PTA", 0x800, 10, 9);
+        d.opEnd("aten::add_");
+        d.free("PTA", 0x100, 100, 1);
+        d.step(1);
+        d.opStart("aten::cat");
+        d.malloc("PTA", 0x900, 77, 10); // U: untagged, never freed: unknown
+        d.opEnd("aten::cat");
+        d.malloc("PTA", 0xA00, 5, 11); // L: outside ops but after the step's first op: unknown
+        d.step(2);
+        const auto dump = load(dir, "categories.csv", d.text);
+        const std::map<std::uint64_t, std::string> expected { { 1, "input" }, { 2, "weight" }, { 3, "temporary" },
+            { 4, "temporary" }, { 5, "activation" }, { 6, "gradient" }, { 7, "temporary" }, { 8, "optimizer_state" },
+            { 9, "temporary" }, { 10, "unknown" }, { 11, "unknown" } };
+        QCOMPARE(dump.model.blocks.size(), expected.size());
+        for (const auto& block : dump.model.blocks)
+            QCOMPARE(std::string(categoryName(block.category)), expected.at(block.allocationId));
+        // End of step 1: W, G and OS live (4000 bytes); at the end also U and L.
+        const auto step1 = decompose(dump.trace, dump.model, { DecomposeOptions::At::StepEnd, 0, 1 });
+        QCOMPARE(step1.liveBytes, std::int64_t(4000));
+        QCOMPARE(step1.categories, (std::map<std::string, std::int64_t> { { "weight", 1000 }, { "gradient", 1000 }, { "optimizer_state", 2000 } }));
+        const auto end = decompose(dump.trace, dump.model, { DecomposeOptions::At::End });
+        QCOMPARE(end.categories.at("unknown"), std::int64_t(82));
+        // The peak is OT's MALLOC: A 100 + W 1000 + G 1000 + OS 2000 + OT 10 = 4110 live.
+        const auto peak = decompose(dump.trace, dump.model, { DecomposeOptions::At::Peak });
+        QCOMPARE(peak.liveBytes, std::int64_t(4110));
+        QCOMPARE(peak.categories, (std::map<std::string, std::int64_t> { { "input", 100 }, { "weight", 1000 }, { "gradient", 1000 },
+                                      { "optimizer_state", 2000 }, { "temporary", 10 } }));
     }
 
     void stepGrowthByOp()

@@ -56,6 +56,9 @@ public:
     void opStart(const std::string& op) { row("OP_LAUNCH", "ATEN_START", op, "N/A", ""); }
     void opEnd(const std::string& op) { row("OP_LAUNCH", "ATEN_END", op, "N/A", ""); }
     void step(int n) { row("SYSTEM", "STEP", std::to_string(n), "N/A", ""); }
+    // An OOM_DETAIL row: type OOM_TRIGGER (attr func, req_size, flag) or OOM_RECENT_ALLOC / OOM_TOP_ALLOC (pool,
+    // ptr, size, timestamp).
+    void oom(const std::string& type, const std::string& attr) { row("OOM_DETAIL", type, "N/A", "N/A", attr); }
     void mark(const std::string& message) { row("MSTX", "Mark", "\"\"\"" + message + "\"\"\"", "N/A", ""); }
 };
 

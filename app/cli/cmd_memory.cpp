@@ -26,6 +26,7 @@ const std::vector<Subverb>& memorySubverbs()
         { "compare", "why one run or step needs more memory than another: ops aligned, memory per op (§2.3)", &runCompareMemory },
         { "decompose", "who owns the live memory at a moment: by owner and weight/gradient/optimizer/activation (§2.4)", &runDecompose },
         { "inefficient", "blocks allocated too early, freed too late or idle (§2.5)", &runInefficient },
+        { "oom", "what was live at each out-of-memory failure: by category, owner and operator (OOM_DETAIL rows)", &runOom },
         { "watch", "where a watched block changed: the op that overwrote it, from a watch checksum CSV (§2.6)", &runWatch },
     };
     return list;

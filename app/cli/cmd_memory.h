@@ -8,6 +8,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <cstdio>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -35,11 +36,48 @@ std::uint64_t unsignedOption(const std::string& option, const std::string& value
 // "--fail-on X": the kind a subverb accepts; UsageError for another.
 bool failOnOption(const std::string& value, std::string_view accepted);
 
+// Options every analysis subverb takes (inputs, -o, --json); `extra(scan)` consumes a subverb's own option and
+// returns true, or returns false for one it does not know.
+struct Common {
+    std::vector<std::string> inputs;
+    std::string output;
+    bool json = false;
+};
+
+template <class Extra>
+Common scanOptions(const std::vector<std::string>& args, Extra extra)
+{
+    Common common;
+    ArgScanner scan(args);
+    while (!scan.done()) {
+        if (auto o = scan.value({ "-o", "--output" }))
+            common.output = *o;
+        else if (scan.isFlag({ "--json" }))
+            common.json = true;
+        else if (extra(scan))
+            continue;
+        else if (scan.peek().starts_with("-"))
+            throw UsageError { "unknown option " + scan.peek() };
+        else
+            common.inputs.push_back(scan.next());
+    }
+    return common;
+}
+
+// snprintf into a std::string (lines of a text report, at most 1 KiB).
+std::string fmt(const char* pattern, auto... values)
+{
+    char text[1024];
+    std::snprintf(text, sizeof text, pattern, values...);
+    return text;
+}
+
 int runSummary(const std::vector<std::string>& args);
 int runLeaks(const std::vector<std::string>& args);
 int runCompareMemory(const std::vector<std::string>& args);
 int runDecompose(const std::vector<std::string>& args);
 int runInefficient(const std::vector<std::string>& args);
 int runWatch(const std::vector<std::string>& args);
+int runOom(const std::vector<std::string>& args);
 
 } // namespace msprobe::cli::memory

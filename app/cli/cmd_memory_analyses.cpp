@@ -6,6 +6,7 @@
 #include "memory/inefficient.h"
 #include "memory/owners.h"
 #include "memory/watch.h"
+#include "memory/write_back.h"
 #include "support/error.h"
 
 #include <algorithm>
@@ -16,40 +17,6 @@ namespace msprobe::cli::memory {
 namespace {
 
 using namespace msprobe::memory;
-
-// Options every analysis subverb takes; the rest are returned in `rest` for the subverb.
-struct Common {
-    std::vector<std::string> inputs;
-    std::string output;
-    bool json = false;
-};
-
-template <class Extra>
-Common scanOptions(const std::vector<std::string>& args, Extra extra)
-{
-    Common common;
-    ArgScanner scan(args);
-    while (!scan.done()) {
-        if (auto o = scan.value({ "-o", "--output" }))
-            common.output = *o;
-        else if (scan.isFlag({ "--json" }))
-            common.json = true;
-        else if (extra(scan))
-            continue;
-        else if (scan.peek().starts_with("-"))
-            throw UsageError { "unknown option " + scan.peek() };
-        else
-            common.inputs.push_back(scan.next());
-    }
-    return common;
-}
-
-std::string fmt(const char* pattern, auto... values)
-{
-    char text[1024];
-    std::snprintf(text, sizeof text, pattern, values...);
-    return text;
-}
 
 std::string optionalText(const std::optional<std::int64_t>& value) { return value ? std::to_string(*value) : "N/A"; }
 
@@ -161,18 +128,29 @@ int runCompareMemory(const std::vector<std::string>& args)
 int runDecompose(const std::vector<std::string>& args)
 {
     if (wantsHelp(args)) {
-        std::fputs("usage: msprobe memory decompose DUMP [--at peak|end|step:N|TIME_NS] [--include-hal] [--json] [-o OUT]\n\n"
+        std::fputs("usage: msprobe memory decompose DUMP [--at peak|end|step:N|TIME_NS] [--include-hal] [--json] [-o OUT]\n"
+                   "                               [--write-back]\n\n"
                    "The live blocks at a moment (default: the peak of live pool bytes; end; the end of step N; the last\n"
-                   "row at or before a timestamp in ns), grouped by owner (the owner: attr of their MALLOC, §2.4) and by\n"
-                   "category: weight, gradient, optimizer_state, activation, other (untagged blocks are other).\n"
-                   "HAL blocks back the pools and are left out unless --include-hal.\n",
+                   "row at or before a timestamp in ns), grouped by category and by owner (the owner: attr of their\n"
+                   "MALLOC, §2.4). Categories, first rule that applies:\n"
+                   "  weight, gradient, optimizer_state  the owner labels say so\n"
+                   "  optimizer_state  allocated in the optimizer phase and alive across a step boundary\n"
+                   "  activation       owner label activation, or allocated in forward and freed in backward\n"
+                   "  input            allocated outside every op before the first op of its step\n"
+                   "  temporary        freed in its step, inside the same outermost op or within one phase\n"
+                   "  unknown          the rest\n"
+                   "HAL blocks back the pools and are left out unless --include-hal.\n"
+                   "  --write-back  adds category:NAME to the Attr of every block's MALLOC row in DUMP itself (atomically)\n",
             stdout);
         return kExitOk;
     }
     DecomposeOptions options;
     std::string at = "peak";
+    bool writeBack = false;
     const auto common = scanOptions(args, [&](ArgScanner& scan) {
-        if (auto a = scan.value({ "--at" }))
+        if (scan.isFlag({ "--write-back" }))
+            writeBack = true;
+        else if (auto a = scan.value({ "--at" }))
             at = *a;
         else if (scan.isFlag({ "--include-hal" }))
             options.includeHal = true;
@@ -195,6 +173,15 @@ int runDecompose(const std::vector<std::string>& args)
         throw UsageError { "name one dump" };
     const auto dump = loadDump(common.inputs[0]);
     const auto result = decompose(dump.trace, dump.model, options);
+    if (writeBack) {
+        std::vector<AttrUpdate> updates;
+        for (const auto& block : dump.model.blocks) {
+            const auto& malloc = dump.trace.events[block.mallocEvent];
+            updates.push_back({ malloc.line, malloc.id, malloc.pid, "category", std::string(categoryName(block.category)), false });
+        }
+        writeBackAttrs(common.inputs[0], updates);
+        std::fprintf(stderr, "category written to %zu MALLOC row(s) of %s\n", updates.size(), common.inputs[0].c_str());
+    }
     if (common.json) {
         nlohmann::ordered_json out;
         out["file"] = common.inputs[0];
@@ -231,20 +218,25 @@ int runInefficient(const std::vector<std::string>& args)
 {
     if (wantsHelp(args)) {
         std::fputs("usage: msprobe memory inefficient DUMP [--mem-size BYTES] [--types LIST] [--idle-threshold APIS]\n"
-                   "                                 [--json] [-o OUT] [--fail-on inefficient]\n\n"
+                   "                                 [--json] [-o OUT] [--fail-on inefficient] [--write-back]\n\n"
                    "msMemScope's inefficient-memory rules (needs OP_LAUNCH and ACCESS rows; PTA, ATB and TORCH_CPU blocks):\n"
                    "  early_allocation    another block was freed between this block's allocation and its first use\n"
                    "  late_deallocation   another block was allocated between this block's last use and its free\n"
                    "  temporary_idleness  two consecutive uses more than --idle-threshold APIs apart (default 3000)\n"
                    "An API is an op (START..END) or a memory row outside any op. Each block comes with its waste: bytes\n"
-                   "times the ns (and APIs) it sat allocated without use.\n",
+                   "times the ns (and APIs) it sat allocated without use.\n"
+                   "  --write-back  adds inefficient_type:LIST to the Attr of each flagged block's MALLOC row in DUMP itself\n"
+                   "                (as msMemScope's offline check does: types already there are kept, new ones appended);\n"
+                   "                the file is rewritten under a temporary name and renamed, so an error leaves it as it was\n",
             stdout);
         return kExitOk;
     }
     InefficientOptions options;
-    bool failOn = false;
+    bool failOn = false, writeBack = false;
     const auto common = scanOptions(args, [&](ArgScanner& scan) {
-        if (auto m = scan.value({ "--mem-size" }))
+        if (scan.isFlag({ "--write-back" }))
+            writeBack = true;
+        else if (auto m = scan.value({ "--mem-size" }))
             options.memSize = static_cast<std::int64_t>(unsignedOption("--mem-size", *m));
         else if (auto t = scan.value({ "--types" })) {
             try {
@@ -267,6 +259,15 @@ int runInefficient(const std::vector<std::string>& args)
     const auto dump = loadDump(common.inputs[0]);
     const auto report = findInefficientBlocks(dump.trace, dump.model, options);
     const auto& trace = dump.trace;
+    if (writeBack) {
+        std::vector<AttrUpdate> updates;
+        for (const auto& item : report.blocks) {
+            const auto& malloc = trace.events[dump.model.blocks[item.block].mallocEvent];
+            updates.push_back({ malloc.line, malloc.id, malloc.pid, "inefficient_type", inefficientTypeNames(item.types), true });
+        }
+        writeBackAttrs(common.inputs[0], updates);
+        std::fprintf(stderr, "inefficient_type written to %zu MALLOC row(s) of %s\n", updates.size(), common.inputs[0].c_str());
+    }
     if (common.json) {
         nlohmann::ordered_json out;
         out["file"] = common.inputs[0];

@@ -334,6 +334,14 @@ void CsvWriter::handle(const Event& e)
         appendRow(m_out, e, "MSTX", type, name, true, 0, {}, 0);
         return;
     }
+    case EventKind::OomTrigger: {
+        std::string attr = "{func:" + text(static_cast<std::uint32_t>(e.extra)) + ",req_size:" + std::to_string(e.size) + ",flag:0";
+        if (e.used >= 0)
+            attr += ",total:" + std::to_string(std::max(e.reserved, e.used)) + ",used:" + std::to_string(e.used);
+        attr += ",step:" + std::to_string(e.step) + "}";
+        appendRow(m_out, e, "OOM_DETAIL", "OOM_TRIGGER", "N/A", true, 0, attr, e.context);
+        return;
+    }
     case EventKind::Step:
         appendRow(m_out, e, "SYSTEM", "STEP", std::to_string(e.extra), false, 0, {}, 0);
         return;

@@ -29,6 +29,7 @@ enum class EventKind : std::uint8_t {
     StartTrace,
     StopTrace,
     Label, // ptr: storage base, name: label, sub: owner level
+    OomTrigger, // size: bytes requested, name: the op open, extra: interned func, used/reserved: -1 if unknown
 };
 
 enum class Phase : std::uint8_t { Forward, Backward, Optimizer };

@@ -9,6 +9,8 @@
 
 #include <ATen/record_function.h>
 #include <c10/core/Allocator.h>
+#include <c10/core/CPUAllocator.h>
+#include <c10/util/Exception.h>
 #include <c10/util/ThreadLocalDebugInfo.h>
 
 #include <cctype>
@@ -93,7 +95,55 @@ Session* recordingSession()
     return s && s->recording.load(std::memory_order_relaxed) ? s : nullptr;
 }
 
+// An OOM_DETAIL/OOM_TRIGGER row (spec §5.3): emitted on the failing thread before the exception unwinds, so the
+// blocks freed by the unwinding still count as live at the failure.
+void emitOutOfMemory(std::int64_t requested, const char* func, std::int64_t used, std::int64_t reserved)
+{
+    Session* s = recordingSession();
+    if (!s)
+        return;
+    Event e;
+    e.kind = EventKind::OomTrigger;
+    e.size = requested;
+    e.used = used;
+    e.reserved = reserved;
+    e.name = tl.opName;
+    e.context = tl.context;
+    e.extra = strings().intern(func);
+    s->emit(e);
+}
+
+// A pass-through CPU allocator over libtorch's own (§5.3's wrapper allocator, used only to see failures): the
+// default allocator throws "can't allocate memory" without telling the memory reporter.
+struct FailureWatchingAllocator final : c10::Allocator {
+    c10::Allocator* inner = nullptr;
+    c10::DataPtr allocate(std::size_t bytes) const override
+    {
+        try {
+            return inner->allocate(bytes);
+        } catch (const c10::Error&) {
+            emitOutOfMemory(static_cast<std::int64_t>(bytes), "DefaultCPUAllocator", -1, -1);
+            throw;
+        }
+    }
+    c10::DeleterFnPtr raw_deleter() const override { return inner->raw_deleter(); }
+};
+
+void installFailureWatchingAllocator()
+{
+    static FailureWatchingAllocator wrapper;
+    static std::once_flag once;
+    std::call_once(once, [] {
+        wrapper.inner = c10::GetCPUAllocator();
+        c10::SetCPUAllocator(&wrapper, 1); // the default is registered at priority 0; it stays, passed through
+    });
+}
+
 struct Reporter final : c10::MemoryReportingInfoBase {
+    void reportOutOfMemory(std::int64_t requested, std::int64_t totalAllocated, std::int64_t totalReserved, c10::Device) override
+    {
+        emitOutOfMemory(requested, "reportOutOfMemory", totalAllocated, totalReserved);
+    }
     void reportMemoryUsage(void* ptr, std::int64_t size, std::int64_t totalAllocated, std::int64_t totalReserved,
         c10::Device) override
     {
@@ -313,6 +363,7 @@ void installHooks()
                         .needsOutputs(needsValues)
                         .scopes({ at::RecordScope::FUNCTION });
     g_callback = at::addGlobalCallback(callback);
+    installFailureWatchingAllocator();
     if (!tl_reporterGuard)
         tl_reporterGuard.emplace(c10::DebugInfoKind::PROFILER_STATE, std::make_shared<Reporter>());
 }

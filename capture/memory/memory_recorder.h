@@ -9,10 +9,12 @@
 //   memory.stop();                            // also done by the destructor, at exit() and on std::terminate
 //
 // Allocations are seen through c10's memory reporting hook on the thread that called start() (and threads
-// libtorch hands its thread-local state to: autograd, at::launch). Only one recorder records at a time.
+// libtorch hands its thread-local state to: autograd, at::launch; other threads through MemoryThreadScope). Only
+// one recorder records at a time. A failed CPU allocation is written as an OOM_DETAIL/OOM_TRIGGER row.
 #pragma once
 
 #include <ATen/core/Tensor.h>
+#include <c10/util/ThreadLocalDebugInfo.h>
 
 #include <cstdint>
 #include <filesystem>
@@ -99,6 +101,36 @@ public:
 
 private:
     bool m_pushed = false;
+};
+
+// Carries the recording thread's memory reporter to a thread libtorch did not start (spec §5.3 ThreadScope): a
+// plain std::thread sees no allocation otherwise. Take the context on the recording thread, open the scope first
+// thing in the worker:
+//   msprobe::MemoryThreadContext context;
+//   std::thread worker([context] { msprobe::MemoryThreadScope scope(context); ... });
+class MemoryThreadContext {
+public:
+    MemoryThreadContext()
+        : m_info(c10::ThreadLocalDebugInfo::current())
+    {
+    }
+
+private:
+    friend class MemoryThreadScope;
+    std::shared_ptr<c10::ThreadLocalDebugInfo> m_info;
+};
+
+class MemoryThreadScope {
+public:
+    explicit MemoryThreadScope(const MemoryThreadContext& context)
+        : m_guard(context.m_info)
+    {
+    }
+    MemoryThreadScope(const MemoryThreadScope&) = delete;
+    MemoryThreadScope& operator=(const MemoryThreadScope&) = delete;
+
+private:
+    c10::DebugInfoGuard m_guard;
 };
 
 // Blocks allocated in its scope belong to the optimizer phase (owner PROCESS level "optimizer").

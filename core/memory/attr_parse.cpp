@@ -5,6 +5,8 @@
 
 #include <algorithm>
 #include <array>
+#include <cstdint>
+#include <cstring>
 #include <limits>
 
 namespace msprobe::memory {
@@ -36,10 +38,36 @@ std::string_view keyOf(std::string_view token)
     return {};
 }
 
+// The known keys bucketed by length (none is longer than 16): a lookup compares the few keys of its length
+// instead of scanning all 44 (this runs for every key of every Attr cell of a multi-GB dump).
+constexpr std::size_t kLongestKey = 16;
+struct KnownKeyBuckets {
+    std::array<std::array<std::string_view, 12>, kLongestKey + 1> keys {};
+    std::array<std::uint8_t, kLongestKey + 1> counts {};
+    constexpr KnownKeyBuckets()
+    {
+        for (const auto key : kKnownKeys)
+            keys[key.size()][counts[key.size()]++] = key;
+    }
+};
+constexpr KnownKeyBuckets kBuckets;
+static_assert([] {
+    for (const auto key : kKnownKeys)
+        if (key.size() > kLongestKey)
+            return false;
+    for (const auto count : KnownKeyBuckets().counts)
+        if (count > 12)
+            return false;
+    return true;
+}());
+
 bool isKnown(std::string_view key)
 {
-    for (const auto known : kKnownKeys) // length and first letter first: most candidates fail without a memcmp call
-        if (known.size() == key.size() && known[0] == key[0] && known == key)
+    if (key.size() > kLongestKey)
+        return false;
+    const auto& bucket = kBuckets.keys[key.size()];
+    for (std::size_t k = 0; k < kBuckets.counts[key.size()]; ++k)
+        if (bucket[k][0] == key[0] && bucket[k] == key)
             return true;
     return false;
 }
@@ -108,22 +136,64 @@ bool splitJsonAttr(std::string_view cell, AttrPairs& pairs, std::vector<std::str
 
 namespace {
 
-// Digits only, no sign, overflow refused: a loop the compiler keeps in registers (std::from_chars costs a call
-// and a base switch per number, and a dump has four or five numbers a row).
+// Eight ASCII digits at `p` as a number (SWAR: three multiply-shift steps instead of eight dependent
+// multiply-adds); false if one of them is not a digit. Little-endian: the first digit is the lowest byte.
+bool eightDigits(const char* p, std::uint64_t& value)
+{
+    std::uint64_t word;
+    std::memcpy(&word, p, sizeof word);
+    constexpr std::uint64_t kHigh = 0xF0F0F0F0F0F0F0F0ull, kZeros = 0x3030303030303030ull;
+    if ((word & kHigh) != kZeros || ((word + 0x0606060606060606ull) & kHigh) != kZeros)
+        return false;
+    word = (word & 0x0F0F0F0F0F0F0F0Full) * 2561 >> 8;
+    word = (word & 0x00FF00FF00FF00FFull) * 6553601 >> 16;
+    value = (word & 0x0000FFFF0000FFFFull) * 42949672960001ull >> 32;
+    return true;
+}
+
+// 0..15 for a hex digit, 0xff otherwise.
+constexpr std::array<std::uint8_t, 256> kHexDigit = [] {
+    std::array<std::uint8_t, 256> table {};
+    for (auto& entry : table)
+        entry = 0xff;
+    for (int c = 0; c < 10; ++c)
+        table[static_cast<std::size_t>('0' + c)] = static_cast<std::uint8_t>(c);
+    for (int c = 0; c < 6; ++c) {
+        table[static_cast<std::size_t>('a' + c)] = static_cast<std::uint8_t>(10 + c);
+        table[static_cast<std::size_t>('A' + c)] = static_cast<std::uint8_t>(10 + c);
+    }
+    return table;
+}();
+
+// Digits only, no sign, overflow refused: loops the compiler keeps in registers (std::from_chars costs a call
+// and a base switch per number, and a dump row has around ten numbers: timestamps of 19 digits, 16-digit
+// addresses).
 bool parseDigits(std::string_view text, unsigned long long& value, int base)
 {
     if (text.empty())
         return false;
     unsigned long long result = 0;
     if (base == 10) {
-        for (const char c : text) {
-            const unsigned digit = static_cast<unsigned char>(c) - static_cast<unsigned>('0');
-            if (digit > 9)
-                return false;
-            if (text.size() > 19 && (__builtin_mul_overflow(result, 10ull, &result) || __builtin_add_overflow(result, digit, &result)))
-                return false;
-            if (text.size() <= 19) // 19 digits never overflow 64 bits
+        if (text.size() > 19) { // may overflow: checked digit by digit
+            for (const char c : text) {
+                const unsigned digit = static_cast<unsigned char>(c) - static_cast<unsigned>('0');
+                if (digit > 9 || __builtin_mul_overflow(result, 10ull, &result) || __builtin_add_overflow(result, digit, &result))
+                    return false;
+            }
+        } else { // 19 digits never overflow 64 bits
+            const char* p = text.data();
+            std::size_t left = text.size();
+            for (std::uint64_t chunk = 0; left >= 8; p += 8, left -= 8) {
+                if (!eightDigits(p, chunk))
+                    return false;
+                result = result * 100000000ull + chunk;
+            }
+            for (; left > 0; ++p, --left) {
+                const unsigned digit = static_cast<unsigned char>(*p) - static_cast<unsigned>('0');
+                if (digit > 9)
+                    return false;
                 result = result * 10 + digit;
+            }
         }
     } else {
         if (text.size() > 16) {
@@ -135,16 +205,14 @@ bool parseDigits(std::string_view text, unsigned long long& value, int base)
             else
                 text.remove_prefix(first);
         }
+        unsigned bad = 0;
         for (const char c : text) {
-            unsigned digit = static_cast<unsigned char>(c) - static_cast<unsigned>('0');
-            if (digit > 9) {
-                const unsigned letter = (static_cast<unsigned char>(c) | 0x20u) - static_cast<unsigned>('a');
-                if (letter > 5)
-                    return false;
-                digit = letter + 10;
-            }
-            result = (result << 4) | digit;
+            const unsigned digit = kHexDigit[static_cast<unsigned char>(c)];
+            bad |= digit;
+            result = (result << 4) | (digit & 0xf);
         }
+        if (bad & 0xf0)
+            return false;
     }
     value = result;
     return true;

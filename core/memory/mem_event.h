@@ -45,6 +45,10 @@ struct MemEvent {
     StringId name = kNoString; // Name ("N/A" stays kNoString)
     StringId owner = kNoString; // Attr owner
     StringId inefficient = kNoString; // Attr inefficient_type (or legacy inefficient)
+    // OOM_DETAIL rows (§1.3) reuse the fields above: size = req_size (OOM_TRIGGER) or the record's size, ptr = the
+    // record's ptr, allocationId = the record's timestamp (when its block was allocated), detail = func (trigger)
+    // or pool (records).
+    StringId detail = kNoString;
     EventKind kind = EventKind::System;
     std::uint8_t flags = 0;
 

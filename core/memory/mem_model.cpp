@@ -147,6 +147,7 @@ MemModel buildModel(const MemTrace& trace)
                 op.device = e.device;
                 op.startEvent = i;
                 op.depth = static_cast<std::uint32_t>(stack.size());
+                op.parent = stack.empty() ? kNone : stack.back();
                 op.atb = type == "ATB_START";
                 model.opOf[i] = static_cast<std::uint32_t>(model.ops.size());
                 stack.push_back(model.opOf[i]);
@@ -235,6 +236,7 @@ MemModel buildModel(const MemTrace& trace)
         if (byPtr != liveByPtr.end() && byPtr->second == index)
             liveByPtr.erase(byPtr);
     }
+    inferCategories(trace, model);
     return model;
 }
 

@@ -19,8 +19,16 @@ struct OpInstance {
     std::int32_t pid = -1, tid = -1, device = kDeviceUnknown;
     std::uint32_t startEvent = kNone, endEvent = kNone; // indexes into MemTrace::events
     std::uint32_t depth = 0; // 0 = outermost
+    std::uint32_t parent = kNone; // the op it runs inside (kNone for an outermost op)
     bool atb = false; // ATB_START/END rather than ATEN_START/END
 };
+
+// What a block holds (spec §5.3 category inference, modelled on torch.profiler's memory profiler): owner labels
+// first, then what its lifetime says. See inferCategories.
+enum class BlockCategory : std::uint8_t { Weight, Gradient, OptimizerState, Activation, Input, Temporary, Unknown };
+inline constexpr std::size_t kBlockCategoryCount = 7;
+// "weight", "gradient", "optimizer_state", "activation", "input", "temporary", "unknown".
+std::string_view categoryName(BlockCategory category);
 
 struct Block {
     std::uint64_t allocationId = 0;
@@ -33,6 +41,7 @@ struct Block {
     std::uint32_t allocOp = kNone, freeOp = kNone; // innermost open op (OpInstance index)
     std::uint32_t allocStep = 0, freeStep = 0;
     StringId owner = kNoString;
+    BlockCategory category = BlockCategory::Unknown;
     std::vector<std::uint32_t> accesses; // ACCESS event indexes, in order
 
     // Never freed, or freed only by a synthetic FREE: alive at the end of the capture (a leak candidate).
@@ -59,8 +68,22 @@ struct MemModel {
     std::vector<Boundary> boundaries;
 };
 
-// Throws msprobe::Error naming the file and line when a trace mixes the two step sources (§2.0).
+// Throws msprobe::Error naming the file and line when a trace mixes the two step sources (§2.0). Fills every
+// block's category (inferCategories).
 MemModel buildModel(const MemTrace& trace);
+
+// Spec §5.3, first rule that applies:
+//   weight / gradient / optimizer_state  the owner says so (labels weight, weights, sharded_weight, gradient,
+//                                        optimizer_state: msMemScope's tags and our capture's)
+//   optimizer_state   allocated in the optimizer phase (owner label "optimizer") and alive across a step boundary
+//   activation        owner label "activation", or allocated in the forward phase and freed in the backward one
+//   input             allocated outside every op before the first op of its step (the step's data)
+//   temporary         really freed within the step it was allocated in, and inside the same outermost op or
+//                     within one phase
+//   unknown           anything else
+// The phase of a MALLOC is its owner's forward/backward/optimizer label; the phase at a FREE is that of the
+// latest MALLOC with a phase label in the same process (frees carry no owner).
+void inferCategories(const MemTrace& trace, MemModel& model);
 
 // "torch._ops.aten.add.Tensor" for an op instance, "" for kNone.
 std::string opName(const MemTrace& trace, const MemModel& model, std::uint32_t op);

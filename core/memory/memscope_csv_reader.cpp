@@ -64,6 +64,22 @@ public:
 
     const char* data() const { return m_data; }
     std::size_t size() const { return m_size; }
+    // Maps the pages of [from, to) in one call (MADV_POPULATE_READ) instead of one page fault per 4 KiB page,
+    // which cost about a tenth of a read's CPU time. Best effort: an older kernel refuses and faults happen.
+    void populate(const char* from, const char* to) const
+    {
+#ifdef MADV_POPULATE_READ
+        to = std::min(to, m_data + m_size);
+        const auto page = static_cast<std::uintptr_t>(::sysconf(_SC_PAGESIZE));
+        const auto begin = reinterpret_cast<std::uintptr_t>(from) / page * page;
+        const auto end = reinterpret_cast<std::uintptr_t>(to);
+        if (end > begin)
+            ::madvise(reinterpret_cast<void*>(begin), end - begin, MADV_POPULATE_READ);
+#else
+        (void)from;
+        (void)to;
+#endif
+    }
     // Drops the whole pages of [from, to) from this process (they stay in the page cache).
     void release(const char* from, const char* to) const
     {
@@ -239,6 +255,7 @@ void parsePiece(const MappedFile& map, const std::string& file, const Layout& la
         RecordScanner scanner(file, map.data() + map.size());
         const char* p = piece.begin;
         const char* released = piece.begin;
+        map.populate(p, p + kReleaseBytes);
         std::uint64_t line = piece.firstLine;
         std::size_t slot = piece.firstSlot;
         while (scanner.next(p, piece.stop, line)) {
@@ -263,6 +280,7 @@ void parsePiece(const MappedFile& map, const std::string& file, const Layout& la
             if (static_cast<std::size_t>(p - released) > kReleaseBytes) {
                 map.release(released, p);
                 released = p;
+                map.populate(p, p + kReleaseBytes);
             }
         }
         piece.end = p;
@@ -278,6 +296,7 @@ std::uint64_t countLines(const MappedFile& map, const char* from, const char* to
     std::uint64_t lines = 0;
     while (from < to) {
         const char* upto = from + std::min<std::size_t>(static_cast<std::size_t>(to - from), kReleaseBytes);
+        map.populate(from, upto);
         lines += countNewlines(from, upto);
         map.release(from, upto);
         from = upto;
@@ -384,6 +403,7 @@ MemTrace readMemScopeCsvInPieces(const std::filesystem::path& path, unsigned wan
                 map(e.name);
                 map(e.owner);
                 map(e.inefficient);
+                map(e.detail);
             }
             write += pieces[k].rows;
         }

@@ -132,6 +132,25 @@ std::string hexPtr(std::uint64_t ptr)
 void parseRow(const RowCells& row, std::uint32_t line, bool database, StringPool& strings, const std::string& file, MemEvent& event)
 {
     const RowPlace place { line, database };
+    // OOM_DETAIL keys (rare rows, so kept out of the common key chain).
+    auto oomAttr = [&](std::string_view key, std::string_view value, MemEvent& into) {
+        unsigned long long number = 0;
+        if (isKey(key, "req_size")) {
+            if (!parseUnsigned(value, number))
+                failCell(file, place, 9, "Attr req_size " + quoted(value) + " is not a number");
+            into.size = static_cast<std::int64_t>(number);
+        } else if (isKey(key, "ptr") && !(into.flags & kFlagHasPtr) && !isNa(value)) {
+            if (!parseUnsigned(value, number))
+                failCell(file, place, 9, "Attr ptr " + quoted(value) + " is not an address");
+            into.ptr = number;
+            into.flags |= kFlagHasPtr;
+        } else if (isKey(key, "timestamp") && !isNa(value)) {
+            if (!parseUnsigned(value, number))
+                failCell(file, place, 9, "Attr timestamp " + quoted(value) + " is not a number");
+            into.allocationId = number;
+        } else if ((isKey(key, "func") || isKey(key, "pool")) && !value.empty())
+            into.detail = strings.intern(value);
+    };
     const bool jsonAttr = database;
     event = MemEvent {};
     event.line = line;
@@ -209,6 +228,8 @@ void parseRow(const RowCells& row, std::uint32_t line, bool database, StringPool
             event.allocationId = u;
             event.flags |= kFlagHasAllocationId;
         } else if (isKey(key, "addr")) {
+            if ((event.flags & kFlagHasPtr) && value == ptr)
+                continue; // the Ptr column's text again (msMemScope writes both): parsed once
             if (!parseUnsigned(value, u))
                 failCell(file, place, 9, "Attr addr " + quoted(value) + " is not an address");
             if (!(event.flags & kFlagHasPtr)) {
@@ -229,6 +250,8 @@ void parseRow(const RowCells& row, std::uint32_t line, bool database, StringPool
             event.owner = strings.intern(value);
         else if ((isKey(key, "inefficient_type") || isKey(key, "inefficient")) && !value.empty())
             event.inefficient = strings.intern(value);
+        else if (event.kind == EventKind::OomDetail)
+            oomAttr(key, value, event);
     }
     if (event.kind == EventKind::Malloc || event.kind == EventKind::Free) {
         if (event.size == kAbsent)

@@ -128,7 +128,7 @@ Decomposition decompose(const MemTrace& trace, const MemModel& model, const Deco
     Decomposition out;
     out.eventIndex = moment;
     out.timeNs = events[moment].tsNs;
-    std::map<std::string, OwnerShare> shares;
+    std::map<std::pair<std::string, std::string_view>, OwnerShare> shares; // by owner, then category
     for (std::uint32_t i = 0; i <= moment; ++i) {
         const auto& e = events[i];
         if ((e.kind == EventKind::Malloc || e.kind == EventKind::Free) && e.total != kAbsent && trace.text(e.subType) != "HAL")
@@ -140,9 +140,10 @@ Decomposition decompose(const MemTrace& trace, const MemModel& model, const Deco
         if (block.freeEvent != kNone && !block.shadowFree && block.freeEvent <= moment)
             continue;
         const std::string owner(trace.text(block.owner));
-        auto& share = shares[owner];
+        const auto category = categoryName(block.category);
+        auto& share = shares[{ owner, category }];
         share.owner = owner;
-        share.category = ownerCategory(owner);
+        share.category = category;
         ++share.blocks;
         share.bytes += block.size;
         out.liveBytes += block.size;

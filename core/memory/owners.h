@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // Who owns the memory (spec §2.4): the owner string msMemScope composes from its eight label levels, and the
-// decomposition of the live blocks at a chosen moment by owner and by category (weight, gradient,
-// optimizer_state, activation, other).
+// decomposition of the live blocks at a chosen moment by owner and by category (§5.3: weight, gradient,
+// optimizer_state, activation, input, temporary, unknown).
 #pragma once
 
 #include "memory/mem_model.h"
@@ -35,7 +35,8 @@ private:
     std::size_t m_droppedUser = 0;
 };
 
-// weight / gradient / optimizer_state / activation / other, from the labels in an owner string.
+// weight / gradient / optimizer_state / activation / other, from the labels in an owner string alone (decompose
+// uses the blocks' inferred categories, which also look at their lifetimes: inferCategories in mem_model.h).
 std::string ownerCategory(std::string_view owner);
 
 struct DecomposeOptions {
@@ -47,7 +48,7 @@ struct DecomposeOptions {
 
 struct OwnerShare {
     std::string owner; // "" = untagged
-    std::string category;
+    std::string category; // one share per (owner, category)
     std::size_t blocks = 0;
     std::int64_t bytes = 0;
 };
