@@ -76,6 +76,7 @@ struct ThreadState {
     std::uint32_t userOwner = 0;
     std::unordered_map<const char*, OpEntry> ops;
     std::unordered_map<std::uint64_t, std::uint32_t> contexts; // (op name, innermost module) -> frames text
+    bool inWatchedAllocation = false; // the failure-watching allocator reports this thread's CPU failures itself
 };
 
 thread_local ThreadState tl;
@@ -113,13 +114,19 @@ void emitOutOfMemory(std::int64_t requested, const char* func, std::int64_t used
     s->emit(e);
 }
 
-// A pass-through CPU allocator over libtorch's own (§5.3's wrapper allocator, used only to see failures): the
-// default allocator throws "can't allocate memory" without telling the memory reporter.
+// A pass-through CPU allocator over libtorch's own (§5.3's wrapper allocator, used only to see failures), so a
+// failed CPU allocation is reported whether or not this libtorch build tells the memory reporter about it.
 struct FailureWatchingAllocator final : c10::Allocator {
     c10::Allocator* inner = nullptr;
     c10::DataPtr allocate(std::size_t bytes) const override
     {
+        // libtorch's CPU allocator also tells the memory reporter when profiling is on; one row per failure.
+        struct Watching {
+            Watching() { tl.inWatchedAllocation = true; }
+            ~Watching() { tl.inWatchedAllocation = false; }
+        };
         try {
+            Watching watching;
             return inner->allocate(bytes);
         } catch (const c10::Error&) {
             emitOutOfMemory(static_cast<std::int64_t>(bytes), "DefaultCPUAllocator", -1, -1);
@@ -142,6 +149,8 @@ void installFailureWatchingAllocator()
 struct Reporter final : c10::MemoryReportingInfoBase {
     void reportOutOfMemory(std::int64_t requested, std::int64_t totalAllocated, std::int64_t totalReserved, c10::Device) override
     {
+        if (tl.inWatchedAllocation)
+            return;
         emitOutOfMemory(requested, "reportOutOfMemory", totalAllocated, totalReserved);
     }
     void reportMemoryUsage(void* ptr, std::int64_t size, std::int64_t totalAllocated, std::int64_t totalReserved,

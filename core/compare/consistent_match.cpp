@@ -196,14 +196,6 @@ std::string_view strip(std::string_view s, std::string_view chars)
     return s;
 }
 
-std::string lower(std::string_view s)
-{
-    std::string out(s);
-    for (char& c : out)
-        c = static_cast<char>(c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c);
-    return out;
-}
-
 // An element after summary_list_str_to_list: a float, or the text with its quotes stripped.
 struct SummaryElement {
     bool isFloat = false;
@@ -213,7 +205,7 @@ struct SummaryElement {
 
 std::vector<SummaryElement> parseSummaryList(std::string_view text)
 {
-    if (lower(text) == "nan")
+    if (asciiLower(text) == "nan")
         return std::vector<SummaryElement>(4, SummaryElement { false, 0, std::string(kNanText) });
     std::vector<SummaryElement> out;
     std::string_view body = strip(strip(text, " \t\n\r"), "[]");
@@ -249,7 +241,7 @@ OwnedPy toCell(const SummaryElement& e)
         cell.kind = PyKind::Float;
         cell.f = e.f;
     } else {
-        cell.s = e.isFloat || lower(e.s) == "nan" ? std::string(kNanText) : e.s;
+        cell.s = e.isFloat || asciiLower(e.s) == "nan" ? std::string(kNanText) : e.s;
     }
     return cell;
 }
@@ -268,7 +260,7 @@ void summaryCells(const std::string& text, OwnedPy out[4])
         while (true) {
             const std::size_t semi = text.find(';', start);
             parts.push_back(parseSummaryList(std::string_view(text).substr(start, semi == std::string::npos ? std::string::npos : semi - start)));
-            if (lower(std::string_view(text).substr(start, semi == std::string::npos ? std::string::npos : semi - start)) == "nan")
+            if (asciiLower(std::string_view(text).substr(start, semi == std::string::npos ? std::string::npos : semi - start)) == "nan")
                 anyNan = true;
             if (semi == std::string::npos)
                 break;

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "memory/memscope_reader.h"
+#include "support/ascii_text.h"
 #include "memory/memscope_rows.h"
 
 #include "memory/attr_parse.h"
@@ -23,14 +24,6 @@ namespace {
 
 constexpr std::array<std::string_view, 10> kRequired = { "ID", "Event", "Event Type", "Name", "Timestamp(ns)",
     "Process Id", "Thread Id", "Device Id", "Ptr", "Attr" };
-
-std::string lower(std::string_view text)
-{
-    std::string out(text);
-    for (auto& c : out)
-        c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    return out;
-}
 
 std::string_view trim(std::string_view text)
 {
@@ -79,7 +72,7 @@ std::array<int, 10> mapHeader(const std::vector<std::string_view>& header, const
     for (std::size_t k = 0; k < kRequired.size(); ++k) {
         index[k] = -1;
         for (std::size_t c = 0; c < header.size(); ++c)
-            if (lower(trim(header[c])) == lower(kRequired[k]))
+            if (asciiLower(trim(header[c])) == asciiLower(kRequired[k]))
                 index[k] = static_cast<int>(c);
         if (index[k] < 0)
             throw Error(file, "line 1",

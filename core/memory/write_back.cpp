@@ -112,7 +112,8 @@ std::string quotedCell(std::string_view text)
     return out + "\"";
 }
 
-std::string lower(std::string_view text)
+// A header cell as compared: lower case, without blanks.
+std::string headerKey(std::string_view text)
 {
     std::string out;
     for (const char c : text)
@@ -140,7 +141,7 @@ void writeBackCsv(const std::filesystem::path& path, std::vector<AttrUpdate>& up
     p = scanRecord(s, p, line, cells, file);
     int idColumn = -1, attrColumn = -1;
     for (std::size_t c = 0; c < cells.size(); ++c) {
-        const auto title = lower(unquoted(s.substr(cells[c].begin, cells[c].end - cells[c].begin)));
+        const auto title = headerKey(unquoted(s.substr(cells[c].begin, cells[c].end - cells[c].begin)));
         if (title == "id")
             idColumn = static_cast<int>(c);
         else if (title == "attr")
