@@ -18,6 +18,10 @@
 #include <random>
 #include <vector>
 
+#if defined(__x86_64__) && defined(__GNUC__)
+#include <immintrin.h>
+#endif
+
 namespace msprobe::capture {
 
 namespace {
@@ -92,19 +96,34 @@ float scalarRowSum(const float* p, std::int64_t n)
     return partial[0];
 }
 
-// vectorized_inner_sum / row_sum / multi_row_sum of SumKernel.cpp over n >= W contiguous floats, with the
-// norm's accumulator (norm_kernel_tensor_iterator_impl's acc_vec) and max/min fed from the same loads.
+// What the loop over whole vectors leaves: the sum's lanes (after row_sum folded its partials), the norm's
+// accumulator, and max/min per lane.
+template <int W>
+struct VectorTotals {
+    alignas(64) float sum[W], sq[W], mx[W], mn[W];
+};
+
+constexpr int kLevels = 4, kRows = 4;
+
+// multi_row_sum's level step for `size` rows: 2^max(4, CeilLog2(size) / 4).
+std::int64_t levelPowerFor(std::int64_t size)
+{
+    return std::max<std::int64_t>(4, ceilLog2(size) / kLevels);
+}
+
+// vectorized_inner_sum / row_sum / multi_row_sum of SumKernel.cpp over the whole vectors of n >= W contiguous
+// floats, with the norm's accumulator (norm_kernel_tensor_iterator_impl's acc_vec) and max/min fed from the
+// same loads. Portable: any width, squares fused or not.
 template <int W, bool Fma>
 #if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
 __attribute__((target_clones("arch=x86-64-v4", "arch=x86-64-v3", "default")))
 #endif
-void vectorPass(const float* p, std::int64_t n, const AtenOrderVariant& variant, AtenOrderStats& out)
+void accumulatePortable(const float* p, std::int64_t n, VectorTotals<W>& out)
 {
-    constexpr int kLevels = 4, kRows = 4;
     Lanes<W, Fma> lanes;
     const std::int64_t vecSize = n / W;
     const std::int64_t size = vecSize / kRows; // rows of kRows vectors
-    const std::int64_t levelPower = std::max<std::int64_t>(4, ceilLog2(size) / kLevels);
+    const std::int64_t levelPower = levelPowerFor(size);
     const std::int64_t levelStep = std::int64_t(1) << levelPower;
     const std::int64_t levelMask = levelStep - 1;
     alignas(64) float acc[kLevels][kRows][W] = {};
@@ -137,28 +156,130 @@ void vectorPass(const float* p, std::int64_t n, const AtenOrderVariant& variant,
         lanes.visit(p + v * W, acc[0][0]);
     for (int r = 1; r < kRows; ++r)
         addLanes<W>(acc[0][0], acc[0][r]);
-    // vectorized_inner_sum: the scalar tail first, then the lanes; the output starts at zero (fill_ then +=).
+    std::copy_n(acc[0][0], W, out.sum);
+    std::copy_n(lanes.sq, W, out.sq);
+    std::copy_n(lanes.mx, W, out.mx);
+    std::copy_n(lanes.mn, W, out.mn);
+}
+
+#if defined(__x86_64__) && defined(__GNUC__)
+// One row of four vectors: into a0..a3, their squares into sq in memory order.
+__attribute__((target("avx2,fma"), always_inline)) inline void avx2Row(
+    const float* q, __m256& a0, __m256& a1, __m256& a2, __m256& a3, __m256& sq, __m256& mx, __m256& mn)
+{
+    const __m256 x0 = _mm256_loadu_ps(q), x1 = _mm256_loadu_ps(q + 8), x2 = _mm256_loadu_ps(q + 16),
+                 x3 = _mm256_loadu_ps(q + 24);
+    a0 = _mm256_add_ps(a0, x0), a1 = _mm256_add_ps(a1, x1), a2 = _mm256_add_ps(a2, x2), a3 = _mm256_add_ps(a3, x3);
+    sq = _mm256_fmadd_ps(x0, x0, sq), sq = _mm256_fmadd_ps(x1, x1, sq);
+    sq = _mm256_fmadd_ps(x2, x2, sq), sq = _mm256_fmadd_ps(x3, x3, sq);
+    mx = _mm256_max_ps(_mm256_max_ps(x0, x1), _mm256_max_ps(_mm256_max_ps(x2, x3), mx));
+    mn = _mm256_min_ps(_mm256_min_ps(x0, x1), _mm256_min_ps(_mm256_min_ps(x2, x3), mn));
+}
+
+// accumulatePortable<8, true> in AVX2 registers (what libtorch's AVX2 kernels are): the portable loop keeps
+// its accumulators in memory. Same additions in the same order, lane by lane.
+__attribute__((target("avx2,fma"))) void accumulateAvx2Fma(const float* p, std::int64_t n, VectorTotals<8>& out)
+{
+    constexpr int W = 8;
+    const std::int64_t vecSize = n / W;
+    const std::int64_t size = vecSize / kRows;
+    const std::int64_t levelPower = levelPowerFor(size);
+    const std::int64_t levelStep = std::int64_t(1) << levelPower;
+    const std::int64_t levelMask = levelStep - 1;
+    const __m256 zero = _mm256_setzero_ps();
+    __m256 acc[kLevels][kRows];
+    for (auto& level : acc)
+        for (auto& a : level)
+            a = zero;
+    __m256 sq = zero, mx = _mm256_set1_ps(-std::numeric_limits<float>::infinity()),
+           mn = _mm256_set1_ps(std::numeric_limits<float>::infinity());
+    __m256 a0 = zero, a1 = zero, a2 = zero, a3 = zero;
+    std::int64_t i = 0;
+    for (; i + levelStep <= size;) {
+        for (std::int64_t j = 0; j < levelStep; ++j, ++i)
+            avx2Row(p + i * kRows * W, a0, a1, a2, a3, sq, mx, mn);
+        acc[0][0] = a0, acc[0][1] = a1, acc[0][2] = a2, acc[0][3] = a3;
+        for (int j = 1; j < kLevels; ++j) {
+            for (int r = 0; r < kRows; ++r) {
+                acc[j][r] = _mm256_add_ps(acc[j][r], acc[j - 1][r]);
+                acc[j - 1][r] = zero;
+            }
+            if ((i & (levelMask << (j * levelPower))) != 0)
+                break;
+        }
+        a0 = acc[0][0], a1 = acc[0][1], a2 = acc[0][2], a3 = acc[0][3];
+    }
+    for (; i < size; ++i)
+        avx2Row(p + i * kRows * W, a0, a1, a2, a3, sq, mx, mn);
+    acc[0][0] = a0, acc[0][1] = a1, acc[0][2] = a2, acc[0][3] = a3;
+    for (int j = 1; j < kLevels; ++j)
+        for (int r = 0; r < kRows; ++r)
+            acc[0][r] = _mm256_add_ps(acc[0][r], acc[j][r]);
+    for (std::int64_t v = size * kRows; v < vecSize; ++v) {
+        const __m256 x = _mm256_loadu_ps(p + v * W);
+        acc[0][0] = _mm256_add_ps(acc[0][0], x);
+        sq = _mm256_fmadd_ps(x, x, sq);
+        mx = _mm256_max_ps(x, mx);
+        mn = _mm256_min_ps(x, mn);
+    }
+    for (int r = 1; r < kRows; ++r)
+        acc[0][0] = _mm256_add_ps(acc[0][0], acc[0][r]);
+    _mm256_store_ps(out.sum, acc[0][0]);
+    _mm256_store_ps(out.sq, sq);
+    _mm256_store_ps(out.mx, mx);
+    _mm256_store_ps(out.mn, mn);
+}
+
+bool cpuHasAvx2Fma()
+{
+    static const bool has = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
+    return has;
+}
+#endif
+
+// The rest of vectorized_inner_sum (the scalar tail, then the lanes, into an output that starts at zero) and of
+// the norm (lanes folded left to right, then the tail's squares); max and min over lanes and tail.
+template <int W>
+void finish(const float* p, std::int64_t n, const VectorTotals<W>& t, const AtenOrderVariant& variant, AtenOrderStats& out)
+{
+    const std::int64_t tailBegin = n / W * W;
     float total = 0, mx = -std::numeric_limits<float>::infinity(), mn = std::numeric_limits<float>::infinity();
-    for (std::int64_t k = vecSize * W; k < n; ++k)
+    for (std::int64_t k = tailBegin; k < n; ++k)
         total += p[k];
     for (int k = 0; k < W; ++k)
-        total += acc[0][0][k];
+        total += t.sum[k];
     out.sum = 0.f + total;
-    // The norm: lanes folded left to right, then the tail's squares.
-    float squares = lanes.sq[0];
+    float squares = t.sq[0];
     for (int k = 1; k < W; ++k)
-        squares = squares + lanes.sq[k];
-    out.sumSquares = addTailSquares(squares, p + vecSize * W, n - vecSize * W, variant);
+        squares = squares + t.sq[k];
+    out.sumSquares = addTailSquares(squares, p + tailBegin, n - tailBegin, variant);
     for (int k = 0; k < W; ++k) {
-        mx = lanes.mx[k] > mx ? lanes.mx[k] : mx;
-        mn = lanes.mn[k] < mn ? lanes.mn[k] : mn;
+        mx = t.mx[k] > mx ? t.mx[k] : mx;
+        mn = t.mn[k] < mn ? t.mn[k] : mn;
     }
-    for (std::int64_t k = vecSize * W; k < n; ++k) {
+    for (std::int64_t k = tailBegin; k < n; ++k) {
         mx = p[k] > mx ? p[k] : mx;
         mn = p[k] < mn ? p[k] : mn;
     }
     out.max = mx;
     out.min = mn;
+}
+
+template <int W, bool Fma>
+void vectorPass(const float* p, std::int64_t n, const AtenOrderVariant& variant, bool simd, AtenOrderStats& out)
+{
+    VectorTotals<W> totals;
+#if defined(__x86_64__) && defined(__GNUC__)
+    if constexpr (W == 8 && Fma)
+        if (simd && cpuHasAvx2Fma()) {
+            accumulateAvx2Fma(p, n, totals);
+            finish<W>(p, n, totals, variant, out);
+            return;
+        }
+#endif
+    (void)simd;
+    accumulatePortable<W, Fma>(p, n, totals);
+    finish<W>(p, n, totals, variant, out);
 }
 
 bool hasNaN(const float* p, std::int64_t n)
@@ -239,7 +360,7 @@ std::optional<AtenOrderVariant> selfCheck()
 
 } // namespace
 
-AtenOrderStats atenOrderStatsWith(const float* data, std::int64_t n, const AtenOrderVariant& v)
+AtenOrderStats atenOrderStatsWith(const float* data, std::int64_t n, const AtenOrderVariant& v, bool simd)
 {
     AtenOrderStats out;
     if (n < v.lanes) {
@@ -255,9 +376,9 @@ AtenOrderStats atenOrderStatsWith(const float* data, std::int64_t n, const AtenO
         }
         out.sumSquares = squares, out.max = mx, out.min = mn;
     } else if (v.lanes == 8) {
-        v.fmaLanes ? vectorPass<8, true>(data, n, v, out) : vectorPass<8, false>(data, n, v, out);
+        v.fmaLanes ? vectorPass<8, true>(data, n, v, simd, out) : vectorPass<8, false>(data, n, v, simd, out);
     } else {
-        v.fmaLanes ? vectorPass<16, true>(data, n, v, out) : vectorPass<16, false>(data, n, v, out);
+        v.fmaLanes ? vectorPass<16, true>(data, n, v, simd, out) : vectorPass<16, false>(data, n, v, simd, out);
     }
     // A NaN makes the sum NaN (so does +inf meeting -inf): only then is the tensor searched for one.
     out.hasNaN = std::isnan(out.sum) && hasNaN(data, n);

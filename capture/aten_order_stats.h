@@ -55,7 +55,8 @@ bool atenOrderCovers(const at::Tensor& tensor);
 // The statistics when atenOrderCovers the tensor and atenOrderVariant() found a variant; otherwise nullopt.
 std::optional<AtenOrderStats> atenOrderStats(const at::Tensor& tensor);
 
-// The pass with a given variant, whatever the self-check said (tests compare each candidate with ATen).
-AtenOrderStats atenOrderStatsWith(const float* data, std::int64_t numel, const AtenOrderVariant& variant);
+// The pass with a given variant, whatever the self-check said (tests compare each candidate with ATen). simd
+// false: the portable loop even where an AVX2 one reproduces the variant (tests compare the two).
+AtenOrderStats atenOrderStatsWith(const float* data, std::int64_t numel, const AtenOrderVariant& variant, bool simd = true);
 
 } // namespace msprobe::capture

@@ -249,6 +249,11 @@ private slots:
             QVERIFY2(sameBits(fast->max, t.max().item<float>()) && sameBits(fast->min, t.min().item<float>()), label.c_str());
             const std::string differs = differsFromTorch(capture::computeTensorStats(t), t);
             QVERIFY2(differs.empty(), (label + ": " + differs).c_str());
+            // The portable loop gives the same bits as the AVX2 one.
+            const auto portable = capture::atenOrderStatsWith(t.data_ptr<float>(), n, *variant, false);
+            QVERIFY2(sameBits(portable.sum, fast->sum) && sameBits(portable.sumSquares, fast->sumSquares)
+                    && sameBits(portable.max, fast->max) && sameBits(portable.min, fast->min),
+                (label + ": portable loop").c_str());
             for (std::size_t k = 0; k < others.size(); ++k) {
                 const auto other = capture::atenOrderStatsWith(t.data_ptr<float>(), n, others[k]);
                 otherDiffers[k] = otherDiffers[k] || !sameBits(other.sum, sum) || !sameBits(std::sqrt(other.sumSquares), norm);
