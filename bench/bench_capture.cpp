@@ -8,6 +8,7 @@
 #include "../examples/tiny_transformer.h"
 #include "bench_support.h"
 
+#include "capture/aten_order_stats.h"
 #include "capture/debugger.h"
 #include "capture/seed.h"
 #include "capture/tensor_stats.h"
@@ -87,10 +88,15 @@ int main(int argc, char** argv)
                 for (int r = 0; r < reps / 10 + 1; ++r)
                     sink += msprobe::capture::torchMeanNorm(t).norm;
                 const double meanNorm = timer.seconds() / (reps / 10 + 1);
+                timer.restart();
+                for (int r = 0; r < reps; ++r)
+                    sink += msprobe::capture::atenOrderStats(t).value_or(msprobe::capture::AtenOrderStats {}).sum;
+                const double atenOrder = timer.seconds() / reps;
                 std::printf("stats kernel float32 n=%-8lld fused %9.2f us (%5.2f Gelem/s), with zero count %9.2f us   "
-                            "ATen max+min+mean+norm %9.2f us, torchMeanNorm (dump's Mean/Norm) %9.2f us %s\n",
+                            "ATen max+min+mean+norm %9.2f us, torchMeanNorm (dump's Mean/Norm) %9.2f us, "
+                            "ATen-order pass (all four) %9.2f us %s\n",
                     static_cast<long long>(n), fused * 1e6, static_cast<double>(n) / fused * 1e-9, withZeros * 1e6, aten * 1e6,
-                    meanNorm * 1e6, sink == 0.123 ? "" : "");
+                    meanNorm * 1e6, atenOrder * 1e6, sink == 0.123 ? "" : "");
             }
             return 0;
         } else if (arg == "--check")

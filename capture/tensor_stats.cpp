@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "capture/tensor_stats.h"
 
+#include "capture/aten_order_stats.h"
 #include "capture/value.h"
 
 #include <ATen/ATen.h>
@@ -15,6 +16,7 @@
 #include <cstdio>
 #include <cstring>
 #include <limits>
+#include <optional>
 #include <type_traits>
 
 namespace msprobe::capture {
@@ -398,10 +400,49 @@ TorchMeanNorm torchMeanNorm(const at::Tensor& tensor)
     return { scalarAsDouble(both[0]), scalarAsDouble(both[1]) };
 }
 
+namespace {
+
+bool holdsNegativeZero(const float* p, std::int64_t n)
+{
+    for (std::int64_t k = 0; k < n; ++k)
+        if (p[k] == 0.f && std::signbit(p[k]))
+            return true;
+    return false;
+}
+
+// The one-pass statistics: Max/Min as the fused pass finds them, Mean and Norm from sums in ATen's order.
+TensorStats fromAtenOrder(const AtenOrderStats& fast, const at::Tensor& tensor, StatPrecision precision)
+{
+    RawStats raw;
+    raw.kind = RawStats::Kind::Float;
+    raw.numel = tensor.numel();
+    raw.max = fast.max, raw.min = fast.min, raw.sum = fast.sum, raw.sumSquares = fast.sumSquares;
+    if (fast.hasNaN) {
+        raw.nanCount = 1;
+        raw.max = raw.min = raw.sum = raw.sumSquares = std::numeric_limits<double>::quiet_NaN();
+    } else if ((fast.max == 0.f || fast.min == 0.f) && holdsNegativeZero(tensor.data_ptr<float>(), raw.numel)) {
+        // Which zero torch.max/min return among +0 and -0 depends on their places and its vector lanes.
+        at::NoGradGuard noGrad;
+        at::DisableRecordFunctionGuard noRecord;
+        raw.max = tensor.max().item<float>();
+        raw.min = tensor.min().item<float>();
+    }
+    TensorStats stats = toDumpStats(raw, at::kFloat, tensor.dim(), precision);
+    if (!fast.hasNaN && stats.mean.kind == StatKind::Float) {
+        stats.mean = StatValue::ofFloat(fast.sum / static_cast<float>(raw.numel));
+        stats.norm = StatValue::ofFloat(std::sqrt(fast.sumSquares));
+    }
+    return stats;
+}
+
+} // namespace
+
 TensorStats computeTensorStats(const at::Tensor& tensor, StatPrecision precision)
 {
     if (!tensor.defined())
         return toDumpStats(RawStats {}, at::kFloat, 1, precision);
+    if (const std::optional<AtenOrderStats> fast = atenOrderStats(tensor))
+        return fromAtenOrder(*fast, tensor, precision);
     const RawStats raw = computeRawStats(tensor, false);
     TensorStats stats = toDumpStats(raw, tensor.scalar_type(), tensor.dim(), precision);
     // Mean and norm as torch computes them (its reduction order, in the tensor's dtype): a sum of float32

@@ -4,6 +4,7 @@
 // libtorch, the kernels Python's torch runs), for many shapes, values, sizes and strided views; float64 and
 // integer tensors get Max/Min only. dump.json writes each value with the digits of Python's repr.
 // libtorch headers before Qt's: Qt's "slots" macro breaks them.
+#include "capture/aten_order_stats.h"
 #include "capture/debugger.h"
 #include "capture/tensor_stats.h"
 
@@ -15,8 +16,10 @@
 #include <QTemporaryDir>
 
 #include <cmath>
+#include <cstring>
 #include <fstream>
 #include <functional>
+#include <random>
 
 using namespace msprobe;
 using namespace msprobe::test;
@@ -93,6 +96,49 @@ std::string differsFromTorch(const capture::TensorStats& s, const torch::Tensor&
         out += "Tensor::norm and linalg.vector_norm disagree; ";
     return out;
 }
+
+// Sizes of 1 to 4M elements: every size up to 70, and around the vector widths (8, 16 floats), the cascade's
+// rows (4 vectors) and level steps (16 rows, then 16 times that) and the thread grain (32768).
+std::vector<std::int64_t> fastPathSizes()
+{
+    std::vector<std::int64_t> sizes;
+    for (std::int64_t n = 1; n <= 70; ++n)
+        sizes.push_back(n);
+    for (std::int64_t base = 128; base <= (std::int64_t(1) << 22); base *= 2)
+        for (std::int64_t d : { -9, -1, 0, 1, 7, 8, 9, 17, 33 })
+            sizes.push_back(base + d);
+    for (std::int64_t n : { 96, 100, 1000, 3000, 12345, 32767, 32769, 99999, 1000003 })
+        sizes.push_back(n);
+    return sizes;
+}
+
+// Distinct values of many magnitudes, with a mean far from zero in half of them.
+std::vector<float> distinctValues(std::int64_t n, std::uint32_t seed)
+{
+    std::mt19937 gen(seed);
+    std::normal_distribution<float> normal;
+    std::vector<float> v(static_cast<std::size_t>(n));
+    for (float& x : v)
+        x = normal(gen) * std::exp(normal(gen) * 3.f) + (seed % 2 ? 1.7f : 0.f);
+    return v;
+}
+
+torch::Tensor floatTensor(std::vector<float> values)
+{
+    return torch::from_blob(values.data(), { static_cast<std::int64_t>(values.size()) }, torch::kFloat).clone();
+}
+
+bool sameBits(float a, float b)
+{
+    return std::memcmp(&a, &b, sizeof a) == 0;
+}
+
+// at::set_num_threads for the scope of a test.
+struct IntraOpThreads {
+    explicit IntraOpThreads(int n) : saved(at::get_num_threads()) { at::set_num_threads(n); }
+    ~IntraOpThreads() { at::set_num_threads(saved); }
+    int saved;
+};
 
 std::string readText(const fs::path& file)
 {
@@ -173,6 +219,134 @@ private slots:
         t[2000] = std::nanf("");
         const auto stats = capture::computeTensorStats(t);
         QVERIFY(std::isnan(stats.max.f) && std::isnan(stats.min.f) && std::isnan(stats.mean.f) && std::isnan(stats.norm.f));
+    }
+
+    void onePassSumsAreAtensBitForBit()
+    {
+        // One thread: ATen reduces every size serially, so all of them take the one-pass path.
+        IntraOpThreads one(1);
+        const auto variant = capture::atenOrderVariant();
+        QVERIFY2(variant.has_value(), "the self-check found no variant reproducing this libtorch's sum and norm");
+        std::vector<capture::AtenOrderVariant> others = capture::atenOrderCandidates();
+        std::erase(others, *variant);
+        QCOMPARE(others.size() + 1, capture::atenOrderCandidates().size());
+        std::vector<bool> otherDiffers(others.size(), false);
+        std::uint32_t seed = 100;
+        std::vector<std::int64_t> sizes = fastPathSizes();
+        for (int draw = 0; draw < 30; ++draw) // small sizes many times: a draw often rounds two rules alike
+            for (std::int64_t n = 1; n <= 40; ++n)
+                sizes.push_back(n);
+        for (const std::int64_t n : sizes) {
+            const auto t = floatTensor(distinctValues(n, seed++));
+            const std::string label = "n=" + std::to_string(n);
+            QVERIFY2(capture::atenOrderCovers(t), label.c_str());
+            const auto fast = capture::atenOrderStats(t);
+            QVERIFY2(fast.has_value(), label.c_str());
+            const float sum = torch::sum(t).item<float>();
+            const float norm = torch::linalg::vector_norm(t, 2, {}, false, {}).item<float>();
+            QVERIFY2(sameBits(fast->sum, sum), (label + ": sum " + std::to_string(fast->sum) + " vs " + std::to_string(sum)).c_str());
+            QVERIFY2(sameBits(std::sqrt(fast->sumSquares), norm), (label + ": norm").c_str());
+            QVERIFY2(sameBits(fast->max, t.max().item<float>()) && sameBits(fast->min, t.min().item<float>()), label.c_str());
+            const std::string differs = differsFromTorch(capture::computeTensorStats(t), t);
+            QVERIFY2(differs.empty(), (label + ": " + differs).c_str());
+            // The portable loop gives the same bits as the AVX2 one.
+            const auto portable = capture::atenOrderStatsWith(t.data_ptr<float>(), n, *variant, false);
+            QVERIFY2(sameBits(portable.sum, fast->sum) && sameBits(portable.sumSquares, fast->sumSquares)
+                    && sameBits(portable.max, fast->max) && sameBits(portable.min, fast->min),
+                (label + ": portable loop").c_str());
+            for (std::size_t k = 0; k < others.size(); ++k) {
+                const auto other = capture::atenOrderStatsWith(t.data_ptr<float>(), n, others[k]);
+                otherDiffers[k] = otherDiffers[k] || !sameBits(other.sum, sum) || !sameBits(std::sqrt(other.sumSquares), norm);
+            }
+        }
+        // The sizes and values tell every other vector width and multiply-add choice from ATen's.
+        for (std::size_t k = 0; k < others.size(); ++k)
+            QVERIFY2(otherDiffers[k], ("variant lanes " + std::to_string(others[k].lanes) + " fma " + std::to_string(others[k].fmaLanes)
+                + "/" + std::to_string(others[k].fmaTail) + "/" + std::to_string(others[k].tailGroup)
+                + " is never told from the chosen one").c_str());
+    }
+
+    void onePassSpecialValuesAreAtens()
+    {
+        IntraOpThreads one(1);
+        constexpr float inf = std::numeric_limits<float>::infinity();
+        constexpr float nan = std::numeric_limits<float>::quiet_NaN();
+        constexpr float denormal = std::numeric_limits<float>::denorm_min();
+        std::vector<std::pair<std::string, std::vector<float>>> cases;
+        for (std::int64_t n : { 1, 5, 8, 9, 40, 129, 513, 8200, 70001 }) {
+            const std::string size = " n=" + std::to_string(n);
+            auto v = distinctValues(n, static_cast<std::uint32_t>(n));
+            auto withInf = v;
+            withInf[static_cast<std::size_t>(n / 2)] = inf;
+            cases.push_back({ "+inf" + size, withInf });
+            withInf[static_cast<std::size_t>(n - 1)] = -inf;
+            cases.push_back({ "+inf and -inf" + size, withInf });
+            auto withNaN = v;
+            withNaN[static_cast<std::size_t>(n / 3)] = nan;
+            cases.push_back({ "NaN" + size, withNaN });
+            std::vector<float> tiny(static_cast<std::size_t>(n));
+            for (std::size_t k = 0; k < tiny.size(); ++k)
+                tiny[k] = (k % 3 == 0 ? -1.f : 1.f) * denormal * static_cast<float>(k % 1000 + 1) + (k % 7 == 0 ? 1e-38f : 0.f);
+            cases.push_back({ "denormals" + size, tiny });
+            std::vector<float> zeros(static_cast<std::size_t>(n), -0.f);
+            cases.push_back({ "all -0" + size, zeros });
+            for (std::size_t k = 0; k < zeros.size(); k += 2)
+                zeros[k] = 0.f;
+            cases.push_back({ "+0 and -0" + size, zeros });
+            auto relu = v;
+            for (std::size_t k = 0; k < relu.size(); ++k)
+                relu[k] = relu[k] < 0 ? (k % 2 ? -0.f : 0.f) : relu[k];
+            cases.push_back({ "relu-like with -0" + size, relu });
+            auto negative = v;
+            for (std::size_t k = 0; k < negative.size(); ++k)
+                negative[k] = k % 5 == 1 ? -0.f : -std::abs(negative[k]);
+            cases.push_back({ "negative with -0" + size, negative });
+        }
+        for (const auto& [label, values] : cases) {
+            const auto t = floatTensor(values);
+            QVERIFY2(capture::atenOrderStats(t).has_value(), label.c_str());
+            const auto stats = capture::computeTensorStats(t);
+            if (label.rfind("NaN", 0) == 0) {
+                QVERIFY2(std::isnan(stats.max.f) && std::isnan(stats.min.f) && std::isnan(stats.mean.f) && std::isnan(stats.norm.f),
+                    label.c_str());
+                continue;
+            }
+            const std::string differs = differsFromTorch(stats, t);
+            QVERIFY2(differs.empty(), (label + ": " + differs).c_str());
+            // Signs of zeros and NaN/inf spellings as Python's repr shows them.
+            QCOMPARE(stat(stats.max), pythonFloatRepr(t.max().item<double>()));
+            QCOMPARE(stat(stats.min), pythonFloatRepr(t.min().item<double>()));
+        }
+    }
+
+    void atenKeepsWhatOnePassDoesNotCover()
+    {
+        torch::manual_seed(3);
+        const auto grid = torch::randn({ 300, 200 });
+        const std::vector<std::pair<std::string, torch::Tensor>> uncovered = { { "transposed", grid.t() },
+            { "strided slice", grid.slice(1, 0, 200, 2) }, { "float64", grid.to(torch::kDouble) },
+            { "bfloat16", grid.to(torch::kBFloat16) }, { "float16", grid.to(torch::kHalf) },
+            { "int32", grid.to(torch::kInt) }, { "0-d", torch::tensor(1.5f) }, { "empty", torch::empty({ 0 }) },
+            { "more than 2^24 elements", torch::ones({ capture::kAtenOrderMaxNumel + 1 }) } };
+        for (const auto& [label, t] : uncovered) {
+            QVERIFY2(!capture::atenOrderCovers(t), label.c_str());
+            QVERIFY2(!capture::atenOrderStats(t).has_value(), label.c_str());
+        }
+        QVERIFY(capture::atenOrderCovers(grid.slice(0, 10, 20))); // rows of a contiguous tensor are contiguous
+        // Tensors ATen splits across threads: above the grain size with more than one intra-op thread.
+        const auto big = torch::randn({ capture::kAtenGrainSize + 1 }) * 50 + 3;
+        const auto small = big.slice(0, 0, capture::kAtenGrainSize - 1);
+        {
+            IntraOpThreads two(2);
+            QVERIFY(!capture::atenOrderCovers(big));
+            QVERIFY(capture::atenOrderCovers(small));
+            const auto large = torch::randn({ 1 << 20 }) * 1000 + 7;
+            QCOMPARE(differsFromTorch(capture::computeTensorStats(large), large), std::string());
+        }
+        {
+            IntraOpThreads one(1);
+            QVERIFY(capture::atenOrderCovers(big));
+        }
     }
 
     void dumpJsonWritesTorchsValuesWithPythonsDigits()
