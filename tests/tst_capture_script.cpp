@@ -2,11 +2,13 @@
 // TorchScript models: automatic module capture (hierarchy, module_tap outputs, backward), TorchScript call
 // stacks, non-intrusiveness, and the `msprobe dump` command line.
 // libtorch headers before Qt's: Qt's "slots" macro breaks them.
+#ifndef Q_MOC_RUN // moc needs nothing of libtorch, and parsing it cost moc 8 CPU-seconds per test
 #include "capture/debugger.h"
 
 #include <torch/csrc/jit/serialization/pickle.h>
 #include <torch/script.h>
 #include <torch/torch.h>
+#endif
 
 #include "dump/construct_stack.h"
 #include "tst_capture_util.h"
