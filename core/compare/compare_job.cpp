@@ -295,7 +295,7 @@ JobOutcome runCompareJob(const std::vector<ComparePair>& pairs, const JobOptions
                     thread.join();
             }
         } joinOnExit { summary };
-        if (table->npu.dump.entries.empty() || table->bench.dump.entries.empty()) {
+        if (table->npu.dump->entries.empty() || table->bench.dump->entries.empty()) {
             outcome.note = "No valid data found. No compare result file generated. Please check input json.";
         } else if (table->rows.empty()) {
             outcome.note = "Can`t match any op. No compare result file generated.";
