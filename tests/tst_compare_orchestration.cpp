@@ -4,7 +4,9 @@
 #include "test_util.h"
 
 #include "compare/compare_job.h"
+#include "compare/csv_writer.h"
 #include "compare/html_report.h"
+#include "dump/dump_json_reader.h"
 #include "dump/dump_tree.h"
 #include "support/error.h"
 
@@ -122,6 +124,50 @@ private slots:
 
         std::atomic<bool> cancel { true };
         QVERIFY_THROWS_EXCEPTION(Error, compareEachPair(pairs, options.compare, &cancel, {}, [](const ComparePair&, std::unique_ptr<CompareTable>) {}));
+    }
+
+    // A self-compare (one dump as both sides, however the path is spelled) reads the dump.json once and both sides
+    // share the parse; its CSV is byte for byte that of two separate parses (statistics, md5 and tensor mode).
+    void selfCompareParsesEachDumpOnce_data()
+    {
+        QTest::addColumn<QString>("folder");
+        QTest::newRow("statistics") << "problem_mix_statistics";
+        QTest::newRow("md5") << "problem_mix_md5";
+        QTest::newRow("tensor") << "problem_mix_tensor";
+    }
+    void selfCompareParsesEachDumpOnce()
+    {
+        QFETCH(QString, folder);
+        const fs::path rankDir = onlySubdir(refDumps() / folder.toStdString() / "step0");
+        const fs::path file = rankDir / "dump.json", otherSpelling = rankDir / "." / "dump.json";
+        std::atomic<std::size_t> parses { 0 };
+        CompareHooks hooks;
+        hooks.readDump = [&](const fs::path& path) {
+            ++parses;
+            return std::make_shared<const DumpFile>(readDumpJson(path));
+        };
+        ComparePair pair;
+        pair.npuJson = file;
+        pair.benchJson = otherSpelling;
+        const auto shared = comparePair(pair, {}, hooks);
+        QCOMPARE(parses.load(), std::size_t(1));
+        QCOMPARE(shared->npu.dump.get(), shared->bench.dump.get());
+        QVERIFY(shared->rows.size() > 10);
+        QCOMPARE(shared->countLevel(ResultLevel::Pass), shared->rows.size());
+
+        // Two parses, as before the sharing: the same bytes.
+        StackInfo stack = readStackJson(rankDir / "stack.json");
+        stack.buildLookup();
+        const auto separate = compareDumps(readDumpJson(file), readDumpJson(otherSpelling), std::move(stack), true, {});
+        QVERIFY(separate->npu.dump.get() != separate->bench.dump.get());
+        QCOMPARE(csvText(*shared), csvText(*separate));
+
+        // Two different files are still read once each.
+        pair.benchJson = onlySubdir(refDumps() / folder.replace("problem_", "bench_").toStdString() / "step0") / "dump.json";
+        parses = 0;
+        const auto two = comparePair(pair, {}, hooks);
+        QCOMPARE(parses.load(), std::size_t(2));
+        QVERIFY(two->npu.dump.get() != two->bench.dump.get());
     }
 };
 

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
-// A studio pair load reads every dump.json once: the graphs borrow the parse and the compare takes it over
-// (SharedDumps), and what the load shows is the same as reading the files for each part separately.
+// A studio pair load reads every dump.json once: the graphs and the compare tables share the parse (SharedDumps),
+// also when one folder is both sides, and what the load shows is the same as reading the files for each part
+// separately.
 #include "test_util.h"
 
 #include "sessionloader.h"
@@ -41,35 +42,27 @@ class TestSessionLoad : public QObject {
     Q_OBJECT
 
 private slots:
-    void borrowParsesOnceAndTakeMovesTheParseOut()
+    void borrowParsesOnce()
     {
         const fs::path file = twoRankProblem() / "step0" / "rank0" / "dump.json";
-        const std::size_t entries = readDumpJson(file).entries.size();
-        QVERIFY(entries > 10);
+        const DumpFile separate = readDumpJson(file);
+        QVERIFY(separate.entries.size() > 10);
         SharedDumps dumps;
         auto first = dumps.borrow(file);
         // Another spelling of the same file is the same parse.
         auto second = dumps.borrow(file.parent_path() / "." / "dump.json");
         QCOMPARE(first.get(), second.get());
         QCOMPARE(dumps.parses(), std::size_t(1));
-        // Still borrowed: the compare gets a read of its own and the borrowers keep theirs.
-        QCOMPARE(dumps.take(file).entries.size(), entries);
-        QCOMPARE(dumps.parses(), std::size_t(2));
-        QCOMPARE(first->entries.size(), entries);
+        QCOMPARE(first->entries.size(), separate.entries.size());
+        QCOMPARE(first->entryName(0), separate.entryName(0));
+        // Let go by every borrower: still cached for the rest of the load.
+        const DumpFile* parsed = first.get();
         first.reset();
         second.reset();
-        // Borrowed again and let go: the parse moves out, intact (its entry names view into its own pool).
-        const auto* parsed = dumps.borrow(file)->entries.data();
-        QVERIFY(parsed);
-        QCOMPARE(dumps.parses(), std::size_t(2)); // the earlier parse is still cached
-        const DumpFile taken = dumps.take(file);
+        QCOMPARE(dumps.borrow(file).get(), parsed);
+        QCOMPARE(dumps.parses(), std::size_t(1));
+        dumps.borrow(twoRankProblem() / "step0" / "rank1" / "dump.json");
         QCOMPARE(dumps.parses(), std::size_t(2));
-        QCOMPARE(taken.entries.size(), entries);
-        QCOMPARE(taken.entryName(0), readDumpJson(file).entryName(0));
-        QCOMPARE(std::string(taken.entries.front().parsed.api), std::string(readDumpJson(file).entries.front().parsed.api));
-        // Gone from the cache once taken: a later borrow reads the file again.
-        dumps.borrow(file);
-        QCOMPARE(dumps.parses(), std::size_t(3));
     }
 
     void aMissingFileIsAnErrorNamingIt()
@@ -131,6 +124,36 @@ private slots:
         QCOMPARE(shared.size(), std::size_t(4));
     }
 
+    // One folder as both sides: 2 steps x 2 ranks = 4 files, each parsed once for the graphs and both sides of
+    // every compare table; the rows are those of a compare reading each side itself.
+    void aSelfCompareParsesEachDumpOnce()
+    {
+        QTemporaryDir out;
+        SharedDumps dumps;
+        LoadRequest request;
+        const auto stage = sessionloader::buildGraphs(twoRankProblem(), twoRankProblem(), fs::path(out.path().toStdString()),
+            request, nullptr, {}, {}, &dumps);
+        QCOMPARE(stage.graphs.size(), std::size_t(4));
+        QCOMPARE(dumps.parses(), std::size_t(4));
+        const auto shared = sessionloader::compareDumps(twoRankProblem(), twoRankProblem(), request, nullptr, {}, &dumps);
+        QCOMPARE(dumps.parses(), std::size_t(4));
+        QCOMPARE(shared.size(), std::size_t(4));
+        for (const auto& [key, rows] : shared) {
+            const CompareTable& table = *rows->table();
+            QCOMPARE(table.npu.dump.get(), table.bench.dump.get());
+            const fs::path file = twoRankProblem() / ("step" + std::to_string(key.first)) / ("rank" + std::to_string(key.second)) / "dump.json";
+            const auto separate = compareDumps(readDumpJson(file), readDumpJson(file), {}, false, {});
+            QVERIFY(rows->rowCount() > 0);
+            QCOMPARE(std::size_t(rows->rowCount()), separate->rows.size());
+            for (std::size_t r = 0; r < separate->rows.size(); ++r) {
+                QCOMPARE(table.rows[r].npu, separate->rows[r].npu);
+                QCOMPARE(table.rows[r].bench, separate->rows[r].bench);
+                QCOMPARE(int(table.rows[r].level), int(separate->rows[r].level));
+                QCOMPARE(int(table.rows[r].level), int(ResultLevel::Pass));
+            }
+        }
+    }
+
     // The whole session load: graphs and compare tables of every pair, from one parse per dump.json.
     void aPairLoadParsesEachDumpOnce()
     {
@@ -141,11 +164,15 @@ private slots:
         QCOMPARE(session.compareResults().size(), std::size_t(4));
         QCOMPARE(session.dumpParses(), std::size_t(8));
         for (const auto& [key, rows] : session.compareResults())
-            QVERIFY(rows->table() && !rows->table()->npu.dump.entries.empty() && !rows->table()->bench.dump.entries.empty());
+            QVERIFY(rows->table() && !rows->table()->npu.dump->entries.empty() && !rows->table()->bench.dump->entries.empty());
         // The bundled sample: 2 steps x 1 rank x 2 sides.
         const fs::path samples = MSPROBE_SAMPLES;
         QVERIFY(openAndWait(session, samples / "problem", samples / "bench", out.path()));
         QCOMPARE(session.dumpParses(), std::size_t(4));
+        QVERIFY(session.compareRows(1, 0) && session.graphs(1, 0).problem);
+        // The sample against itself: 2 steps x 1 rank, one parse each.
+        QVERIFY(openAndWait(session, samples / "problem", samples / "problem", out.path()));
+        QCOMPARE(session.dumpParses(), std::size_t(2));
         QVERIFY(session.compareRows(1, 0) && session.graphs(1, 0).problem);
     }
 };

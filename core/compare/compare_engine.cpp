@@ -265,7 +265,7 @@ void matchCrossRuntime(CompareTable& table, const CompareConstructs& constructs)
     CrossRuntimeReport& report = table.crossRuntime;
     report = {};
     report.active = true;
-    report.npuIsAten = detectRuntime(table.npu.dump) == DumpRuntime::Aten;
+    report.npuIsAten = detectRuntime(*table.npu.dump) == DumpRuntime::Aten;
     report.scoped = keys.scoped;
     table.benchItemIgnored = keys.benchIgnored;
     std::vector<std::uint8_t> benchPaired(benchItems.entries().size(), 0), benchListed(benchItems.entries().size(), 0);
@@ -309,6 +309,13 @@ void flagUnpairedCrossRuntimeRows(CompareTable& table)
             row.level = std::max(row.level, ResultLevel::Warning);
             row.messages |= kMsgNoCounterpart;
         }
+}
+
+// Whether both paths name one file (a self-compare), however spelled.
+bool sameFile(const fs::path& a, const fs::path& b)
+{
+    std::error_code ec;
+    return fs::equivalent(a, b, ec) && !ec;
 }
 
 } // namespace
@@ -364,21 +371,28 @@ CompareMode detectCompareMode(const DumpFile& npu, const DumpFile& bench)
 std::unique_ptr<CompareTable> compareDumps(DumpFile npu, DumpFile bench, StackInfo stack, bool stackMode,
     const CompareOptions& options, const CompareHooks& hooks, const CompareConstructs& constructs)
 {
+    return compareDumps(std::make_shared<const DumpFile>(std::move(npu)), std::make_shared<const DumpFile>(std::move(bench)),
+        std::move(stack), stackMode, options, hooks, constructs);
+}
+
+std::unique_ptr<CompareTable> compareDumps(std::shared_ptr<const DumpFile> npu, std::shared_ptr<const DumpFile> bench,
+    StackInfo stack, bool stackMode, const CompareOptions& options, const CompareHooks& hooks, const CompareConstructs& constructs)
+{
     PhaseTimes phases;
     auto table = std::make_unique<CompareTable>();
-    const CompareMode dumpMode = detectCompareMode(npu, bench);
+    const CompareMode dumpMode = detectCompareMode(*npu, *bench);
     table->mode = dumpMode == CompareMode::Tensor && options.firstDiffAnalyze ? CompareMode::Statistics : dumpMode;
     table->options = options;
     table->stackMode = stackMode;
     table->stack = std::move(stack);
-    table->npu.dataDir = fs::path(npu.path).parent_path() / "dump_tensor_data";
-    table->bench.dataDir = fs::path(bench.path).parent_path() / "dump_tensor_data";
+    table->npu.dataDir = fs::path(npu->path).parent_path() / "dump_tensor_data";
+    table->bench.dataDir = fs::path(bench->path).parent_path() / "dump_tensor_data";
     table->npu.dump = std::move(npu);
     table->bench.dump = std::move(bench);
     FlattenOptions npuFlatten { options.debugFile, options.consistentBackend };
     FlattenOptions benchFlatten { options.debugFile, {} };
-    runConcurrently([&] { table->npu.items = std::make_unique<ItemTable>(table->npu.dump, npuFlatten); },
-        [&] { table->bench.items = std::make_unique<ItemTable>(table->bench.dump, benchFlatten); });
+    runConcurrently([&] { table->npu.items = std::make_unique<ItemTable>(*table->npu.dump, npuFlatten); },
+        [&] { table->bench.items = std::make_unique<ItemTable>(*table->bench.dump, benchFlatten); });
     phases.mark("flatten");
     checkCancel(hooks);
     if (table->consistent()) {
@@ -386,7 +400,7 @@ std::unique_ptr<CompareTable> compareDumps(DumpFile npu, DumpFile bench, StackIn
         return table;
     }
 
-    if (usesCrossRuntimePairing(table->npu.dump, table->bench.dump, options)) {
+    if (usesCrossRuntimePairing(*table->npu.dump, *table->bench.dump, options)) {
         matchCrossRuntime(*table, constructs);
     } else {
         if (options.crossRuntime == CrossRuntime::On)
@@ -446,10 +460,15 @@ std::unique_ptr<CompareTable> compareDumpFiles(const fs::path& npuJson, const fs
                 stackFailure = std::current_exception();
             }
         });
-    DumpFile npu, bench;
+    std::shared_ptr<const DumpFile> npu, bench;
     try {
-        const auto read = [&](const fs::path& file) { return hooks.readDump ? hooks.readDump(file) : readDumpJson(file); };
-        runConcurrently([&] { npu = read(npuJson); }, [&] { bench = read(benchJson); });
+        const auto read = [&](const fs::path& file) {
+            return hooks.readDump ? hooks.readDump(file) : std::make_shared<const DumpFile>(readDumpJson(file));
+        };
+        if (sameFile(npuJson, benchJson))
+            bench = npu = read(npuJson);
+        else
+            runConcurrently([&] { npu = read(npuJson); }, [&] { bench = read(benchJson); });
     } catch (...) {
         if (stackReader.joinable())
             stackReader.join();
@@ -462,7 +481,7 @@ std::unique_ptr<CompareTable> compareDumpFiles(const fs::path& npuJson, const fs
     phases.mark("read");
     checkCancel(hooks);
     CompareConstructs constructs;
-    if (usesCrossRuntimePairing(npu, bench, options)) {
+    if (usesCrossRuntimePairing(*npu, *bench, options)) {
         constructs.npu = readConstructJson(npuJson.parent_path() / "construct.json");
         constructs.bench = readConstructJson(benchJson.parent_path() / "construct.json");
     }

@@ -21,12 +21,13 @@ struct CompareHooks {
     const std::atomic<bool>* cancel = nullptr; // checked between steps and in the tensor loop
     std::function<void(std::size_t done, std::size_t total)> rowProgress; // tensor mode rows
     std::size_t threads = 0; // 0: defaultThreadCount()
-    // Where compareDumpFiles gets each dump.json (the studio hands over the parse its graphs used); empty: read it.
-    std::function<DumpFile(const std::filesystem::path& dumpJson)> readDump;
+    // Where compareDumpFiles gets each dump.json (the studio lends the parse its graphs used); empty: read it.
+    std::function<std::shared_ptr<const DumpFile>(const std::filesystem::path& dumpJson)> readDump;
 };
 
 // Compares the two dump.json (or debug.json) files: reads them, flattens, matches, computes the metrics and
-// the Result rules. The table keeps both dumps. Throws msprobe::Error for unreadable or incompatible input.
+// the Result rules. The table keeps both dumps; one file given as both sides (a self-compare) is read once and
+// both sides share the parse. Throws msprobe::Error for unreadable or incompatible input.
 std::unique_ptr<CompareTable> compareDumpFiles(const std::filesystem::path& npuJson, const std::filesystem::path& benchJson,
     const CompareOptions& options, const CompareHooks& hooks = {});
 
@@ -38,7 +39,12 @@ struct CompareConstructs {
 // Whether the options and the dumps make this a cross-runtime compare (Aten.* vs Python API entries).
 bool usesCrossRuntimePairing(const DumpFile& npu, const DumpFile& bench, const CompareOptions& options);
 
-// The same on dumps already read (used by tests and the benchmark); stack is the NPU side's stack.json or empty.
+// The same on dumps already read (npu and bench may be one parse); stack is the NPU side's stack.json or empty.
+std::unique_ptr<CompareTable> compareDumps(std::shared_ptr<const DumpFile> npu, std::shared_ptr<const DumpFile> bench,
+    StackInfo stack, bool stackMode, const CompareOptions& options, const CompareHooks& hooks = {},
+    const CompareConstructs& constructs = {});
+
+// The same on two dumps the table takes over (used by tests and the benchmark).
 std::unique_ptr<CompareTable> compareDumps(DumpFile npu, DumpFile bench, StackInfo stack, bool stackMode,
     const CompareOptions& options, const CompareHooks& hooks = {}, const CompareConstructs& constructs = {});
 

@@ -1,18 +1,17 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "compare/compare_job.h"
 
-#include "support/atomic_file.h"
 #include "compare/csv_writer.h"
-#include "diagnose/first_diff.h"
 #include "compare/html_report.h"
-#include "support/progress.h"
 #include "compare/tensor_metrics_files.h"
-#include "support/thread_pool.h"
 #include "compare/verdict_json.h"
 #include "compare/xlsx_writer.h"
-#include "support/phase_times.h"
+#include "diagnose/first_diff.h"
+#include "support/atomic_file.h"
 #include "support/error.h"
 #include "support/phase_times.h"
+#include "support/progress.h"
+#include "support/thread_pool.h"
 
 #include <algorithm>
 #include <chrono>
@@ -71,6 +70,16 @@ std::vector<fs::path> writeCsvFiles(const CompareTable& table, const fs::path& d
     for (auto& file : files)
         written.push_back(file->finalPath());
     return written;
+}
+
+// {dir}/{prefix}{timestamp}{extension}, never replacing an existing file; returns the name used.
+fs::path writeReport(const fs::path& dir, const std::string& prefix, const std::string& extension, const std::string& text)
+{
+    ensureDirectory(dir);
+    AtomicFile file(dir / (prefix + compareTimestamp() + extension), AtomicFile::OnClash::PickFreeName);
+    file.write(text);
+    file.commit();
+    return file.finalPath();
 }
 
 void logTensorRows(const CompareTable& table, const std::string& label)
@@ -295,7 +304,7 @@ JobOutcome runCompareJob(const std::vector<ComparePair>& pairs, const JobOptions
                     thread.join();
             }
         } joinOnExit { summary };
-        if (table->npu.dump.entries.empty() || table->bench.dump.entries.empty()) {
+        if (table->npu.dump->entries.empty() || table->bench.dump->entries.empty()) {
             outcome.note = "No valid data found. No compare result file generated. Please check input json.";
         } else if (table->rows.empty()) {
             outcome.note = "Can`t match any op. No compare result file generated.";
@@ -387,20 +396,10 @@ JobOutcome runCompareJob(const std::vector<ComparePair>& pairs, const JobOptions
                 "PrecisionDebugger::setRank(N) is called before start(), the Python tool once torch.distributed "
                 "is initialised; or rename the folders rank0 on both sides.";
     }
-    if (options.html) {
-        ensureDirectory(outputRoot);
-        AtomicFile file(outputRoot / ("compare_report_" + compareTimestamp() + ".html"), AtomicFile::OnClash::PickFreeName);
-        file.write(renderHtmlReport(job));
-        file.commit();
-        job.htmlFile = file.finalPath();
-    }
-    if (options.json) {
-        ensureDirectory(outputRoot);
-        AtomicFile file(outputRoot / ("compare_verdict_" + compareTimestamp() + ".json"), AtomicFile::OnClash::PickFreeName);
-        file.write(renderVerdictJson(job));
-        file.commit();
-        job.jsonFile = file.finalPath();
-    }
+    if (options.html)
+        job.htmlFile = writeReport(outputRoot, "compare_report_", ".html", renderHtmlReport(job));
+    if (options.json)
+        job.jsonFile = writeReport(outputRoot, "compare_verdict_", ".json", renderVerdictJson(job));
     return job;
 }
 

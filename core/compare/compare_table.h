@@ -49,9 +49,10 @@ void setListCell(Cell& out, const std::vector<std::string>& items);
 // The tensor-mode row a data_name pair gets before any file is read ("-1": no data file; one side N/A), if any.
 std::optional<TensorMetrics> dataNameProblem(std::string_view npuName, std::string_view benchName);
 
-// One side of a compare: the dump and its flattened items.
+// One side of a compare: the dump and its flattened items. A parsed dump cannot be copied (its entry names view
+// into its own string pool), so the sides hold it shared: a self-compare's two sides hold the same parse.
 struct CompareSide {
-    DumpFile dump;
+    std::shared_ptr<const DumpFile> dump;
     std::unique_ptr<ItemTable> items;
     std::filesystem::path dataDir; // dump_tensor_data next to the dump.json
 };

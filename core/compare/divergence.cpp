@@ -147,7 +147,7 @@ bool inside(const ConstructInfo& construct, const std::string& name, const std::
 bool isModule(const CompareTable& table, const EntryRows& rows)
 {
     const EntryInfo& info = table.npu.items->entries()[rows.entry];
-    return table.npu.dump.entries[info.dumpEntry].parsed.kind == EntryKind::Module;
+    return table.npu.dump->entries[info.dumpEntry].parsed.kind == EntryKind::Module;
 }
 
 } // namespace

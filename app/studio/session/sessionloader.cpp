@@ -83,7 +83,7 @@ std::map<studio::Key, std::shared_ptr<const CompareRows>> compareDumps(const fs:
     options.fuzzyMatch = request.fuzzyMatch;
     msprobe::CompareHooks hooks;
     if (dumps)
-        hooks.readDump = [dumps](const fs::path& file) { return dumps->take(file); };
+        hooks.readDump = [dumps](const fs::path& file) { return dumps->borrow(file); };
     msprobe::compareEachPair(pairs, options, cancel,
         [&](std::size_t i, const msprobe::ComparePair& pair) {
             if (progress)

@@ -18,31 +18,13 @@ std::shared_ptr<SharedDumps::Slot> SharedDumps::slotOf(const fs::path& file)
     return slot;
 }
 
-msprobe::DumpFile SharedDumps::read(const fs::path& file)
-{
-    ++m_parses;
-    return msprobe::readDumpJson(file);
-}
-
 std::shared_ptr<const msprobe::DumpFile> SharedDumps::borrow(const fs::path& file)
 {
     const auto slot = slotOf(file);
     const std::lock_guard lock(slot->mutex);
-    if (!slot->dump)
-        slot->dump = std::make_shared<msprobe::DumpFile>(read(file));
-    return slot->dump;
-}
-
-msprobe::DumpFile SharedDumps::take(const fs::path& file)
-{
-    const auto slot = slotOf(file);
-    const std::lock_guard lock(slot->mutex);
-    // use_count 1: only the cache holds it (the graphs built from it are gone), so it can move out whole. The
-    // parsed entry names view into the dump's own string pool, which a move keeps and a copy would not.
-    if (slot->dump && slot->dump.use_count() == 1) {
-        msprobe::DumpFile dump = std::move(*slot->dump);
-        slot->dump.reset();
-        return dump;
+    if (!slot->dump) {
+        ++m_parses;
+        slot->dump = std::make_shared<const msprobe::DumpFile>(msprobe::readDumpJson(file));
     }
-    return read(file);
+    return slot->dump;
 }

@@ -198,7 +198,7 @@ void StudioSession::runLoad(LoadRequest request, std::uint64_t generation, std::
         }
         case LoadRequest::Kind::Pair: {
             QStringList failures;
-            // One parse of each dump.json, shared by the graphs and then handed to the compare.
+            // One parse of each dump.json, shared by the graphs and the compare tables.
             SharedDumps dumps;
             try {
                 auto stage = sessionloader::buildGraphs(nativePath(request.path), nativePath(request.bench),
