@@ -404,7 +404,7 @@ std::unique_ptr<CompareTable> compareDumps(std::shared_ptr<const DumpFile> npu, 
         matchCrossRuntime(*table, constructs);
     } else {
         if (options.crossRuntime == CrossRuntime::On)
-            table->crossRuntime.note = sameRuntimeNote(table->npu.dump, table->bench.dump);
+            table->crossRuntime.note = sameRuntimeNote(*table->npu.dump, *table->bench.dump);
         const auto matched = matchItems(*table->npu.items, *table->bench.items, options);
         table->rows.reserve(matched.size());
         for (const auto& m : matched) {
