@@ -105,7 +105,7 @@ int main(int argc, char** argv)
             Run run;
             bench::WallTimer timer;
             bench::CpuTimer cpu;
-            const std::string report = analyzeOverflow(step);
+            const std::string report = diagnose::analyzeOverflow(step);
             run.seconds = timer.seconds();
             run.cpuSeconds = cpu.seconds();
             run.reportBytes = report.size();

@@ -39,11 +39,11 @@ Measure compareOnce(const fs::path& npu, const fs::path& bench, const fs::path& 
     mallopt(M_ARENA_MAX, 2); // as msprobe compare does
     resetPeakRss();
     WallTimer timer;
-    JobOptions options;
+    compare::JobOptions options;
     options.progress = false;
     options.outputRoot = out;
-    const auto pairs = resolveComparePairs(npu, bench, out, false);
-    const JobOutcome job = runCompareJob(pairs, options, nullptr);
+    const auto pairs = compare::resolveComparePairs(npu, bench, out, false);
+    const compare::JobOutcome job = compare::runCompareJob(pairs, options, nullptr);
     m.seconds = timer.seconds();
     m.peakRss = vmHwmBytes() ? vmHwmBytes() : peakRssBytes();
     for (const auto& p : job.pairs) {

@@ -68,7 +68,7 @@ Run measure(const fs::path& step)
         const std::uint64_t before = bench::currentRssBytes();
         bench::WallTimer timer;
         bench::CpuTimer cpu;
-        run.reportBytes = analyzeOverflow(step).size();
+        run.reportBytes = diagnose::analyzeOverflow(step).size();
         run.seconds = timer.seconds();
         run.cpuSeconds = cpu.seconds();
         run.peakRss = bench::vmHwmBytes() - before;

@@ -112,8 +112,8 @@ Measurement measureOurs(const fs::path& file, int runs)
         {
             WallTimer wall;
             CpuTimer cpu;
-            msprobe::DumpJsonReader reader;
-            const msprobe::DumpFile dump = reader.read(file);
+            msprobe::dump::DumpJsonReader reader;
+            const msprobe::dump::DumpFile dump = reader.read(file);
             m.coldSeconds = wall.seconds();
             m.coldCpu = cpu.seconds();
             endPeak(m);
@@ -122,7 +122,7 @@ Measurement measureOurs(const fs::path& file, int runs)
             for (int run = 0; run < runs; ++run) {
                 WallTimer timer;
                 CpuTimer cpuTimer;
-                const msprobe::DumpFile again = reader.read(file);
+                const msprobe::dump::DumpFile again = reader.read(file);
                 const double seconds = timer.seconds(), cpuSeconds = cpuTimer.seconds();
                 m.warmBest = run == 0 ? seconds : std::min(m.warmBest, seconds);
                 m.warmCpuBest = run == 0 ? cpuSeconds : std::min(m.warmCpuBest, cpuSeconds);
@@ -134,7 +134,7 @@ Measurement measureOurs(const fs::path& file, int runs)
                 const double load = timer.seconds();
                 const std::string_view view(text.value_unsafe().data(), text.value_unsafe().size());
                 timer.restart();
-                const msprobe::DumpFile parsed = reader.parse(view, file.string());
+                const msprobe::dump::DumpFile parsed = reader.parse(view, file.string());
                 const double parse = timer.seconds();
                 m.loadBest = run == 0 ? load : std::min(m.loadBest, load);
                 m.parseBest = run == 0 ? parse : std::min(m.parseBest, parse);

@@ -33,14 +33,14 @@ LoadTimes load(const fs::path& dir, bool shared, int run)
     bench::resetPeakRss();
     bench::WallTimer wall;
     bench::CpuTimer cpu;
-    SharedDumps dumps;
-    LoadRequest request;
+    msprobe::studio::SharedDumps dumps;
+    msprobe::studio::LoadRequest request;
     const fs::path out = dir / ("out_" + std::to_string(run) + (shared ? "_shared" : "_separate"));
     fs::create_directories(out);
     LoadTimes t;
-    const auto stage = sessionloader::buildGraphs(dir / "npu", dir / "bench", out, request, nullptr, {}, {}, shared ? &dumps : nullptr);
+    const auto stage = msprobe::studio::sessionloader::buildGraphs(dir / "npu", dir / "bench", out, request, nullptr, {}, {}, shared ? &dumps : nullptr);
     t.graphs = wall.seconds();
-    const auto tables = sessionloader::compareDumps(dir / "npu", dir / "bench", request, nullptr, {}, shared ? &dumps : nullptr);
+    const auto tables = msprobe::studio::sessionloader::compareDumps(dir / "npu", dir / "bench", request, nullptr, {}, shared ? &dumps : nullptr);
     t.wall = wall.seconds();
     t.compare = t.wall - t.graphs;
     t.cpu = cpu.seconds();

@@ -131,7 +131,7 @@ int main(int argc, char** argv)
     msprobe::bench::CpuTimer cpu;
     double last = 0, lastCpu = 0;
     std::string lastStage = "start";
-    auto document = studio::loadMemoryDocument(file, nullptr, [&](int, const std::string& stage) {
+    auto document = msprobe::studio::loadMemoryDocument(file, nullptr, [&](int, const std::string& stage) {
         const double now = timer.seconds(), nowCpu = cpu.seconds();
         if (lastStage != "start")
             std::printf("  %-34s %7.3f s wall, %7.3f s cpu\n", lastStage.c_str(), now - last, nowCpu - lastCpu);
@@ -144,7 +144,7 @@ int main(int argc, char** argv)
         openSeconds, openCpu, document->timeline.blocks.size());
 
     const auto marked = std::count_if(document->timeline.blocks.begin(), document->timeline.blocks.end(),
-        [](const studio::TimelineBlock& block) { return block.marks != 0; });
+        [](const msprobe::studio::TimelineBlock& block) { return block.marks != 0; });
     std::printf("%zu live-bytes points, %lld marked blocks (leak, alive at the end or inefficient), %zu level-of-detail leaves\n",
         document->timeline.live.size(), static_cast<long long>(marked), document->timeline.lod.leafCount());
 

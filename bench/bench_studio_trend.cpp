@@ -148,7 +148,7 @@ int main(int argc, char** argv)
     QApplication::processEvents();
     std::printf("open to first heat map: %.0f ms\n", static_cast<double>(clock.elapsed()));
 
-    trendview::TrendQuery query = panel.query();
+    msprobe::studio::TrendQuery query = panel.query();
     double queryMs = 0, redrawMs = 0, replotMs = 0;
     constexpr int kRounds = 5;
     for (int round = 0; round < kRounds; ++round) {
@@ -157,7 +157,7 @@ int main(int argc, char** argv)
         auto grid = source.grid(query);
         queryMs += static_cast<double>(clock.nsecsElapsed()) / 1e6;
         clock.restart();
-        panel.heatmap()->setGrid(std::move(grid), round % 2 ? trendview::HeatmapMode::Piecewise : trendview::HeatmapMode::Continuous);
+        panel.heatmap()->setGrid(std::move(grid), round % 2 ? msprobe::views::HeatmapMode::Piecewise : msprobe::views::HeatmapMode::Continuous);
         redrawMs += static_cast<double>(clock.nsecsElapsed()) / 1e6;
         clock.restart();
         panel.heatmap()->xAxis->moveRange(1);
@@ -166,13 +166,13 @@ int main(int argc, char** argv)
     }
     std::printf("heat map of %d x %d cells: query %.1f ms, redraw %.1f ms (target < 50), replot alone %.1f ms\n", g_ranks, g_targets,
         queryMs / kRounds, redrawMs / kRounds, replotMs / kRounds);
-    for (const auto dimension : { trendview::Dimension::Rank, trendview::Dimension::Module }) {
-        trendview::TrendQuery other = panel.query();
+    for (const auto dimension : { msprobe::studio::Dimension::Rank, msprobe::studio::Dimension::Module }) {
+        msprobe::studio::TrendQuery other = panel.query();
         other.dimension = dimension;
-        other.value = dimension == trendview::Dimension::Rank ? g_ranks / 2 : 1 + g_targets / 2; // a rank; a target id
+        other.value = dimension == msprobe::studio::Dimension::Rank ? g_ranks / 2 : 1 + g_targets / 2; // a rank; a target id
         clock.restart();
         const auto grid = source.grid(other);
-        std::printf("%s dimension heat map query (%d x %d cells): %.1f ms\n", dimension == trendview::Dimension::Rank ? "Rank" : "Module",
+        std::printf("%s dimension heat map query (%d x %d cells): %.1f ms\n", dimension == msprobe::studio::Dimension::Rank ? "Rank" : "Module",
             grid.columns(), grid.rows(), static_cast<double>(clock.nsecsElapsed()) / 1e6);
     }
     clock.restart();

@@ -108,11 +108,11 @@ int main(int argc, char** argv)
 
     CpuTimer cpu;
     WallTimer timer;
-    JobOptions options;
+    compare::JobOptions options;
     options.progress = false;
     options.outputRoot = root / "out";
-    const auto pairs = resolveComparePairs(root / "problem" / "dump.json", root / "bench" / "dump.json", root / "out", false);
-    const JobOutcome job = runCompareJob(pairs, options, nullptr);
+    const auto pairs = compare::resolveComparePairs(root / "problem" / "dump.json", root / "bench" / "dump.json", root / "out", false);
+    const compare::JobOutcome job = compare::runCompareJob(pairs, options, nullptr);
     const double seconds = timer.seconds();
     std::uint64_t rows = 0;
     for (const auto& p : job.pairs)

@@ -24,7 +24,7 @@ public:
 
     [[noreturn]] void fail(const std::string& key, const std::string& message) const
     {
-        throw Error(m_file, "key \"" + key + "\"", message);
+        throw support::Error(m_file, "key \"" + key + "\"", message);
     }
 
     std::string choice(const Json& obj, const std::string& key, const std::string& path,
@@ -244,10 +244,10 @@ DumpConfig parseDumpConfig(const std::string& jsonText, const std::string& displ
     try {
         root = Json::parse(jsonText);
     } catch (const nlohmann::json::parse_error& error) {
-        throw Error(displayName, "", std::string("invalid JSON: ") + error.what());
+        throw support::Error(displayName, "", std::string("invalid JSON: ") + error.what());
     }
     if (!root.is_object())
-        throw Error(displayName, "", "config must be a JSON object");
+        throw support::Error(displayName, "", "config must be a JSON object");
     Checker check(root, displayName);
     DumpConfig cfg;
     cfg.file = displayName;
@@ -362,7 +362,7 @@ DumpConfig parseDumpConfig(const std::string& jsonText, const std::string& displ
 
 DumpConfig readDumpConfig(const std::filesystem::path& file)
 {
-    return parseDumpConfig(readWholeFile(file), file.string());
+    return parseDumpConfig(support::readWholeFile(file), file.string());
 }
 
 std::string_view toString(Task task)

@@ -53,7 +53,7 @@ Row makeRow(std::string name, const at::Tensor& t, bool microStep)
     }
     row.stats = computeRawStats(t);
     row.shape = shapeText(t);
-    row.dtype = torchDtypeName(t.scalar_type());
+    row.dtype = dump::torchDtypeName(t.scalar_type());
     return row;
 }
 
@@ -162,7 +162,7 @@ struct TrainerMonitor::State {
             return v > 0 ? "inf" : "-inf";
         const double scale = std::pow(10.0, options.ndigits);
         const double r = std::round(v * scale) / scale;
-        return pythonFloatRepr(std::isfinite(r) ? r : v);
+        return support::pythonFloatRepr(std::isfinite(r) ? r : v);
     }
 
     void writeCsv(const std::string& metric, const std::vector<Row>& rows)
@@ -242,7 +242,7 @@ TrainerMonitor::TrainerMonitor(Options options)
 
 TrainerMonitor::TrainerMonitor(const std::filesystem::path& configPath, const std::filesystem::path& outputDir)
     : TrainerMonitor([&] {
-        const auto json = readSmallJsonFile(configPath);
+        const auto json = support::readSmallJsonFile(configPath);
         const std::string file = configPath.string();
         Options o;
         o.outputDir = outputDir;
@@ -250,14 +250,14 @@ TrainerMonitor::TrainerMonitor(const std::filesystem::path& configPath, const st
             if (!json.contains(key))
                 return;
             if (!json[key].is_number_integer() || json[key].get<std::int64_t>() < min)
-                throw Error(file, std::string("key \"") + key + "\"", "must be an integer >= " + std::to_string(min));
+                throw support::Error(file, std::string("key \"") + key + "\"", "must be an integer >= " + std::to_string(min));
             out = json[key].get<std::int64_t>();
         };
         auto boolean = [&](const char* key, bool& out) {
             if (!json.contains(key))
                 return;
             if (!json[key].is_boolean())
-                throw Error(file, std::string("key \"") + key + "\"", "must be true or false");
+                throw support::Error(file, std::string("key \"") + key + "\"", "must be true or false");
             out = json[key].get<bool>();
         };
         integer("start_step", o.startStep, 0);
@@ -273,14 +273,14 @@ TrainerMonitor::TrainerMonitor(const std::filesystem::path& configPath, const st
         boolean("param_distribution", o.parameters);
         boolean("mv_distribution", o.moments);
         if (json.contains("format") && json["format"] != "csv")
-            throw Error(file, "key \"format\"", "only \"csv\" is supported by the libtorch monitor; allowed values: \"csv\"");
+            throw support::Error(file, "key \"format\"", "only \"csv\" is supported by the libtorch monitor; allowed values: \"csv\"");
         if (json.contains("ops")) {
             static const std::vector<std::string> allowed = { "min", "max", "norm", "zeros", "nans", "mean" };
             o.ops.clear();
             for (const auto& op : json["ops"]) {
                 const std::string name = op.is_string() ? op.get<std::string>() : op.dump();
                 if (std::find(allowed.begin(), allowed.end(), name) == allowed.end())
-                    throw Error(file, "key \"ops\"",
+                    throw support::Error(file, "key \"ops\"",
                         "invalid op \"" + name + "\"; allowed values: \"min\", \"max\", \"norm\", \"zeros\", \"nans\", \"mean\"");
                 o.ops.push_back(name);
             }
@@ -309,7 +309,7 @@ void TrainerMonitor::start(torch::nn::Module& model, torch::optim::Optimizer& op
         std::error_code ec;
         std::filesystem::create_directories(s.dir, ec);
         if (ec)
-            throw Error(s.dir.string(), "", "cannot create monitor output directory: " + ec.message());
+            throw support::Error(s.dir.string(), "", "cannot create monitor output directory: " + ec.message());
     }
     if (Recorder::instance().acquireModel(&model))
         registerNnModel(model);

@@ -4,6 +4,9 @@
 
 namespace msprobe::capture {
 
+using detail::OpenModule;
+using detail::tl_modules;
+
 std::atomic<bool> g_moduleHooksActive { false };
 
 // --- Recorder --------------------------------------------------------------------------------------------------

@@ -31,7 +31,7 @@
 namespace msprobe::capture {
 
 // Names used by the recorder*.cpp files only.
-namespace recorder_internal {
+namespace detail {
 
 using torch::autograd::Edge;
 using torch::autograd::Node;
@@ -210,10 +210,7 @@ inline void showInterior(OpCtx& ctx)
     }
 }
 
-
-} // namespace recorder_internal
-
-using namespace recorder_internal;
+} // namespace detail
 
 struct Recorder::Impl {
     std::recursive_mutex mutex;
@@ -235,7 +232,7 @@ struct Recorder::Impl {
     // Per-step call counters by API name ("Aten.add"); node-based so that OpInfo::counter stays valid.
     std::unordered_map<std::string, std::int64_t> apiCounter;
     // Operators by the address of their schema's name (what RecordFunction::name() returns for an op).
-    std::unordered_map<const char*, OpInfo> opInfos;
+    std::unordered_map<const char*, detail::OpInfo> opInfos;
     std::atomic<std::uint64_t> generation { 1 };
 
     bool registered = false;
@@ -253,7 +250,7 @@ struct Recorder::Impl {
     };
     std::unordered_map<ModuleInfo*, ParamGradState> paramGrad;
 
-    std::vector<std::weak_ptr<BackwardCall>> pendingCalls;
+    std::vector<std::weak_ptr<detail::BackwardCall>> pendingCalls;
     std::atomic<bool> endCallbackQueued { false };
 
     // --- helpers -------------------------------------------------------------------------------------------
@@ -282,7 +279,7 @@ struct Recorder::Impl {
 
     std::optional<std::string> currentParent() const
     {
-        for (auto it = tl_modules.rbegin(); it != tl_modules.rend(); ++it)
+        for (auto it = detail::tl_modules.rbegin(); it != detail::tl_modules.rend(); ++it)
             if (!it->info->isRoot)
                 return it->forwardName;
         return std::nullopt;
@@ -329,7 +326,7 @@ struct Recorder::Impl {
         return false;
     }
 
-    const SchemaInfo& schemaOf(OpInfo& info)
+    const detail::SchemaInfo& schemaOf(detail::OpInfo& info)
     {
         if (!info.schema) {
             info.schema.emplace();
@@ -342,7 +339,7 @@ struct Recorder::Impl {
     }
 
     // The operator of an op's RecordFunction, nullptr when it is no op (autograd nodes, user ranges).
-    OpInfo* opInfoOf(const at::RecordFunction& fn)
+    detail::OpInfo* opInfoOf(const at::RecordFunction& fn)
     {
         const char* name = fn.name();
         auto it = opInfos.find(name);
@@ -351,13 +348,13 @@ struct Recorder::Impl {
         const auto op = fn.operator_name();
         if (!op)
             return nullptr; // not cached: such names live in the RecordFunction, their address is not the op's
-        OpInfo info;
+        detail::OpInfo info;
         info.schemaName = name;
         info.op = *op;
         if (op->name == "msprobe::module_tap") {
-            info.kind = OpInfo::Kind::ModuleTap;
+            info.kind = detail::OpInfo::Kind::ModuleTap;
         } else if (op->name.compare(0, 6, "prim::") != 0) {
-            info.kind = OpInfo::Kind::Api;
+            info.kind = detail::OpInfo::Kind::Api;
             const auto sep = op->name.find("::");
             info.apiName = "Aten." + (sep == std::string::npos ? op->name : op->name.substr(sep + 2));
             info.counter = &apiCounter[info.apiName];
@@ -366,9 +363,9 @@ struct Recorder::Impl {
     }
 
     // --- backward ------------------------------------------------------------------------------------------
-    void attachBackward(const std::shared_ptr<BackwardCall>& call, const std::vector<at::Tensor>& outputs,
+    void attachBackward(const std::shared_ptr<detail::BackwardCall>& call, const std::vector<at::Tensor>& outputs,
         std::uint64_t seqBegin, std::uint64_t seqEnd);
-    void emitBackward(BackwardCall& call);
+    void emitBackward(detail::BackwardCall& call);
     void onBackwardEnd();
     void queueEndCallback()
     {
@@ -382,20 +379,20 @@ struct Recorder::Impl {
 
     // --- modules -------------------------------------------------------------------------------------------
     bool enterModule(ModuleInfo* info, const void* key, c10::ArrayRef<c10::IValue> inputs, bool synthetic, bool script);
-    void finishModule(OpenModule& open, const std::vector<c10::IValue>& outputs);
+    void finishModule(detail::OpenModule& open, const std::vector<c10::IValue>& outputs);
     void closeSynthetic()
     {
-        if (!tl_modules.empty() && tl_modules.back().synthetic) {
-            OpenModule open = std::move(tl_modules.back());
-            tl_modules.pop_back();
+        if (!detail::tl_modules.empty() && detail::tl_modules.back().synthetic) {
+            detail::OpenModule open = std::move(detail::tl_modules.back());
+            detail::tl_modules.pop_back();
             finishModule(open, open.outputs);
         }
     }
     bool trackParameterOwner(c10::ArrayRef<const c10::IValue> inputs);
 
     // --- ops -----------------------------------------------------------------------------------------------
-    std::unique_ptr<at::ObserverContext> opStart(const at::RecordFunction& fn, OpInfo& info);
-    void opEnd(const at::RecordFunction& fn, OpCtx& ctx);
+    std::unique_ptr<at::ObserverContext> opStart(const at::RecordFunction& fn, detail::OpInfo& info);
+    void opEnd(const at::RecordFunction& fn, detail::OpCtx& ctx);
     void onParamGrad(ModuleInfo* module, const std::string& param, const at::Tensor& grad, std::uint64_t gen);
 
     static std::unique_ptr<at::ObserverContext> onStart(const at::RecordFunction& fn);

@@ -4,6 +4,17 @@
 
 namespace msprobe::capture {
 
+using detail::BackwardCall;
+using detail::OpenModule;
+using detail::SuppressCapture;
+using detail::backwardOfModule;
+using detail::fileStem;
+using detail::flattenTensors;
+using detail::tl_modules;
+using detail::Edge;
+using detail::Node;
+using detail::variable_list;
+
 namespace {
 
 struct CallHook : torch::autograd::FunctionPostHook {

@@ -4,6 +4,21 @@
 
 namespace msprobe::capture {
 
+using detail::BackwardCall;
+using detail::OpCtx;
+using detail::OpInfo;
+using detail::OpenModule;
+using detail::SchemaInfo;
+using detail::backwardOfModule;
+using detail::fileStem;
+using detail::flattenTensors;
+using detail::hideInterior;
+using detail::showInterior;
+using detail::tl_hiddenOp;
+using detail::tl_modules;
+using detail::tl_suppressed;
+using detail::Edge;
+
 namespace {
 
 c10::ArrayRef<const c10::IValue> trimmedInputs(const at::RecordFunction& fn)

@@ -319,7 +319,7 @@ RawStats computeRawStats(const at::Tensor& input, bool countZeros)
 TensorStats toDumpStats(const RawStats& raw, at::ScalarType type, int64_t dim, StatPrecision precision)
 {
     TensorStats s;
-    s.max = s.min = s.mean = s.norm = StatValue::null();
+    s.max = s.min = s.mean = s.norm = dump::StatValue::null();
     const auto ownFloat = [type](double v) {
         // Mean and norm are computed in the tensor's own dtype by the reference.
         if (type == at::kFloat)
@@ -333,30 +333,30 @@ TensorStats toDumpStats(const RawStats& raw, at::ScalarType type, int64_t dim, S
     switch (raw.kind) {
     case RawStats::Kind::Empty: return s;
     case RawStats::Kind::Bool:
-        s.max = StatValue::ofBool(raw.imax != 0);
-        s.min = StatValue::ofBool(raw.imin != 0);
+        s.max = dump::StatValue::ofBool(raw.imax != 0);
+        s.min = dump::StatValue::ofBool(raw.imin != 0);
         return s;
     case RawStats::Kind::Complex:
-        s.max = StatValue::ofFloat(raw.max);
-        s.min = StatValue::ofFloat(raw.min);
-        s.mean = StatValue::ofFloat(raw.mean());
+        s.max = dump::StatValue::ofFloat(raw.max);
+        s.min = dump::StatValue::ofFloat(raw.min);
+        s.mean = dump::StatValue::ofFloat(raw.mean());
         return s;
     case RawStats::Kind::Integer:
-        s.max = StatValue::ofInt(raw.imax);
-        s.min = StatValue::ofInt(raw.imin);
+        s.max = dump::StatValue::ofInt(raw.imax);
+        s.min = dump::StatValue::ofInt(raw.imin);
         if (dim == 0)
             s.mean = s.norm = s.max;
         return s;
     case RawStats::Kind::Float: break;
     }
-    s.max = StatValue::ofFloat(raw.max);
-    s.min = StatValue::ofFloat(raw.min);
+    s.max = dump::StatValue::ofFloat(raw.max);
+    s.min = dump::StatValue::ofFloat(raw.min);
     const bool lowFloat = type == at::kFloat || type == at::kHalf || type == at::kBFloat16;
     if (dim == 0) {
         s.mean = s.norm = s.max;
     } else if (lowFloat && precision == StatPrecision::Low) {
-        s.mean = StatValue::ofFloat(ownFloat(raw.mean()));
-        s.norm = StatValue::ofFloat(ownFloat(raw.norm()));
+        s.mean = dump::StatValue::ofFloat(ownFloat(raw.mean()));
+        s.norm = dump::StatValue::ofFloat(ownFloat(raw.norm()));
     }
     return s;
 }
@@ -428,9 +428,9 @@ TensorStats fromAtenOrder(const AtenOrderStats& fast, const at::Tensor& tensor, 
         raw.min = tensor.min().item<float>();
     }
     TensorStats stats = toDumpStats(raw, at::kFloat, tensor.dim(), precision);
-    if (!fast.hasNaN && stats.mean.kind == StatKind::Float) {
-        stats.mean = StatValue::ofFloat(fast.sum / static_cast<float>(raw.numel));
-        stats.norm = StatValue::ofFloat(std::sqrt(fast.sumSquares));
+    if (!fast.hasNaN && stats.mean.kind == dump::StatKind::Float) {
+        stats.mean = dump::StatValue::ofFloat(fast.sum / static_cast<float>(raw.numel));
+        stats.norm = dump::StatValue::ofFloat(std::sqrt(fast.sumSquares));
     }
     return stats;
 }
@@ -447,18 +447,18 @@ TensorStats computeTensorStats(const at::Tensor& tensor, StatPrecision precision
     TensorStats stats = toDumpStats(raw, tensor.scalar_type(), tensor.dim(), precision);
     // Mean and norm as torch computes them (its reduction order, in the tensor's dtype): a sum of float32
     // values is not associative, so any other order differs from the reference in the last bits.
-    if (stats.mean.kind == StatKind::Float && stats.norm.kind == StatKind::Float && tensor.dim() > 0
+    if (stats.mean.kind == dump::StatKind::Float && stats.norm.kind == dump::StatKind::Float && tensor.dim() > 0
         && raw.kind == RawStats::Kind::Float && raw.nanCount == 0) {
         const TorchMeanNorm exact = torchMeanNorm(tensor);
-        stats.mean = StatValue::ofFloat(exact.mean);
-        stats.norm = StatValue::ofFloat(exact.norm);
+        stats.mean = dump::StatValue::ofFloat(exact.mean);
+        stats.norm = dump::StatValue::ofFloat(exact.norm);
     }
     return stats;
 }
 
-std::string crc32Hex(const at::Tensor& input)
+std::string compare::crc32Hex(const at::Tensor& input)
 {
-    uLong crc = crc32(0L, Z_NULL, 0);
+    uLong crc = compare::crc32(0L, Z_NULL, 0);
     if (input.defined() && input.has_storage() && input.numel() > 0) {
         at::NoGradGuard noGrad;
         at::DisableRecordFunctionGuard noRecord;
@@ -467,7 +467,7 @@ std::string crc32Hex(const at::Tensor& input)
         std::size_t left = t.numel() * t.element_size();
         while (left > 0) {
             const uInt chunk = static_cast<uInt>(std::min<std::size_t>(left, 1u << 30));
-            crc = crc32(crc, bytes, chunk);
+            crc = compare::crc32(crc, bytes, chunk);
             bytes += chunk;
             left -= chunk;
         }
@@ -510,7 +510,7 @@ std::string xorChecksumJson(const at::Tensor& input)
     return buf;
 }
 
-std::string torchDtypeName(at::ScalarType type)
+std::string dump::torchDtypeName(at::ScalarType type)
 {
     switch (type) {
     case at::kFloat: return "torch.float32";

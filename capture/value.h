@@ -17,7 +17,7 @@ struct TensorLeaf {
     std::string type = "torch.Tensor";
     std::string dtype;
     c10::SmallVector<std::int64_t, 6> shape; // inline: no allocation for up to 6 dimensions
-    StatValue max, min, mean, norm; // Missing = key not written
+    dump::StatValue max, min, mean, norm; // Missing = key not written
     std::int8_t requiresGrad = -1; // -1 absent
     std::string dataName; // empty = absent
     std::string md5; // empty = absent
@@ -62,8 +62,8 @@ struct Value {
 
 // Appends the JSON text of a value (Python json.dump style: NaN/Infinity tokens, indent of one space per level).
 void appendJson(std::string& out, const Value& value, int indent);
-void appendJsonString(std::string& out, std::string_view text);
+void support::appendJsonString(std::string& out, std::string_view text);
 void appendJsonNumber(std::string& out, double value);
-void appendStat(std::string& out, const StatValue& value);
+void appendStat(std::string& out, const dump::StatValue& value);
 
 } // namespace msprobe::capture

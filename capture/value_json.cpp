@@ -26,7 +26,7 @@ void appendInt(std::string& out, std::int64_t v)
 void appendKey(std::string& out, std::string_view key, int indent)
 {
     newline(out, indent);
-    appendJsonString(out, key);
+    support::appendJsonString(out, key);
     out += ": ";
 }
 
@@ -35,10 +35,10 @@ void appendTensor(std::string& out, const TensorLeaf& t, int indent)
     out += '{';
     const int in = indent + 1;
     appendKey(out, "type", in);
-    appendJsonString(out, t.type);
+    support::appendJsonString(out, t.type);
     out += ',';
     appendKey(out, "dtype", in);
-    appendJsonString(out, t.dtype);
+    support::appendJsonString(out, t.dtype);
     out += ',';
     appendKey(out, "shape", in);
     if (t.shape.empty()) {
@@ -54,10 +54,10 @@ void appendTensor(std::string& out, const TensorLeaf& t, int indent)
         newline(out, in);
         out += ']';
     }
-    const std::pair<const char*, const StatValue*> stats[] = { { "Max", &t.max }, { "Min", &t.min },
+    const std::pair<const char*, const dump::StatValue*> stats[] = { { "Max", &t.max }, { "Min", &t.min },
         { "Mean", &t.mean }, { "Norm", &t.norm } };
     for (const auto& [key, stat] : stats) {
-        if (stat->kind == StatKind::Missing)
+        if (stat->kind == dump::StatKind::Missing)
             continue;
         out += ',';
         appendKey(out, key, in);
@@ -71,7 +71,7 @@ void appendTensor(std::string& out, const TensorLeaf& t, int indent)
     if (!t.dataName.empty()) {
         out += ',';
         appendKey(out, "data_name", in);
-        appendJsonString(out, t.dataName);
+        support::appendJsonString(out, t.dataName);
     }
     if (!t.md5.empty()) {
         out += ',';
@@ -79,7 +79,7 @@ void appendTensor(std::string& out, const TensorLeaf& t, int indent)
         if (t.md5IsJson)
             out += t.md5;
         else
-            appendJsonString(out, t.md5);
+            support::appendJsonString(out, t.md5);
     }
     newline(out, indent);
     out += '}';
@@ -87,7 +87,7 @@ void appendTensor(std::string& out, const TensorLeaf& t, int indent)
 
 } // namespace
 
-void appendJsonString(std::string& out, std::string_view text)
+void support::appendJsonString(std::string& out, std::string_view text)
 {
     out += '"';
     for (unsigned char c : text) {
@@ -117,17 +117,17 @@ void appendJsonNumber(std::string& out, double value)
     else if (std::isinf(value))
         out += value > 0 ? "Infinity" : "-Infinity";
     else
-        out += pythonFloatRepr(value);
+        out += support::pythonFloatRepr(value);
 }
 
-void appendStat(std::string& out, const StatValue& value)
+void appendStat(std::string& out, const dump::StatValue& value)
 {
     switch (value.kind) {
-    case StatKind::Missing:
-    case StatKind::Null: out += "null"; break;
-    case StatKind::Int: appendInt(out, value.i); break;
-    case StatKind::Float: appendJsonNumber(out, value.f); break;
-    case StatKind::Bool: out += value.b ? "true" : "false"; break;
+    case dump::StatKind::Missing:
+    case dump::StatKind::Null: out += "null"; break;
+    case dump::StatKind::Int: appendInt(out, value.i); break;
+    case dump::StatKind::Float: appendJsonNumber(out, value.f); break;
+    case dump::StatKind::Bool: out += value.b ? "true" : "false"; break;
     }
 }
 
@@ -141,14 +141,14 @@ void appendJson(std::string& out, const Value& value, int indent)
     case Kind::Scalar: {
         out += '{';
         appendKey(out, "type", indent + 1);
-        appendJsonString(out, value.typeName);
+        support::appendJsonString(out, value.typeName);
         out += ',';
         appendKey(out, "value", indent + 1);
         switch (value.scalarKind) {
         case Value::ScalarKind::Bool: out += value.i ? "true" : "false"; break;
         case Value::ScalarKind::Int: appendInt(out, value.i); break;
         case Value::ScalarKind::Float: appendJsonNumber(out, value.f); break;
-        case Value::ScalarKind::String: appendJsonString(out, value.s); break;
+        case Value::ScalarKind::String: support::appendJsonString(out, value.s); break;
         case Value::ScalarKind::IntList:
             out += '[';
             for (std::size_t k = 0; k < value.ints.size(); ++k) {

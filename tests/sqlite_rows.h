@@ -15,8 +15,8 @@ namespace msprobe::test {
 
 inline std::vector<std::string> queryRows(const std::filesystem::path& db, const std::string& sql)
 {
-    msprobe::SqliteDb file(db, true);
-    msprobe::SqliteStatement query(file, sql);
+    msprobe::support::SqliteDb file(db, true);
+    msprobe::support::SqliteStatement query(file, sql);
     std::vector<std::string> rows;
     while (query.step()) {
         std::string row;

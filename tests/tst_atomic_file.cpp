@@ -24,7 +24,7 @@ std::string readAll(const fs::path& file)
 }
 
 // 40 MB + 123 bytes of varied text in uneven pieces (crosses the 16 MB staging blocks and ends unaligned).
-std::string writeThrough(AtomicFile& file)
+std::string writeThrough(support::AtomicFile& file)
 {
     std::mt19937 rng(5);
     std::string all;
@@ -59,7 +59,7 @@ private slots:
             fs::remove(target);
             std::string expected;
             {
-                AtomicFile file(target);
+                support::AtomicFile file(target);
                 file.useDirectWrites();
                 expected = writeThrough(file);
                 QVERIFY(!fs::exists(target)); // nothing under the final name yet
@@ -71,7 +71,7 @@ private slots:
 
             // Without commit the temporary goes away and no final file appears.
             {
-                AtomicFile file(target);
+                support::AtomicFile file(target);
                 file.useDirectWrites();
                 file.write("partial");
             }
@@ -90,14 +90,14 @@ private slots:
             std::ofstream(dir / "compare_1.vis.db") << "other run";
             std::ofstream(dir / "compare_1_1.vis.db") << "third run";
         }
-        AtomicFile file(dir / "compare_1.vis.db", AtomicFile::OnClash::PickFreeName);
+        support::AtomicFile file(dir / "compare_1.vis.db", support::AtomicFile::OnClash::PickFreeName);
         file.write("mine");
         file.commit();
         QCOMPARE(file.finalPath(), dir / "compare_1_2.vis.db");
         QCOMPARE(readAll(dir / "compare_1.vis.db"), std::string("other run"));
         QCOMPARE(readAll(dir / "compare_1_1.vis.db"), std::string("third run"));
         QCOMPARE(readAll(dir / "compare_1_2.vis.db"), std::string("mine"));
-        AtomicFile replace(dir / "compare_1.vis.db");
+        support::AtomicFile replace(dir / "compare_1.vis.db");
         replace.write("replaced");
         replace.commit();
         QCOMPARE(readAll(dir / "compare_1.vis.db"), std::string("replaced"));
@@ -110,11 +110,11 @@ private slots:
         QTemporaryDir scratch;
         const fs::path dir = scratch.path().toStdString();
         std::ofstream(dir / "r_part_2.csv") << "other run";
-        AtomicFile a(dir / "r_part_1.csv", AtomicFile::OnClash::PickFreeName), b(dir / "r_part_2.csv", AtomicFile::OnClash::PickFreeName);
+        support::AtomicFile a(dir / "r_part_1.csv", support::AtomicFile::OnClash::PickFreeName), b(dir / "r_part_2.csv", support::AtomicFile::OnClash::PickFreeName);
         a.write("1");
         b.write("2");
-        AtomicFile* group[] = { &a, &b };
-        AtomicFile::commitTogether(group);
+        support::AtomicFile* group[] = { &a, &b };
+        support::AtomicFile::commitTogether(group);
         QCOMPARE(a.finalPath(), dir / "r_part_1_1.csv");
         QCOMPARE(b.finalPath(), dir / "r_part_2_1.csv");
         QVERIFY(!fs::exists(dir / "r_part_1.csv")); // the first attempt was undone
@@ -128,23 +128,23 @@ private slots:
     {
         QTemporaryDir scratch;
         const fs::path dir = scratch.path().toStdString();
-        AtomicFile done(dir / "done.csv");
+        support::AtomicFile done(dir / "done.csv");
         done.write("x");
         done.commit();
-        AtomicFile open(dir / "open.csv");
+        support::AtomicFile open(dir / "open.csv");
         open.write("partial");
         std::fflush(open.stream());
         const fs::path registered = dir / ".library_file.tmp";
         std::ofstream(registered) << "y";
-        registerTemporaryFile(registered);
+        support::registerTemporaryFile(registered);
         QVERIFY(fs::exists(open.temporaryPath()));
-        const auto kept = abandonPendingOutputs();
+        const auto kept = support::abandonPendingOutputs();
         QVERIFY(std::find(kept.begin(), kept.end(), dir / "done.csv") != kept.end());
         QVERIFY(!fs::exists(open.temporaryPath()));
         QVERIFY(!fs::exists(registered));
-        QVERIFY_THROWS_EXCEPTION(Error, open.commit());
+        QVERIFY_THROWS_EXCEPTION(support::Error, open.commit());
         QVERIFY(!fs::exists(dir / "open.csv"));
-        unregisterTemporaryFile(registered);
+        support::unregisterTemporaryFile(registered);
     }
 };
 

@@ -255,23 +255,23 @@ void writePythonSide(CrossModel& model, const at::Tensor& input, const at::Tenso
 }
 
 // "NPU name -> bench name" of every row ("" for no partner).
-std::map<std::string, std::string> pairsOf(const CompareTable& table)
+std::map<std::string, std::string> pairsOf(const compare::CompareTable& table)
 {
     std::map<std::string, std::string> out;
-    for (const CompareRow& row : table.rows) {
-        const Item* bench = table.benchItem(row);
+    for (const compare::CompareRow& row : table.rows) {
+        const compare::Item* bench = table.benchItem(row);
         out[table.npu.items->name(table.npuItem(row))] = bench ? table.bench.items->name(*bench) : std::string();
     }
     return out;
 }
 
-std::string failingRows(const CompareTable& table)
+std::string failingRows(const compare::CompareTable& table)
 {
     std::string text;
     for (std::size_t r = 0; r < table.rows.size() && text.size() < 4000; ++r)
-        if (table.rows[r].level != ResultLevel::Pass || table.rows[r].bench == kUnmatched) {
-            Cell cell;
-            table.cell(r, Column::ErrMessage, cell);
+        if (table.rows[r].level != compare::ResultLevel::Pass || table.rows[r].bench == compare::kUnmatched) {
+            compare::Cell cell;
+            table.cell(r, compare::Column::ErrMessage, cell);
             text += table.npu.items->name(table.npuItem(table.rows[r])) + ": " + cell.text + "\n";
         }
     return text;
@@ -303,7 +303,7 @@ private slots:
         }
         const fs::path cppDir = rankDir(root / "cpp");
         const OJson aten = OJson::parse(readText(cppDir / "dump.json"));
-        const std::string names = entryNames(readDumpJson(cppDir / "dump.json"));
+        const std::string names = entryNames(dump::readDumpJson(cppDir / "dump.json"));
         // libtorch's C++ nn::Linear runs t + addmm (torch::nn::functional::linear) where Python's F.linear reaches
         // aten linear: the pairing takes the two for one linear call, forward and backward.
         for (const char* entry : { "Aten.layer_norm.0.forward", "Aten.t.2.forward", "Aten.addmm.2.forward", "Aten.transpose.0.forward",
@@ -314,8 +314,8 @@ private slots:
         for (const bool faulty : { false, true }) {
             const fs::path pyDir = root / (faulty ? "py_faulty" : "py");
             writePythonSide(model, input, seed, pyDir, faulty);
-            const auto table = compareDumpFiles(cppDir / "dump.json", pyDir / "dump.json", {});
-            const CrossRuntimeReport& report = table->crossRuntime;
+            const auto table = compare::compareDumpFiles(cppDir / "dump.json", pyDir / "dump.json", {});
+            const compare::CrossRuntimeReport& report = table->crossRuntime;
             QVERIFY(report.active);
             QVERIFY(report.scoped);
             QVERIFY2(report.unpairedNpuEntries.empty(), (failingRows(*table) + "\n" + names).c_str());
@@ -346,10 +346,10 @@ private slots:
             QVERIFY(!pairs.contains("Aten.addmm.1.backward.output.2"));
             QVERIFY(!pairs.contains("Aten.t.1.backward.input.0"));
             QVERIFY(report.ignoredRows >= 4); // cudnn_enable, softmax dtype, alpha x2 (and gelu's approximate when written)
-            const auto point = firstDivergence(*table);
+            const auto point = compare::firstDivergence(*table);
             if (!faulty) {
                 QVERIFY2(!point, point ? (point->entry + ": " + point->reason).c_str() : "");
-                QVERIFY2(table->countLevel(ResultLevel::Pass) == table->rows.size(), failingRows(*table).c_str());
+                QVERIFY2(table->countLevel(compare::ResultLevel::Pass) == table->rows.size(), failingRows(*table).c_str());
             } else {
                 QVERIFY(point);
                 QCOMPARE(QString::fromStdString(point->entry), QStringLiteral("Aten.gelu.0.forward"));
@@ -376,7 +376,7 @@ private slots:
             debugger.stop();
         }
         const fs::path cppDir = rankDir(root / "cpp");
-        const std::string names = entryNames(readDumpJson(cppDir / "dump.json"));
+        const std::string names = entryNames(dump::readDumpJson(cppDir / "dump.json"));
         for (const char* entry : { "Aten.t.0.forward", "Aten.matmul.0.forward", "Aten.add_.0.forward", "Aten.add_.0.backward",
                  "Aten.matmul.0.backward", "Aten.t.0.backward" })
             QVERIFY2(names.find(std::string(entry) + "\n") != std::string::npos, (std::string(entry) + " not in:\n" + names).c_str());
@@ -396,8 +396,8 @@ private slots:
         py.backward(out, seed);
         py.write(root / "py");
 
-        const auto table = compareDumpFiles(cppDir / "dump.json", root / "py" / "dump.json", {});
-        const CrossRuntimeReport& report = table->crossRuntime;
+        const auto table = compare::compareDumpFiles(cppDir / "dump.json", root / "py" / "dump.json", {});
+        const compare::CrossRuntimeReport& report = table->crossRuntime;
         QVERIFY(report.active);
         QVERIFY2(report.unpairedRows == 0, (failingRows(*table) + "\n" + names).c_str());
         QVERIFY2(report.unpairedBenchEntries.empty(), (report.unpairedBenchEntries.empty() ? "" : report.unpairedBenchEntries[0] + "\n" + names).c_str());
@@ -420,8 +420,8 @@ private slots:
         for (const char* leftOut : { "Aten.matmul.0.forward.output.0", "Aten.matmul.0.backward.output.1", "Aten.matmul.0.backward.input.0",
                  "Aten.add_.0.backward.output.0", "Aten.t.0.backward.input.0" })
             QVERIFY2(!pairs.contains(leftOut), leftOut);
-        QVERIFY2(!firstDivergence(*table), failingRows(*table).c_str());
-        QVERIFY2(table->countLevel(ResultLevel::Pass) == table->rows.size(), failingRows(*table).c_str());
+        QVERIFY2(!compare::firstDivergence(*table), failingRows(*table).c_str());
+        QVERIFY2(table->countLevel(compare::ResultLevel::Pass) == table->rows.size(), failingRows(*table).c_str());
     }
 };
 

@@ -51,11 +51,11 @@ std::string readText(const fs::path& file)
     return std::string(std::istreambuf_iterator<char>(in), {});
 }
 
-std::string checkLeaf(const DumpFile& dump, std::int64_t node, const torch::Tensor& tensor)
+std::string checkLeaf(const dump::DumpFile& dump, std::int64_t node, const torch::Tensor& tensor)
 {
     if (node < 0)
         return "no such node";
-    if (dump.nodes[static_cast<std::size_t>(node)].kind != NodeKind::Tensor)
+    if (dump.nodes[static_cast<std::size_t>(node)].kind != dump::NodeKind::Tensor)
         return "not a tensor leaf";
     const auto row = dump.nodes[static_cast<std::size_t>(node)].payload;
     const auto& T = dump.tensors;
@@ -168,7 +168,7 @@ private slots:
         auto expectError = [](const char* text, const char* key, const char* allowed) {
             try {
                 capture::parseDumpConfig(text, "cfg.json");
-            } catch (const Error& error) {
+            } catch (const support::Error& error) {
                 const std::string what = error.what();
                 return what.find("cfg.json") != std::string::npos && what.find(key) != std::string::npos
                     && what.find(allowed) != std::string::npos;
@@ -262,7 +262,7 @@ private slots:
         }
         const auto dumpStats = capture::computeTensorStats(torch::tensor({ 1.5, -2.0 }, torch::kDouble));
         QCOMPARE(dumpStats.max.f, 1.5);
-        QCOMPARE(dumpStats.mean.kind, StatKind::Null); // float64: max/min only (reference HEAD)
+        QCOMPARE(dumpStats.mean.kind, dump::StatKind::Null); // float64: max/min only (reference HEAD)
         const auto scalar = capture::computeTensorStats(torch::tensor(7, torch::kLong));
         QCOMPARE(scalar.mean.i, std::int64_t(7));
     }
@@ -285,7 +285,7 @@ private slots:
             debugger.stop();
             debugger.step();
         }
-        const DumpFile dump = readDumpJson(rankDir(tmp.path().toStdString()) / "dump.json");
+        const dump::DumpFile dump = dump::readDumpJson(rankDir(tmp.path().toStdString()) / "dump.json");
         QCOMPARE(dump.task, std::string("statistics"));
         QCOMPARE(dump.level, std::string("L1"));
         QVERIFY(findEntry(dump, "Aten.mm.0.forward") >= 0);
@@ -315,9 +315,9 @@ private slots:
         // Backward entries follow autograd order: sum, mul, relu, mm.
         QVERIFY(findEntry(dump, "Aten.sum.0.backward") < findEntry(dump, "Aten.mm.0.backward"));
         // L1: construct.json is {}; stack.json names C++ frames of this test.
-        const auto construct = readConstructJson(rankDir(tmp.path().toStdString()) / "construct.json");
+        const auto construct = dump::readConstructJson(rankDir(tmp.path().toStdString()) / "construct.json");
         QVERIFY(construct.nodes.empty());
-        const auto stack = readStackJson(rankDir(tmp.path().toStdString()) / "stack.json");
+        const auto stack = dump::readStackJson(rankDir(tmp.path().toStdString()) / "stack.json");
         const auto* frames = stack.framesOf("Aten.mm.0.forward");
         QVERIFY(frames && !frames->empty());
         QVERIFY2(frames->front().find("tst_capture_dump.cpp") != std::string::npos, frames->front().c_str());
@@ -332,7 +332,7 @@ private slots:
         tiny::TinyTransformer model(nullptr);
         trainTiny(1, &cfg, &model);
         const fs::path dir = rankDir(tmp.path().toStdString());
-        const DumpFile dump = readDumpJson(dir / "dump.json");
+        const dump::DumpFile dump = dump::readDumpJson(dir / "dump.json");
         QCOMPARE(dump.level, std::string("mix"));
         for (const char* name : { "Module.blocks.0.Block.forward.0", "Module.blocks.1.attn.Attention.forward.0",
                  "Module.blocks.0.attn.q_proj.Linear.forward.0", "Module.tok_emb.Embedding.forward.0",
@@ -346,7 +346,7 @@ private slots:
         // Kwarg-only schema arguments are input_kwargs, as Python's F.gelu(approximate=...).
         QVERIFY(nodeAt(dump, "Aten.gelu.0.forward", { "input_kwargs", "approximate" }) >= 0);
 
-        const auto construct = readConstructJson(dir / "construct.json");
+        const auto construct = dump::readConstructJson(dir / "construct.json");
         auto parentOf = [&](const char* name) {
             const auto* node = construct.find(name);
             return node ? node->parent.value_or("null") : std::string("absent");
@@ -401,11 +401,11 @@ private slots:
         debugger.flush(); // the files are written by the writer thread
 
         const fs::path dir = rankDir(tmp.path().toStdString());
-        const auto construct = readConstructJson(dir / "construct.json");
+        const auto construct = dump::readConstructJson(dir / "construct.json");
         const auto* root = construct.find("optimizer");
         QVERIFY(root);
         QVERIFY(!root->parent);
-        const DumpFile dump = readDumpJson(dir / "dump.json");
+        const dump::DumpFile dump = dump::readDumpJson(dir / "dump.json");
         std::size_t underOptimizer = 0, dumped = 0;
         for (const auto& node : construct.nodes)
             if (node.parent && *node.parent == "optimizer") {
@@ -469,14 +469,14 @@ private slots:
                 debugger.stop();
             }
             const fs::path dir = rankDir(tmp.path().toStdString());
-            const DumpFile dump = readDumpJson(dir / "dump.json");
+            const dump::DumpFile dump = dump::readDumpJson(dir / "dump.json");
             QCOMPARE(dump.task, std::string("tensor"));
             QVERIFY(!dump.dumpDataDir.empty());
             const auto node = nodeAt(dump, "Aten.tanh.0.forward", { "output", "0" });
             QVERIFY2(node >= 0, entryNames(dump).c_str());
             const std::string dataName(dump.text(dump.tensors.dataName[dump.nodes[node].payload]));
             QCOMPARE(dataName, std::string("Aten.tanh.0.forward.output.0.") + format);
-            const TensorData data = readTensorFile(dir / "dump_tensor_data" / dataName);
+            const dump::TensorData data = dump::readTensorFile(dir / "dump_tensor_data" / dataName);
             QCOMPARE(data.shape, (std::vector<std::int64_t> { 5, 3 }));
             const auto expect = y.to(torch::kDouble).contiguous();
             for (std::int64_t k = 0; k < expect.numel(); ++k)
@@ -485,8 +485,8 @@ private slots:
                 QCOMPARE(torchLoadLayout(dir / "dump_tensor_data" / dataName), std::string());
             const auto intNode = nodeAt(dump, "Aten.cumsum.0.forward", { "input_args", "0" });
             const std::string intName(dump.text(dump.tensors.dataName[dump.nodes[intNode].payload]));
-            const TensorData ints = readTensorFile(dir / "dump_tensor_data" / intName);
-            QCOMPARE(ints.elementType, ElementType::Int64);
+            const dump::TensorData ints = dump::readTensorFile(dir / "dump_tensor_data" / intName);
+            QCOMPARE(ints.elementType, dump::ElementType::Int64);
             QCOMPARE(ints.values.back(), 5.0);
         }
     }
@@ -503,14 +503,14 @@ private slots:
             y = torch::exp(x);
             debugger.stop();
         }
-        const DumpFile dump = readDumpJson(rankDir(tmp.path().toStdString()) / "dump.json");
+        const dump::DumpFile dump = dump::readDumpJson(rankDir(tmp.path().toStdString()) / "dump.json");
         const auto node = nodeAt(dump, "Aten.exp.0.forward", { "output", "0" });
         const auto row = dump.nodes[node].payload;
         char expect[16];
         std::snprintf(expect, sizeof expect, "%08lx",
-            crc32(crc32(0L, Z_NULL, 0), static_cast<const Bytef*>(y.data_ptr()), static_cast<uInt>(y.nbytes())));
+            compare::crc32(compare::crc32(0L, Z_NULL, 0), static_cast<const Bytef*>(y.data_ptr()), static_cast<uInt>(y.nbytes())));
         QCOMPARE(std::string(dump.text(dump.tensors.md5[row])), std::string(expect));
-        QVERIFY(dump.tensors.max[row].kind == StatKind::Float); // statistics are still written
+        QVERIFY(dump.tensors.max[row].kind == dump::StatKind::Float); // statistics are still written
     }
 
     // summary_mode xor: the XOR of the little-endian 64-bit words of the raw bytes (tail zero-padded), as
@@ -530,7 +530,7 @@ private slots:
             (void)torch::exp(y); // FOCUS, filtered out by CORE
             debugger.stop();
         }
-        const DumpFile dump = readDumpJson(rankDir(tmp.path().toStdString()) / "dump.json");
+        const dump::DumpFile dump = dump::readDumpJson(rankDir(tmp.path().toStdString()) / "dump.json");
         QVERIFY2(dump.entries.size() == 1, entryNames(dump).c_str());
         // Input 0 [3, 8]: dim 1 has size 8 -> columns 2..3, then the dim-0 rule -> the last row.
         const auto in = nodeAt(dump, "Aten.mm.0.forward", { "input_args", "0" });
@@ -543,8 +543,8 @@ private slots:
         char expect[24];
         std::snprintf(expect, sizeof expect, "0x%016llx", static_cast<unsigned long long>(words[0]));
         QCOMPARE(std::string(dump.text(dump.tensors.md5[row])), std::string(expect));
-        QVERIFY(dump.tensors.max[row].kind == StatKind::Missing);
-        QVERIFY(dump.tensors.norm[row].kind == StatKind::Missing);
+        QVERIFY(dump.tensors.max[row].kind == dump::StatKind::Missing);
+        QVERIFY(dump.tensors.norm[row].kind == dump::StatKind::Missing);
         // The output [3, 5] has no dimension of size 8: only the last row; 5 floats = 2.5 words, zero-padded.
         const auto out = dump.nodes[nodeAt(dump, "Aten.mm.0.forward", { "output", "0" })].payload;
         const auto lastRow = y.slice(0, -1).contiguous();
@@ -563,8 +563,8 @@ private slots:
         const auto all = captureConfig(allDir.path().toStdString(), "statistics", "mix", "", "\"risk_level\": \"ALL\"");
         trainTiny(1, &focus);
         trainTiny(1, &all);
-        const DumpFile df = readDumpJson(rankDir(focusDir.path().toStdString()) / "dump.json");
-        const DumpFile da = readDumpJson(rankDir(allDir.path().toStdString()) / "dump.json");
+        const dump::DumpFile df = dump::readDumpJson(rankDir(focusDir.path().toStdString()) / "dump.json");
+        const dump::DumpFile da = dump::readDumpJson(rankDir(allDir.path().toStdString()) / "dump.json");
         QVERIFY(findEntry(da, "Aten.view.0.forward") >= 0);
         QVERIFY(findEntry(da, "Aten.transpose.0.backward") >= 0);
         QVERIFY(findEntry(df, "Aten.view.0.forward") < 0);
@@ -573,7 +573,7 @@ private slots:
         QVERIFY(df.entries.size() < da.entries.size());
         for (std::size_t k = 0; k < df.entries.size(); ++k)
             QVERIFY2(findEntry(da, df.entryName(k)) >= 0, std::string(df.entryName(k)).c_str());
-        const auto construct = readConstructJson(rankDir(focusDir.path().toStdString()) / "construct.json");
+        const auto construct = dump::readConstructJson(rankDir(focusDir.path().toStdString()) / "construct.json");
         QVERIFY(construct.find("Aten.view.0.forward") != nullptr);
         QVERIFY(construct.find("Aten.transpose.0.backward") != nullptr);
     }
@@ -599,7 +599,7 @@ private slots:
         }
         QVERIFY(!fs::exists(fs::path(root) / "step0"));
         QVERIFY(!fs::exists(fs::path(root) / "step2"));
-        const DumpFile dump = readDumpJson(rankDir(root, 1) / "dump.json");
+        const dump::DumpFile dump = dump::readDumpJson(rankDir(root, 1) / "dump.json");
         QVERIFY2(dump.entries.size() == 2, entryNames(dump).c_str());
         QCOMPARE(dump.entryName(0), std::string_view("Aten.relu.0.forward"));
         QCOMPARE(dump.entryName(1), std::string_view("Aten.exp.1.forward"));
@@ -617,7 +617,7 @@ private slots:
             (void)torch::cos(y);
             debugger.stop();
         }
-        const DumpFile d2 = readDumpJson(rankDir(tmp2.path().toStdString()) / "dump.json");
+        const dump::DumpFile d2 = dump::readDumpJson(rankDir(tmp2.path().toStdString()) / "dump.json");
         QCOMPARE(d2.entries.size(), std::size_t(2));
         QVERIFY(nodeAt(d2, "Aten.exp.0.forward", { "output", "0" }) >= 0);
         QVERIFY(nodeAt(d2, "Aten.relu.0.forward", { "input_args", "0" }) >= 0);
@@ -640,8 +640,8 @@ private slots:
         trainTiny(1, &sync);
         trainTiny(1, &async);
         const fs::path dirS = rankDir(a.path().toStdString()), dirA = rankDir(b.path().toStdString());
-        const DumpFile ds = readDumpJson(dirS / "dump.json");
-        const DumpFile da = readDumpJson(dirA / "dump.json");
+        const dump::DumpFile ds = dump::readDumpJson(dirS / "dump.json");
+        const dump::DumpFile da = dump::readDumpJson(dirA / "dump.json");
         QCOMPARE(da.entries.size(), ds.entries.size());
         QCOMPARE(da.tensors.size(), ds.tensors.size());
         for (std::size_t k = 0; k < ds.entries.size(); ++k)
@@ -710,7 +710,7 @@ private slots:
             debugger.stop();
             debugger.step();
         }
-        const DumpFile dump = readDumpJson(rankDir(tmp.path().toStdString()) / "dump.json");
+        const dump::DumpFile dump = dump::readDumpJson(rankDir(tmp.path().toStdString()) / "dump.json");
         QCOMPARE(entryNames(dump),
             std::string("Aten.mul.0.forward\nAten.einsum.0.forward\nAten.mul.1.forward\nAten.einsum.1.forward\n"
                         "Aten.mul.2.forward\nAten.einsum.2.forward\n"));
@@ -747,7 +747,7 @@ private slots:
             debugger.stop();
             debugger.step();
         }
-        const DumpFile dump = readDumpJson(rankDir(tmp.path().toStdString()) / "dump.json");
+        const dump::DumpFile dump = dump::readDumpJson(rankDir(tmp.path().toStdString()) / "dump.json");
         QCOMPARE(checkLeaf(dump, nodeAt(dump, "Aten.exp.0.forward", { "output", "0" }), before), std::string());
         QCOMPARE(checkLeaf(dump, nodeAt(dump, "Aten.mul_.0.forward", { "input_args", "0" }), before), std::string());
         QCOMPARE(checkLeaf(dump, nodeAt(dump, "Aten.mul_.0.forward", { "output", "0" }), after), std::string());
@@ -772,12 +772,12 @@ private slots:
         writer.addConstruct("Aten.add.0.forward", std::nullopt);
         writer.drain();
         // The files of a step that has begun exist, empty, whatever the records added meanwhile.
-        QCOMPARE(readDumpJson(dir / "dump.json").entries.size(), std::size_t(0));
+        QCOMPARE(dump::readDumpJson(dir / "dump.json").entries.size(), std::size_t(0));
         QCOMPARE(readText(dir / "construct.json"), std::string("{}"));
         QCOMPARE(readText(dir / "stack.json"), std::string("{}"));
         writer.close();
         writer.drain();
-        const DumpFile dump = readDumpJson(dir / "dump.json");
+        const dump::DumpFile dump = dump::readDumpJson(dir / "dump.json");
         QCOMPARE(dump.entries.size(), std::size_t(1));
         QCOMPARE(dump.entryName(0), std::string("Aten.add.0.forward"));
         QCOMPARE(readText(dir / "construct.json"), std::string("{\n \"Aten.add.0.forward\": null\n}"));

@@ -44,18 +44,18 @@ std::string readText(const fs::path& file)
 }
 
 // md5 of every tensor under a value node, in order.
-void collectMd5(const DumpFile& dump, std::uint32_t node, std::vector<std::string>& out)
+void collectMd5(const dump::DumpFile& dump, std::uint32_t node, std::vector<std::string>& out)
 {
-    if (dump.nodes[node].kind == NodeKind::Tensor) {
+    if (dump.nodes[node].kind == dump::NodeKind::Tensor) {
         out.emplace_back(dump.text(dump.tensors.md5[dump.nodes[node].payload]));
         return;
     }
-    if (dump.nodes[node].kind == NodeKind::List || dump.nodes[node].kind == NodeKind::Dict)
+    if (dump.nodes[node].kind == dump::NodeKind::List || dump.nodes[node].kind == dump::NodeKind::Dict)
         for (auto child : dump.children(node))
             collectMd5(dump, child, out);
 }
 
-std::vector<std::string> outputMd5(const DumpFile& dump, std::size_t entry)
+std::vector<std::string> outputMd5(const dump::DumpFile& dump, std::size_t entry)
 {
     std::vector<std::string> out;
     const auto body = dump.entries[entry].body;
@@ -92,18 +92,18 @@ private slots:
 
         // Our compare engine: the faulty GELU op of block 1 is the first divergence (its "approximate" argument
         // differs), not the MLP module around it.
-        const auto table = compareDumpFiles(problemJson, benchJson, CompareOptions {});
-        const auto divergence = firstDivergence(*table, {}, problemJson);
+        const auto table = compare::compareDumpFiles(problemJson, benchJson, compare::CompareOptions {});
+        const auto divergence = compare::firstDivergence(*table, {}, problemJson);
         QVERIFY(divergence.has_value());
         QVERIFY2(divergence->entry == "Aten.gelu.1.forward", divergence->entry.c_str());
-        QVERIFY2(divergence->rule == DivergencePoint::Rule::Argument, divergence->reason.c_str());
-        const auto construct = readConstructJson(rankDir(root / "problem") / "construct.json");
+        QVERIFY2(divergence->rule == compare::DivergencePoint::Rule::Argument, divergence->reason.c_str());
+        const auto construct = dump::readConstructJson(rankDir(root / "problem") / "construct.json");
         const auto* node = construct.find("Aten.gelu.1.forward");
         QVERIFY(node && node->parent);
         QCOMPARE(*node->parent, std::string("Module.blocks.1.mlp.MLP.forward.0"));
 
         // The same, read through core directly: every entry before the GELU has identical output checksums.
-        const DumpFile bench = readDumpJson(benchJson), problem = readDumpJson(problemJson);
+        const dump::DumpFile bench = dump::readDumpJson(benchJson), problem = dump::readDumpJson(problemJson);
         QCOMPARE(problem.entries.size(), bench.entries.size());
         std::string first;
         for (std::size_t k = 0; k < bench.entries.size() && first.empty(); ++k) {
@@ -132,15 +132,15 @@ private slots:
             QCOMPARE(onlySubdir(root / side / "step0").filename().string(), std::string("rank0"));
         }
         const fs::path benchRank = root / "bench" / "step0" / "rank0", problemRank = root / "problem" / "step0" / "rank0";
-        const DumpFile bench = readDumpJson(benchRank / "dump.json");
+        const dump::DumpFile bench = dump::readDumpJson(benchRank / "dump.json");
         QCOMPARE(bench.task, std::string("tensor"));
         std::size_t pt = 0, other = 0;
         for (const auto& item : fs::directory_iterator(benchRank / "dump_tensor_data"))
             ++(item.path().extension() == ".pt" ? pt : other);
         QVERIFY(pt > 100);
         QCOMPARE(other, std::size_t(0));
-        const auto table = compareDumpFiles(problemRank / "dump.json", benchRank / "dump.json", CompareOptions {});
-        const auto divergence = firstDivergence(*table, {}, problemRank / "dump.json");
+        const auto table = compare::compareDumpFiles(problemRank / "dump.json", benchRank / "dump.json", compare::CompareOptions {});
+        const auto divergence = compare::firstDivergence(*table, {}, problemRank / "dump.json");
         QVERIFY(divergence.has_value());
         QVERIFY2(divergence->entry == "Aten.gelu.1.forward", divergence->entry.c_str());
     }
@@ -180,12 +180,12 @@ private slots:
         const auto summary = trend::importMonitorData(root / "monitor", db, trend::ImportOptions {});
         QCOMPARE(summary.files, std::size_t(14)); // 8 metrics at step 0 except the moments, all 8 at step 1
         QCOMPARE(summary.maxStep, std::int64_t(1));
-        msprobe::SqliteDb file(db, true);
-        msprobe::SqliteStatement metrics(file, "SELECT group_concat(metric_name) FROM monitoring_metrics ORDER BY metric_id");
+        msprobe::support::SqliteDb file(db, true);
+        msprobe::support::SqliteStatement metrics(file, "SELECT group_concat(metric_name) FROM monitoring_metrics ORDER BY metric_id");
         QVERIFY(metrics.step());
         QCOMPARE(std::string(metrics.columnText(0)),
             std::string("actv,actv_grad,exp_avg,exp_avg_sq,grad_unreduced,grad_reduced,param_origin,param_updated"));
-        msprobe::SqliteStatement ln(file,
+        msprobe::support::SqliteStatement ln(file,
             "SELECT t.step, t.norm, t.min, t.max, t.zeros, t.nans, t.mean FROM trend_data t"
             " JOIN monitoring_targets m ON t.target_id = m.target_id JOIN monitoring_metrics k ON t.metric_id = k.metric_id"
             " WHERE m.target_name = 'blocks.0.ln1.weight' AND k.metric_name = 'param_origin' ORDER BY t.step");
@@ -197,7 +197,7 @@ private slots:
         QCOMPARE(ln.columnDouble(4), 0.0);
         QVERIFY(ln.step());
         QCOMPARE(ln.columnInt(0), std::int64_t(1));
-        msprobe::SqliteStatement rows(file, "SELECT count(*) FROM trend_data");
+        msprobe::support::SqliteStatement rows(file, "SELECT count(*) FROM trend_data");
         QVERIFY(rows.step());
         std::size_t csvRows = 0;
         for (const auto& item : fs::recursive_directory_iterator(root / "monitor"))

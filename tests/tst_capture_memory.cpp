@@ -367,14 +367,14 @@ private slots:
 
     void crcVectors()
     {
-        QCOMPARE(q(crc64Hex(memscopeCrc64(nullptr, 0))), q("0000000000000000"));
-        QCOMPARE(q(crc64Hex(memscopeCrc64("123456789", 9))), q("b86883e6fa710a9f"));
+        QCOMPARE(q(capture::memory::crc64Hex(capture::memory::memscopeCrc64(nullptr, 0))), q("0000000000000000"));
+        QCOMPARE(q(capture::memory::crc64Hex(capture::memory::memscopeCrc64("123456789", 9))), q("b86883e6fa710a9f"));
         unsigned char all[256];
         for (int i = 0; i < 256; ++i)
             all[i] = static_cast<unsigned char>(i);
-        QCOMPARE(q(crc64Hex(memscopeCrc64(all, 256))), q("c48455633bde63a5"));
+        QCOMPARE(q(capture::memory::crc64Hex(capture::memory::memscopeCrc64(all, 256))), q("c48455633bde63a5"));
         const unsigned char zeros[16] = {};
-        QCOMPARE(q(crc64Hex(memscopeCrc64(zeros, 16))), q("f1a9d99093e793c0"));
+        QCOMPARE(q(capture::memory::crc64Hex(capture::memory::memscopeCrc64(zeros, 16))), q("f1a9d99093e793c0"));
     }
 
     // Watch add .. sub: the add output's checksum before/after each op; mul_ writes it in place, so it changes.
@@ -403,11 +403,11 @@ private slots:
         const std::vector<float> two(4, 2.0F), six(4, 6.0F);
         const std::string watched = "-torch._ops.aten.add.Tensor_0_";
         QCOMPARE(q(crcOf("torch._ops.aten.add.Tensor_1" + watched + "after")),
-            q(crc64Hex(memscopeCrc64(two.data(), 16))));
+            q(capture::memory::crc64Hex(capture::memory::memscopeCrc64(two.data(), 16))));
         QCOMPARE(q(crcOf("torch._ops.aten.mul_.Scalar_1" + watched + "before")),
-            q(crc64Hex(memscopeCrc64(two.data(), 16))));
+            q(capture::memory::crc64Hex(capture::memory::memscopeCrc64(two.data(), 16))));
         QCOMPARE(q(crcOf("torch._ops.aten.mul_.Scalar_1" + watched + "after")),
-            q(crc64Hex(memscopeCrc64(six.data(), 16))));
+            q(capture::memory::crc64Hex(capture::memory::memscopeCrc64(six.data(), 16))));
         QVERIFY(!crcOf("torch._ops.aten.sub.Tensor_1" + watched + "after").empty());
         QVERIFY(lines[1].find("0_" + std::to_string(::gettid()) + "/torch._ops.aten.add.Tensor_1-") == 0);
     }

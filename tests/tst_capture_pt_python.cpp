@@ -68,7 +68,7 @@ private slots:
         QString error;
         const auto loaded = standInLoad(genuine, error);
         QVERIFY2(!loaded.is_null(), qPrintable(error));
-        const msprobe::TensorData ours = msprobe::readTensorFile(genuine);
+        const msprobe::dump::TensorData ours = msprobe::dump::readTensorFile(genuine);
         QCOMPARE(loaded["dtype"].get<std::string>(), std::string("float32"));
         QCOMPARE(loaded["shape"].get<std::vector<std::int64_t>>(), ours.shape);
         QCOMPARE(loaded["values"].get<std::vector<double>>(), ours.values);

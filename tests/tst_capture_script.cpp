@@ -92,7 +92,7 @@ private slots:
         QVERIFY(torch::equal(x.grad(), x0.grad()));
 
         const fs::path dir = rankDir(root / "dump");
-        const DumpFile dump = readDumpJson(dir / "dump.json");
+        const dump::DumpFile dump = dump::readDumpJson(dir / "dump.json");
         for (const char* name : { "Module.block.Block.forward.0", "Module.block.Block.forward.1",
                  "Module.block.fc.Linear.forward.0", "Module.block.fc.Linear.forward.1", "Module.head.Linear.forward.0",
                  "Module.head.Linear.backward.0", "Module.block.Block.backward.1", "Module.block.Block.backward.0",
@@ -111,7 +111,7 @@ private slots:
         QVERIFY(gradNode >= 0);
         QCOMPARE(dump.tensors.max[dump.nodes[gradNode].payload].f, x.grad().max().item<double>());
 
-        const auto construct = readConstructJson(dir / "construct.json");
+        const auto construct = dump::readConstructJson(dir / "construct.json");
         auto parentOf = [&](const char* name) {
             const auto* node = construct.find(name);
             return node ? node->parent.value_or("null") : std::string("absent");
@@ -123,7 +123,7 @@ private slots:
         QCOMPARE(parentOf("Module.block.fc.Linear.backward.0"), std::string("Module.block.Block.backward.0"));
 
         // TorchScript source lines in stack.json.
-        const auto stack = readStackJson(dir / "stack.json");
+        const auto stack = dump::readStackJson(dir / "stack.json");
         const auto* frames = stack.framesOf("Aten.tanh.0.forward");
         QVERIFY(frames && !frames->empty());
         bool found = false;
@@ -150,7 +150,7 @@ private slots:
         QVERIFY2(process.exitCode() == 0, process.readAllStandardError().constData());
         for (int step = 0; step < 2; ++step) {
             const fs::path dir = rankDir(root / "out", step);
-            const DumpFile dump = readDumpJson(dir / "dump.json");
+            const dump::DumpFile dump = dump::readDumpJson(dir / "dump.json");
             QCOMPARE(dump.level, std::string("L0"));
             QVERIFY(findEntry(dump, "Module.block.Block.forward.1") >= 0);
             QVERIFY(findEntry(dump, "Aten.tanh.0.forward") < 0);

@@ -63,14 +63,14 @@ std::vector<Case> floatCases(torch::ScalarType type)
     return cases;
 }
 
-std::string stat(const StatValue& v)
+std::string stat(const dump::StatValue& v)
 {
     switch (v.kind) {
-    case StatKind::Float: return pythonFloatRepr(v.f);
-    case StatKind::Int: return std::to_string(v.i);
-    case StatKind::Null: return "null";
-    case StatKind::Bool: return v.b ? "true" : "false";
-    case StatKind::Missing: return "missing";
+    case dump::StatKind::Float: return support::pythonFloatRepr(v.f);
+    case dump::StatKind::Int: return std::to_string(v.i);
+    case dump::StatKind::Null: return "null";
+    case dump::StatKind::Bool: return v.b ? "true" : "false";
+    case dump::StatKind::Missing: return "missing";
     }
     return "?";
 }
@@ -80,21 +80,21 @@ std::string stat(const StatValue& v)
 std::string differsFromTorch(const capture::TensorStats& s, const torch::Tensor& t)
 {
     std::string out;
-    const auto expect = [&](const char* what, const StatValue& got, const std::string& want) {
+    const auto expect = [&](const char* what, const dump::StatValue& got, const std::string& want) {
         if (stat(got) != want)
             out += std::string(what) + " " + stat(got) + " vs torch " + want + "; ";
     };
     const bool integral = at::isIntegralType(t.scalar_type(), false);
     const auto scalar = [&](const torch::Tensor& r) {
-        return integral ? std::to_string(r.item<std::int64_t>()) : pythonFloatRepr(r.item<double>());
+        return integral ? std::to_string(r.item<std::int64_t>()) : support::pythonFloatRepr(r.item<double>());
     };
     expect("Max", s.max, scalar(t.max()));
     expect("Min", s.min, scalar(t.min()));
     const bool lowFloat = t.scalar_type() == torch::kFloat || t.scalar_type() == torch::kHalf
         || t.scalar_type() == torch::kBFloat16;
-    expect("Mean", s.mean, lowFloat ? pythonFloatRepr(torch::mean(t).item<double>()) : "null");
-    expect("Norm", s.norm, lowFloat ? pythonFloatRepr(torch::linalg::vector_norm(t, 2, {}, false, {}).item<double>()) : "null");
-    if (lowFloat && pythonFloatRepr(t.norm().item<double>()) != pythonFloatRepr(torch::linalg::vector_norm(t, 2, {}, false, {}).item<double>()))
+    expect("Mean", s.mean, lowFloat ? support::pythonFloatRepr(torch::mean(t).item<double>()) : "null");
+    expect("Norm", s.norm, lowFloat ? support::pythonFloatRepr(torch::linalg::vector_norm(t, 2, {}, false, {}).item<double>()) : "null");
+    if (lowFloat && support::pythonFloatRepr(t.norm().item<double>()) != support::pythonFloatRepr(torch::linalg::vector_norm(t, 2, {}, false, {}).item<double>()))
         out += "Tensor::norm and linalg.vector_norm disagree; ";
     return out;
 }
@@ -203,7 +203,7 @@ private slots:
         }
         // A 0-d tensor of any dtype: its value four times.
         const auto scalar = capture::computeTensorStats(torch::tensor(2.7182817f));
-        QCOMPARE(stat(scalar.mean), pythonFloatRepr(static_cast<double>(2.7182817f)));
+        QCOMPARE(stat(scalar.mean), support::pythonFloatRepr(static_cast<double>(2.7182817f)));
         QCOMPARE(stat(scalar.norm), stat(scalar.max));
         // precision "high": Max/Min only, as the reference.
         const auto high = capture::computeTensorStats(torch::randn({ 100 }), capture::StatPrecision::High);
@@ -316,8 +316,8 @@ private slots:
             const std::string differs = differsFromTorch(stats, t);
             QVERIFY2(differs.empty(), (label + ": " + differs).c_str());
             // Signs of zeros and NaN/inf spellings as Python's repr shows them.
-            QCOMPARE(stat(stats.max), pythonFloatRepr(t.max().item<double>()));
-            QCOMPARE(stat(stats.min), pythonFloatRepr(t.min().item<double>()));
+            QCOMPARE(stat(stats.max), support::pythonFloatRepr(t.max().item<double>()));
+            QCOMPARE(stat(stats.min), support::pythonFloatRepr(t.min().item<double>()));
         }
     }
 
@@ -354,7 +354,7 @@ private slots:
     void dumpJsonWritesTorchsValuesWithPythonsDigits()
     {
         // The issue's own example: a float32 norm widened to double, as Python's json writes it.
-        QCOMPARE(pythonFloatRepr(static_cast<double>(3.2232229709625244f)), std::string("3.2232229709625244"));
+        QCOMPARE(support::pythonFloatRepr(static_cast<double>(3.2232229709625244f)), std::string("3.2232229709625244"));
 
         QTemporaryDir tmp;
         const auto cfg = captureConfig(tmp.path().toStdString(), "statistics", "L1");
@@ -371,7 +371,7 @@ private slots:
             debugger.step();
         }
         const fs::path file = rankDir(tmp.path().toStdString()) / "dump.json";
-        const DumpFile dump = readDumpJson(file);
+        const dump::DumpFile dump = dump::readDumpJson(file);
         const std::string text = readText(file);
         for (std::size_t k = 0; k < inputs.size(); ++k) {
             const std::string entry = "Aten.neg." + std::to_string(k) + ".forward";
@@ -379,12 +379,12 @@ private slots:
             QVERIFY2(node >= 0, entry.c_str());
             const auto row = dump.nodes[static_cast<std::size_t>(node)].payload;
             const auto& x = inputs[k];
-            const std::string mean = pythonFloatRepr(torch::mean(x).item<double>());
-            const std::string norm = pythonFloatRepr(torch::linalg::vector_norm(x, 2, {}, false, {}).item<double>());
-            QCOMPARE(pythonFloatRepr(dump.tensors.mean[row].asDouble()), mean);
-            QCOMPARE(pythonFloatRepr(dump.tensors.norm[row].asDouble()), norm);
-            QCOMPARE(pythonFloatRepr(dump.tensors.max[row].asDouble()), pythonFloatRepr(x.max().item<double>()));
-            QCOMPARE(pythonFloatRepr(dump.tensors.min[row].asDouble()), pythonFloatRepr(x.min().item<double>()));
+            const std::string mean = support::pythonFloatRepr(torch::mean(x).item<double>());
+            const std::string norm = support::pythonFloatRepr(torch::linalg::vector_norm(x, 2, {}, false, {}).item<double>());
+            QCOMPARE(support::pythonFloatRepr(dump.tensors.mean[row].asDouble()), mean);
+            QCOMPARE(support::pythonFloatRepr(dump.tensors.norm[row].asDouble()), norm);
+            QCOMPARE(support::pythonFloatRepr(dump.tensors.max[row].asDouble()), support::pythonFloatRepr(x.max().item<double>()));
+            QCOMPARE(support::pythonFloatRepr(dump.tensors.min[row].asDouble()), support::pythonFloatRepr(x.min().item<double>()));
             // The text itself: "Mean": <repr>, the digits json.dumps(float(t)) gives.
             for (const std::string& digits : { mean, norm }) {
                 const std::string key = (digits == mean ? "\"Mean\": " : "\"Norm\": ") + digits;

@@ -31,7 +31,7 @@ inline std::filesystem::path rankDir(const std::filesystem::path& dumpPath, int 
     return onlySubdir(dumpPath / ("step" + std::to_string(step)));
 }
 
-inline std::string entryNames(const DumpFile& dump)
+inline std::string entryNames(const dump::DumpFile& dump)
 {
     std::string out;
     for (std::size_t i = 0; i < dump.entries.size(); ++i)
@@ -39,7 +39,7 @@ inline std::string entryNames(const DumpFile& dump)
     return out;
 }
 
-inline std::int64_t findEntry(const DumpFile& dump, std::string_view name)
+inline std::int64_t findEntry(const dump::DumpFile& dump, std::string_view name)
 {
     for (std::size_t i = 0; i < dump.entries.size(); ++i)
         if (dump.entryName(i) == name)
@@ -48,19 +48,19 @@ inline std::int64_t findEntry(const DumpFile& dump, std::string_view name)
 }
 
 // Node at a key/index path below an entry body, e.g. {"output", "0"}; -1 when absent.
-inline std::int64_t nodeAt(const DumpFile& dump, std::string_view entry, std::initializer_list<std::string_view> path)
+inline std::int64_t nodeAt(const dump::DumpFile& dump, std::string_view entry, std::initializer_list<std::string_view> path)
 {
     const auto e = findEntry(dump, entry);
     if (e < 0)
         return -1;
     std::uint32_t node = dump.entries[static_cast<std::size_t>(e)].body;
     for (auto step : path) {
-        if (dump.nodes[node].kind == NodeKind::Dict) {
+        if (dump.nodes[node].kind == dump::NodeKind::Dict) {
             const auto child = dump.childByKey(node, step);
             if (child < 0)
                 return -1;
             node = static_cast<std::uint32_t>(child);
-        } else if (dump.nodes[node].kind == NodeKind::List) {
+        } else if (dump.nodes[node].kind == dump::NodeKind::List) {
             const auto children = dump.children(node);
             const auto index = std::stoul(std::string(step));
             if (index >= children.size())

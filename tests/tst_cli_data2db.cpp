@@ -22,8 +22,8 @@ fs::path trendData() { return dataDir() / "trend"; }
 
 std::vector<std::string> columnNames(const fs::path& db, const std::string& table)
 {
-    msprobe::SqliteDb file(db, true);
-    msprobe::SqliteStatement query(file, "SELECT name FROM pragma_table_info('" + table + "') ORDER BY cid");
+    msprobe::support::SqliteDb file(db, true);
+    msprobe::support::SqliteStatement query(file, "SELECT name FROM pragma_table_info('" + table + "') ORDER BY cid");
     std::vector<std::string> names;
     while (query.step())
         names.emplace_back(query.columnText(0));

@@ -28,7 +28,7 @@ QString errorOf(const std::function<void()>& action)
 {
     try {
         action();
-    } catch (const Error& error) {
+    } catch (const support::Error& error) {
         return QString::fromUtf8(error.what());
     }
     return {};
@@ -61,20 +61,20 @@ private slots:
     // Flow style, anchors, aliases and merge keys are YAML; the hand-written parser misread them.
     void mappingYamlIsRealYaml()
     {
-        const auto flow = parseFlatYamlMapping("{a.forward: b.forward, 'c d': \"e\"}\n", "flow.yaml");
+        const auto flow = compare::parseFlatYamlMapping("{a.forward: b.forward, 'c d': \"e\"}\n", "flow.yaml");
         QCOMPARE(flow.size(), std::size_t(2));
         QCOMPARE(flow[0].second, std::string("b.forward"));
         QCOMPARE(flow[1].first, std::string("c d"));
-        const auto aliases = parseFlatYamlMapping("x: &target Tensor.add.0.forward\ny: *target\n", "alias.yaml");
+        const auto aliases = compare::parseFlatYamlMapping("x: &target Tensor.add.0.forward\ny: *target\n", "alias.yaml");
         QCOMPARE(aliases.size(), std::size_t(2));
         QCOMPARE(aliases[1].second, std::string("Tensor.add.0.forward"));
-        const auto merged = parseFlatYamlMapping("<<: &base {p: q, r: s}\nr: t\n", "merge.yaml");
+        const auto merged = compare::parseFlatYamlMapping("<<: &base {p: q, r: s}\nr: t\n", "merge.yaml");
         QCOMPARE(merged.size(), std::size_t(2));
         QCOMPARE(merged[1].second, std::string("t")); // the node's own member wins over the merged one
-        QVERIFY(errorOf([] { parseFlatYamlMapping("a: [b\n", "bad.yaml"); }).contains("bad.yaml: line 2"));
-        QVERIFY(errorOf([] { parseFlatYamlMapping("a:\n  b: c\n", "nested.yaml"); }).contains("nested.yaml: line 2"));
-        QVERIFY(errorOf([] { parseFlatYamlMapping("- a\n- b\n", "list.yaml"); }).contains("must be a mapping"));
-        QVERIFY(errorOf([] { parseFlatYamlMapping("# nothing\n", "empty.yaml"); }).contains("no YAML document"));
+        QVERIFY(errorOf([] { compare::parseFlatYamlMapping("a: [b\n", "bad.yaml"); }).contains("bad.yaml: line 2"));
+        QVERIFY(errorOf([] { compare::parseFlatYamlMapping("a:\n  b: c\n", "nested.yaml"); }).contains("nested.yaml: line 2"));
+        QVERIFY(errorOf([] { compare::parseFlatYamlMapping("- a\n- b\n", "list.yaml"); }).contains("must be a mapping"));
+        QVERIFY(errorOf([] { compare::parseFlatYamlMapping("# nothing\n", "empty.yaml"); }).contains("no YAML document"));
 
         QTemporaryDir tmp;
         const fs::path yaml = fs::path(tmp.path().toStdString()) / "layers.yaml";
@@ -154,7 +154,7 @@ private slots:
         // Over the cap (a sparse file: no disk used).
         const fs::path big = root / "big.yaml";
         writeFile(big, "a: b\n");
-        fs::resize_file(big, kOptionFileLimit + 1);
+        fs::resize_file(big, support::kOptionFileLimit + 1);
         run = runCli({ "compare", "-tp", problem, "-gp", bench, "-o", out, "-dm", q(big.string()) });
         QCOMPARE(run.exitCode, 1);
         QVERIFY2(run.err.contains("over the 64 MiB limit"), qPrintable(run.err));
@@ -169,7 +169,7 @@ private slots:
         const fs::path file = fs::path(tmp.path().toStdString()) / "locked.yaml";
         writeFile(file, "a: b\n");
         fs::permissions(file, fs::perms::none);
-        QVERIFY(errorOf([&] { readFlatYamlMapping(file); }).contains("locked.yaml: permission denied"));
+        QVERIFY(errorOf([&] { compare::readFlatYamlMapping(file); }).contains("locked.yaml: permission denied"));
     }
 
     // construct.json / stack.json that are empty, truncated, of the wrong type, FIFOs or devices: info says so
@@ -238,22 +238,22 @@ private slots:
         fs::create_directories(root / "loop");
         fs::create_symlink("step1", root / "loop" / "step0");
         fs::create_symlink("step0", root / "loop" / "step1");
-        QVERIFY2(errorOf([&] { discoverDumpTree(root / "loop"); }).contains("step0: is a symbolic link loop"),
-            qPrintable(errorOf([&] { discoverDumpTree(root / "loop"); })));
+        QVERIFY2(errorOf([&] { dump::discoverDumpTree(root / "loop"); }).contains("step0: is a symbolic link loop"),
+            qPrintable(errorOf([&] { dump::discoverDumpTree(root / "loop"); })));
         fs::create_symlink("self", root / "self");
-        QVERIFY(errorOf([&] { discoverDumpTree(root / "self"); }).contains("self: is a symbolic link loop"));
+        QVERIFY(errorOf([&] { dump::discoverDumpTree(root / "self"); }).contains("self: is a symbolic link loop"));
 
         const fs::path rank = copyRank(root / "fifo", "problem");
         makeFifo(rank / "dump.json");
-        QVERIFY(errorOf([&] { discoverDumpTree(root / "fifo"); }).contains("dump.json: is a FIFO"));
-        QVERIFY(errorOf([&] { discoverDumpTree(rank / "dump.json"); }).contains("is a FIFO (named pipe): neither"));
+        QVERIFY(errorOf([&] { dump::discoverDumpTree(root / "fifo"); }).contains("dump.json: is a FIFO"));
+        QVERIFY(errorOf([&] { dump::discoverDumpTree(rank / "dump.json"); }).contains("is a FIFO (named pipe): neither"));
 
         for (const char* name : { "rank0", "rank1", "rank10", "rank2" })
             copyRank(root / "ranks", "problem", name);
         const Run run = runCli({ "info", q((root / "ranks").string()) });
         QCOMPARE(run.exitCode, 0);
         QVERIFY2(run.out.contains("rank dirs: rank0, rank1, rank2, rank10"), qPrintable(run.out));
-        QVERIFY(dumpDirLess("rank2", "rank10") && dumpDirLess("rank", "rank0") && !dumpDirLess("step10", "step9"));
+        QVERIFY(dump::dumpDirLess("rank2", "rank10") && dump::dumpDirLess("rank", "rank0") && !dump::dumpDirLess("step10", "step9"));
     }
 };
 

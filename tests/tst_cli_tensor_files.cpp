@@ -79,20 +79,20 @@ fs::path onlyFile(const fs::path& dir, std::string_view suffix)
 }
 
 // np.save's bytes for the tensor (bfloat16 written as float32, as our capture does).
-std::string npyBytes(const TensorData& tensor)
+std::string npyBytes(const dump::TensorData& tensor)
 {
     const char* descr = "<f4";
     switch (tensor.elementType) {
-    case ElementType::Bool: descr = "|b1"; break;
-    case ElementType::UInt8: descr = "|u1"; break;
-    case ElementType::Int8: descr = "|i1"; break;
-    case ElementType::Int16: descr = "<i2"; break;
-    case ElementType::Int32: descr = "<i4"; break;
-    case ElementType::Int64: descr = "<i8"; break;
-    case ElementType::Float16: descr = "<f2"; break;
-    case ElementType::Float64: descr = "<f8"; break;
-    case ElementType::BFloat16:
-    case ElementType::Float32: break;
+    case dump::ElementType::Bool: descr = "|b1"; break;
+    case dump::ElementType::UInt8: descr = "|u1"; break;
+    case dump::ElementType::Int8: descr = "|i1"; break;
+    case dump::ElementType::Int16: descr = "<i2"; break;
+    case dump::ElementType::Int32: descr = "<i4"; break;
+    case dump::ElementType::Int64: descr = "<i8"; break;
+    case dump::ElementType::Float16: descr = "<f2"; break;
+    case dump::ElementType::Float64: descr = "<f8"; break;
+    case dump::ElementType::BFloat16:
+    case dump::ElementType::Float32: break;
     }
     std::string header = std::string("{'descr': '") + descr + "', 'fortran_order': False, 'shape': (";
     for (std::size_t i = 0; i < tensor.shape.size(); ++i)
@@ -111,16 +111,16 @@ std::string npyBytes(const TensorData& tensor)
             out.append(bytes, sizeof x);
         };
         switch (tensor.elementType) {
-        case ElementType::Bool:
-        case ElementType::UInt8: put(static_cast<std::uint8_t>(v)); break;
-        case ElementType::Int8: put(static_cast<std::int8_t>(v)); break;
-        case ElementType::Int16: put(static_cast<std::int16_t>(v)); break;
-        case ElementType::Int32: put(static_cast<std::int32_t>(v)); break;
-        case ElementType::Int64: put(static_cast<std::int64_t>(v)); break;
-        case ElementType::Float16: put(halfBits(static_cast<float>(v))); break;
-        case ElementType::Float64: put(v); break;
-        case ElementType::BFloat16:
-        case ElementType::Float32: put(static_cast<float>(v)); break;
+        case dump::ElementType::Bool:
+        case dump::ElementType::UInt8: put(static_cast<std::uint8_t>(v)); break;
+        case dump::ElementType::Int8: put(static_cast<std::int8_t>(v)); break;
+        case dump::ElementType::Int16: put(static_cast<std::int16_t>(v)); break;
+        case dump::ElementType::Int32: put(static_cast<std::int32_t>(v)); break;
+        case dump::ElementType::Int64: put(static_cast<std::int64_t>(v)); break;
+        case dump::ElementType::Float16: put(halfBits(static_cast<float>(v))); break;
+        case dump::ElementType::Float64: put(v); break;
+        case dump::ElementType::BFloat16:
+        case dump::ElementType::Float32: put(static_cast<float>(v)); break;
         }
     }
     return out;
@@ -135,7 +135,7 @@ void convertDumpToNpy(const fs::path& rankDir)
         if (item.path().extension() == ".pt")
             pts.push_back(item.path());
     for (const fs::path& pt : pts) {
-        writeFile(fs::path(pt).replace_extension(".npy"), npyBytes(readTensorFile(pt)));
+        writeFile(fs::path(pt).replace_extension(".npy"), npyBytes(dump::readTensorFile(pt)));
         fs::remove(pt);
     }
     std::string json = readText(rankDir / "dump.json");
@@ -165,9 +165,9 @@ struct Dumps {
     }
 };
 
-CsvTable resultCsv(const fs::path& out) { return readCsvFile(onlyFile(out, ".csv")); }
+support::CsvTable resultCsv(const fs::path& out) { return support::readCsvFile(onlyFile(out, ".csv")); }
 
-const std::vector<std::string>& rowOf(const CsvTable& table, std::string_view npuName)
+const std::vector<std::string>& rowOf(const support::CsvTable& table, std::string_view npuName)
 {
     for (const auto& row : table.rows)
         if (row[0] == npuName)
@@ -194,7 +194,7 @@ private slots:
         const Run npy = dumps.compare("npy");
         QVERIFY2(npy.exitCode == 0, qPrintable(npy.err));
         QVERIFY2(npy.out.contains("0 tensor files missing or unreadable"), qPrintable(npy.out));
-        const CsvTable a = resultCsv(dumps.root / "pt"), b = resultCsv(dumps.root / "npy");
+        const support::CsvTable a = resultCsv(dumps.root / "pt"), b = resultCsv(dumps.root / "npy");
         QCOMPARE(b.rows.size(), a.rows.size());
         const int cosine = a.column("Cosine"), result = a.column("Result"), message = a.column("Err_message");
         std::size_t numeric = 0;
@@ -249,7 +249,7 @@ private slots:
         }
         const Run run = dumps.compare("out", { "--json", "--html" });
         QVERIFY2(run.exitCode == 0, qPrintable(run.err));
-        const CsvTable table = resultCsv(dumps.root / "out");
+        const support::CsvTable table = resultCsv(dumps.root / "out");
         const auto& row = rowOf(table, victimName);
         QVERIFY(!row.empty());
         QCOMPARE(q(row[table.column("Result")]), QStringLiteral("error"));
@@ -288,7 +288,7 @@ private slots:
         writeFile(dumps.bench / "dump.json", json.dump(1));
         const Run run = dumps.compare("out", { "--json", "--html" });
         QVERIFY2(run.exitCode == 0, qPrintable(run.err));
-        const CsvTable table = resultCsv(dumps.root / "out");
+        const support::CsvTable table = resultCsv(dumps.root / "out");
         std::size_t unpaired = 0;
         for (const auto& row : table.rows)
             unpaired += row[1] == "N/A";

@@ -46,64 +46,64 @@ private slots:
         };
         QCOMPARE(table->rows.size(), expected.size());
         for (std::size_t r = 0; r < expected.size(); ++r) {
-            QCOMPARE(cellText(*table, r, Column::NpuName), expected[r].first);
-            QCOMPARE(cellText(*table, r, Column::BenchName), expected[r].second);
+            QCOMPARE(cellText(*table, r, compare::Column::NpuName), expected[r].first);
+            QCOMPARE(cellText(*table, r, compare::Column::BenchName), expected[r].second);
         }
         // Joined dtype/shape cells; the skipped backward entries left no row.
-        QCOMPARE(cellText(*table, 3, Column::NpuShape), std::string("\"[2, 4, 8];[2, 4, 2];[2, 4, 2]\""));
-        QCOMPARE(cellText(*table, 3, Column::NpuDtype), std::string("torch.float32;torch.float32;torch.float32"));
-        QCOMPARE(cellText(*table, 8, Column::NpuDtype), std::string("N/A"));
+        QCOMPARE(cellText(*table, 3, compare::Column::NpuShape), std::string("\"[2, 4, 8];[2, 4, 2];[2, 4, 2]\""));
+        QCOMPARE(cellText(*table, 3, compare::Column::NpuDtype), std::string("torch.float32;torch.float32;torch.float32"));
+        QCOMPARE(cellText(*table, 8, compare::Column::NpuDtype), std::string("N/A"));
     }
 
     void fsdpSummaryRoundTrip()
     {
         const auto table = compareConsistent(fsdpTraining(), fsdpInference(), "fsdp");
         // Aggregated outputs: max of the Max values, min of the Min values, Means and Norms joined as text.
-        QCOMPARE(cellText(*table, 3, Column::NpuMax), std::string("3.0"));
-        QCOMPARE(cellText(*table, 3, Column::NpuMin), std::string("-4.0"));
-        QCOMPARE(cellText(*table, 3, Column::NpuMean), std::string("0.5;0.125;-0.5"));
-        QCOMPARE(cellText(*table, 3, Column::NpuNorm), std::string("6.0;2.0;3.0"));
-        QCOMPARE(cellText(*table, 3, Column::MaxDiff), std::string("0"));
-        QCOMPARE(cellText(*table, 3, Column::MeanDiff), std::string("Diff"));
+        QCOMPARE(cellText(*table, 3, compare::Column::NpuMax), std::string("3.0"));
+        QCOMPARE(cellText(*table, 3, compare::Column::NpuMin), std::string("-4.0"));
+        QCOMPARE(cellText(*table, 3, compare::Column::NpuMean), std::string("0.5;0.125;-0.5"));
+        QCOMPARE(cellText(*table, 3, compare::Column::NpuNorm), std::string("6.0;2.0;3.0"));
+        QCOMPARE(cellText(*table, 3, compare::Column::MaxDiff), std::string("0"));
+        QCOMPARE(cellText(*table, 3, compare::Column::MeanDiff), std::string("Diff"));
         // A single item goes through the same text: the int64 statistics come back as floats.
-        QCOMPARE(cellText(*table, 0, Column::NpuMax), std::string("9.0"));
-        QCOMPARE(cellText(*table, 0, Column::BenchMean), std::string("4.5"));
-        QCOMPARE(cellText(*table, 0, Column::MaxDiff), std::string("0"));
-        QCOMPARE(cellText(*table, 5, Column::NormDiff), std::string("5.0"));
-        QCOMPARE(cellText(*table, 5, Column::NormRelativeErr), std::string("100.0%"));
-        QCOMPARE(cellText(*table, 8, Column::NpuMax), std::string("N/A"));
-        QCOMPARE(cellText(*table, 8, Column::MaxDiff), std::string("N/A"));
-        QCOMPARE(cellText(*table, 6, Column::BenchNorm), std::string("N/A"));
+        QCOMPARE(cellText(*table, 0, compare::Column::NpuMax), std::string("9.0"));
+        QCOMPARE(cellText(*table, 0, compare::Column::BenchMean), std::string("4.5"));
+        QCOMPARE(cellText(*table, 0, compare::Column::MaxDiff), std::string("0"));
+        QCOMPARE(cellText(*table, 5, compare::Column::NormDiff), std::string("5.0"));
+        QCOMPARE(cellText(*table, 5, compare::Column::NormRelativeErr), std::string("100.0%"));
+        QCOMPARE(cellText(*table, 8, compare::Column::NpuMax), std::string("N/A"));
+        QCOMPARE(cellText(*table, 8, compare::Column::MaxDiff), std::string("N/A"));
+        QCOMPARE(cellText(*table, 6, compare::Column::BenchNorm), std::string("N/A"));
     }
 
     void fsdpResultRules()
     {
         const auto table = compareConsistent(fsdpTraining(), fsdpInference(), "fsdp");
         const std::string shape = R"("[""error: The shape of NPU and Bench are inconsistent.""]")";
-        QCOMPARE(cellText(*table, 0, Column::Result), std::string("pass"));
-        QCOMPARE(cellText(*table, 1, Column::Result), std::string("pass"));
+        QCOMPARE(cellText(*table, 0, compare::Column::Result), std::string("pass"));
+        QCOMPARE(cellText(*table, 1, compare::Column::Result), std::string("pass"));
         // Joined shapes never equal the fused one (the dtype check skips qkv rows).
-        QCOMPARE(cellText(*table, 2, Column::Result), std::string("error"));
-        QCOMPARE(cellText(*table, 2, Column::ErrMessage), shape);
-        QCOMPARE(cellText(*table, 3, Column::ErrMessage), shape);
+        QCOMPARE(cellText(*table, 2, compare::Column::Result), std::string("error"));
+        QCOMPARE(cellText(*table, 2, compare::Column::ErrMessage), shape);
+        QCOMPARE(cellText(*table, 3, compare::Column::ErrMessage), shape);
         // down_proj's output Norm is off by 100% with an exact input: error and the 10x warning.
-        QCOMPARE(cellText(*table, 5, Column::Result), std::string("error"));
-        QCOMPARE(cellText(*table, 5, Column::ErrMessage),
+        QCOMPARE(cellText(*table, 5, compare::Column::Result), std::string("error"));
+        QCOMPARE(cellText(*table, 5, compare::Column::ErrMessage),
             std::string(R"("[""error: The NormRelativeErr of output is greater than 0.5."", ""warning: The norm relative error of output is 10 times that of input.""]")"));
-        QCOMPARE(cellText(*table, 6, Column::Result), std::string("pass"));
-        QCOMPARE(cellText(*table, 6, Column::RequiresGradConsistent), std::string("False"));
+        QCOMPARE(cellText(*table, 6, compare::Column::Result), std::string("pass"));
+        QCOMPARE(cellText(*table, 6, compare::Column::RequiresGradConsistent), std::string("False"));
         // Inference-only rows: "N/A" against the inference values for requires_grad and shape.
-        QCOMPARE(cellText(*table, 9, Column::Result), std::string("error"));
-        QCOMPARE(cellText(*table, 9, Column::ErrMessage),
+        QCOMPARE(cellText(*table, 9, compare::Column::Result), std::string("error"));
+        QCOMPARE(cellText(*table, 9, compare::Column::ErrMessage),
             std::string(R"("[""error: The Required_Grad of NPU and Bench are inconsistent"", ""error: The shape of NPU and Bench are inconsistent.""]")"));
-        QCOMPARE(table->countLevel(ResultLevel::Error), std::size_t { 5 });
+        QCOMPARE(table->countLevel(compare::ResultLevel::Error), std::size_t { 5 });
     }
 
     void xlsxNameSeparator()
     {
         const auto table = compareConsistent(fsdpTraining(), fsdpInference(), "fsdp", "statistics", true);
-        Cell cell;
-        table->cell(2, Column::NpuName, cell);
+        compare::Cell cell;
+        table->cell(2, compare::Column::NpuName, cell);
         QVERIFY(cell.text.find(".input.0;\n" + kLayer0 + "self_attn.k_proj") != std::string::npos);
     }
 
@@ -122,44 +122,44 @@ private slots:
         QCOMPARE(table->rows.size(), std::size_t { 2 });
         const std::string a = l0 + "mlp.gate_up_proj.MergedColumnParallelLinear.forward.0";
         const std::string b = l0 + "shared.gate_up_proj.MergedColumnParallelLinear.forward.0";
-        QCOMPARE(cellText(*table, 1, Column::NpuName), std::string("Module.module.module.decoder.layers.0.mlp.linear_fc1.ColumnParallelLinear.forward.0.output.0"));
-        QCOMPARE(cellText(*table, 1, Column::BenchName), a + ".output.0;  " + b + ".output.0");
-        QCOMPARE(cellText(*table, 1, Column::BenchMax), std::string("6.5"));
-        QCOMPARE(cellText(*table, 1, Column::BenchMin), std::string("-6.5"));
-        QCOMPARE(cellText(*table, 1, Column::BenchMean), std::string("0.25;0.75"));
-        QCOMPARE(cellText(*table, 1, Column::MaxRelativeErr), std::string("7.6923076923076925%"));
+        QCOMPARE(cellText(*table, 1, compare::Column::NpuName), std::string("Module.module.module.decoder.layers.0.mlp.linear_fc1.ColumnParallelLinear.forward.0.output.0"));
+        QCOMPARE(cellText(*table, 1, compare::Column::BenchName), a + ".output.0;  " + b + ".output.0");
+        QCOMPARE(cellText(*table, 1, compare::Column::BenchMax), std::string("6.5"));
+        QCOMPARE(cellText(*table, 1, compare::Column::BenchMin), std::string("-6.5"));
+        QCOMPARE(cellText(*table, 1, compare::Column::BenchMean), std::string("0.25;0.75"));
+        QCOMPARE(cellText(*table, 1, compare::Column::MaxRelativeErr), std::string("7.6923076923076925%"));
     }
 
     void layerAndShapeHelpers()
     {
-        QCOMPARE(consistentLayer("Module.model.layers.12.mlp"), 12LL);
-        QCOMPARE(consistentLayer("Module.model.layers.x.layers.3.mlp"), 3LL);
-        QCOMPARE(consistentLayer("Module.model.embed_tokens"), -1LL);
-        QCOMPARE(squeezeShapeText("[1, 217, 1, 896]"), std::string("[217,896]"));
-        QCOMPARE(squeezeShapeText("[]"), std::string("[]"));
-        QCOMPARE(squeezeShapeText("[1]"), std::string("[]"));
+        QCOMPARE(compare::consistentLayer("Module.model.layers.12.mlp"), 12LL);
+        QCOMPARE(compare::consistentLayer("Module.model.layers.x.layers.3.mlp"), 3LL);
+        QCOMPARE(compare::consistentLayer("Module.model.embed_tokens"), -1LL);
+        QCOMPARE(compare::squeezeShapeText("[1, 217, 1, 896]"), std::string("[217,896]"));
+        QCOMPARE(compare::squeezeShapeText("[]"), std::string("[]"));
+        QCOMPARE(compare::squeezeShapeText("[1]"), std::string("[]"));
     }
 
     void tensorConcatenation()
     {
-        TensorData a, b;
+        dump::TensorData a, b;
         a.shape = { 2, 2 };
         a.values = { 1, 2, 3, 4 };
         b.shape = { 2, 1 };
         b.values = { 5, 6 };
-        const TensorData byColumns = concatenateTensors({ a, b }, 1, "t");
+        const dump::TensorData byColumns = compare::concatenateTensors({ a, b }, 1, "t");
         QCOMPARE(byColumns.shape, (std::vector<std::int64_t> { 2, 3 }));
         QCOMPARE(byColumns.values, (std::vector<double> { 1, 2, 5, 3, 4, 6 }));
-        TensorData c;
+        dump::TensorData c;
         c.shape = { 1, 2 };
         c.values = { 7, 8 };
-        const TensorData byRows = concatenateTensors({ a, c }, 0, "t");
+        const dump::TensorData byRows = compare::concatenateTensors({ a, c }, 0, "t");
         QCOMPARE(byRows.shape, (std::vector<std::int64_t> { 3, 2 }));
         QCOMPARE(byRows.values, (std::vector<double> { 1, 2, 3, 4, 7, 8 }));
         bool threw = false;
         try {
-            concatenateTensors({ a, c }, 1, "q.weight.pt;k.weight.pt");
-        } catch (const Error& e) {
+            compare::concatenateTensors({ a, c }, 1, "q.weight.pt;k.weight.pt");
+        } catch (const support::Error& e) {
             threw = std::string(e.what()).find("q.weight.pt;k.weight.pt") != std::string::npos;
         }
         QVERIFY(threw);
@@ -185,22 +185,22 @@ private slots:
         std::filesystem::copy_file(input, root / "infer" / "dump_tensor_data" / (qkv + ".input.0.pt"));
         test::writeFile(root / "train" / "dump.json", tensorDumpJson({ q, k }));
         test::writeFile(root / "infer" / "dump.json", tensorDumpJson({ qkv }));
-        CompareOptions options;
+        compare::CompareOptions options;
         options.consistentBackend = "fsdp";
-        const auto table = compareDumpFiles(root / "train" / "dump.json", root / "infer" / "dump.json", options);
+        const auto table = compare::compareDumpFiles(root / "train" / "dump.json", root / "infer" / "dump.json", options);
         QCOMPARE(table->rows.size(), std::size_t { 2 });
-        QVERIFY(cellText(*table, 0, Column::NpuName).find(".input.0;  ") != std::string::npos);
-        QCOMPARE(cellText(*table, 0, Column::Cosine), std::string("1.0"));
-        QVERIFY(cellText(*table, 1, Column::NpuName).find(".parameters.weight;  ") != std::string::npos);
-        QCOMPARE(cellText(*table, 1, Column::Cosine), std::string("shape unmatched"));
+        QVERIFY(cellText(*table, 0, compare::Column::NpuName).find(".input.0;  ") != std::string::npos);
+        QCOMPARE(cellText(*table, 0, compare::Column::Cosine), std::string("1.0"));
+        QVERIFY(cellText(*table, 1, compare::Column::NpuName).find(".parameters.weight;  ") != std::string::npos);
+        QCOMPARE(cellText(*table, 1, compare::Column::Cosine), std::string("shape unmatched"));
     }
 
     void rejectsUnsupportedCombinations()
     {
-        CompareOptions options;
+        compare::CompareOptions options;
         options.consistentBackend = "fsdp";
         options.firstDiffAnalyze = true;
-        QVERIFY_THROWS_EXCEPTION(Error, compareDumps(parseDump(fsdpTraining()), parseDump(fsdpInference()), {}, false, options));
+        QVERIFY_THROWS_EXCEPTION(support::Error, compare::compareDumps(parseDump(fsdpTraining()), parseDump(fsdpInference()), {}, false, options));
     }
 };
 

@@ -24,20 +24,20 @@ inline std::string entry(const std::string& name, const std::string& input, cons
     return "\"" + name + R"(": {"input_args": [)" + input + R"(], "input_kwargs": {}, "output": [)" + output + "]}";
 }
 
-inline DumpFile parseDump(const std::string& entries, const char* task = "statistics")
+inline dump::DumpFile parseDump(const std::string& entries, const char* task = "statistics")
 {
-    DumpJsonReader reader;
+    dump::DumpJsonReader reader;
     return reader.parse(std::string(R"({"task": ")") + task
             + R"(", "level": "L0", "framework": "pytorch", "dump_data_dir": null, "data": {)" + entries + "}}",
         "dump.json");
 }
 
-inline std::string cellText(const CompareTable& table, std::size_t row, Column column)
+inline std::string cellText(const compare::CompareTable& table, std::size_t row, compare::Column column)
 {
-    Cell cell;
+    compare::Cell cell;
     table.cell(row, column, cell);
     std::string out;
-    appendCsvField(out, cell);
+    compare::appendCsvField(out, cell);
     return out;
 }
 
@@ -70,13 +70,13 @@ inline std::string fsdpInference()
         + entry(l0 + "mlp.gate_up_proj.MergedColumnParallelLinear.forward.0", x, tensor("torch.float32", "[2, 4, 16]", "1.0", "-1.0", "0.0", "1.0"));
 }
 
-std::unique_ptr<CompareTable> compareConsistent(const std::string& train, const std::string& infer, const char* backend,
+std::unique_ptr<compare::CompareTable> compareConsistent(const std::string& train, const std::string& infer, const char* backend,
     const char* task = "statistics", bool xlsx = false)
 {
-    CompareOptions options;
+    compare::CompareOptions options;
     options.consistentBackend = backend;
     options.xlsxLayout = xlsx;
-    return compareDumps(parseDump(train, task), parseDump(infer, task), {}, false, options);
+    return compare::compareDumps(parseDump(train, task), parseDump(infer, task), {}, false, options);
 }
 
 

@@ -31,9 +31,9 @@ std::string readText(const std::filesystem::path& file)
     return std::string(std::istreambuf_iterator<char>(in), {});
 }
 
-DumpFile parse(const std::string& text, const std::string& name)
+dump::DumpFile parse(const std::string& text, const std::string& name)
 {
-    DumpJsonReader reader;
+    dump::DumpJsonReader reader;
     return reader.parse(text, name);
 }
 
@@ -50,23 +50,23 @@ struct Sides {
 };
 
 // Compares target vs golden (texts) with both construct.json files (withConstructs) or none.
-std::unique_ptr<CompareTable> compareTexts(const std::string& target, const char* targetSide, const std::string& golden,
-    const char* goldenSide, bool withConstructs = true, CompareOptions options = {})
+std::unique_ptr<compare::CompareTable> compareTexts(const std::string& target, const char* targetSide, const std::string& golden,
+    const char* goldenSide, bool withConstructs = true, compare::CompareOptions options = {})
 {
-    CompareConstructs constructs;
+    compare::CompareConstructs constructs;
     if (withConstructs) {
-        constructs.npu = readConstructJson(sideDir(targetSide) / "construct.json");
-        constructs.bench = readConstructJson(sideDir(goldenSide) / "construct.json");
+        constructs.npu = dump::readConstructJson(sideDir(targetSide) / "construct.json");
+        constructs.bench = dump::readConstructJson(sideDir(goldenSide) / "construct.json");
     }
-    return compareDumps(parse(target, targetSide), parse(golden, goldenSide), {}, false, options, {}, constructs);
+    return compare::compareDumps(parse(target, targetSide), parse(golden, goldenSide), {}, false, options, {}, constructs);
 }
 
 // "NPU name -> bench name" of every row ("" for no partner).
-std::map<std::string, std::string> pairsOf(const CompareTable& table)
+std::map<std::string, std::string> pairsOf(const compare::CompareTable& table)
 {
     std::map<std::string, std::string> out;
-    for (const CompareRow& row : table.rows) {
-        const Item* bench = table.benchItem(row);
+    for (const compare::CompareRow& row : table.rows) {
+        const compare::Item* bench = table.benchItem(row);
         out[table.npu.items->name(table.npuItem(row))] = bench ? table.bench.items->name(*bench) : std::string();
     }
     return out;
@@ -86,9 +86,9 @@ std::vector<std::string> operatorNodes(const std::filesystem::path& db, const ch
             + prefix + ".%'");
 }
 
-std::size_t countPaired(const CompareTable& table)
+std::size_t countPaired(const compare::CompareTable& table)
 {
-    return static_cast<std::size_t>(std::count_if(table.rows.begin(), table.rows.end(), [](const CompareRow& r) { return r.bench != kUnmatched; }));
+    return static_cast<std::size_t>(std::count_if(table.rows.begin(), table.rows.end(), [](const compare::CompareRow& r) { return r.bench != compare::kUnmatched; }));
 }
 
 } // namespace
@@ -99,69 +99,69 @@ class TestCompareCrossRuntime : public QObject {
 private slots:
     void tableNamesArgumentsByTheAtenSchema()
     {
-        const ArgumentNaming softmax = pythonApiNaming("Functional", "softmax");
+        const compare::ArgumentNaming softmax = compare::pythonApiNaming("Functional", "softmax");
         QCOMPARE(q(softmax.atenOp), QStringLiteral("softmax"));
         QCOMPARE(q(softmax.positionalName(0)), QStringLiteral("self"));
-        QCOMPARE(q(softmax.positionalName(2)), q(kIgnoredArgument)); // _stacklevel
+        QCOMPARE(q(softmax.positionalName(2)), q(compare::kIgnoredArgument)); // _stacklevel
         QCOMPARE(q(softmax.keywordName("input")), QStringLiteral("self"));
         QCOMPARE(q(softmax.keywordName("dim")), QStringLiteral("dim"));
-        QCOMPARE(q(atenNaming("softmax").positionalName(1)), QStringLiteral("dim"));
+        QCOMPARE(q(compare::atenNaming("softmax").positionalName(1)), QStringLiteral("dim"));
         // F.embedding(input, weight) reaches aten embedding(weight, indices): the names meet, the positions differ.
-        const ArgumentNaming embedding = pythonApiNaming("Functional", "embedding");
+        const compare::ArgumentNaming embedding = compare::pythonApiNaming("Functional", "embedding");
         QCOMPARE(q(embedding.positionalName(0)), QStringLiteral("indices"));
-        QCOMPARE(q(atenNaming("embedding").positionalName(1)), QStringLiteral("indices"));
+        QCOMPARE(q(compare::atenNaming("embedding").positionalName(1)), QStringLiteral("indices"));
         // Tensor.view(2, 3) <-> aten view(self, int[] size)
-        QCOMPARE(q(pythonApiNaming("Tensor", "view").positionalName(2)), QStringLiteral("size.1"));
-        QCOMPARE(q(pythonApiNaming("Tensor", "__add__").atenOp), QStringLiteral("add"));
-        QCOMPARE(q(pythonApiNaming("Tensor", "__iadd__").atenOp), QStringLiteral("add_"));
-        QCOMPARE(q(pythonApiNaming("Functional", "cross_entropy").atenOp), QStringLiteral("cross_entropy_loss"));
+        QCOMPARE(q(compare::pythonApiNaming("Tensor", "view").positionalName(2)), QStringLiteral("size.1"));
+        QCOMPARE(q(compare::pythonApiNaming("Tensor", "__add__").atenOp), QStringLiteral("add"));
+        QCOMPARE(q(compare::pythonApiNaming("Tensor", "__iadd__").atenOp), QStringLiteral("add_"));
+        QCOMPARE(q(compare::pythonApiNaming("Functional", "cross_entropy").atenOp), QStringLiteral("cross_entropy_loss"));
         // Generic rule: a Tensor method named like its aten op; an unknown Functional API reaches nothing known.
-        QCOMPARE(q(pythonApiNaming("Tensor", "exp").atenOp), QStringLiteral("exp"));
-        QVERIFY(pythonApiNaming("Functional", "no_such_api").atenOp.empty());
-        QCOMPARE(q(atenNaming("unknown_op").positionalName(3)), QStringLiteral("#3"));
-        QCOMPARE(q(moduleNameWithoutClass("Module.block.0.attn.Attention.forward.0")), QStringLiteral("Module.block.0.attn.forward.0"));
-        QCOMPARE(q(moduleNameWithoutClass("Module.fc.Linear.parameters_grad.0")), QStringLiteral("Module.fc.parameters_grad.0"));
+        QCOMPARE(q(compare::pythonApiNaming("Tensor", "exp").atenOp), QStringLiteral("exp"));
+        QVERIFY(compare::pythonApiNaming("Functional", "no_such_api").atenOp.empty());
+        QCOMPARE(q(compare::atenNaming("unknown_op").positionalName(3)), QStringLiteral("#3"));
+        QCOMPARE(q(compare::moduleNameWithoutClass("Module.block.0.attn.Attention.forward.0")), QStringLiteral("Module.block.0.attn.forward.0"));
+        QCOMPARE(q(compare::moduleNameWithoutClass("Module.fc.Linear.parameters_grad.0")), QStringLiteral("Module.fc.parameters_grad.0"));
     }
 
     void detectsTheRuntimeOfEachDump()
     {
         const Sides sides;
-        const DumpFile aten = parse(sides.aten, "aten"), python = parse(sides.python, "python");
-        QVERIFY(detectRuntime(aten) == DumpRuntime::Aten);
-        QVERIFY(detectRuntime(python) == DumpRuntime::Python);
-        QVERIFY(isCrossRuntimePair(aten, python));
-        QVERIFY(isCrossRuntimePair(python, aten));
-        QVERIFY(!isCrossRuntimePair(python, python));
-        QVERIFY(!isCrossRuntimePair(aten, aten));
-        CompareOptions fuzzy;
+        const dump::DumpFile aten = parse(sides.aten, "aten"), python = parse(sides.python, "python");
+        QVERIFY(compare::detectRuntime(aten) == compare::DumpRuntime::Aten);
+        QVERIFY(compare::detectRuntime(python) == compare::DumpRuntime::Python);
+        QVERIFY(compare::isCrossRuntimePair(aten, python));
+        QVERIFY(compare::isCrossRuntimePair(python, aten));
+        QVERIFY(!compare::isCrossRuntimePair(python, python));
+        QVERIFY(!compare::isCrossRuntimePair(aten, aten));
+        compare::CompareOptions fuzzy;
         fuzzy.fuzzyMatch = true;
-        QVERIFY(!usesCrossRuntimePairing(aten, python, fuzzy)); // an explicit matching option wins
-        CompareOptions forced;
-        forced.crossRuntime = CrossRuntime::On;
-        QVERIFY(usesCrossRuntimePairing(aten, python, forced));
+        QVERIFY(!compare::usesCrossRuntimePairing(aten, python, fuzzy)); // an explicit matching option wins
+        compare::CompareOptions forced;
+        forced.crossRuntime = compare::CrossRuntime::On;
+        QVERIFY(compare::usesCrossRuntimePairing(aten, python, forced));
         // Forced on two dumps of one runtime: nothing to pair across runtimes, the ordinary compare is used.
-        QVERIFY(!usesCrossRuntimePairing(python, python, forced));
-        QVERIFY(!usesCrossRuntimePairing(aten, aten, forced));
-        QVERIFY(sameRuntimeNote(aten, python).empty());
+        QVERIFY(!compare::usesCrossRuntimePairing(python, python, forced));
+        QVERIFY(!compare::usesCrossRuntimePairing(aten, aten, forced));
+        QVERIFY(compare::sameRuntimeNote(aten, python).empty());
     }
 
     void forcedOnTwoPythonDumpsSaysNothingWasPairedAcrossRuntimes()
     {
         const Sides sides;
-        CompareOptions forced;
-        forced.crossRuntime = CrossRuntime::On;
+        compare::CompareOptions forced;
+        forced.crossRuntime = compare::CrossRuntime::On;
         const auto table = compareTexts(sides.python, "python", sides.python, "python", true, forced);
         QVERIFY(!table->crossRuntime.active);
         QCOMPARE(countPaired(*table), table->rows.size()); // the same dump: every row pairs by name
-        const std::string text = crossRuntimeText(table->crossRuntime);
+        const std::string text = compare::crossRuntimeText(table->crossRuntime);
         QCOMPARE(q(text), QStringLiteral("--cross-runtime: both dumps are Python msprobe dumps (Functional/Tensor/Torch entries, no Aten.*): "
                                          "nothing to pair across runtimes, the ordinary compare by name was used"));
         const auto atenTable = compareTexts(sides.aten, "aten", sides.aten, "aten", true, forced);
         QVERIFY(!atenTable->crossRuntime.active);
-        QVERIFY2(crossRuntimeText(atenTable->crossRuntime).starts_with("--cross-runtime: both dumps are C++ libtorch captures"),
-            crossRuntimeText(atenTable->crossRuntime).c_str());
+        QVERIFY2(compare::crossRuntimeText(atenTable->crossRuntime).starts_with("--cross-runtime: both dumps are C++ libtorch captures"),
+            compare::crossRuntimeText(atenTable->crossRuntime).c_str());
         // Not asked for: nothing said.
-        QVERIFY(crossRuntimeText(compareTexts(sides.python, "python", sides.python, "python")->crossRuntime).empty());
+        QVERIFY(compare::crossRuntimeText(compareTexts(sides.python, "python", sides.python, "python")->crossRuntime).empty());
 
         QTemporaryDir out;
         const QString python = q((sideDir("python") / "dump.json").string());
@@ -189,7 +189,7 @@ private slots:
     {
         const Sides sides;
         const auto table = compareTexts(sides.aten, "aten", sides.python, "python");
-        const CrossRuntimeReport& report = table->crossRuntime;
+        const compare::CrossRuntimeReport& report = table->crossRuntime;
         QVERIFY(report.active);
         QVERIFY(report.npuIsAten);
         QVERIFY(report.scoped);
@@ -200,7 +200,7 @@ private slots:
         QVERIFY2(report.unpairedBenchEntries.empty(), report.unpairedBenchEntries.empty() ? "" : report.unpairedBenchEntries[0].c_str());
         QCOMPARE(report.pairedRows, table->rows.size());
         QCOMPARE(countPaired(*table), table->rows.size());
-        QCOMPARE(table->countLevel(ResultLevel::Pass), table->rows.size());
+        QCOMPARE(table->countLevel(compare::ResultLevel::Pass), table->rows.size());
 
         const auto pairs = pairsOf(*table);
         QCOMPARE(q(pairs.at("Aten.layer_norm.0.forward.input.4")), QStringLiteral("Functional.layer_norm.0.forward.input.4"));
@@ -215,24 +215,24 @@ private slots:
         QCOMPARE(q(pairs.at("Module.block.TransformerBlock.forward.0.output.0")), QStringLiteral("Module.block.Block.forward.0.output.0"));
         QVERIFY(!pairs.contains("Aten.layer_norm.0.forward.input.5"));
         QVERIFY(!pairs.contains("Aten.add.0.forward.input.alpha"));
-        QVERIFY(!firstDivergence(*table));
+        QVERIFY(!compare::firstDivergence(*table));
     }
 
     void everyOperatorRowPairsPythonAgainstAten()
     {
         const Sides sides;
         const auto table = compareTexts(sides.python, "python", sides.aten, "aten");
-        const CrossRuntimeReport& report = table->crossRuntime;
+        const compare::CrossRuntimeReport& report = table->crossRuntime;
         QVERIFY(report.active);
         QVERIFY(!report.npuIsAten);
         QCOMPARE(report.ignoredRows, std::size_t(0));
         QCOMPARE(report.unpairedRows, std::size_t(0));
         QVERIFY(report.unpairedBenchEntries.empty());
         QCOMPARE(countPaired(*table), table->rows.size());
-        QCOMPARE(table->countLevel(ResultLevel::Pass), table->rows.size());
+        QCOMPARE(table->countLevel(compare::ResultLevel::Pass), table->rows.size());
         QCOMPARE(q(pairsOf(*table).at("Torch.softmax.0.forward.input.dim")), QStringLiteral("Aten.softmax.0.forward.input.1"));
         // The bench's aten-only arguments (cudnn_enable, alpha, approximate, dtype) are no "absent" divergence.
-        QVERIFY(!firstDivergence(*table));
+        QVERIFY(!compare::firstDivergence(*table));
     }
 
     void countersRunOverTheWholeDumpWithoutConstruct()
@@ -252,13 +252,13 @@ private slots:
         const std::string faulty = faultyGelu(sides.aten);
         QVERIFY(faulty != sides.aten);
         const auto table = compareTexts(faulty, "aten", sides.python, "python");
-        const auto point = firstDivergence(*table);
+        const auto point = compare::firstDivergence(*table);
         QVERIFY(point);
         QCOMPARE(q(point->entry), QStringLiteral("Aten.gelu.0.forward"));
-        QVERIFY(point->rule == DivergencePoint::Rule::Output);
+        QVERIFY(point->rule == compare::DivergencePoint::Rule::Output);
         // And from the Python side's point of view.
         const auto reversed = compareTexts(sides.python, "python", faulty, "aten");
-        const auto reversedPoint = firstDivergence(*reversed);
+        const auto reversedPoint = compare::firstDivergence(*reversed);
         QVERIFY(reversedPoint);
         QCOMPARE(q(reversedPoint->entry), QStringLiteral("Functional.gelu.0.forward"));
     }
@@ -269,10 +269,10 @@ private slots:
         const Sides sides;
         const std::string faulty = replaced(sides.aten, "\"value\": -1\n    },\n    null", "\"value\": 0\n    },\n    null");
         QVERIFY(faulty != sides.aten);
-        const auto point = firstDivergence(*compareTexts(faulty, "aten", sides.python, "python"));
+        const auto point = compare::firstDivergence(*compareTexts(faulty, "aten", sides.python, "python"));
         QVERIFY(point);
         QCOMPARE(q(point->entry), QStringLiteral("Aten.softmax.0.forward"));
-        QVERIFY(point->rule == DivergencePoint::Rule::Argument);
+        QVERIFY(point->rule == compare::DivergencePoint::Rule::Argument);
     }
 
     void unpairedRowsAreListedAndNeverPasses()
@@ -289,25 +289,25 @@ private slots:
             "Norm": 1.0, "requires_grad": false}]},
  )");
         const auto table = compareTexts(aten, "aten", sides.python, "python");
-        const CrossRuntimeReport& report = table->crossRuntime;
+        const compare::CrossRuntimeReport& report = table->crossRuntime;
         QCOMPARE(report.unpairedRows, std::size_t(2));
         QCOMPARE(report.unpairedNpuEntries, std::vector<std::string> { "Aten.contiguous.0.forward" });
         QCOMPARE(report.unpairedBenchEntries, std::vector<std::string> { "Tensor.transpose.0.forward" });
         for (std::size_t r = 0; r < table->rows.size(); ++r)
-            if (table->rows[r].bench == kUnmatched) {
-                QVERIFY(table->rows[r].level == ResultLevel::Warning);
-                Cell cell;
-                table->cell(r, Column::ErrMessage, cell);
+            if (table->rows[r].bench == compare::kUnmatched) {
+                QVERIFY(table->rows[r].level == compare::ResultLevel::Warning);
+                compare::Cell cell;
+                table->cell(r, compare::Column::ErrMessage, cell);
                 QVERIFY2(cell.text.find("No counterpart in the other runtime") != std::string::npos, cell.text.c_str());
             }
-        QCOMPARE(table->countLevel(ResultLevel::Warning), std::size_t(2));
+        QCOMPARE(table->countLevel(compare::ResultLevel::Warning), std::size_t(2));
         // The summary line says how the rows paired, the warnings (terminal, --json, HTML) what did not pair.
-        const std::string text = crossRuntimeText(report);
+        const std::string text = compare::crossRuntimeText(report);
         QVERIFY2(text.find("rows paired, 2 unpaired (warnings), 5 one-runtime-only") != std::string::npos, text.c_str());
-        JobOptions jobOptions;
-        PairOutcome outcome;
+        compare::JobOptions jobOptions;
+        compare::PairOutcome outcome;
         summarizePair(*table, outcome, jobOptions);
-        const auto warnings = pairWarnings(outcome);
+        const auto warnings = compare::pairWarnings(outcome);
         QVERIFY(std::any_of(warnings.begin(), warnings.end(), [](const std::string& w) {
             return w == "cross-runtime pairing found no counterpart for target entries: Aten.contiguous.0.forward; golden entries: "
                         "Tensor.transpose.0.forward";
@@ -343,8 +343,8 @@ private slots:
         const std::filesystem::path atenDir = dir.path().toStdString();
         writeFile(atenDir / "dump.json", aten.dump(1));
         writeFile(atenDir / "construct.json", parents.dump(1));
-        CompareConstructs constructs { readConstructJson(atenDir / "construct.json"), readConstructJson(sideDir("python") / "construct.json") };
-        const auto table = compareDumps(parse(aten.dump(1), "aten"), parse(sides.python, "python"), {}, false, {}, {}, constructs);
+        compare::CompareConstructs constructs { dump::readConstructJson(atenDir / "construct.json"), dump::readConstructJson(sideDir("python") / "construct.json") };
+        const auto table = compare::compareDumps(parse(aten.dump(1), "aten"), parse(sides.python, "python"), {}, false, {}, {}, constructs);
         QCOMPARE(table->crossRuntime.unpairedRows, std::size_t(0));
         QVERIFY(table->crossRuntime.unpairedBenchEntries.empty());
         // Left out on top of the 5: addmm's transposed weight, beta and alpha, and t's output.
@@ -356,18 +356,18 @@ private slots:
         QCOMPARE(q(pairs.at("Aten.addmm.0.forward.output.0")), QStringLiteral("Functional.linear.1.forward.output.0"));
         // The next linear keeps its place in the count (fc2's Aten.linear.2 <-> Functional.linear.2).
         QCOMPARE(q(pairs.at("Aten.linear.2.forward.output.0")), QStringLiteral("Functional.linear.2.forward.output.0"));
-        QVERIFY(!firstDivergence(*table));
+        QVERIFY(!compare::firstDivergence(*table));
     }
 
     void switchedOffNoOperatorRowPairs()
     {
         const Sides sides;
-        CompareOptions off;
-        off.crossRuntime = CrossRuntime::Off;
+        compare::CompareOptions off;
+        off.crossRuntime = compare::CrossRuntime::Off;
         const auto table = compareTexts(sides.aten, "aten", sides.python, "python", true, off);
         QVERIFY(!table->crossRuntime.active);
-        for (const CompareRow& row : table->rows)
-            if (row.bench != kUnmatched)
+        for (const compare::CompareRow& row : table->rows)
+            if (row.bench != compare::kUnmatched)
                 QVERIFY(table->npu.items->entryName(table->npuItem(row)).starts_with("Module."));
     }
 
@@ -411,40 +411,40 @@ private slots:
     {
         // libtorch's addmm (part of nn::Linear) matched to F.linear, backward: the incoming gradient, then the
         // gradients of bias, input and the transposed weight (an intermediate result, left out).
-        const NodePairSide addmm { "Aten.addmm.0.backward",
+        const compare::NodePairSide addmm { "Aten.addmm.0.backward",
             { "Aten.addmm.0.backward.input.0", "Aten.addmm.0.backward.output.0", "Aten.addmm.0.backward.output.1",
                 "Aten.addmm.0.backward.output.2" },
             { 1, 1, 1, 1 } };
-        const NodePairSide linear { "Functional.linear.3.backward",
+        const compare::NodePairSide linear { "Functional.linear.3.backward",
             { "Functional.linear.3.backward.input.0", "Functional.linear.3.backward.output.0", "Functional.linear.3.backward.output.1",
                 "Functional.linear.3.backward.output.2" },
             { 1, 1, 1, 1 } };
-        NodePairKeys keys = crossRuntimeNodePairKeys(addmm, linear);
+        compare::NodePairKeys keys = compare::crossRuntimeNodePairKeys(addmm, linear);
         QVERIFY(keys.active);
         QCOMPARE(keys.npu, (std::vector<std::string> { ".input.0", ".output.2", ".output.0", ".addmm.output.2" }));
         QCOMPARE(keys.npuIgnored, (std::vector<std::uint8_t> { 0, 0, 0, 1 }));
         QCOMPARE(keys.bench, (std::vector<std::string> { ".input.0", ".output.0", ".output.1", ".output.2" }));
         // t's gradient is F.linear's weight gradient.
-        const NodePairSide t { "Aten.t.0.backward", { "Aten.t.0.backward.input.0", "Aten.t.0.backward.output.0" }, { 1, 1 } };
-        keys = crossRuntimeNodePairKeys(t, linear);
+        const compare::NodePairSide t { "Aten.t.0.backward", { "Aten.t.0.backward.input.0", "Aten.t.0.backward.output.0" }, { 1, 1 } };
+        keys = compare::crossRuntimeNodePairKeys(t, linear);
         QCOMPARE(keys.npu, (std::vector<std::string> { ".t.input.0", ".output.1" }));
         QCOMPARE(keys.npuIgnored, (std::vector<std::uint8_t> { 1, 0 }));
         // Forward: the aten call's positional dim meets Torch.softmax's dim= keyword; dtype (None, aten only) is left out.
-        const NodePairSide aten { "Aten.softmax.0.forward",
+        const compare::NodePairSide aten { "Aten.softmax.0.forward",
             { "Aten.softmax.0.forward.input.0", "Aten.softmax.0.forward.input.1", "Aten.softmax.0.forward.input.2",
                 "Aten.softmax.0.forward.output.0" },
             { 1, 0, 0, 1 } };
-        const NodePairSide torch { "Torch.softmax.0.forward",
+        const compare::NodePairSide torch { "Torch.softmax.0.forward",
             { "Torch.softmax.0.forward.input.0", "Torch.softmax.0.forward.input.dim", "Torch.softmax.0.forward.output.0" }, { 1, 0, 1 } };
-        keys = crossRuntimeNodePairKeys(aten, torch);
+        keys = compare::crossRuntimeNodePairKeys(aten, torch);
         QCOMPARE(keys.npu, (std::vector<std::string> { ".input.self", ".input.dim", ".input.dtype", ".output.0" }));
         QCOMPARE(keys.npuIgnored, (std::vector<std::uint8_t> { 0, 0, 1, 0 }));
         QCOMPARE(keys.bench, (std::vector<std::string> { ".input.self", ".input.dim", ".output.0" }));
         QCOMPARE(keys.benchIgnored, (std::vector<std::uint8_t> { 0, 0, 0 }));
         // Two nodes of one runtime, or a module: by position as before.
-        QVERIFY(!crossRuntimeNodePairKeys(torch, torch).active);
-        QVERIFY(!crossRuntimeNodePairKeys(aten, aten).active);
-        QVERIFY(!crossRuntimeNodePairKeys({ "Module.block.Block.forward.0", {}, {} }, torch).active);
+        QVERIFY(!compare::crossRuntimeNodePairKeys(torch, torch).active);
+        QVERIFY(!compare::crossRuntimeNodePairKeys(aten, aten).active);
+        QVERIFY(!compare::crossRuntimeNodePairKeys({ "Module.block.Block.forward.0", {}, {} }, torch).active);
     }
 
     // graph_visualize --mapping-file with the automatic pairing off: the pairs given by hand still pair their items
@@ -459,7 +459,7 @@ private slots:
         options.target = sideDir("aten");
         options.golden = sideDir("python");
         options.output = dir / "out";
-        options.crossRuntime = CrossRuntime::Off;
+        options.crossRuntime = compare::CrossRuntime::Off;
         options.mappingFile = dir / "mapping.json";
         const auto db = graph::runGraphVisualize(options).database;
         auto node = [&](const char* name) {

@@ -12,12 +12,12 @@ using namespace divergence_inputs;
 
 namespace {
 
-std::optional<DivergencePoint> divergenceOf(const std::string& npu, const std::string& bench, double relative)
+std::optional<compare::DivergencePoint> divergenceOf(const std::string& npu, const std::string& bench, double relative)
 {
-    const auto table = compareDumps(parseDump(npu), parseDump(bench), {}, false, CompareOptions {});
-    DivergenceTolerance tolerance;
+    const auto table = compare::compareDumps(parseDump(npu), parseDump(bench), {}, false, compare::CompareOptions {});
+    compare::DivergenceTolerance tolerance;
     tolerance.relative = relative;
-    return firstDivergence(*table, tolerance);
+    return compare::firstDivergence(*table, tolerance);
 }
 
 } // namespace
@@ -74,12 +74,12 @@ private slots:
     void samplePairNamesTheGelu()
     {
         const std::string samples = MSPROBE_SAMPLES;
-        const auto table = compareDumpFiles(samples + "/problem/step0/rank0/dump.json", samples + "/bench/step0/rank0/dump.json", CompareOptions {});
-        const auto point = firstDivergence(*table);
+        const auto table = compare::compareDumpFiles(samples + "/problem/step0/rank0/dump.json", samples + "/bench/step0/rank0/dump.json", compare::CompareOptions {});
+        const auto point = compare::firstDivergence(*table);
         QVERIFY(point.has_value());
         QCOMPARE(point->entry, std::string("Functional.gelu.1.forward"));
         QCOMPARE(point->reason, std::string("kwarg approximate 'tanh' vs 'none'"));
-        QVERIFY(!firstNanInf(*table).has_value());
+        QVERIFY(!compare::firstNanInf(*table).has_value());
     }
 };
 

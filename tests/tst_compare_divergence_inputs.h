@@ -19,9 +19,9 @@ inline std::string entry(const std::string& name, const std::string& input, cons
     return "\"" + name + R"(": {"input_args": [)" + input + R"(], "output": [)" + output + "]}";
 }
 
-inline msprobe::DumpFile parseDump(const std::string& entries)
+inline msprobe::dump::DumpFile parseDump(const std::string& entries)
 {
-    msprobe::DumpJsonReader reader;
+    msprobe::dump::DumpJsonReader reader;
     return reader.parse(R"({"task": "statistics", "level": "L1", "framework": "pytorch", "dump_data_dir": null, "data": {)" + entries + "}}",
         "dump.json");
 }

@@ -20,25 +20,25 @@ std::string tensorLeaf(const char* dtype, const char* shape, const char* max, co
         + R"(, "Min": )" + min + R"(, "Mean": )" + mean + R"(, "Norm": )" + norm + R"(, "requires_grad": true)" + extra + "}";
 }
 
-DumpFile parseDump(const std::string& data, const char* task = "statistics", const char* name = "dump.json")
+dump::DumpFile parseDump(const std::string& data, const char* task = "statistics", const char* name = "dump.json")
 {
-    DumpJsonReader reader;
+    dump::DumpJsonReader reader;
     return reader.parse(std::string(R"({"task": ")") + task + R"(", "level": "L1", "framework": "pytorch", "dump_data_dir": null, "data": {)" + data + "}}",
         name);
 }
 
-std::unique_ptr<CompareTable> compare(const std::string& npu, const std::string& bench, CompareOptions options = {},
+std::unique_ptr<compare::CompareTable> compare(const std::string& npu, const std::string& bench, compare::CompareOptions options = {},
     const char* task = "statistics")
 {
-    return compareDumps(parseDump(npu, task), parseDump(bench, task), {}, false, options);
+    return compare::compareDumps(parseDump(npu, task), parseDump(bench, task), {}, false, options);
 }
 
-std::string cellText(const CompareTable& table, std::size_t row, Column column)
+std::string cellText(const compare::CompareTable& table, std::size_t row, compare::Column column)
 {
-    Cell cell;
+    compare::Cell cell;
     table.cell(row, column, cell);
     std::string out;
-    appendCsvField(out, cell);
+    compare::appendCsvField(out, cell);
     return out;
 }
 
@@ -46,7 +46,7 @@ std::string errorOf(const std::function<void()>& fn)
 {
     try {
         fn();
-    } catch (const Error& e) {
+    } catch (const support::Error& e) {
         return e.what();
     }
     return "<no error>";
@@ -74,20 +74,20 @@ private slots:
         const char* dtypes[] = { "<class 'int'>", "<class 'float'>", "<class 'bool'>", "<class 'str'>", "slice", "torch.Size",
             "ellipsis", "None", "torch.ProcessGroup", "<class 'NoneType'>", "int", "<class 'str'>", "torch.float32" };
         for (std::size_t r = 0; r < 13; ++r)
-            QCOMPARE(cellText(*table, r, Column::NpuDtype), std::string(dtypes[r]));
-        QCOMPARE(cellText(*table, 4, Column::NpuShape), std::string("\"(3,)\"")); // np.shape of a 3-list, quoted (comma)
-        QCOMPARE(cellText(*table, 5, Column::NpuShape), std::string("\"[2, 8]\""));
-        QCOMPARE(cellText(*table, 7, Column::NpuShape), std::string("None"));
-        QCOMPARE(cellText(*table, 0, Column::NpuMax), std::string("3"));
-        QCOMPARE(cellText(*table, 2, Column::NpuMean), std::string("True"));
-        QCOMPARE(cellText(*table, 6, Column::NpuNorm), std::string("..."));
-        QCOMPARE(cellText(*table, 8, Column::NpuMax), std::string("\"[0, 1]\""));
-        QCOMPARE(cellText(*table, 10, Column::NpuMax), std::string("1")); // src: str(value)
-        QCOMPARE(cellText(*table, 10, Column::NpuName), std::string("Functional.f.0.forward.input.src"));
-        QCOMPARE(cellText(*table, 0, Column::NpuRequiresGrad), std::string("N/A"));
-        QCOMPARE(cellText(*table, 12, Column::NpuRequiresGrad), std::string("True"));
+            QCOMPARE(cellText(*table, r, compare::Column::NpuDtype), std::string(dtypes[r]));
+        QCOMPARE(cellText(*table, 4, compare::Column::NpuShape), std::string("\"(3,)\"")); // np.shape of a 3-list, quoted (comma)
+        QCOMPARE(cellText(*table, 5, compare::Column::NpuShape), std::string("\"[2, 8]\""));
+        QCOMPARE(cellText(*table, 7, compare::Column::NpuShape), std::string("None"));
+        QCOMPARE(cellText(*table, 0, compare::Column::NpuMax), std::string("3"));
+        QCOMPARE(cellText(*table, 2, compare::Column::NpuMean), std::string("True"));
+        QCOMPARE(cellText(*table, 6, compare::Column::NpuNorm), std::string("..."));
+        QCOMPARE(cellText(*table, 8, compare::Column::NpuMax), std::string("\"[0, 1]\""));
+        QCOMPARE(cellText(*table, 10, compare::Column::NpuMax), std::string("1")); // src: str(value)
+        QCOMPARE(cellText(*table, 10, compare::Column::NpuName), std::string("Functional.f.0.forward.input.src"));
+        QCOMPARE(cellText(*table, 0, compare::Column::NpuRequiresGrad), std::string("N/A"));
+        QCOMPARE(cellText(*table, 12, compare::Column::NpuRequiresGrad), std::string("True"));
         for (std::size_t r = 0; r < 13; ++r)
-            QVERIFY(table->rows[r].level == ResultLevel::Pass);
+            QVERIFY(table->rows[r].level == compare::ResultLevel::Pass);
     }
 
     void md5Synthetic()
@@ -100,13 +100,13 @@ private slots:
         std::string bench = npu;
         bench.replace(bench.find("0badf00d"), 8, "12345678");
         const auto table = compare(npu, bench);
-        QVERIFY(table->mode == CompareMode::Md5);
-        QCOMPARE(cellText(*table, 0, Column::NpuMd5), std::string("5dcee3b3"));
-        QCOMPARE(cellText(*table, 1, Column::NpuMd5), std::string("dfa2aff1"));
-        QCOMPARE(cellText(*table, 2, Column::NpuMd5), std::string("dc8675a5"));
-        QCOMPARE(cellText(*table, 3, Column::NpuMd5), std::string("3"));
-        QVERIFY(table->rows[4].level == ResultLevel::Error);
-        QCOMPARE(cellText(*table, 4, Column::ErrMessage), std::string("\"[\"\"error: The CRC-32 value of NPU differs from that of the bench.\"\"]\""));
+        QVERIFY(table->mode == compare::CompareMode::Md5);
+        QCOMPARE(cellText(*table, 0, compare::Column::NpuMd5), std::string("5dcee3b3"));
+        QCOMPARE(cellText(*table, 1, compare::Column::NpuMd5), std::string("dfa2aff1"));
+        QCOMPARE(cellText(*table, 2, compare::Column::NpuMd5), std::string("dc8675a5"));
+        QCOMPARE(cellText(*table, 3, compare::Column::NpuMd5), std::string("3"));
+        QVERIFY(table->rows[4].level == compare::ResultLevel::Error);
+        QCOMPARE(cellText(*table, 4, compare::Column::ErrMessage), std::string("\"[\"\"error: The CRC-32 value of NPU differs from that of the bench.\"\"]\""));
     }
 
     void unmatchedAndDtypeGate()
@@ -122,15 +122,15 @@ private slots:
         // rows: add.input.0, mul.input.0 (fp16 vs fp32: matched, DType error), mul.input.1 (fp32 vs fp64: gate ->
         // unmatched), npu_only.output.0 (unmatched); bench_only is dropped
         QCOMPARE(table->rows.size(), std::size_t(4));
-        QCOMPARE(cellText(*table, 1, Column::BenchDtype), std::string("torch.float32"));
-        QCOMPARE(cellText(*table, 1, Column::ErrMessage), std::string("\"[\"\"error: The dtype of NPU and Bench are inconsistent.\"\"]\""));
-        QCOMPARE(cellText(*table, 2, Column::BenchName), std::string("N/A"));
-        QCOMPARE(cellText(*table, 2, Column::MaxDiff), std::string("N/A"));
-        QCOMPARE(cellText(*table, 2, Column::RequiresGradConsistent), std::string("False"));
+        QCOMPARE(cellText(*table, 1, compare::Column::BenchDtype), std::string("torch.float32"));
+        QCOMPARE(cellText(*table, 1, compare::Column::ErrMessage), std::string("\"[\"\"error: The dtype of NPU and Bench are inconsistent.\"\"]\""));
+        QCOMPARE(cellText(*table, 2, compare::Column::BenchName), std::string("N/A"));
+        QCOMPARE(cellText(*table, 2, compare::Column::MaxDiff), std::string("N/A"));
+        QCOMPARE(cellText(*table, 2, compare::Column::RequiresGradConsistent), std::string("False"));
         // unmatched rows with normal values end as pass / [] in statistics mode
-        QVERIFY(table->rows[3].level == ResultLevel::Pass);
-        QCOMPARE(cellText(*table, 3, Column::ErrMessage), std::string("[]"));
-        QCOMPARE(cellText(*table, 3, Column::BenchMax), std::string("N/A"));
+        QVERIFY(table->rows[3].level == compare::ResultLevel::Pass);
+        QCOMPARE(cellText(*table, 3, compare::Column::ErrMessage), std::string("[]"));
+        QCOMPARE(cellText(*table, 3, compare::Column::BenchMax), std::string("N/A"));
     }
 
     void backwardRenumbering()
@@ -143,9 +143,9 @@ private slots:
                 + tensorLeaf("torch.float32", "[2]", "2.0", "0.0", "0.5", "1.0") + "]}";
         };
         const auto table = compare(entries(5, 7), entries(3, 4));
-        QCOMPARE(cellText(*table, 0, Column::BenchName), std::string("Functional.relu.3.backward.input.0"));
-        QCOMPARE(cellText(*table, 1, Column::BenchName), std::string("Functional.relu.4.backward.input.0"));
-        QCOMPARE(cellText(*table, 1, Column::MaxDiff), std::string("0"));
+        QCOMPARE(cellText(*table, 0, compare::Column::BenchName), std::string("Functional.relu.3.backward.input.0"));
+        QCOMPARE(cellText(*table, 1, compare::Column::BenchName), std::string("Functional.relu.4.backward.input.0"));
+        QCOMPARE(cellText(*table, 1, compare::Column::MaxDiff), std::string("0"));
     }
 
     void fuzzyAndDataMapping()
@@ -153,19 +153,19 @@ private slots:
         const std::string npu = R"("Functional.relu.2.forward": {"input_args": [)" + tensorLeaf("torch.float32", "[2]", "1.0", "0.0", "0.5", "1.0") + "]}";
         const std::string bench = R"("Functional.relu.0.forward": {"input_args": [)" + tensorLeaf("torch.float32", "[2]", "1.5", "0.0", "0.5", "1.0") + "]}";
         auto exact = compare(npu, bench);
-        QCOMPARE(cellText(*exact, 0, Column::BenchName), std::string("N/A"));
-        CompareOptions fuzzy;
+        QCOMPARE(cellText(*exact, 0, compare::Column::BenchName), std::string("N/A"));
+        compare::CompareOptions fuzzy;
         fuzzy.fuzzyMatch = true;
         auto matched = compare(npu, bench, fuzzy);
-        QCOMPARE(cellText(*matched, 0, Column::BenchName), std::string("Functional.relu.0.forward.input.0"));
+        QCOMPARE(cellText(*matched, 0, compare::Column::BenchName), std::string("Functional.relu.0.forward.input.0"));
         // 1.0 - 1.5 = -0.5; |-0.5 / 1.5 * 100| = 33.33333333333333%
-        QCOMPARE(cellText(*matched, 0, Column::MaxDiff), std::string("-0.5"));
-        QCOMPARE(cellText(*matched, 0, Column::MaxRelativeErr), std::string("33.33333333333333%"));
-        CompareOptions mapping;
+        QCOMPARE(cellText(*matched, 0, compare::Column::MaxDiff), std::string("-0.5"));
+        QCOMPARE(cellText(*matched, 0, compare::Column::MaxRelativeErr), std::string("33.33333333333333%"));
+        compare::CompareOptions mapping;
         mapping.useDataMapping = true;
         mapping.dataMapping = { { "Functional.relu.2.forward.input.0", "Functional.relu.0.forward.input.0" } };
         auto mapped = compare(npu, bench, mapping);
-        QCOMPARE(cellText(*mapped, 0, Column::BenchName), std::string("Functional.relu.0.forward.input.0"));
+        QCOMPARE(cellText(*mapped, 0, compare::Column::BenchName), std::string("Functional.relu.0.forward.input.0"));
     }
 
     void pandasColumnTyping()
@@ -175,21 +175,21 @@ private slots:
         const std::string npu = R"("Torch.a.0.forward": {"input_args": [)" + tensorLeaf("torch.int64", "[2]", "29", "2", "3.5", "10.0") + "]}";
         const std::string bench = R"("Torch.a.0.forward": {"input_args": [)" + tensorLeaf("torch.int64", "[2]", "29", "2", "null", "null") + "]}";
         const auto table = compare(npu, bench);
-        QCOMPARE(cellText(*table, 0, Column::NpuMax), std::string("29.0"));
-        QCOMPARE(cellText(*table, 0, Column::BenchMax), std::string("29"));
+        QCOMPARE(cellText(*table, 0, compare::Column::NpuMax), std::string("29.0"));
+        QCOMPARE(cellText(*table, 0, compare::Column::BenchMax), std::string("29"));
         // "29.0" vs "29": texts differ, both numbers -> 0.0 and 0.0%
-        QCOMPARE(cellText(*table, 0, Column::MaxDiff), std::string("0.0"));
-        QCOMPARE(cellText(*table, 0, Column::MaxRelativeErr), std::string("0.0%"));
+        QCOMPARE(cellText(*table, 0, compare::Column::MaxDiff), std::string("0.0"));
+        QCOMPARE(cellText(*table, 0, compare::Column::MaxRelativeErr), std::string("0.0%"));
         // NaN statistics print as "Nan", infinities as " inf"
         const std::string nanEntry = R"("Torch.b.0.forward": {"output": [)" + tensorLeaf("torch.float32", "[2]", "Infinity", "NaN", "NaN", "NaN") + "]}";
         const std::string fine = R"("Torch.b.0.forward": {"output": [)" + tensorLeaf("torch.float32", "[2]", "1.0", "0.0", "0.5", "1.0") + "]}";
         const auto nan = compare(nanEntry, fine);
-        QCOMPARE(cellText(*nan, 0, Column::NpuMax), std::string(" inf"));
-        QCOMPARE(cellText(*nan, 0, Column::NpuMin), std::string("Nan"));
-        QCOMPARE(cellText(*nan, 0, Column::MinDiff), std::string("Nan"));
-        QCOMPARE(cellText(*nan, 0, Column::MaxDiff), std::string("inf"));
-        QVERIFY(nan->rows[0].level == ResultLevel::Error);
-        QCOMPARE(cellText(*nan, 0, Column::ErrMessage),
+        QCOMPARE(cellText(*nan, 0, compare::Column::NpuMax), std::string(" inf"));
+        QCOMPARE(cellText(*nan, 0, compare::Column::NpuMin), std::string("Nan"));
+        QCOMPARE(cellText(*nan, 0, compare::Column::MinDiff), std::string("Nan"));
+        QCOMPARE(cellText(*nan, 0, compare::Column::MaxDiff), std::string("inf"));
+        QVERIFY(nan->rows[0].level == compare::ResultLevel::Error);
+        QCOMPARE(cellText(*nan, 0, compare::Column::ErrMessage),
             std::string("\"[\"\"error: There is nan/inf/-inf in the maximum or minimum value of NPU.\"\"]\""));
     }
 
@@ -199,7 +199,7 @@ private slots:
         const std::string md5Entry = R"("Torch.a.0.forward": {"input_args": [)"
             + tensorLeaf("torch.float32", "[2]", "1.0", "0.0", "0.5", "1.0", R"(, "md5": "00000001")") + "]}";
         QVERIFY(errorOf([&] { compare(entry, md5Entry); }).find("md5 checksums") != std::string::npos);
-        QVERIFY(errorOf([&] { compareDumps(parseDump(entry, "tensor"), parseDump(entry), {}, false, {}); }).find("differs") != std::string::npos);
+        QVERIFY(errorOf([&] { compare::compareDumps(parseDump(entry, "tensor"), parseDump(entry), {}, false, {}); }).find("differs") != std::string::npos);
         QVERIFY(errorOf([&] { compare(entry, entry, {}, "structure"); }).find("cannot be compared") != std::string::npos);
         const std::string formula = R"("Torch.a.0.forward": {"input_args": [{"type": "str", "value": "=cmd|' /C calc'!A0"}]})";
         QVERIFY(errorOf([&] { compare(formula, formula); }).find("formula") != std::string::npos);

@@ -61,7 +61,7 @@ std::string compareCsv(const std::string& ours, const std::string& reference)
 {
     // Header first, then the data rows (padded to the header's width, as Python's csv + pandas read them).
     auto allRows = [](const std::string& text, const char* what) {
-        CsvTable table = parseCsvText(text, what);
+        support::CsvTable table = support::parseCsvText(text, what);
         table.rows.insert(table.rows.begin(), std::move(table.header));
         return table.rows;
     };
@@ -110,13 +110,13 @@ std::vector<std::string> splitArgs(const std::string& line)
 }
 
 // Runs the case's command (as recorded in command.txt) through the engine into outDir.
-JobOutcome runCase(const fs::path& caseDir, const fs::path& outDir)
+compare::JobOutcome runCase(const fs::path& caseDir, const fs::path& outDir)
 {
     std::string command = readText(caseDir / "command.txt");
     command = command.substr(0, command.find('\n'));
     const auto args = splitArgs(command);
     std::string target, golden;
-    JobOptions options;
+    compare::JobOptions options;
     options.progress = false;
     options.outputRoot = outDir;
     for (std::size_t i = 0; i < args.size(); ++i) {
@@ -130,8 +130,8 @@ JobOutcome runCase(const fs::path& caseDir, const fs::path& outDir)
     const fs::path targetPath = compareData() / target, goldenPath = compareData() / golden;
     if (fs::is_regular_file(targetPath))
         options.compare.firstDiffAnalyze = false; // the reference ignores -da for file inputs
-    const auto pairs = resolveComparePairs(targetPath, goldenPath, outDir, options.compare.firstDiffAnalyze);
-    return runCompareJob(pairs, options, nullptr);
+    const auto pairs = compare::resolveComparePairs(targetPath, goldenPath, outDir, options.compare.firstDiffAnalyze);
+    return compare::runCompareJob(pairs, options, nullptr);
 }
 
 // The file in dir whose name starts with prefix and has the extension (timestamps differ).
@@ -176,7 +176,7 @@ private slots:
         const fs::path caseDir = compareData() / "outputs" / "compare" / caseName.toStdString();
         QTemporaryDir tmp;
         const fs::path out = tmp.path().toStdString();
-        const JobOutcome job = runCase(caseDir, out);
+        const compare::JobOutcome job = runCase(caseDir, out);
         int compared = 0;
         for (const auto& item : fs::directory_iterator(caseDir)) {
             const std::string name = item.path().filename().string();
@@ -208,7 +208,7 @@ private slots:
     void statisticsVerdictCounts()
     {
         QTemporaryDir tmp;
-        const JobOutcome job = runCase(compareData() / "outputs" / "compare" / "statistics_problem_vs_bench_step0", tmp.path().toStdString());
+        const compare::JobOutcome job = runCase(compareData() / "outputs" / "compare" / "statistics_problem_vs_bench_step0", tmp.path().toStdString());
         QCOMPARE(job.pairs.size(), std::size_t(1));
         QCOMPARE(job.pairs[0].rows, std::size_t(573));
         QCOMPARE(job.pairs[0].pass, std::size_t(567));

@@ -22,29 +22,29 @@ class TestCompareOrchestration : public QObject {
 private slots:
     void folderNameGrammar()
     {
-        using Kind = DumpDirName::Kind;
-        const DumpDirName rank12 = parseDumpDirName("rank12");
+        using Kind = dump::DumpDirName::Kind;
+        const dump::DumpDirName rank12 = dump::parseDumpDirName("rank12");
         QVERIFY(rank12.is(Kind::Rank) && rank12.canonical());
         QCOMPARE(rank12.number.value(), 12LL);
-        const DumpDirName bare = parseDumpDirName("rank");
+        const dump::DumpDirName bare = dump::parseDumpDirName("rank");
         QVERIFY(bare.is(Kind::Rank) && bare.canonical() && bare.suffix.empty() && !bare.number);
-        const DumpDirName padded = parseDumpDirName("rank012"); // numeric, but not the reference's rank name
+        const dump::DumpDirName padded = dump::parseDumpDirName("rank012"); // numeric, but not the reference's rank name
         QVERIFY(padded.numeric() && !padded.canonical());
         QCOMPARE(padded.number.value(), 12LL);
-        const DumpDirName proc = parseDumpDirName("proc4711");
+        const dump::DumpDirName proc = dump::parseDumpDirName("proc4711");
         QVERIFY(proc.is(Kind::Proc));
         QCOMPARE(proc.number.value(), 4711LL);
-        const DumpDirName oddStep = parseDumpDirName("step2x");
+        const dump::DumpDirName oddStep = dump::parseDumpDirName("step2x");
         QVERIFY(oddStep.is(Kind::Step) && !oddStep.numeric() && !oddStep.number);
-        QVERIFY(parseDumpDirName("notarank").is(Kind::Other));
-        QVERIFY(!parseDumpDirName("rank1234567890123456789").number); // too long to be a number
+        QVERIFY(dump::parseDumpDirName("notarank").is(Kind::Other));
+        QVERIFY(!dump::parseDumpDirName("rank1234567890123456789").number); // too long to be a number
     }
 
     void pairsCarryStepAndRankNumbers()
     {
         QTemporaryDir out;
         const fs::path problem = refDumps() / "problem_2rank_mix_statistics", bench = refDumps() / "bench_2rank_mix_statistics";
-        const auto pairs = resolveComparePairs(problem, bench, out.path().toStdString(), false);
+        const auto pairs = compare::resolveComparePairs(problem, bench, out.path().toStdString(), false);
         QCOMPARE(pairs.size(), std::size_t(4));
         QCOMPARE(pairs[3].step, std::string("step1"));
         QCOMPARE(pairs[3].label, std::string("rank1"));
@@ -52,12 +52,12 @@ private slots:
         QCOMPARE(pairs[3].rankNumber, 1);
         QVERIFY(pairs[3].rankFolder);
 
-        const auto bareRank = resolveComparePairs(problem / "step1" / "rank1", bench / "step1" / "rank1", out.path().toStdString(), false);
+        const auto bareRank = compare::resolveComparePairs(problem / "step1" / "rank1", bench / "step1" / "rank1", out.path().toStdString(), false);
         QCOMPARE(bareRank.size(), std::size_t(1));
         QCOMPARE(bareRank[0].rankNumber, 1);
         QCOMPARE(bareRank[0].stepNumber, 0);
 
-        const auto procs = resolveComparePairs(refDumps() / "problem_mix_statistics", refDumps() / "bench_mix_statistics",
+        const auto procs = compare::resolveComparePairs(refDumps() / "problem_mix_statistics", refDumps() / "bench_mix_statistics",
             out.path().toStdString(), false);
         QVERIFY(!procs.empty());
         QVERIFY(!procs[0].rankFolder); // a proc{PID} folder is not analysed by -da
@@ -69,16 +69,16 @@ private slots:
         QTemporaryDir tmp;
         const fs::path file = fs::path(tmp.path().toStdString()) / "compare.json";
         writeFile(file, R"({"npu_path": "a/dump.json", "bench_path": "b/dump.json", "is_print_compare_log": true})");
-        const LegacyCompareInput input = readLegacyCompareJson(file);
+        const compare::LegacyCompareInput input = compare::readLegacyCompareJson(file);
         QCOMPARE(input.target, std::string("a/dump.json"));
         QCOMPARE(input.golden, std::string("b/dump.json"));
         QVERIFY(input.printCompareLog);
 
         writeFile(file, "[1, 2]");
         try {
-            readLegacyCompareJson(file);
+            compare::readLegacyCompareJson(file);
             QFAIL("a JSON array was accepted as compare.json");
-        } catch (const Error& error) {
+        } catch (const support::Error& error) {
             QVERIFY(std::string(error.what()).find(file.string()) != std::string::npos);
             QVERIFY(std::string(error.what()).find("npu_path") != std::string::npos);
         }
@@ -89,25 +89,25 @@ private slots:
     {
         QTemporaryDir out;
         const fs::path problem = refDumps() / "problem_2rank_mix_statistics", bench = refDumps() / "bench_2rank_mix_statistics";
-        const auto pairs = resolveComparePairs(problem, bench, out.path().toStdString(), false);
-        JobOptions options;
+        const auto pairs = compare::resolveComparePairs(problem, bench, out.path().toStdString(), false);
+        compare::JobOptions options;
         options.progress = false;
         options.outputRoot = out.path().toStdString();
-        const JobOutcome cli = runCompareJob(pairs, options, nullptr);
+        const compare::JobOutcome cli = compare::runCompareJob(pairs, options, nullptr);
 
-        std::vector<std::unique_ptr<CompareTable>> kept;
-        std::vector<ComparedTable> tables;
+        std::vector<std::unique_ptr<compare::CompareTable>> kept;
+        std::vector<compare::ComparedTable> tables;
         std::vector<std::size_t> startedOrder;
-        compareEachPair(pairs, options.compare, nullptr,
-            [&](std::size_t index, const ComparePair&) { startedOrder.push_back(index); },
-            [&](const ComparePair& pair, std::unique_ptr<CompareTable> table) {
+        compare::compareEachPair(pairs, options.compare, nullptr,
+            [&](std::size_t index, const compare::ComparePair&) { startedOrder.push_back(index); },
+            [&](const compare::ComparePair& pair, std::unique_ptr<compare::CompareTable> table) {
                 tables.push_back({ pair, table.get() });
                 kept.push_back(std::move(table));
             });
         QCOMPARE(startedOrder, (std::vector<std::size_t> { 0, 1, 2, 3 }));
-        JobOptions htmlOptions = options;
+        compare::JobOptions htmlOptions = options;
         htmlOptions.html = true;
-        const JobOutcome studio = outcomeOfTables(tables, htmlOptions);
+        const compare::JobOutcome studio = compare::outcomeOfTables(tables, htmlOptions);
 
         QCOMPARE(studio.pairs.size(), cli.pairs.size());
         QVERIFY(cli.rows > 0);
@@ -119,11 +119,11 @@ private slots:
             QCOMPARE(studio.pairs[i].warning, cli.pairs[i].warning);
             QVERIFY(!studio.pairs[i].htmlSection.empty());
         }
-        const std::string html = renderHtmlReport(studio);
+        const std::string html = compare::renderHtmlReport(studio);
         QVERIFY(html.find(std::string("Verdict: <b class=") + std::string(toString(cli.worst))) != std::string::npos);
 
         std::atomic<bool> cancel { true };
-        QVERIFY_THROWS_EXCEPTION(Error, compareEachPair(pairs, options.compare, &cancel, {}, [](const ComparePair&, std::unique_ptr<CompareTable>) {}));
+        QVERIFY_THROWS_EXCEPTION(support::Error, compare::compareEachPair(pairs, options.compare, &cancel, {}, [](const compare::ComparePair&, std::unique_ptr<compare::CompareTable>) {}));
     }
 
     // A self-compare (one dump as both sides, however the path is spelled) reads the dump.json once and both sides
@@ -141,31 +141,31 @@ private slots:
         const fs::path rankDir = onlySubdir(refDumps() / folder.toStdString() / "step0");
         const fs::path file = rankDir / "dump.json", otherSpelling = rankDir / "." / "dump.json";
         std::atomic<std::size_t> parses { 0 };
-        CompareHooks hooks;
+        compare::CompareHooks hooks;
         hooks.readDump = [&](const fs::path& path) {
             ++parses;
-            return std::make_shared<const DumpFile>(readDumpJson(path));
+            return std::make_shared<const dump::DumpFile>(dump::readDumpJson(path));
         };
-        ComparePair pair;
+        compare::ComparePair pair;
         pair.npuJson = file;
         pair.benchJson = otherSpelling;
-        const auto shared = comparePair(pair, {}, hooks);
+        const auto shared = compare::comparePair(pair, {}, hooks);
         QCOMPARE(parses.load(), std::size_t(1));
         QCOMPARE(shared->npu.dump.get(), shared->bench.dump.get());
         QVERIFY(shared->rows.size() > 10);
-        QCOMPARE(shared->countLevel(ResultLevel::Pass), shared->rows.size());
+        QCOMPARE(shared->countLevel(compare::ResultLevel::Pass), shared->rows.size());
 
         // Two parses, as before the sharing: the same bytes.
-        StackInfo stack = readStackJson(rankDir / "stack.json");
+        dump::StackInfo stack = dump::readStackJson(rankDir / "stack.json");
         stack.buildLookup();
-        const auto separate = compareDumps(readDumpJson(file), readDumpJson(otherSpelling), std::move(stack), true, {});
+        const auto separate = compare::compareDumps(dump::readDumpJson(file), dump::readDumpJson(otherSpelling), std::move(stack), true, {});
         QVERIFY(separate->npu.dump.get() != separate->bench.dump.get());
-        QCOMPARE(csvText(*shared), csvText(*separate));
+        QCOMPARE(compare::csvText(*shared), compare::csvText(*separate));
 
         // Two different files are still read once each.
         pair.benchJson = onlySubdir(refDumps() / folder.replace("problem_", "bench_").toStdString() / "step0") / "dump.json";
         parses = 0;
-        const auto two = comparePair(pair, {}, hooks);
+        const auto two = compare::comparePair(pair, {}, hooks);
         QCOMPARE(parses.load(), std::size_t(2));
         QVERIFY(two->npu.dump.get() != two->bench.dump.get());
     }

@@ -73,7 +73,7 @@ private slots:
         QTemporaryDir tmp;
         const fs::path step = fs::path(tmp.path().toStdString()) / "step0";
         writeStep(step);
-        const std::string text = analyzeOverflow(step);
+        const std::string text = diagnose::analyzeOverflow(step);
         // Torch.log: finite input, inf/NaN output -> the anomaly; Torch.exp (NaN in, NaN out) is downstream.
         QVERIFY2(text.starts_with("{\n  \"rank_0\": [\n    {\n      \"op_name\": \"Torch.log.0.forward\",\n      \"data_info\": {\n"
                                   "        \"input_args\": [\n          {\n            \"type\": \"torch.Tensor\","),
@@ -93,13 +93,13 @@ private slots:
         test::writeFile(step / "rank0" / "dump.json",
             std::string(R"({"task": "statistics", "level": "L1", "framework": "pytorch", "dump_data_dir": null, "data": {"Torch.a.0.forward": {"output": [)")
                 + leaf("1.0", "0.0", "0.5") + "]}}}");
-        QVERIFY(analyzeOverflow(step).empty());
+        QVERIFY(diagnose::analyzeOverflow(step).empty());
         const fs::path other = fs::path(tmp.path().toStdString()) / "stepX";
         writeStep(other, "");
         bool threw = false;
         try {
-            analyzeOverflow(other); // no framework key: the reference refuses it
-        } catch (const Error& e) {
+            diagnose::analyzeOverflow(other); // no framework key: the reference refuses it
+        } catch (const support::Error& e) {
             threw = std::string(e.what()).find("only available for PyTorch") != std::string::npos;
         }
         QVERIFY(threw);
@@ -116,7 +116,7 @@ private slots:
             { "Distributed.all_reduce.1.forward", "NaN", "NaN" } });
         writeRank(step / "rank1", { { "Torch.a.0.forward", "1.0", "1.0" }, { "Distributed.all_reduce.0.forward", "1.0", "1.0" },
             { "Torch.add.0.forward", "1.0", "Infinity" }, { "Distributed.all_reduce.1.forward", "Infinity", "Infinity" } });
-        const std::string text = analyzeOverflow(step);
+        const std::string text = diagnose::analyzeOverflow(step);
         QCOMPARE(reported(text), std::vector<std::string> { "Torch.add.0.forward" });
         QVERIFY2(text.starts_with("{\n  \"rank_1\": ["), text.c_str());
         QVERIFY(text.find("\"construct_info\": [\n        \"Torch.add.0.forward\"\n      ],") != std::string::npos);
@@ -156,7 +156,7 @@ private slots:
             test::writeFile(step / ("rank" + std::to_string(r)) / "dump.json",
                 R"({"task": "statistics", "level": "mix", "framework": "pytorch", "dump_data_dir": null, "data": {)" + data + "}}");
         }
-        const std::string text = analyzeOverflow(step);
+        const std::string text = diagnose::analyzeOverflow(step);
         QCOMPARE(reported(text), std::vector<std::string> { "Torch.mul.1.forward" });
         QVERIFY2(text.starts_with("{\n  \"rank_5\": ["), text.c_str());
     }
@@ -170,7 +170,7 @@ private slots:
             { "Torch.log.0.forward", "1.0", "-Infinity" }, { "Torch.log.1.forward", "1.0", "NaN" } });
         writeRank(step / "rank2", { { "Distributed.all_reduce.0.forward", "1.0", "1.0" }, { "Torch.exp.0.forward", "1.0", "Infinity" } });
         writeRank(step / "rank3", { { "Distributed.all_reduce.0.forward", "1.0", "1.0" }, { "Torch.exp.0.forward", "1.0", "1.0" } });
-        const std::string text = analyzeOverflow(step);
+        const std::string text = diagnose::analyzeOverflow(step);
         QCOMPARE(reported(text), (std::vector<std::string> { "Torch.log.0.forward", "Torch.exp.0.forward" }));
         QVERIFY2(text.find("\"rank_0\": [") != std::string::npos && text.find("\"rank_2\": [") != std::string::npos, text.c_str());
     }
@@ -188,7 +188,7 @@ private slots:
             construct += ", \"Module.m" + std::to_string(i) + "\": \"Module.m" + std::to_string(i - 1) + "\"";
         construct += ", \"Module.loop.a\": \"Module.loop.b\", \"Module.loop.b\": \"Module.loop.a\"}";
         test::writeFile(step / "rank0" / "construct.json", construct);
-        const std::string text = analyzeOverflow(step);
+        const std::string text = diagnose::analyzeOverflow(step);
         const std::size_t begin = text.find("\"construct_info\": [\n        \"Module.m0\",\n        \"Module.m1\",\n");
         QVERIFY(begin != std::string::npos);
         const std::size_t end = text.find("\n      ],", begin);
@@ -202,7 +202,7 @@ private slots:
         // A parent loop ends the chain at the first name seen again.
         test::writeFile(step / "rank0" / "construct.json",
             R"({"Torch.log.0.forward": "Module.a", "Module.a": "Module.b", "Module.b": "Module.a"})");
-        QVERIFY(analyzeOverflow(step).find("\"construct_info\": [\n        \"Module.b\",\n        \"Module.a\",\n        "
+        QVERIFY(diagnose::analyzeOverflow(step).find("\"construct_info\": [\n        \"Module.b\",\n        \"Module.a\",\n        "
                                             "\"Torch.log.0.forward\"\n      ],")
             != std::string::npos);
     }

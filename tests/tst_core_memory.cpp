@@ -34,7 +34,7 @@ std::string readError(const fs::path& dir, const std::string& text)
     writeFile(file, text);
     try {
         readMemScope(file);
-    } catch (const Error& error) {
+    } catch (const support::Error& error) {
         return error.what();
     }
     return {};
@@ -215,7 +215,7 @@ private slots:
         both.step(1);
         writeFile(root / "both.csv", both.text);
         const auto c = readMemScope(root / "both.csv");
-        QVERIFY_THROWS_EXCEPTION(Error, buildModel(c));
+        QVERIFY_THROWS_EXCEPTION(support::Error, buildModel(c));
     }
 
     void databaseVariant()
@@ -223,7 +223,7 @@ private slots:
         QTemporaryDir dir;
         const fs::path file = fs::path(dir.path().toStdString()) / "memscope_dump_20250101000000.db";
         {
-            SqliteDb db(file, false);
+            support::SqliteDb db(file, false);
             db.exec("CREATE TABLE memscope_dump (\"ID\" INTEGER, \"Event\" TEXT, \"Event Type\" TEXT, \"Name\" TEXT, "
                     "\"Timestamp(ns)\" INTEGER, \"Process Id\" INTEGER, \"Thread Id\" INTEGER, \"Device Id\" TEXT, \"Ptr\" TEXT, "
                     "\"Attr\" TEXT, \"Call Stack(Python)\" TEXT, \"Call Stack(C)\" TEXT)");
@@ -242,13 +242,13 @@ private slots:
         QVERIFY(!model.blocks[0].aliveAtEnd());
 
         {
-            SqliteDb db(file, false);
+            support::SqliteDb db(file, false);
             db.exec("INSERT INTO memscope_dump VALUES (3, 'MALLOC', 'PTA', 'N/A', 30, 7, 7, '0', '0x10', '{\"size\":\"big\"}', '', '')");
         }
         try {
             readMemScope(file);
             QFAIL("a bad size in the database was accepted");
-        } catch (const Error& error) {
+        } catch (const support::Error& error) {
             const std::string what = error.what();
             QVERIFY2(what.find("row 3, column 10 (Attr)") != std::string::npos, what.c_str());
             QVERIFY2(what.find("\"big\"") != std::string::npos, what.c_str());
@@ -293,7 +293,7 @@ private slots:
         try {
             readMemScope(fifo);
             QFAIL("a FIFO was read");
-        } catch (const Error& error) {
+        } catch (const support::Error& error) {
             const std::string what = error.what();
             QVERIFY2(what.find("FIFO") != std::string::npos && what.find(fifo.string()) != std::string::npos, what.c_str());
         }
@@ -301,7 +301,7 @@ private slots:
         try {
             readMemScope(missing);
             QFAIL("a missing file was read");
-        } catch (const Error& error) {
+        } catch (const support::Error& error) {
             QVERIFY(std::string(error.what()).find(missing.string()) != std::string::npos);
         }
     }

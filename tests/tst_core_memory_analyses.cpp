@@ -258,7 +258,7 @@ private slots:
         DecomposeOptions withHal { DecomposeOptions::At::End };
         withHal.includeHal = true;
         QCOMPARE(decompose(dump.trace, dump.model, withHal).liveBytes, std::int64_t(8900));
-        QVERIFY_THROWS_EXCEPTION(Error, decompose(dump.trace, dump.model, { DecomposeOptions::At::StepEnd, 0, 7 }));
+        QVERIFY_THROWS_EXCEPTION(support::Error, decompose(dump.trace, dump.model, { DecomposeOptions::At::StepEnd, 0, 7 }));
     }
 
     void categoriesInferred()
@@ -355,7 +355,7 @@ private slots:
         QCOMPARE(result.rows[1].diff, std::int64_t(1048576));
         QCOMPARE(*result.rows[2].base, std::int64_t(512));
         QCOMPARE(result.rows[2].basePeak, std::int64_t(512 + 4096));
-        QVERIFY_THROWS_EXCEPTION(Error, compareMemory({ &dump.trace, &dump.model, 1 }, { &dump.trace, &dump.model, 3 }, CompareLevel::Op, CompareMode::Net));
+        QVERIFY_THROWS_EXCEPTION(support::Error, compareMemory({ &dump.trace, &dump.model, 1 }, { &dump.trace, &dump.model, 3 }, CompareLevel::Op, CompareMode::Net));
     }
 
     void plantedLeakAndLateFreeInCaptureLayout()
@@ -491,7 +491,7 @@ private slots:
         try {
             readWatchChecksums(file);
             QFAIL("a bad checksum was accepted");
-        } catch (const Error& error) {
+        } catch (const support::Error& error) {
             QVERIFY2(std::string(error.what()).find("line 2, column 2 (Check data sum)") != std::string::npos, error.what());
         }
     }

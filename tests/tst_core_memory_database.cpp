@@ -80,8 +80,8 @@ private slots:
         QVERIFY(describe(fromDb) == describe(fromCsv));
         QCOMPARE(buildModel(fromDb).blocks.size(), std::size_t(23));
         // msMemScope's column types: ID and Timestamp stored as integers, Attr as JSON text.
-        SqliteDb opened(db, true);
-        SqliteStatement types(opened, "SELECT typeof(\"ID\"), typeof(\"Timestamp(ns)\"), \"Attr\" FROM memscope_dump WHERE \"Event\" = 'MALLOC' LIMIT 1");
+        support::SqliteDb opened(db, true);
+        support::SqliteStatement types(opened, "SELECT typeof(\"ID\"), typeof(\"Timestamp(ns)\"), \"Attr\" FROM memscope_dump WHERE \"Event\" = 'MALLOC' LIMIT 1");
         QVERIFY(types.step());
         QCOMPARE(std::string(types.columnText(0)), std::string("integer"));
         QCOMPARE(std::string(types.columnText(1)), std::string("integer"));
@@ -123,7 +123,7 @@ private slots:
         try {
             writer.append("1,MALLOC,PTA,N/A,5,7,7,0\n");
             QFAIL("a short row was written");
-        } catch (const Error& error) {
+        } catch (const support::Error& error) {
             const std::string what = error.what();
             QVERIFY2(what.find(db.string()) != std::string::npos && what.find("has 8 cells") != std::string::npos, what.c_str());
         }

@@ -160,7 +160,7 @@ private slots:
         try {
             load(dir, d.text);
             QFAIL("a bad req_size was accepted");
-        } catch (const Error& error) {
+        } catch (const support::Error& error) {
             QVERIFY2(std::string(error.what()).find("line 2, column 10 (Attr): Attr req_size \"lots\" is not a number") != std::string::npos,
                 error.what());
         }

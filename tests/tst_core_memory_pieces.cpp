@@ -71,7 +71,7 @@ std::string readError(const fs::path& file, unsigned pieces)
 {
     try {
         readMemScopeCsvInPieces(file, pieces);
-    } catch (const Error& error) {
+    } catch (const support::Error& error) {
         return error.what();
     }
     return {};

@@ -68,7 +68,7 @@ std::string errorOf(const fs::path& file, const std::vector<AttrUpdate>& updates
 {
     try {
         writeBackAttrs(file, updates);
-    } catch (const Error& error) {
+    } catch (const support::Error& error) {
         return error.what();
     }
     return {};
@@ -92,7 +92,7 @@ private slots:
             std::string("{size:8,inefficient_type:early_allocation,late_deallocation,owner:PTA@weight}"));
         AttrUpdate replace { 0, 0, 0, "category", "weight", false };
         QCOMPARE(updatedAttr("{size:8,category:unknown,used:3}", replace), std::string("{size:8,category:weight,used:3}"));
-        QVERIFY_THROWS_EXCEPTION(Error, updatedAttr("size:8", replace));
+        QVERIFY_THROWS_EXCEPTION(support::Error, updatedAttr("size:8", replace));
     }
 
     void csvRowsByLineEverythingElseKept()

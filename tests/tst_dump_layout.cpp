@@ -24,13 +24,13 @@ QString errorOf(const std::function<void()>& action)
 {
     try {
         action();
-    } catch (const Error& error) {
+    } catch (const support::Error& error) {
         return QString::fromUtf8(error.what());
     }
     return {};
 }
 
-std::vector<std::string> namesOf(const std::vector<DumpFolder>& folders)
+std::vector<std::string> namesOf(const std::vector<dump::DumpFolder>& folders)
 {
     std::vector<std::string> names;
     for (const auto& folder : folders)
@@ -38,7 +38,7 @@ std::vector<std::string> namesOf(const std::vector<DumpFolder>& folders)
     return names;
 }
 
-std::vector<int> numbersOf(const std::vector<DumpFolder>& folders)
+std::vector<int> numbersOf(const std::vector<dump::DumpFolder>& folders)
 {
     std::vector<int> numbers;
     for (const auto& folder : folders)
@@ -58,13 +58,13 @@ private slots:
         const fs::path step = fs::path(tmp.path().toStdString()) / "step0";
         for (const char* proc : { "proc10", "proc2", "proc100", "proc9" })
             writeFile(step / proc / "dump.json", "{}");
-        const DumpFolders folders = listDumpFolders(step, DumpFolderNames::Written);
+        const dump::DumpFolders folders = dump::listDumpFolders(step, dump::DumpFolderNames::Written);
         QCOMPARE(namesOf(folders.procs), (std::vector<std::string> { "proc2", "proc9", "proc10", "proc100" }));
         QCOMPARE(numbersOf(folders.procs), (std::vector<int> { 2, 9, 10, 100 }));
         QVERIFY(folders.ranks.empty() && folders.steps.empty());
 
-        const DumpTree tree = discoverDumpTree(step);
-        QCOMPARE(int(tree.kind), int(DumpRootKind::StepDir));
+        const dump::DumpTree tree = dump::discoverDumpTree(step);
+        QCOMPARE(int(tree.kind), int(dump::DumpRootKind::StepDir));
         std::vector<std::string> labels;
         for (const auto& rank : tree.steps[0].ranks) {
             labels.push_back(rank.label);
@@ -87,26 +87,26 @@ private slots:
                 writeFile(root / step / rank / "dump.json", "{}");
         writeFile(root / "step2x" / "rank0" / "dump.json", "{}"); // not a step folder
         writeFile(root / "notes.txt", "x");
-        const DumpFolders top = listDumpFolders(root, DumpFolderNames::Written);
+        const dump::DumpFolders top = dump::listDumpFolders(root, dump::DumpFolderNames::Written);
         QCOMPARE(numbersOf(top.steps), (std::vector<int> { 0, 2, 10 }));
         QCOMPARE(top.steps[2].path, root / "step10");
         QCOMPARE(top.otherFolders, std::size_t(1));
         QCOMPARE(top.files, std::size_t(1));
-        const DumpFolders step = listDumpFolders(root / "step2", DumpFolderNames::Written);
+        const dump::DumpFolders step = dump::listDumpFolders(root / "step2", dump::DumpFolderNames::Written);
         QCOMPARE(namesOf(step.ranks), (std::vector<std::string> { "rank", "rank2", "rank10" }));
         QCOMPARE(numbersOf(step.ranks), (std::vector<int> { 0, 2, 10 }));
         QVERIFY(step.ranks[0].bare && !step.ranks[1].bare);
         QCOMPARE(step.otherFolders, std::size_t(1));
 
         // The two name rules differ in leading zeros only.
-        QVERIFY(readFolderName("rank01", DumpFolderNames::Written));
-        QVERIFY(!readFolderName("rank01", DumpFolderNames::Reference));
-        QCOMPARE(readFolderName("rank0", DumpFolderNames::Reference)->number, 0);
-        QCOMPARE(readFolderName("step07", DumpFolderNames::Written)->number, 7);
-        QVERIFY(!readFolderName("step", DumpFolderNames::Written)); // a step needs its number
-        QVERIFY(!readFolderName("proc", DumpFolderNames::Written));
-        QVERIFY(!readFolderName("rank1234567890", DumpFolderNames::Written)); // at most 9 digits
-        QVERIFY(!readFolderName("procx", DumpFolderNames::Reference));
+        QVERIFY(dump::readFolderName("rank01", dump::DumpFolderNames::Written));
+        QVERIFY(!dump::readFolderName("rank01", dump::DumpFolderNames::Reference));
+        QCOMPARE(dump::readFolderName("rank0", dump::DumpFolderNames::Reference)->number, 0);
+        QCOMPARE(dump::readFolderName("step07", dump::DumpFolderNames::Written)->number, 7);
+        QVERIFY(!dump::readFolderName("step", dump::DumpFolderNames::Written)); // a step needs its number
+        QVERIFY(!dump::readFolderName("proc", dump::DumpFolderNames::Written));
+        QVERIFY(!dump::readFolderName("rank1234567890", dump::DumpFolderNames::Written)); // at most 9 digits
+        QVERIFY(!dump::readFolderName("procx", dump::DumpFolderNames::Reference));
     }
 
     void verbsAgreeOnTheOrder()
@@ -116,7 +116,7 @@ private slots:
         for (const char* side : { "npu", "bench" })
             for (const char* rank : { "rank10", "rank2", "rank1" })
                 writeFile(root / side / "step3" / rank / "dump.json", "{}");
-        const auto pairs = resolveComparePairs(root / "npu", root / "bench", root / "out", false);
+        const auto pairs = compare::resolveComparePairs(root / "npu", root / "bench", root / "out", false);
         QCOMPARE(pairs.size(), std::size_t(3));
         std::vector<int> compareRanks;
         for (const auto& pair : pairs) {
@@ -141,25 +141,25 @@ private slots:
     void bareRankFolderAndDumpJsonPath()
     {
         const fs::path rank = refDumps() / "problem_2rank_mix_statistics" / "step1" / "rank1";
-        const DumpTree bare = discoverDumpTree(rank);
-        QCOMPARE(int(bare.kind), int(DumpRootKind::RankDir));
+        const dump::DumpTree bare = dump::discoverDumpTree(rank);
+        QCOMPARE(int(bare.kind), int(dump::DumpRootKind::RankDir));
         QCOMPARE(bare.steps.size(), std::size_t(1));
         QCOMPARE(bare.steps[0].ranks[0].rank.value(), 1);
         QCOMPARE(bare.steps[0].ranks[0].dumpJson, rank / "dump.json");
 
-        const DumpTree file = discoverDumpTree(rank / "dump.json");
-        QCOMPARE(int(file.kind), int(DumpRootKind::File));
+        const dump::DumpTree file = dump::discoverDumpTree(rank / "dump.json");
+        QCOMPARE(int(file.kind), int(dump::DumpRootKind::File));
         QCOMPARE(file.steps[0].ranks[0].rank.value(), 1);
         QCOMPARE(file.steps[0].ranks[0].dir, rank);
         QCOMPARE(file.steps[0].ranks[0].constructJson(), rank / "construct.json");
 
         QTemporaryDir out;
         const fs::path bench = refDumps() / "bench_2rank_mix_statistics" / "step1" / "rank1";
-        const auto pairs = resolveComparePairs(rank, bench, out.path().toStdString(), false);
+        const auto pairs = compare::resolveComparePairs(rank, bench, out.path().toStdString(), false);
         QCOMPARE(pairs.size(), std::size_t(1));
         QCOMPARE(pairs[0].label, std::string("rank1"));
         QCOMPARE(pairs[0].rankNumber, 1);
-        const auto files = resolveComparePairs(rank / "dump.json", bench / "dump.json", out.path().toStdString(), false);
+        const auto files = compare::resolveComparePairs(rank / "dump.json", bench / "dump.json", out.path().toStdString(), false);
         QCOMPARE(files.size(), std::size_t(1));
         QCOMPARE(files[0].npuJson, rank / "dump.json");
     }
@@ -170,12 +170,12 @@ private slots:
         const fs::path root = tmp.path().toStdString();
         writeFile(root / "step0" / "rank0" / "dump.json", "{}");
         fs::create_directories(root / "step1" / "notes");
-        const DumpTree tree = discoverDumpTree(root);
+        const dump::DumpTree tree = dump::discoverDumpTree(root);
         QCOMPARE(tree.steps.size(), std::size_t(2));
         QCOMPARE(tree.steps[1].step.value(), 1);
         QVERIFY(tree.steps[1].ranks.empty()); // listed, with nothing to read
-        QVERIFY(errorOf([&] { discoverDumpTree(root / "step1"); }).contains(QString::fromStdString((root / "step1").string())));
-        QVERIFY(errorOf([&] { discoverDumpTree(root / "step1"); }).contains("no msprobe dump found"));
+        QVERIFY(errorOf([&] { dump::discoverDumpTree(root / "step1"); }).contains(QString::fromStdString((root / "step1").string())));
+        QVERIFY(errorOf([&] { dump::discoverDumpTree(root / "step1"); }).contains("no msprobe dump found"));
         QVERIFY(errorOf([&] { graph::rankDirectories(root / "step1"); }).isEmpty());
         QVERIFY(graph::rankDirectories(root / "step1").empty());
     }
@@ -185,11 +185,11 @@ private slots:
         QTemporaryDir tmp;
         const fs::path empty = fs::path(tmp.path().toStdString()) / "empty";
         fs::create_directories(empty / "nothing");
-        const QString error = errorOf([&] { discoverDumpTree(empty); });
+        const QString error = errorOf([&] { dump::discoverDumpTree(empty); });
         QVERIFY2(error.startsWith(QString::fromStdString(empty.string()) + ": no msprobe dump found"), qPrintable(error));
         fs::remove(empty / "nothing");
         QCOMPARE(errorOf([&] { graph::classifyInput(empty); }), QString::fromStdString(empty.string()) + ": the folder is empty");
-        QVERIFY(errorOf([&] { listDumpFolders(empty / "missing", DumpFolderNames::Written); })
+        QVERIFY(errorOf([&] { dump::listDumpFolders(empty / "missing", dump::DumpFolderNames::Written); })
                     .contains(QString::fromStdString((empty / "missing").string()) + ": cannot list the directory"));
         QVERIFY(!trend::hasDumpSteps(empty / "missing"));
     }
@@ -200,21 +200,21 @@ private slots:
         const fs::path root = tmp.path().toStdString();
         fs::create_directories(root / "loop");
         fs::create_symlink("rank1", root / "loop" / "rank1"); // a link to itself
-        const QString loop = errorOf([&] { listDumpFolders(root / "loop", DumpFolderNames::Reference); });
+        const QString loop = errorOf([&] { dump::listDumpFolders(root / "loop", dump::DumpFolderNames::Reference); });
         QVERIFY2(loop.contains(QString::fromStdString((root / "loop" / "rank1").string()) + ": is a symbolic link loop"), qPrintable(loop));
-        QVERIFY(errorOf([&] { discoverDumpTree(root / "loop"); }).contains("rank1: is a symbolic link loop"));
+        QVERIFY(errorOf([&] { dump::discoverDumpTree(root / "loop"); }).contains("rank1: is a symbolic link loop"));
         QVERIFY(errorOf([&] { graph::rankDirectories(root / "loop"); }).contains("rank1: is a symbolic link loop"));
         fs::create_symlink("notes", root / "loop" / "notes"); // a loop under another name is not a dump folder
         fs::remove(root / "loop" / "rank1");
-        QCOMPARE(listDumpFolders(root / "loop", DumpFolderNames::Written).otherEntries, std::size_t(1));
+        QCOMPARE(dump::listDumpFolders(root / "loop", dump::DumpFolderNames::Written).otherEntries, std::size_t(1));
 
         const fs::path rank = root / "fifo" / "step0" / "rank0";
         fs::create_directories(rank);
         QCOMPARE(::mkfifo((rank / "dump.json").c_str(), 0600), 0);
-        const QString fifo = errorOf([&] { discoverDumpTree(root / "fifo"); });
+        const QString fifo = errorOf([&] { dump::discoverDumpTree(root / "fifo"); });
         QVERIFY2(fifo.contains(QString::fromStdString((rank / "dump.json").string()) + ": is a FIFO"), qPrintable(fifo));
-        QVERIFY(errorOf([&] { discoverDumpTree(rank / "dump.json"); }).contains("is a FIFO (named pipe): neither"));
-        QVERIFY(dumpFileIn(rank).empty()); // compare pairing skips it, as the reference does
+        QVERIFY(errorOf([&] { dump::discoverDumpTree(rank / "dump.json"); }).contains("is a FIFO (named pipe): neither"));
+        QVERIFY(dump::dumpFileIn(rank).empty()); // compare pairing skips it, as the reference does
     }
 };
 

@@ -9,7 +9,7 @@
 
 #include <limits>
 
-namespace msprobe::dumpjson {
+namespace msprobe::dump::detail {
 std::size_t setDumpJsonChunkBytesForTesting(std::size_t bytes);
 }
 
@@ -21,7 +21,7 @@ namespace {
 constexpr std::size_t kWhole = std::numeric_limits<std::size_t>::max();
 
 struct Outcome {
-    DumpFile dump;
+    dump::DumpFile dump;
     std::string error;
     std::uint64_t lastProgress = 0;
     bool monotone = true;
@@ -30,20 +30,20 @@ struct Outcome {
 // Reads from the file (readFile) or parses the text, with the given piece size.
 Outcome readWith(std::size_t pieceBytes, const std::filesystem::path& file, const std::string& text, bool readFile)
 {
-    const std::size_t previous = dumpjson::setDumpJsonChunkBytesForTesting(pieceBytes);
+    const std::size_t previous = dump::detail::setDumpJsonChunkBytesForTesting(pieceBytes);
     Outcome outcome;
-    ReadOptions options;
+    dump::ReadOptions options;
     options.progress = [&outcome](std::uint64_t done, std::uint64_t) {
         outcome.monotone = outcome.monotone && done >= outcome.lastProgress;
         outcome.lastProgress = done;
     };
     try {
-        DumpJsonReader reader;
+        dump::DumpJsonReader reader;
         outcome.dump = readFile ? reader.read(file, options) : reader.parse(text, file.string(), options);
-    } catch (const Error& error) {
+    } catch (const support::Error& error) {
         outcome.error = error.what();
     }
-    dumpjson::setDumpJsonChunkBytesForTesting(previous);
+    dump::detail::setDumpJsonChunkBytesForTesting(previous);
     return outcome;
 }
 

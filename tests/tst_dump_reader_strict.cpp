@@ -17,7 +17,7 @@
 #include <cstring>
 #include <limits>
 
-namespace msprobe::dumpjson {
+namespace msprobe::dump::detail {
 std::size_t setDumpJsonChunkBytesForTesting(std::size_t bytes);
 }
 
@@ -29,19 +29,19 @@ namespace {
 constexpr std::size_t kWhole = std::numeric_limits<std::size_t>::max();
 
 // Parses `text` whole or in pieces of `pieceBytes`; the error text, or empty.
-std::string parseError(const std::string& text, DumpFile* out = nullptr, std::size_t pieceBytes = kWhole)
+std::string parseError(const std::string& text, dump::DumpFile* out = nullptr, std::size_t pieceBytes = kWhole)
 {
-    const std::size_t previous = dumpjson::setDumpJsonChunkBytesForTesting(pieceBytes);
+    const std::size_t previous = dump::detail::setDumpJsonChunkBytesForTesting(pieceBytes);
     std::string message;
     try {
-        DumpJsonReader reader;
-        DumpFile dump = reader.parse(text, "inline.json");
+        dump::DumpJsonReader reader;
+        dump::DumpFile dump = reader.parse(text, "inline.json");
         if (out)
             *out = std::move(dump);
-    } catch (const Error& error) {
+    } catch (const support::Error& error) {
         message = error.what();
     }
-    dumpjson::setDumpJsonChunkBytesForTesting(previous);
+    dump::detail::setDumpJsonChunkBytesForTesting(previous);
     return message;
 }
 
@@ -115,14 +115,14 @@ private slots:
         for (const Good& good : { Good { "-0", 0.0 }, Good { "1E+5", 1e5 }, Good { "1e-3", 1e-3 }, Good { "0.5", 0.5 },
                  Good { "-1.5e10", -1.5e10 }, Good { "0", 0.0 }, Good { "120", 120.0 }, Good { "1.25E2", 125.0 },
                  Good { "123456789012345678901234", 123456789012345678901234.0 } }) {
-            DumpFile dump;
+            dump::DumpFile dump;
             for (std::size_t pieces : { kWhole, std::size_t(40) }) {
                 const std::string message = parseError(tensorDump(good.token), &dump, pieces);
                 QVERIFY2(message.empty(), (std::string(good.token) + ": " + message).c_str());
                 QCOMPARE(dump.tensors.max[0].asDouble(), good.value);
             }
         }
-        DumpFile dump;
+        dump::DumpFile dump;
         QVERIFY(parseError(tensorDump("-Infinity"), &dump).empty());
         QCOMPARE(dump.tensors.max[0].asDouble(), -std::numeric_limits<double>::infinity());
     }
@@ -161,7 +161,7 @@ private slots:
                 + token + ", \"Min\": " + token + " , \"Mean\": null, \"Norm\": null}";
         const std::string text = "{\n \"task\": \"statistics\",\n \"data\": {\n  \"Torch.a.0.forward\": {\n   \"output\": [" + tensors + "]\n  }\n }\n}";
         for (std::size_t pieces : { kWhole, std::size_t(4096) }) {
-            DumpFile dump;
+            dump::DumpFile dump;
             const std::string message = parseError(text, &dump, pieces);
             QVERIFY2(message.empty(), message.c_str());
             QCOMPARE(dump.tensors.size(), tokens.size());
@@ -171,8 +171,8 @@ private slots:
                 errno = 0;
                 const long long asInteger = integer ? std::strtoll(token.c_str(), nullptr, 10) : 0;
                 const bool int64 = integer && errno == 0;
-                for (const StatValue& read : { dump.tensors.max[i], dump.tensors.min[i] }) {
-                    QVERIFY2(read.kind == (int64 ? StatKind::Int : StatKind::Float), token.c_str());
+                for (const dump::StatValue& read : { dump.tensors.max[i], dump.tensors.min[i] }) {
+                    QVERIFY2(read.kind == (int64 ? dump::StatKind::Int : dump::StatKind::Float), token.c_str());
                     if (int64)
                         QVERIFY2(read.i == asInteger, token.c_str());
                     else
@@ -190,7 +190,7 @@ private slots:
                                  "  \"Torch.b.0.forward\": {}\n },\n \"data\": {\n  \"Torch.c.0.forward\": {\n   \"output\": [{\"type\": "
                                  "\"int\", \"value\": 3}]\n  },\n  \"Torch.d.0.forward\": {}\n }\n}";
         for (std::size_t pieces : { kWhole, std::size_t(30) }) {
-            DumpFile dump;
+            dump::DumpFile dump;
             const std::string message = parseError(text, &dump, pieces);
             QVERIFY2(message.empty(), message.c_str());
             QCOMPARE(dump.entries.size(), std::size_t(2));
@@ -208,14 +208,14 @@ private slots:
             "output": [{"type": "int", "value": 2}, {"type": "torch.ProcessGroup", "group_id": "a", "group_id": "b", "opts": {"x": 1, "y": 2, "x": [3]}}],
             "grad": [{"type": "torch.Tensor", "dtype": "torch.float32", "shape": [], "Max": NaN, "Min": 1, "Mean": 1, "Norm": 1}],
             "grad": []}}})";
-        DumpFile dump;
+        dump::DumpFile dump;
         const std::string message = parseError(text, &dump);
         QVERIFY2(message.empty(), message.c_str());
         const std::uint32_t body = dump.entries[0].body;
         const auto children = dump.children(body);
         QCOMPARE(children.size(), std::size_t(4));
-        QCOMPARE(countEntries(dump).tensors, std::size_t(0)); // the replaced "grad" held the only tensor
-        QCOMPARE(countEntries(dump).tensorsWithNanOrInf, std::size_t(0));
+        QCOMPARE(dump::countEntries(dump).tensors, std::size_t(0)); // the replaced "grad" held the only tensor
+        QCOMPARE(dump::countEntries(dump).tensorsWithNanOrInf, std::size_t(0));
         QCOMPARE(dump.text(dump.nodes[children[0]].key), std::string_view("input_args"));
         QCOMPARE(dump.text(dump.nodes[children[1]].key), std::string_view("output"));
         QCOMPARE(dump.text(dump.nodes[children[2]].key), std::string_view("input_kwargs"));
@@ -240,7 +240,7 @@ private slots:
         };
         for (const Case& c : { Case { "3735928559", "3735928559" }, Case { "-17", "-17" }, Case { "2.5", "2.5" }, Case { "1e20", "1e+20" },
                  Case { "\"00ab\"", "00ab" } }) {
-            DumpFile dump;
+            dump::DumpFile dump;
             for (std::size_t pieces : { kWhole, std::size_t(40) }) {
                 const std::string message = parseError(tensorDump("1.0", std::string(", \"md5\": ") + c.json), &dump, pieces);
                 QVERIFY2(message.empty(), message.c_str());
@@ -255,7 +255,7 @@ private slots:
     {
         const std::string text = "\xEF\xBB\xBF" + tensorDump("1.0");
         for (std::size_t pieces : { kWhole, std::size_t(40) }) {
-            DumpFile dump;
+            dump::DumpFile dump;
             const std::string message = parseError(text, &dump, pieces);
             QVERIFY2(message.empty(), message.c_str());
             QCOMPARE(dump.entries.size(), std::size_t(2));
@@ -263,9 +263,9 @@ private slots:
         QTemporaryDir dir;
         const std::filesystem::path file = std::filesystem::path(dir.path().toStdString()) / "dump.json";
         writeFile(file, text);
-        const std::size_t previous = dumpjson::setDumpJsonChunkBytesForTesting(40);
-        QCOMPARE(readDumpJson(file).entries.size(), std::size_t(2));
-        dumpjson::setDumpJsonChunkBytesForTesting(previous);
+        const std::size_t previous = dump::detail::setDumpJsonChunkBytesForTesting(40);
+        QCOMPARE(dump::readDumpJson(file).entries.size(), std::size_t(2));
+        dump::detail::setDumpJsonChunkBytesForTesting(previous);
         const std::string bad = "\xEF\xBB\xBF" + tensorDump("0x1");
         const std::string message = parseError(bad);
         QVERIFY2(message.starts_with("inline.json: byte " + std::to_string(bad.find("0x1")) + " "), message.c_str());
@@ -338,9 +338,9 @@ private slots:
             std::filesystem::resize_file(file, kSize); // sparse: cheap to make
             const std::uint64_t before = peakRssKiB();
             try {
-                readDumpJson(file);
+                dump::readDumpJson(file);
                 QFAIL("no error");
-            } catch (const Error& error) {
+            } catch (const support::Error& error) {
                 const std::string message = error.what();
                 QVERIFY2(message.starts_with(file.string() + ": byte " + std::to_string(head.size()) + " (line "), message.c_str());
                 QVERIFY2(message.find("a NUL byte") != std::string::npos, message.c_str());

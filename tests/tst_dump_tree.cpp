@@ -22,8 +22,8 @@ private slots:
     void realDumpPathAndStepAndRankLevels()
     {
         const auto root = refDumps() / "bench_2rank_mix_statistics";
-        const DumpTree all = discoverDumpTree(root);
-        QCOMPARE(int(all.kind), int(DumpRootKind::DumpPath));
+        const dump::DumpTree all = dump::discoverDumpTree(root);
+        QCOMPARE(int(all.kind), int(dump::DumpRootKind::DumpPath));
         QCOMPARE(all.steps.size(), std::size_t(2));
         QCOMPARE(all.steps[1].step.value(), 1);
         QCOMPARE(all.steps[0].ranks.size(), std::size_t(2));
@@ -31,20 +31,20 @@ private slots:
         QCOMPARE(all.steps[0].ranks[1].rank.value(), 1);
         QCOMPARE(all.steps[0].ranks[1].dumpJson, root / "step0" / "rank1" / "dump.json");
 
-        const DumpTree step = discoverDumpTree(root / "step1");
-        QCOMPARE(int(step.kind), int(DumpRootKind::StepDir));
+        const dump::DumpTree step = dump::discoverDumpTree(root / "step1");
+        QCOMPARE(int(step.kind), int(dump::DumpRootKind::StepDir));
         QCOMPARE(step.steps.size(), std::size_t(1));
         QCOMPARE(step.steps[0].ranks.size(), std::size_t(2));
 
-        const DumpTree rank = discoverDumpTree(root / "step1" / "rank0");
-        QCOMPARE(int(rank.kind), int(DumpRootKind::RankDir));
+        const dump::DumpTree rank = dump::discoverDumpTree(root / "step1" / "rank0");
+        QCOMPARE(int(rank.kind), int(dump::DumpRootKind::RankDir));
         QCOMPARE(rank.steps[0].ranks[0].label, std::string("rank0"));
 
-        const DumpTree file = discoverDumpTree(root / "step1" / "rank0" / "dump.json");
-        QCOMPARE(int(file.kind), int(DumpRootKind::File));
+        const dump::DumpTree file = dump::discoverDumpTree(root / "step1" / "rank0" / "dump.json");
+        QCOMPARE(int(file.kind), int(dump::DumpRootKind::File));
         QCOMPARE(file.steps[0].ranks[0].dumpJson, root / "step1" / "rank0" / "dump.json");
 
-        const DumpTree proc = discoverDumpTree(refDumps() / "bench_mix_statistics" / "step0");
+        const dump::DumpTree proc = dump::discoverDumpTree(refDumps() / "bench_mix_statistics" / "step0");
         QVERIFY(proc.steps[0].ranks[0].label.starts_with("proc"));
     }
 
@@ -56,7 +56,7 @@ private slots:
             for (const char* rank : { "rank10", "rank2", "rank", "proc77", "notarank" })
                 writeFile(root / step / rank / "dump.json", "{}");
         writeFile(root / "step2x" / "rank0" / "dump.json", "{}"); // not a step directory
-        const DumpTree tree = discoverDumpTree(root);
+        const dump::DumpTree tree = dump::discoverDumpTree(root);
         QCOMPARE(tree.steps.size(), std::size_t(3));
         QCOMPARE(tree.steps[0].label, std::string("step0"));
         QCOMPARE(tree.steps[1].label, std::string("step2"));
@@ -67,7 +67,7 @@ private slots:
         QCOMPARE(ranks, (std::vector<std::string> { "rank", "rank2", "rank10", "proc77" }));
 
         writeFile(root / "debugrank" / "debug.json", "{}");
-        const DumpTree debug = discoverDumpTree(root / "debugrank");
+        const dump::DumpTree debug = dump::discoverDumpTree(root / "debugrank");
         QVERIFY(debug.steps[0].ranks[0].isDebug);
     }
 
@@ -77,21 +77,21 @@ private slots:
         const fs::path root = tmp.path().toStdString();
         fs::create_directories(root / "empty" / "nothing");
         try {
-            discoverDumpTree(root / "empty");
+            dump::discoverDumpTree(root / "empty");
             QFAIL("no error");
-        } catch (const Error& error) {
+        } catch (const support::Error& error) {
             QVERIFY(QString::fromUtf8(error.what()).contains(QStringLiteral("no msprobe dump found")));
             QVERIFY(QString::fromUtf8(error.what()).contains(tmp.path()));
         }
-        QVERIFY_THROWS_EXCEPTION(Error, discoverDumpTree(root / "missing"));
+        QVERIFY_THROWS_EXCEPTION(support::Error, dump::discoverDumpTree(root / "missing"));
         writeFile(root / "notes.txt", "x");
-        QVERIFY_THROWS_EXCEPTION(Error, discoverDumpTree(root / "notes.txt"));
+        QVERIFY_THROWS_EXCEPTION(support::Error, dump::discoverDumpTree(root / "notes.txt"));
     }
 
     void realConstructAndStack()
     {
         const auto dir = onlySubdir(refDumps() / "bench_mix_statistics" / "step0");
-        const ConstructInfo construct = readConstructJson(dir / "construct.json");
+        const dump::ConstructInfo construct = dump::readConstructJson(dir / "construct.json");
         QCOMPARE(construct.nodes.size(), std::size_t(230));
         QCOMPARE(construct.nodes[0].name, std::string("Torch.arange.0.forward"));
         QVERIFY(!construct.nodes[0].parent);
@@ -100,7 +100,7 @@ private slots:
         QCOMPARE(emb->parent.value(), std::string("Module.tok_emb.Embedding.forward.0"));
         QVERIFY(!construct.megatronMicroStepNumber);
 
-        const StackInfo stack = readStackJson(dir / "stack.json");
+        const dump::StackInfo stack = dump::readStackJson(dir / "stack.json");
         QVERIFY(!stack.legacyFormat);
         QCOMPARE(stack.frames.size(), std::size_t(29));
         QCOMPARE(stack.groupOf.size(), std::size_t(102));
@@ -111,17 +111,17 @@ private slots:
 
         // The prefetching look-up table answers exactly as groupOf does, for every name and for absent ones;
         // a copy (whose table would point into the original) falls back to groupOf.
-        StackInfo indexed = stack;
+        dump::StackInfo indexed = stack;
         indexed.buildLookup();
         for (const auto& [name, group] : stack.groupOf)
-            QCOMPARE(indexed.framesOf(name, StackInfo::nameHash(name)), &indexed.frames[group]);
-        QVERIFY(!indexed.framesOf("Functional.linear.0.backward", StackInfo::nameHash("Functional.linear.0.backward")));
-        QVERIFY(!indexed.framesOf("", StackInfo::nameHash("")));
-        const StackInfo copy = indexed;
+            QCOMPARE(indexed.framesOf(name, dump::StackInfo::nameHash(name)), &indexed.frames[group]);
+        QVERIFY(!indexed.framesOf("Functional.linear.0.backward", dump::StackInfo::nameHash("Functional.linear.0.backward")));
+        QVERIFY(!indexed.framesOf("", dump::StackInfo::nameHash("")));
+        const dump::StackInfo copy = indexed;
         const std::string someName = stack.groupOf.begin()->first;
-        QCOMPARE(copy.framesOf(someName, StackInfo::nameHash(someName)), &copy.frames[stack.groupOf.begin()->second]);
-        const StackInfo moved = std::move(indexed); // map nodes move with their addresses: the table stays valid
-        QCOMPARE(moved.framesOf(someName, StackInfo::nameHash(someName)), &moved.frames[stack.groupOf.begin()->second]);
+        QCOMPARE(copy.framesOf(someName, dump::StackInfo::nameHash(someName)), &copy.frames[stack.groupOf.begin()->second]);
+        const dump::StackInfo moved = std::move(indexed); // map nodes move with their addresses: the table stays valid
+        QCOMPARE(moved.framesOf(someName, dump::StackInfo::nameHash(someName)), &moved.frames[stack.groupOf.begin()->second]);
     }
 
     void stackJsonEdgeCases()
@@ -130,27 +130,27 @@ private slots:
         const fs::path root = tmp.path().toStdString();
         // Numeric group order (not text order): "10" comes after "2", and a name listed twice takes the later group.
         writeFile(root / "order.json", "{\"10\": [[\"n\"], [\"ten\"]], \"2\": [[\"n\", \"m\"], [\"two\"]], \"0\": [[\"z\"], []]}");
-        const StackInfo order = readStackJson(root / "order.json");
+        const dump::StackInfo order = dump::readStackJson(root / "order.json");
         QVERIFY(!order.legacyFormat);
         QCOMPARE(order.framesOf("n")->front(), std::string("ten"));
         QCOMPARE(order.framesOf("m")->front(), std::string("two"));
         QCOMPARE(order.framesOf("z")->size(), std::size_t(0));
         // A key given twice keeps its last value, as a JSON object does.
         writeFile(root / "dup.json", "{\"0\": [[\"a\"], [\"first\"]], \"0\": [[\"b\"], [\"second\"]]}");
-        const StackInfo dup = readStackJson(root / "dup.json");
+        const dump::StackInfo dup = dump::readStackJson(root / "dup.json");
         QVERIFY(!dup.framesOf("a"));
         QCOMPARE(dup.framesOf("b")->front(), std::string("second"));
         // Malformed text names the file and says where.
         writeFile(root / "cut.json", "{\"0\": [[\"a\"], [\"fr");
         try {
-            readStackJson(root / "cut.json");
+            dump::readStackJson(root / "cut.json");
             QFAIL("no error");
-        } catch (const Error& error) {
+        } catch (const support::Error& error) {
             const QString message = QString::fromUtf8(error.what());
             QVERIFY2(message.contains(QStringLiteral("cut.json")) && message.contains(QStringLiteral("invalid JSON")), qPrintable(message));
         }
         writeFile(root / "array.json", "[1, 2]");
-        QVERIFY_THROWS_EXCEPTION(Error, readStackJson(root / "array.json"));
+        QVERIFY_THROWS_EXCEPTION(support::Error, dump::readStackJson(root / "array.json"));
     }
 
     void olderAndMegatronFormats()
@@ -158,36 +158,36 @@ private slots:
         QTemporaryDir tmp;
         const fs::path root = tmp.path().toStdString();
         writeFile(root / "legacy_stack.json", "{\"Functional.relu.0.forward\": [\"File a.py, line 1, in f, \\n x\"], \"Tensor.add.0.forward\": []}");
-        const StackInfo legacy = readStackJson(root / "legacy_stack.json");
+        const dump::StackInfo legacy = dump::readStackJson(root / "legacy_stack.json");
         QVERIFY(legacy.legacyFormat);
         QCOMPARE(legacy.framesOf("Functional.relu.0.forward")->size(), std::size_t(1));
         QCOMPARE(legacy.framesOf("Tensor.add.0.forward")->size(), std::size_t(0));
 
         writeFile(root / "mega.json", "{\"Module.a.A.forward.0\": [null, 0], \"Functional.x.0.forward\": [\"Module.a.A.forward.0\", 1], \"megatron_micro_step_number\": 2}");
-        const ConstructInfo mega = readConstructJson(root / "mega.json");
+        const dump::ConstructInfo mega = dump::readConstructJson(root / "mega.json");
         QCOMPARE(mega.megatronMicroStepNumber.value(), 2);
         QCOMPARE(mega.nodes.size(), std::size_t(2));
         QCOMPARE(mega.nodes[1].parent.value(), std::string("Module.a.A.forward.0"));
         QCOMPARE(mega.nodes[1].microStep.value(), 1);
 
         writeFile(root / "empty.json", "{}");
-        QCOMPARE(readConstructJson(root / "empty.json").nodes.size(), std::size_t(0)); // L1 dumps
-        QCOMPARE(readConstructJson(root / "absent.json").nodes.size(), std::size_t(0)); // extra_info false
+        QCOMPARE(dump::readConstructJson(root / "empty.json").nodes.size(), std::size_t(0)); // L1 dumps
+        QCOMPARE(dump::readConstructJson(root / "absent.json").nodes.size(), std::size_t(0)); // extra_info false
 
         writeFile(root / "bad_mega.json", "{\"Module.a.A.forward.0\": [null], \"megatron_micro_step_number\": 2}");
-        QVERIFY_THROWS_EXCEPTION(Error, readConstructJson(root / "bad_mega.json"));
+        QVERIFY_THROWS_EXCEPTION(support::Error, dump::readConstructJson(root / "bad_mega.json"));
         writeFile(root / "trunc.json", "{\"Module.a.A.forward.0\": nu");
         try {
-            readConstructJson(root / "trunc.json");
+            dump::readConstructJson(root / "trunc.json");
             QFAIL("no error");
-        } catch (const Error& error) {
+        } catch (const support::Error& error) {
             const QString message = QString::fromUtf8(error.what());
             QVERIFY2(message.contains(QStringLiteral("trunc.json: byte")), qPrintable(message));
         }
         writeFile(root / "badparent.json", "{\"a\": 5}");
-        QVERIFY_THROWS_EXCEPTION(Error, readConstructJson(root / "badparent.json"));
+        QVERIFY_THROWS_EXCEPTION(support::Error, dump::readConstructJson(root / "badparent.json"));
         writeFile(root / "badstack.json", "{\"0\": [[\"a\"], [1]]}");
-        QVERIFY_THROWS_EXCEPTION(Error, readStackJson(root / "badstack.json"));
+        QVERIFY_THROWS_EXCEPTION(support::Error, dump::readStackJson(root / "badstack.json"));
     }
 
     // checkConstructJson / checkStackJson (msprobe info) accept what the readers accept and refuse the rest with
@@ -200,7 +200,7 @@ private slots:
             try {
                 run();
                 return "ok";
-            } catch (const Error& error) {
+            } catch (const support::Error& error) {
                 return error.what();
             }
         };
@@ -211,8 +211,8 @@ private slots:
         for (std::size_t i = 0; i < constructs.size(); ++i) {
             const fs::path file = root / ("construct" + std::to_string(i) + ".json");
             writeFile(file, constructs[i]);
-            const std::string read = outcome([&] { (void)readConstructJson(file); });
-            QCOMPARE(outcome([&] { checkConstructJson(file); }), read);
+            const std::string read = outcome([&] { (void)dump::readConstructJson(file); });
+            QCOMPARE(outcome([&] { dump::checkConstructJson(file); }), read);
         }
         const std::vector<std::string> stacks = { "{}", "{\"0\": [[\"a\", \"b\"], [\"f1\", \"f2\"]], \"1\": [[\"c\"], []]}",
             "{\"Functional.relu.0.forward\": [\"File a.py\"], \"Tensor.add.0.forward\": []}", "", "[1]", "{\"0\": [[\"a\"], [1]]}",
@@ -221,11 +221,11 @@ private slots:
         for (std::size_t i = 0; i < stacks.size(); ++i) {
             const fs::path file = root / ("stack" + std::to_string(i) + ".json");
             writeFile(file, stacks[i]);
-            const std::string read = outcome([&] { (void)readStackJson(file); });
-            QCOMPARE(outcome([&] { checkStackJson(file); }), read);
+            const std::string read = outcome([&] { (void)dump::readStackJson(file); });
+            QCOMPARE(outcome([&] { dump::checkStackJson(file); }), read);
         }
-        QCOMPARE(outcome([&] { checkConstructJson(root / "absent.json"); }), std::string("ok"));
-        QCOMPARE(outcome([&] { checkStackJson(root / "absent.json"); }), std::string("ok"));
+        QCOMPARE(outcome([&] { dump::checkConstructJson(root / "absent.json"); }), std::string("ok"));
+        QCOMPARE(outcome([&] { dump::checkStackJson(root / "absent.json"); }), std::string("ok"));
     }
 };
 

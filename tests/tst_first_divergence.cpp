@@ -24,11 +24,11 @@ const std::string A = tensor("2.0", "-2.0", "0.5", "3.0");
 const std::string B = tensor("2.1", "-2.0", "0.5", "3.0"); // A's Max moved by 0.1: 4.76% of max(|Max|, |Min|)
 const std::string C = tensor("1.0", "-1.0", "0.1", "1.5");
 
-std::optional<DivergencePoint> divergence(const std::vector<std::string>& npu, const std::vector<std::string>& bench,
-    const ConstructInfo* construct = nullptr, const char* level = "L1")
+std::optional<compare::DivergencePoint> divergence(const std::vector<std::string>& npu, const std::vector<std::string>& bench,
+    const dump::ConstructInfo* construct = nullptr, const char* level = "L1")
 {
-    const auto table = compareDumps(dump(npu, level), dump(bench, level), {}, false, CompareOptions {});
-    return firstDivergence(*table, {}, construct);
+    const auto table = compare::compareDumps(dump(npu, level), dump(bench, level), {}, false, compare::CompareOptions {});
+    return compare::firstDivergence(*table, {}, construct);
 }
 
 fs::path fixtureJson(const std::string& folder, int step = 0)
@@ -36,11 +36,11 @@ fs::path fixtureJson(const std::string& folder, int step = 0)
     return onlySubdir(refDumps() / folder / ("step" + std::to_string(step))) / "dump.json";
 }
 
-std::optional<DivergencePoint> fixtureDivergence(const std::string& npu, const std::string& bench, int step = 0)
+std::optional<compare::DivergencePoint> fixtureDivergence(const std::string& npu, const std::string& bench, int step = 0)
 {
     const fs::path npuJson = fixtureJson(npu, step);
-    const auto table = compareDumpFiles(npuJson, fixtureJson(bench, step), CompareOptions {});
-    return firstDivergence(*table, {}, npuJson);
+    const auto table = compare::compareDumpFiles(npuJson, fixtureJson(bench, step), compare::CompareOptions {});
+    return compare::firstDivergence(*table, {}, npuJson);
 }
 
 std::string readText(const fs::path& file)
@@ -96,15 +96,15 @@ private slots:
     void fixtureLevels()
     {
         const std::string problem = fixtureJson("problem_mix_statistics").string(), bench = fixtureJson("bench_mix_statistics").string();
-        auto l1 = compareDumps(levelOnly(problem, false), levelOnly(bench, false), {}, false, CompareOptions {});
-        auto point = firstDivergence(*l1);
+        auto l1 = compare::compareDumps(levelOnly(problem, false), levelOnly(bench, false), {}, false, compare::CompareOptions {});
+        auto point = compare::firstDivergence(*l1);
         QVERIFY(point.has_value());
         QCOMPARE(point->entry, std::string("Functional.gelu.1.forward"));
         QCOMPARE(point->reason, std::string("kwarg approximate 'tanh' vs 'none'"));
 
         // L0 sees no kwarg: the GELU module's output moves while its input does not.
-        auto l0 = compareDumps(levelOnly(problem, true), levelOnly(bench, true), {}, false, CompareOptions {});
-        point = firstDivergence(*l0);
+        auto l0 = compare::compareDumps(levelOnly(problem, true), levelOnly(bench, true), {}, false, compare::CompareOptions {});
+        point = compare::firstDivergence(*l0);
         QVERIFY(point.has_value());
         QCOMPARE(point->entry, std::string("Module.blocks.1.mlp.act.GELU.forward.0"));
         QCOMPARE(std::string(toString(point->rule)), std::string("output"));
@@ -188,7 +188,7 @@ private slots:
         bench = { entry("Module.mlp.MLP.forward.0", { A }, {}, { B }), entry("Functional.linear.0.forward", { A }, {}, { A }),
             entry("Module.mlp.act.GELU.forward.0", { A }, {}, { B }), entry("Functional.gelu.0.forward", { A }, {}, { B }),
             entry("Tensor.add.0.forward", { A }, {}, { B }) };
-        const ConstructInfo links = construct({ { "Module.mlp.MLP.forward.0", "" }, { "Functional.linear.0.forward", "Module.mlp.MLP.forward.0" },
+        const dump::ConstructInfo links = construct({ { "Module.mlp.MLP.forward.0", "" }, { "Functional.linear.0.forward", "Module.mlp.MLP.forward.0" },
             { "Module.mlp.act.GELU.forward.0", "Module.mlp.MLP.forward.0" }, { "Functional.gelu.0.forward", "Module.mlp.act.GELU.forward.0" },
             { "Tensor.add.0.forward", "" } });
         point = divergence(npu, bench, &links, "mix");
@@ -265,15 +265,15 @@ private slots:
     {
         QTemporaryDir dir;
         QVERIFY(dir.isValid());
-        ComparePair pair;
+        compare::ComparePair pair;
         pair.npuJson = fixtureJson("problem_mix_statistics");
         pair.benchJson = fixtureJson("bench_mix_statistics");
         pair.outputDir = fs::path(dir.path().toStdString());
-        JobOptions options;
+        compare::JobOptions options;
         options.json = options.html = true;
         options.progress = false;
         options.outputRoot = pair.outputDir;
-        const JobOutcome job = runCompareJob({ pair }, options, nullptr);
+        const compare::JobOutcome job = compare::runCompareJob({ pair }, options, nullptr);
         const auto verdict = nlohmann::json::parse(readText(job.jsonFile));
         const auto& point = verdict["pairs"][0]["first_divergence"];
         QCOMPARE(point["entry"].get<std::string>(), std::string("Functional.gelu.1.forward"));

@@ -51,18 +51,18 @@ inline std::string entry(const std::string& name, const std::vector<std::string>
         + "]}";
 }
 
-inline msprobe::DumpFile dump(const std::vector<std::string>& entries, const char* level = "L1")
+inline msprobe::dump::DumpFile dump(const std::vector<std::string>& entries, const char* level = "L1")
 {
-    msprobe::DumpJsonReader reader;
+    msprobe::dump::DumpJsonReader reader;
     return reader.parse(std::string(R"({"task": "statistics", "level": ")") + level + R"(", "framework": "pytorch", "dump_data_dir": null, "data": {)"
             + join(entries) + "}}",
         "dump.json");
 }
 
 // construct.json from (child, parent) pairs; an empty parent is a root.
-inline msprobe::ConstructInfo construct(const std::vector<std::pair<std::string, std::string>>& links)
+inline msprobe::dump::ConstructInfo construct(const std::vector<std::pair<std::string, std::string>>& links)
 {
-    msprobe::ConstructInfo info;
+    msprobe::dump::ConstructInfo info;
     for (const auto& [child, parent] : links) {
         info.indexOf[child] = info.nodes.size();
         info.nodes.push_back({ child, parent.empty() ? std::nullopt : std::optional<std::string>(parent), std::nullopt });
@@ -72,7 +72,7 @@ inline msprobe::ConstructInfo construct(const std::vector<std::pair<std::string,
 
 // A fixture dump.json with only the entries whose name does (keepModules) or does not start with "Module.": an L0
 // or an L1 dump of the same run.
-inline msprobe::DumpFile levelOnly(const std::string& path, bool keepModules)
+inline msprobe::dump::DumpFile levelOnly(const std::string& path, bool keepModules)
 {
     std::ifstream in(path);
     nlohmann::ordered_json root = nlohmann::ordered_json::parse(in);
@@ -82,7 +82,7 @@ inline msprobe::DumpFile levelOnly(const std::string& path, bool keepModules)
             kept[name] = body;
     root["data"] = kept;
     root["level"] = keepModules ? "L0" : "L1";
-    msprobe::DumpJsonReader reader;
+    msprobe::dump::DumpJsonReader reader;
     return reader.parse(root.dump(), path);
 }
 

@@ -22,7 +22,7 @@ inline std::filesystem::path refOutputs() { return dataDir() / "msprobe-ref" / "
 // One tb_nodes row: column name -> text ("NULL" for SQL NULL, numbers as SQLite prints them).
 using DbRow = std::map<std::string, std::string>;
 
-inline std::string sqlText(msprobe::SqliteStatement& query, int column)
+inline std::string sqlText(msprobe::support::SqliteStatement& query, int column)
 {
     switch (query.columnType(column)) {
     case 5: return "NULL"; // SQLITE_NULL
@@ -38,8 +38,8 @@ inline std::string sqlText(msprobe::SqliteStatement& query, int column)
 
 inline std::vector<DbRow> readRows(const std::filesystem::path& db, const std::string& sql)
 {
-    msprobe::SqliteDb handle(db, true);
-    msprobe::SqliteStatement query(handle, sql);
+    msprobe::support::SqliteDb handle(db, true);
+    msprobe::support::SqliteStatement query(handle, sql);
     std::vector<DbRow> rows;
     while (query.step()) {
         DbRow row;

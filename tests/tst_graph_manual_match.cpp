@@ -219,16 +219,16 @@ private slots:
         try {
             matcher.match("Module.head.Linear.forward.0", "Functional.linear.0.forward", false);
             QFAIL("no error");
-        } catch (const Error& error) {
+        } catch (const support::Error& error) {
             const QString text = q(error.what());
             QVERIFY2(text.contains(QStringLiteral("node types differ")), qPrintable(text));
             QVERIFY(text.contains(QStringLiteral("Module.head.Linear.forward.0")));
             QVERIFY(text.contains(q(db.filename().string())));
         }
-        QVERIFY_THROWS_EXCEPTION(Error, matcher.match("No.such.node", "Functional.linear.0.forward", false));
+        QVERIFY_THROWS_EXCEPTION(support::Error, matcher.match("No.such.node", "Functional.linear.0.forward", false));
         matcher.unmatch("Functional.linear.0.forward", false);
         const auto afterOne = nodeRows(db);
-        QVERIFY_THROWS_EXCEPTION(Error, matcher.unmatch("Functional.linear.0.forward", false)); // not matched any more
+        QVERIFY_THROWS_EXCEPTION(support::Error, matcher.unmatch("Functional.linear.0.forward", false)); // not matched any more
         QVERIFY(nodeRows(db) == afterOne);
         QVERIFY(before != afterOne);
 
@@ -236,14 +236,14 @@ private slots:
         MatchEdit edit = matcher.planMatch("Functional.linear.0.forward", "Functional.linear.0.forward", false);
         edit.after.push_back(edit.after.front());
         edit.after.back().name = "Gone.node";
-        QVERIFY_THROWS_EXCEPTION(Error, matcher.apply(edit.after));
+        QVERIFY_THROWS_EXCEPTION(support::Error, matcher.apply(edit.after));
         QVERIFY(nodeRows(db) == afterOne);
 
         const fs::path build = tmp("build_only");
         GraphRunOptions options;
         options.target = onlySubdir(refDumps() / "problem_mix_statistics" / "step0");
         options.output = build;
-        QVERIFY_THROWS_EXCEPTION(Error, ManualMatcher(runGraphVisualize(options).database, 0, 0));
+        QVERIFY_THROWS_EXCEPTION(support::Error, ManualMatcher(runGraphVisualize(options).database, 0, 0));
     }
 
     void appliesAMappingFileWithAReport()

@@ -34,8 +34,8 @@ struct Row {
 
 std::map<std::string, Row> readRows(const fs::path& db, const std::string& source, int* rank = nullptr)
 {
-    SqliteDb sqlite(db, true);
-    SqliteStatement select(sqlite,
+    support::SqliteDb sqlite(db, true);
+    support::SqliteStatement select(sqlite,
         "SELECT node_name, node_type, up_node, sub_nodes, parallel_merge_info, input_data, output_data, precision_index, "
         "matched_node_link, rank FROM tb_nodes WHERE data_source = ?");
     select.bindText(1, source);
@@ -219,8 +219,8 @@ private slots:
         QCOMPARE(rows.at("Apis_Between_Modules_All_Ranks.0").type, std::string("9"));
         QCOMPARE(rows.at("Apis_Between_Modules_All_Ranks.0").subNodes, std::string("[\"Apis_Between_Modules_Rank0.0\", \"Apis_Between_Modules_Rank1.0\"]"));
         QCOMPARE(rows.at("Tensor.sum_rank1.0.forward").up, std::string("Apis_Between_Modules_Rank1.0"));
-        SqliteDb db(onlyVisDb(tmp("build")), true);
-        SqliteStatement config(db, "SELECT rank_list, graph_type FROM tb_config");
+        support::SqliteDb db(onlyVisDb(tmp("build")), true);
+        support::SqliteStatement config(db, "SELECT rank_list, graph_type FROM tb_config");
         QVERIFY(config.step());
         QCOMPARE(std::string(config.columnText(0)), std::string("[0]"));
         QCOMPARE(std::string(config.columnText(1)), std::string("build"));

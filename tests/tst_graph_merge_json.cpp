@@ -78,7 +78,7 @@ private slots:
         QCOMPARE(std::distance(fs::directory_iterator(rankDir), fs::directory_iterator {}), std::ptrdiff_t(3));
 
         // The top-level keys, in the reference's order, and the merge info of the TP-merged node.
-        const auto dumpJson = readSmallJsonFile(rankDir / "dump.json");
+        const auto dumpJson = support::readSmallJsonFile(rankDir / "dump.json");
         std::vector<std::string> keys;
         for (const auto& [key, value] : dumpJson.items())
             keys.push_back(key);
@@ -97,12 +97,12 @@ private slots:
             (std::vector<std::string> { "Torch.matmul.0.forward", "Module.layer.Linear.forward.0", "Tensor.add.0.forward",
                 "Tensor.sum.0.forward", "Tensor.add_rank1.0.forward", "Tensor.sum_rank1.0.forward" }));
         // Pretty-printed as json.dump(indent=2) does.
-        const std::string text = readWholeFile(rankDir / "dump.json");
+        const std::string text = support::readWholeFile(rankDir / "dump.json");
         QVERIFY2(text.starts_with("{\n  \"task\": \"statistics\",\n  \"level\": \"mix\",\n"), text.substr(0, 80).c_str());
         QVERIFY(text.find("\"shape\": [\n            2,\n            2\n          ],") != std::string::npos);
 
         // construct.json: every node but the root, children before their parent.
-        const auto construct = readSmallJsonFile(rankDir / "construct.json");
+        const auto construct = support::readSmallJsonFile(rankDir / "construct.json");
         QCOMPARE(construct.size(), std::size_t(9));
         QCOMPARE(construct["Tensor.add_rank1.0.forward"].get<std::string>(), std::string("Apis_Between_Modules_Rank1.0"));
         QCOMPARE(construct["Apis_Between_Modules_Rank1.0"].get<std::string>(), std::string("Apis_Between_Modules_All_Ranks.0"));
@@ -121,7 +121,7 @@ private slots:
         QVERIFY2(add1.find("\"Tensor.add_rank1.0.forward.output.0\": {") != std::string::npos, add1.c_str());
         QVERIFY2(add1.find("\"Max\": \"3.0\"") != std::string::npos, add1.c_str());
         QVERIFY(nodeData(graph, "Tensor.add.0.forward", true).find("\"Max\": \"2.0\"") != std::string::npos);
-        const DumpFile dump = readDumpJson(rankDir / "dump.json");
+        const dump::DumpFile dump = dump::readDumpJson(rankDir / "dump.json");
         QCOMPARE(dump.entries.size(), std::size_t(6));
         QCOMPARE(dump.level, std::string("mix"));
     }
@@ -140,7 +140,7 @@ private slots:
         const fs::path rankDir = out / "step3" / "rank0";
         QVERIFY(fs::is_regular_file(rankDir / "dump.json"));
         QCOMPARE(std::distance(fs::directory_iterator(out), fs::directory_iterator {}), std::ptrdiff_t(1));
-        const auto dump = readSmallJsonFile(rankDir / "dump.json");
+        const auto dump = support::readSmallJsonFile(rankDir / "dump.json");
         const auto& reduce = dump["data"]["Distributed.all_reduce_rank1.0.forward"];
         QCOMPARE(reduce["input_kwargs"]["group"]["type"].get<std::string>(), std::string("torch.ProcessGroup"));
         QCOMPARE(reduce["input_kwargs"]["group"]["group_ranks"].get<std::vector<int>>(), (std::vector<int> { 1, 3 }));

@@ -46,7 +46,7 @@ QString errorOf(const std::function<void()>& action)
 {
     try {
         action();
-    } catch (const Error& error) {
+    } catch (const support::Error& error) {
         return QString::fromUtf8(error.what());
     }
     return {};
@@ -122,7 +122,7 @@ private slots:
         writeFile(d / "construct.json",
             "{\"Module.a.A.forward.0\": null, \"Functional.relu.0.forward\": \"Module.x.X.forward.0\", \"Module.b.B.forward.0\": null,"
             " \"Functional.relu.0.forward\": \"Module.b.B.forward.0\"}");
-        const ConstructInfo info = readConstructJson(d / "construct.json");
+        const dump::ConstructInfo info = dump::readConstructJson(d / "construct.json");
         QCOMPARE(info.nodes.size(), std::size_t(3));
         QCOMPARE(info.nodes[1].name, std::string("Functional.relu.0.forward"));
         QCOMPARE(info.nodes[1].parent.value(), std::string("Module.b.B.forward.0"));

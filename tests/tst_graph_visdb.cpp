@@ -97,7 +97,7 @@ private slots:
         try {
             VisDb bad(tmp("not.vis.db"));
             QFAIL("no error");
-        } catch (const Error& error) {
+        } catch (const support::Error& error) {
             QVERIFY(QString::fromUtf8(error.what()).contains("not.vis.db"));
         }
     }
@@ -160,7 +160,7 @@ private slots:
             compare.cancel = &cancel;
             {
                 VisDbWriter writer(tmp("cancelled.vis.db"));
-                QVERIFY_THROWS_EXCEPTION(Error, compareAndWritePair(writer, npu, bench, compare, 0, 0, {}));
+                QVERIFY_THROWS_EXCEPTION(support::Error, compareAndWritePair(writer, npu, bench, compare, 0, 0, {}));
             }
             QVERIFY(!fs::exists(tmp("cancelled.vis.db")));
             QVERIFY(noTemporaryOf("cancelled.vis.db"));
@@ -168,18 +168,18 @@ private slots:
             {
                 VisDbWriter writer(tmp("cancelled_disk.vis.db"), 0);
                 QVERIFY(!noTemporaryOf("cancelled_disk.vis.db"));
-                QVERIFY_THROWS_EXCEPTION(Error, compareAndWritePair(writer, npu, bench, compare, 0, 0, {}));
+                QVERIFY_THROWS_EXCEPTION(support::Error, compareAndWritePair(writer, npu, bench, compare, 0, 0, {}));
             }
             QVERIFY(!fs::exists(tmp("cancelled_disk.vis.db")));
             QVERIFY(noTemporaryOf("cancelled_disk.vis.db"));
         }
         for (const fs::path& file : { memory, disk, moved }) {
-            SqliteDb db(file, false);
-            SqliteStatement mode(db, "PRAGMA journal_mode");
+            support::SqliteDb db(file, false);
+            support::SqliteStatement mode(db, "PRAGMA journal_mode");
             QVERIFY(mode.step());
             QCOMPARE(std::string(mode.columnText(0)), std::string("wal"));
             // The in-memory file is written while its indexes are built: every page must still agree.
-            SqliteStatement integrity(db, "PRAGMA integrity_check");
+            support::SqliteStatement integrity(db, "PRAGMA integrity_check");
             QVERIFY(integrity.step());
             QCOMPARE(std::string(integrity.columnText(0)), std::string("ok"));
         }
@@ -314,7 +314,7 @@ private slots:
             try {
                 exportVisDbPicture(m_db, png, PictureFormat::Png);
                 QFAIL("PNG export succeeded although Graphviz lists no png device");
-            } catch (const Error& error) {
+            } catch (const support::Error& error) {
                 QVERIFY(std::string(error.what()).find("libgvc6") != std::string::npos);
             }
             return;
@@ -459,7 +459,7 @@ private slots:
             try {
                 VisDb db(file);
                 QFAIL("an unreadable vis.db was opened");
-            } catch (const Error& error) {
+            } catch (const support::Error& error) {
                 const std::string text = error.what();
                 QVERIFY2(text.starts_with(file.string() + ": not a vis.db file: SQLite: ") && text.find(why) != std::string::npos,
                     text.c_str());

@@ -22,7 +22,7 @@ std::string errorOf(const ParallelConfig& config)
 {
     try {
         deriveLayout(config);
-    } catch (const msprobe::Error& error) {
+    } catch (const msprobe::support::Error& error) {
         return error.what();
     }
     return "(no error)";

@@ -40,15 +40,15 @@ private slots:
     {
         QFETCH(double, value);
         QFETCH(QString, expected);
-        QCOMPARE(QString::fromStdString(pythonFloatRepr(value)), expected);
+        QCOMPARE(QString::fromStdString(support::pythonFloatRepr(value)), expected);
     }
 
     void stringRepr()
     {
-        QCOMPARE(QString::fromStdString(pythonStringRepr("abc")), QStringLiteral("'abc'"));
-        QCOMPARE(QString::fromStdString(pythonStringRepr("it's")), QStringLiteral("\"it's\""));
-        QCOMPARE(QString::fromStdString(pythonStringRepr("a'b\"c")), QStringLiteral("'a\\'b\"c'"));
-        QCOMPARE(QString::fromStdString(pythonStringRepr("line\nnext\\")), QStringLiteral("'line\\nnext\\\\'"));
+        QCOMPARE(QString::fromStdString(support::pythonStringRepr("abc")), QStringLiteral("'abc'"));
+        QCOMPARE(QString::fromStdString(support::pythonStringRepr("it's")), QStringLiteral("\"it's\""));
+        QCOMPARE(QString::fromStdString(support::pythonStringRepr("a'b\"c")), QStringLiteral("'a\\'b\"c'"));
+        QCOMPARE(QString::fromStdString(support::pythonStringRepr("line\nnext\\")), QStringLiteral("'line\\nnext\\\\'"));
     }
 };
 

@@ -37,7 +37,7 @@ template <typename F> std::string errorOf(F&& fn)
 {
     try {
         fn();
-    } catch (const Error& e) {
+    } catch (const support::Error& e) {
         return e.what();
     } catch (const std::exception& e) {
         return std::string("<not an msprobe::Error> ") + e.what();
@@ -132,7 +132,7 @@ std::string npyFile(
 
 // ---- a minimal zip writer (stored entries), to build .pt archives around arbitrary pickles ----
 
-std::uint32_t crc32(std::string_view data)
+std::uint32_t compare::crc32(std::string_view data)
 {
     std::uint32_t crc = 0xffffffffu;
     for (unsigned char c : data) {
@@ -148,7 +148,7 @@ std::string storedZip(const std::vector<std::pair<std::string, std::string>>& en
     std::string out, central;
     for (const auto& [name, data] : entries) {
         const std::string common = littleEndian(0, 2) + littleEndian(0, 2) + littleEndian(0, 2) + littleEndian(0x21, 2)
-            + littleEndian(crc32(data), 4) + littleEndian(data.size(), 4) + littleEndian(data.size(), 4)
+            + littleEndian(compare::crc32(data), 4) + littleEndian(data.size(), 4) + littleEndian(data.size(), 4)
             + littleEndian(name.size(), 2) + littleEndian(0, 2);
         central += littleEndian(0x02014b50, 4) + littleEndian(20, 2) + littleEndian(20, 2) + common + littleEndian(0, 2)
             + littleEndian(0, 2) + littleEndian(0, 2) + littleEndian(0, 4) + littleEndian(out.size(), 4) + name;
@@ -189,14 +189,14 @@ class TestTensorFile : public QObject {
 private slots:
     void dtypeNames()
     {
-        QCOMPARE(torchDtypeName(ElementType::Float32), "torch.float32");
-        QCOMPARE(torchDtypeName(ElementType::BFloat16), "torch.bfloat16");
-        QCOMPARE(torchDtypeName(ElementType::Float16), "torch.float16");
-        QCOMPARE(torchDtypeName(ElementType::Int64), "torch.int64");
-        QCOMPARE(torchDtypeName(ElementType::Bool), "torch.bool");
-        QCOMPARE(torchDtypeName(ElementType::UInt8), "torch.uint8");
-        QCOMPARE(elementSize(ElementType::BFloat16), std::size_t(2));
-        QCOMPARE(elementSize(ElementType::Float64), std::size_t(8));
+        QCOMPARE(dump::torchDtypeName(dump::ElementType::Float32), "torch.float32");
+        QCOMPARE(dump::torchDtypeName(dump::ElementType::BFloat16), "torch.bfloat16");
+        QCOMPARE(dump::torchDtypeName(dump::ElementType::Float16), "torch.float16");
+        QCOMPARE(dump::torchDtypeName(dump::ElementType::Int64), "torch.int64");
+        QCOMPARE(dump::torchDtypeName(dump::ElementType::Bool), "torch.bool");
+        QCOMPARE(dump::torchDtypeName(dump::ElementType::UInt8), "torch.uint8");
+        QCOMPARE(dump::elementSize(dump::ElementType::BFloat16), std::size_t(2));
+        QCOMPARE(dump::elementSize(dump::ElementType::Float64), std::size_t(8));
     }
 
     // ---- genuine msprobe .pt files ----
@@ -241,8 +241,8 @@ private slots:
         QFETCH(double, min);
         QFETCH(double, mean);
         QFETCH(double, norm);
-        const TensorData tensor = readTensorFile(resolveDataFile(tensorDir(), file.toStdString()));
-        QCOMPARE(test::q(torchDtypeName(tensor.elementType)), dtype);
+        const dump::TensorData tensor = dump::readTensorFile(dump::resolveDataFile(tensorDir(), file.toStdString()));
+        QCOMPARE(test::q(dump::torchDtypeName(tensor.elementType)), dtype);
         QCOMPARE(tensor.shape, std::vector<std::int64_t>(shape.begin(), shape.end()));
         qint64 count = 1;
         for (qint64 size : shape)
@@ -286,24 +286,24 @@ private slots:
         QTest::addColumn<QList<qint64>>("shape");
         QTest::addColumn<QList<double>>("values");
         const double inf = std::numeric_limits<double>::infinity();
-        const auto row = [](const char* name, const char* file, ElementType type, QList<qint64> shape,
+        const auto row = [](const char* name, const char* file, dump::ElementType type, QList<qint64> shape,
                              QList<double> values) { QTest::newRow(name) << file << int(type) << shape << values; };
         // arange(12).view(3, 4)[:, 1:3]: the file holds all 12 elements, offset 1, strides (4, 1).
-        row("slice view", "synthetic_view_slice.pt", ElementType::Float32, { 3, 2 }, { 1, 2, 5, 6, 9, 10 });
+        row("slice view", "synthetic_view_slice.pt", dump::ElementType::Float32, { 3, 2 }, { 1, 2, 5, 6, 9, 10 });
         // arange(6).view(2, 3).t(): strides (1, 3).
-        row("transposed view", "synthetic_view_transposed.pt", ElementType::Int64, { 3, 2 }, { 0, 3, 1, 4, 2, 5 });
-        row("0-dim view at offset 3", "synthetic_scalar_offset.pt", ElementType::Float64, {}, { 3 });
-        row("float16 on npu:0", "synthetic_npu_float16.pt", ElementType::Float16, { 2, 3 },
+        row("transposed view", "synthetic_view_transposed.pt", dump::ElementType::Int64, { 3, 2 }, { 0, 3, 1, 4, 2, 5 });
+        row("0-dim view at offset 3", "synthetic_scalar_offset.pt", dump::ElementType::Float64, {}, { 3 });
+        row("float16 on npu:0", "synthetic_npu_float16.pt", dump::ElementType::Float16, { 2, 3 },
             { 0.5, -2, 65504, std::ldexp(1.0, -24), inf, -0.0 });
-        row("bfloat16 on cuda:0", "synthetic_cuda_bfloat16.pt", ElementType::BFloat16, { 5 },
+        row("bfloat16 on cuda:0", "synthetic_cuda_bfloat16.pt", dump::ElementType::BFloat16, { 5 },
             { 1, -3.5, std::ldexp(1.0, -133), std::ldexp(255.0, 120), 0.10009765625 });
-        row("bool", "synthetic_bool.pt", ElementType::Bool, { 2, 2 }, { 1, 0, 1, 1 });
-        row("int8", "synthetic_int8.pt", ElementType::Int8, { 3 }, { -128, 127, 0 });
-        row("big-endian int32", "synthetic_bigendian_int32.pt", ElementType::Int32, { 4 },
+        row("bool", "synthetic_bool.pt", dump::ElementType::Bool, { 2, 2 }, { 1, 0, 1, 1 });
+        row("int8", "synthetic_int8.pt", dump::ElementType::Int8, { 3 }, { -128, 127, 0 });
+        row("big-endian int32", "synthetic_bigendian_int32.pt", dump::ElementType::Int32, { 4 },
             { 1, -2, 2147483647, -2147483648.0 });
-        row("no byteorder record", "synthetic_no_byteorder_int16.pt", ElementType::Int16, { 2 }, { -32768, 300 });
-        row("nn.Parameter", "synthetic_parameter.pt", ElementType::Float64, { 2 }, { 0.25, 1e300 });
-        row("empty", "synthetic_empty.pt", ElementType::Float32, { 0, 3 }, {});
+        row("no byteorder record", "synthetic_no_byteorder_int16.pt", dump::ElementType::Int16, { 2 }, { -32768, 300 });
+        row("nn.Parameter", "synthetic_parameter.pt", dump::ElementType::Float64, { 2 }, { 0.25, 1e300 });
+        row("empty", "synthetic_empty.pt", dump::ElementType::Float32, { 0, 3 }, {});
     }
 
     void syntheticPt()
@@ -312,7 +312,7 @@ private slots:
         QFETCH(int, type);
         QFETCH(QList<qint64>, shape);
         QFETCH(QList<double>, values);
-        const TensorData tensor = readTensorFile(tensorDir() / file.toStdString());
+        const dump::TensorData tensor = dump::readTensorFile(tensorDir() / file.toStdString());
         QCOMPARE(int(tensor.elementType), type);
         QCOMPARE(tensor.shape, std::vector<std::int64_t>(shape.begin(), shape.end()));
         QCOMPARE(tensor.values.size(), std::size_t(values.size()));
@@ -367,7 +367,7 @@ private slots:
     {
         QFETCH(QString, file);
         QFETCH(QString, message);
-        VERIFY_ERROR(readTensorFile(tensorDir() / file.toStdString()), file.toStdString(), message.toStdString());
+        VERIFY_ERROR(dump::readTensorFile(tensorDir() / file.toStdString()), file.toStdString(), message.toStdString());
     }
 
     void brokenPtFiles()
@@ -381,21 +381,21 @@ private slots:
                  genuine.size() - 30, genuine.size() - 1 }) {
             const fs::path file = dir / ("truncated_" + std::to_string(size) + ".pt");
             test::writeFile(file, genuine.substr(0, size));
-            VERIFY_ERROR(readTensorFile(file), file.filename().string(), "");
+            VERIFY_ERROR(dump::readTensorFile(file), file.filename().string(), "");
         }
         const fs::path text = dir / "notes.pt";
         test::writeFile(text, "this is a text file, not a torch.save archive\n");
-        VERIFY_ERROR(readTensorFile(text), "notes.pt", "cannot read as a torch.save archive");
+        VERIFY_ERROR(dump::readTensorFile(text), "notes.pt", "cannot read as a torch.save archive");
 
         const fs::path noPickle = dir / "no_pickle.pt";
         test::writeFile(noPickle, storedZip({ { "archive/version", "3\n" }, { "archive/data/0", "abcd" } }));
-        VERIFY_ERROR(readTensorFile(noPickle), "no_pickle.pt", "data.pkl");
+        VERIFY_ERROR(dump::readTensorFile(noPickle), "no_pickle.pt", "data.pkl");
 
-        VERIFY_ERROR(readTensorFile(dir / "missing.pt"), "missing.pt", "no such file");
+        VERIFY_ERROR(dump::readTensorFile(dir / "missing.pt"), "missing.pt", "no such file");
         fs::create_directory(dir / "folder.pt");
-        VERIFY_ERROR(readTensorFile(dir / "folder.pt"), "folder.pt", "not a regular file");
+        VERIFY_ERROR(dump::readTensorFile(dir / "folder.pt"), "folder.pt", "not a regular file");
         test::writeFile(dir / "tensor.bin", "x");
-        VERIFY_ERROR(readTensorFile(dir / "tensor.bin"), "tensor.bin", "unsupported tensor file type '.bin'");
+        VERIFY_ERROR(dump::readTensorFile(dir / "tensor.bin"), "tensor.bin", "unsupported tensor file type '.bin'");
     }
 
     // Mutated pickles inside valid archives: each read either succeeds with a consistent result or throws
@@ -409,7 +409,7 @@ private slots:
         std::string storage;
         for (int i = 0; i < 12; ++i)
             storage += rawValues<float>({ float(i) });
-        QCOMPARE(readTensorFile(writePt(temp, "base.pt", pickle, storage)).values.size(), std::size_t(6));
+        QCOMPARE(dump::readTensorFile(writePt(temp, "base.pt", pickle, storage)).values.size(), std::size_t(6));
 
         std::mt19937 random(12345);
         const auto pick = [&](std::size_t n) { return std::uniform_int_distribution<std::size_t>(0, n - 1)(random); };
@@ -429,13 +429,13 @@ private slots:
             }
             const fs::path file = writePt(temp, "fuzz.pt", mutated, storage);
             try {
-                const TensorData tensor = readTensorFile(file);
+                const dump::TensorData tensor = dump::readTensorFile(file);
                 std::int64_t count = 1;
                 for (std::int64_t size : tensor.shape)
                     count *= size;
                 QCOMPARE(std::int64_t(tensor.values.size()), count);
                 ++succeeded;
-            } catch (const Error& e) {
+            } catch (const support::Error& e) {
                 QVERIFY2(contains(e.what(), "fuzz.pt"), e.what());
             }
         }
@@ -457,8 +457,8 @@ private slots:
                 mutated[pick(mutated.size())] = static_cast<char>(pick(256));
             test::writeFile(file, mutated);
             try {
-                (void)readTensorFile(file);
-            } catch (const Error& e) {
+                (void)dump::readTensorFile(file);
+            } catch (const support::Error& e) {
                 QVERIFY2(contains(e.what(), "archive.pt"), e.what());
             }
         }
@@ -472,48 +472,48 @@ private slots:
         QTest::addColumn<int>("type");
         QTest::addColumn<QList<qint64>>("shape");
         QTest::addColumn<QList<double>>("values");
-        const auto row = [](const char* name, const std::string& bytes, ElementType type, QList<qint64> shape,
+        const auto row = [](const char* name, const std::string& bytes, dump::ElementType type, QList<qint64> shape,
                              QList<double> values) {
             QTest::newRow(name) << QByteArray::fromStdString(bytes) << int(type) << shape << values;
         };
         const double inf = std::numeric_limits<double>::infinity();
         row("float32 arange", npyFile("<f4", "False", "(2, 3)", rawValues<float>({ 0, 1, 2, 3, 4, 5 })),
-            ElementType::Float32, { 2, 3 }, { 0, 1, 2, 3, 4, 5 });
+            dump::ElementType::Float32, { 2, 3 }, { 0, 1, 2, 3, 4, 5 });
         // Column-major bytes of [[0, 1, 2], [3, 4, 5]].
         row("float32 fortran order", npyFile("<f4", "True", "(2, 3)", rawValues<float>({ 0, 3, 1, 4, 2, 5 })),
-            ElementType::Float32, { 2, 3 }, { 0, 1, 2, 3, 4, 5 });
+            dump::ElementType::Float32, { 2, 3 }, { 0, 1, 2, 3, 4, 5 });
         row("fortran order 3-d",
             npyFile("<i2", "True", "(2, 2, 2)", rawValues<std::int16_t>({ 0, 4, 2, 6, 1, 5, 3, 7 })),
-            ElementType::Int16, { 2, 2, 2 }, { 0, 1, 2, 3, 4, 5, 6, 7 });
+            dump::ElementType::Int16, { 2, 2, 2 }, { 0, 1, 2, 3, 4, 5, 6, 7 });
         row("float16 bits",
             npyFile("<f2", "False", "(4,)", rawValues<std::uint16_t>({ 0x3c00, 0xbe00, 0x0001, 0xfc00 })),
-            ElementType::Float16, { 4 }, { 1, -1.5, std::ldexp(1.0, -24), -inf });
-        row("int64", npyFile("<i8", "False", "(3,)", rawValues<std::int64_t>({ -1, 1LL << 40, 7 })), ElementType::Int64,
+            dump::ElementType::Float16, { 4 }, { 1, -1.5, std::ldexp(1.0, -24), -inf });
+        row("int64", npyFile("<i8", "False", "(3,)", rawValues<std::int64_t>({ -1, 1LL << 40, 7 })), dump::ElementType::Int64,
             { 3 }, { -1, std::ldexp(1.0, 40), 7 });
-        row("bool", npyFile("|b1", "False", "(3,)", std::string("\x01\x00\x01", 3)), ElementType::Bool, { 3 },
+        row("bool", npyFile("|b1", "False", "(3,)", std::string("\x01\x00\x01", 3)), dump::ElementType::Bool, { 3 },
             { 1, 0, 1 });
-        row("uint8", npyFile("|u1", "False", "(2,)", "\xff\x07"), ElementType::UInt8, { 2 }, { 255, 7 });
-        row("int8", npyFile("|i1", "False", "(2,)", "\xff\x80"), ElementType::Int8, { 2 }, { -1, -128 });
-        row("int32", npyFile("<i4", "False", "(1,)", rawValues<std::int32_t>({ -123456 })), ElementType::Int32, { 1 },
+        row("uint8", npyFile("|u1", "False", "(2,)", "\xff\x07"), dump::ElementType::UInt8, { 2 }, { 255, 7 });
+        row("int8", npyFile("|i1", "False", "(2,)", "\xff\x80"), dump::ElementType::Int8, { 2 }, { -1, -128 });
+        row("int32", npyFile("<i4", "False", "(1,)", rawValues<std::int32_t>({ -123456 })), dump::ElementType::Int32, { 1 },
             { -123456 });
         row("big-endian float64", npyFile(">f8", "False", "(2,)", rawValues<double>({ 0.1, -2.5 }, true)),
-            ElementType::Float64, { 2 }, { 0.1, -2.5 });
+            dump::ElementType::Float64, { 2 }, { 0.1, -2.5 });
         row("big-endian int16", npyFile(">i2", "False", "(2,)", rawValues<std::int16_t>({ -2, 513 }, true)),
-            ElementType::Int16, { 2 }, { -2, 513 });
+            dump::ElementType::Int16, { 2 }, { -2, 513 });
         row("bfloat16 as <V2", npyFile("<V2", "False", "(2,)", rawValues<std::uint16_t>({ 0x3f80, 0xc060 })),
-            ElementType::BFloat16, { 2 }, { 1, -3.5 });
+            dump::ElementType::BFloat16, { 2 }, { 1, -3.5 });
         row("bfloat16 by name", npyFile("bfloat16", "False", "(1,)", rawValues<std::uint16_t>({ 0x4049 })),
-            ElementType::BFloat16, { 1 }, { 3.140625 });
-        row("0-dim", npyFile("<f8", "False", "()", rawValues<double>({ 42.5 })), ElementType::Float64, {}, { 42.5 });
-        row("empty", npyFile("<f4", "False", "(0, 5)", ""), ElementType::Float32, { 0, 5 }, {});
-        row("version 2.0", npyFile("<f4", "False", "(1,)", rawValues<float>({ 7 }), 2), ElementType::Float32, { 1 },
+            dump::ElementType::BFloat16, { 1 }, { 3.140625 });
+        row("0-dim", npyFile("<f8", "False", "()", rawValues<double>({ 42.5 })), dump::ElementType::Float64, {}, { 42.5 });
+        row("empty", npyFile("<f4", "False", "(0, 5)", ""), dump::ElementType::Float32, { 0, 5 }, {});
+        row("version 2.0", npyFile("<f4", "False", "(1,)", rawValues<float>({ 7 }), 2), dump::ElementType::Float32, { 1 },
             { 7 });
-        row("version 3.0", npyFile("<i4", "False", "(2,)", rawValues<std::int32_t>({ 5, 6 }), 3), ElementType::Int32,
+        row("version 3.0", npyFile("<i4", "False", "(2,)", rawValues<std::int32_t>({ 5, 6 }), 3), dump::ElementType::Int32,
             { 2 }, { 5, 6 });
         row("keys reordered",
             npyWithHeader(
                 "{\"shape\": (1,), \"fortran_order\": False, \"descr\": '<f4'}\n", rawValues<float>({ 1.5f })),
-            ElementType::Float32, { 1 }, { 1.5 });
+            dump::ElementType::Float32, { 1 }, { 1.5 });
     }
 
     void npy()
@@ -526,7 +526,7 @@ private slots:
         QVERIFY(temp.isValid());
         const fs::path file = fs::path(temp.path().toStdString()) / "tensor.npy";
         test::writeFile(file, bytes.toStdString());
-        const TensorData tensor = readTensorFile(file);
+        const dump::TensorData tensor = dump::readTensorFile(file);
         QCOMPARE(int(tensor.elementType), type);
         QCOMPARE(tensor.shape, std::vector<std::int64_t>(shape.begin(), shape.end()));
         QCOMPARE(tensor.values, std::vector<double>(values.begin(), values.end()));
@@ -576,7 +576,7 @@ private slots:
         QVERIFY(temp.isValid());
         const fs::path file = fs::path(temp.path().toStdString()) / "hostile.npy";
         test::writeFile(file, bytes.toStdString());
-        VERIFY_ERROR(readTensorFile(file), "hostile.npy", message.toStdString());
+        VERIFY_ERROR(dump::readTensorFile(file), "hostile.npy", message.toStdString());
     }
 
     void fuzzNpy()
@@ -597,12 +597,12 @@ private slots:
             }
             test::writeFile(file, mutated);
             try {
-                const TensorData tensor = readTensorFile(file);
+                const dump::TensorData tensor = dump::readTensorFile(file);
                 std::int64_t count = 1;
                 for (std::int64_t size : tensor.shape)
                     count *= size;
                 QCOMPARE(std::int64_t(tensor.values.size()), count);
-            } catch (const Error& e) {
+            } catch (const support::Error& e) {
                 QVERIFY2(contains(e.what(), "fuzz.npy"), e.what());
             }
         }
@@ -613,9 +613,9 @@ private slots:
     void resolveAccepts()
     {
         const fs::path dir = "/dumps/step0/rank0/dump_tensor_data";
-        QCOMPARE(resolveDataFile(dir, "Functional.linear.0.forward.input.0.pt"),
+        QCOMPARE(dump::resolveDataFile(dir, "Functional.linear.0.forward.input.0.pt"),
             dir / "Functional.linear.0.forward.input.0.pt");
-        QCOMPARE(resolveDataFile(dir, "x.npy"), dir / "x.npy");
+        QCOMPARE(dump::resolveDataFile(dir, "x.npy"), dir / "x.npy");
     }
 
     void resolveRejects_data()
@@ -640,7 +640,7 @@ private slots:
         QFETCH(QByteArray, dataName);
         QFETCH(QString, shown);
         const std::string name = dataName.toStdString();
-        VERIFY_ERROR(resolveDataFile("/dumps/dump_tensor_data", name), "data_name " + shown.toStdString(),
+        VERIFY_ERROR(dump::resolveDataFile("/dumps/dump_tensor_data", name), "data_name " + shown.toStdString(),
             "/dumps/dump_tensor_data");
     }
 
@@ -655,22 +655,22 @@ private slots:
         fs::create_symlink(root / "outside.pt", dir / "escape.pt");
         fs::create_symlink("real.pt", dir / "alias.pt");
         fs::create_symlink("/nonexistent/target.pt", dir / "dangling.pt");
-        VERIFY_ERROR(resolveDataFile(dir, "escape.pt"), "data_name 'escape.pt'", "inside the folder");
-        VERIFY_ERROR(resolveDataFile(dir, "dangling.pt"), "data_name 'dangling.pt'", "inside the folder");
-        QCOMPARE(resolveDataFile(dir, "alias.pt"), dir / "alias.pt");
-        QCOMPARE(resolveDataFile(dir, "real.pt"), dir / "real.pt");
+        VERIFY_ERROR(dump::resolveDataFile(dir, "escape.pt"), "data_name 'escape.pt'", "inside the folder");
+        VERIFY_ERROR(dump::resolveDataFile(dir, "dangling.pt"), "data_name 'dangling.pt'", "inside the folder");
+        QCOMPARE(dump::resolveDataFile(dir, "alias.pt"), dir / "alias.pt");
+        QCOMPARE(dump::resolveDataFile(dir, "real.pt"), dir / "real.pt");
         // A symlinked dump folder itself is fine.
         fs::create_directory_symlink(dir, root / "linked_dir");
-        QCOMPARE(resolveDataFile(root / "linked_dir", "alias.pt"), root / "linked_dir" / "alias.pt");
+        QCOMPARE(dump::resolveDataFile(root / "linked_dir", "alias.pt"), root / "linked_dir" / "alias.pt");
         // A dump_tensor_data that is a link out of its dump folder is refused like a file link out of it.
         fs::create_directories(root / "rank0");
         fs::create_directory_symlink(dir, root / "rank0" / "dump_tensor_data");
-        VERIFY_ERROR(resolveDataFile(root / "rank0" / "dump_tensor_data", "real.pt"), "rank0/dump_tensor_data",
+        VERIFY_ERROR(dump::resolveDataFile(root / "rank0" / "dump_tensor_data", "real.pt"), "rank0/dump_tensor_data",
             "inside the dump folder");
         fs::create_directory_symlink("/nonexistent", root / "rank0" / "dangling_dir");
-        VERIFY_ERROR(resolveDataFile(root / "rank0" / "dangling_dir", "real.pt"), "dangling_dir", "inside the dump folder");
+        VERIFY_ERROR(dump::resolveDataFile(root / "rank0" / "dangling_dir", "real.pt"), "dangling_dir", "inside the dump folder");
         fs::create_directory_symlink("../rank0", root / "rank0" / "loop_dir"); // resolves to the dump folder itself
-        VERIFY_ERROR(resolveDataFile(root / "rank0" / "loop_dir", "real.pt"), "loop_dir", "inside the dump folder");
+        VERIFY_ERROR(dump::resolveDataFile(root / "rank0" / "loop_dir", "real.pt"), "loop_dir", "inside the dump folder");
     }
 
 private:
@@ -699,8 +699,8 @@ private:
     void checkTensor(const nlohmann::json& leaf, const fs::path& dataDir)
     {
         const std::string dataName = leaf.at("data_name").get<std::string>();
-        const TensorData tensor = readTensorFile(resolveDataFile(dataDir, dataName));
-        QVERIFY2(torchDtypeName(tensor.elementType) == leaf.at("dtype").get<std::string>(), dataName.c_str());
+        const dump::TensorData tensor = dump::readTensorFile(dump::resolveDataFile(dataDir, dataName));
+        QVERIFY2(dump::torchDtypeName(tensor.elementType) == leaf.at("dtype").get<std::string>(), dataName.c_str());
         QVERIFY2(tensor.shape == leaf.at("shape").get<std::vector<std::int64_t>>(), dataName.c_str());
         QVERIFY2(maxOf(tensor.values) == leaf.at("Max").get<double>(), dataName.c_str());
         QVERIFY2(minOf(tensor.values) == leaf.at("Min").get<double>(), dataName.c_str());

@@ -38,7 +38,7 @@ class TestCompareTable : public QObject {
 private slots:
     void readsReferenceCsv()
     {
-        const CsvTable csv = readCsvFile(referenceCsv());
+        const support::CsvTable csv = support::readCsvFile(referenceCsv());
         QCOMPARE(csv.header.size(), 28u);
         QCOMPARE(csv.rows.size(), 573u);
         QCOMPARE(csv.header.front(), std::string("NPU Name"));
@@ -52,38 +52,38 @@ private slots:
     void badCsvNamesFileAndLine()
     {
         try {
-            parseCsvText("a,b\n1,2\n3,\"open\n", "broken.csv");
+            support::parseCsvText("a,b\n1,2\n3,\"open\n", "broken.csv");
             QFAIL("no error");
-        } catch (const Error& error) {
+        } catch (const support::Error& error) {
             QCOMPARE(QString::fromStdString(error.file()), QStringLiteral("broken.csv"));
             QCOMPARE(QString::fromStdString(error.place()), QStringLiteral("line 3"));
         }
         try {
-            parseCsvText("a,b\n1,2\n1,2,3\n", "wide.csv");
+            support::parseCsvText("a,b\n1,2\n1,2,3\n", "wide.csv");
             QFAIL("no error");
-        } catch (const Error& error) {
+        } catch (const support::Error& error) {
             QCOMPARE(QString::fromStdString(error.place()), QStringLiteral("line 3"));
         }
-        QVERIFY_THROWS_EXCEPTION(Error, parseCsvText("", "empty.csv"));
+        QVERIFY_THROWS_EXCEPTION(support::Error, support::parseCsvText("", "empty.csv"));
     }
 
     void modelOverCsv()
     {
         CompareTableModel model;
         QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
-        model.setRows(compareRowsOf(readCsvFile(referenceCsv())));
+        model.setRows(msprobe::studio::compareRowsOf(support::readCsvFile(referenceCsv())));
         QCOMPARE(model.rowCount(), 573);
         QCOMPARE(model.columnCount(), 28);
         QCOMPARE(model.headerData(0, Qt::Horizontal).toString(), QStringLiteral("NPU Name"));
         QCOMPARE(model.resultColumn(), 25);
         int errors = 0, warnings = 0;
         for (int row = 0; row < model.rowCount(); ++row) {
-            const auto result = static_cast<RowResult>(model.index(row, 0).data(CompareTableModel::ResultRole).toInt());
-            errors += result == RowResult::Error;
-            warnings += result == RowResult::Warning;
-            if (result == RowResult::Error) {
+            const auto result = static_cast<msprobe::studio::RowResult>(model.index(row, 0).data(CompareTableModel::ResultRole).toInt());
+            errors += result == msprobe::studio::RowResult::Error;
+            warnings += result == msprobe::studio::RowResult::Warning;
+            if (result == msprobe::studio::RowResult::Error) {
                 QCOMPARE(model.index(row, 0).data().toString(), QStringLiteral("Functional.gelu.1.forward.input.approximate"));
-                QCOMPARE(model.index(row, 3).data(Qt::BackgroundRole).value<QColor>(), CompareTableModel::resultColour(RowResult::Error));
+                QCOMPARE(model.index(row, 3).data(Qt::BackgroundRole).value<QColor>(), CompareTableModel::resultColour(msprobe::studio::RowResult::Error));
             }
         }
         QCOMPARE(errors, 1);
@@ -103,7 +103,7 @@ private slots:
         CompareFilterProxy proxy;
         proxy.setSourceModel(&model);
         QAbstractItemModelTester tester(&proxy, QAbstractItemModelTester::FailureReportingMode::QtTest);
-        model.setRows(compareRowsOf(readCsvFile(referenceCsv())));
+        model.setRows(msprobe::studio::compareRowsOf(support::readCsvFile(referenceCsv())));
         QCOMPARE(proxy.rowCount(), 573);
         proxy.setResultFilter(CompareFilterProxy::ErrorOnly);
         QCOMPARE(proxy.rowCount(), 1);
@@ -138,17 +138,17 @@ private slots:
     {
         const auto npu = test::onlySubdir(sample("problem") / "step0") / "dump.json";
         const auto bench = test::onlySubdir(sample("bench") / "step0") / "dump.json";
-        std::shared_ptr<const CompareTable> table = compareDumpFiles(npu, bench, {});
+        std::shared_ptr<const compare::CompareTable> table = compare::compareDumpFiles(npu, bench, {});
         CompareTableModel model;
         QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
-        model.setRows(compareRowsOf(table));
+        model.setRows(msprobe::studio::compareRowsOf(table));
         QCOMPARE(model.rowCount(), static_cast<int>(table->rows.size()));
         QCOMPARE(model.rows()->table(), table.get());
         QCOMPARE(model.columnCount(), static_cast<int>(table->columns().size()));
         int errors = 0;
         for (int row = 0; row < model.rowCount(); ++row)
-            errors += model.index(row, 0).data(CompareTableModel::ResultRole).toInt() == int(RowResult::Error);
-        QCOMPARE(static_cast<std::size_t>(errors), table->countLevel(ResultLevel::Error));
+            errors += model.index(row, 0).data(CompareTableModel::ResultRole).toInt() == int(msprobe::studio::RowResult::Error);
+        QCOMPARE(static_cast<std::size_t>(errors), table->countLevel(compare::ResultLevel::Error));
         QCOMPARE(model.index(0, 0).data(CompareTableModel::NpuNameRole).toString(), model.index(0, 0).data().toString());
     }
 
@@ -162,12 +162,12 @@ private slots:
         const auto result = graph::runGraphVisualize(options);
         const graph::VisDb db(result.database);
         const graph::VisGraph npu = db.load(0, 0, "NPU");
-        QCOMPARE(nodeOwningItem(npu, QStringLiteral("Functional.embedding.0.forward.input.0")), QStringLiteral("Functional.embedding.0.forward"));
-        QCOMPARE(nodeOwningItem(npu, QStringLiteral("Module.head.Linear.parameters_grad.0.bias")),
+        QCOMPARE(msprobe::studio::nodeOwningItem(npu, QStringLiteral("Functional.embedding.0.forward.input.0")), QStringLiteral("Functional.embedding.0.forward"));
+        QCOMPARE(msprobe::studio::nodeOwningItem(npu, QStringLiteral("Module.head.Linear.parameters_grad.0.bias")),
             QStringLiteral("Module.head.Linear.parameters_grad.0"));
-        QCOMPARE(nodeOwningItem(npu, QStringLiteral("Module.tok_emb.Embedding.forward.0.parameters.weight")),
+        QCOMPARE(msprobe::studio::nodeOwningItem(npu, QStringLiteral("Module.tok_emb.Embedding.forward.0.parameters.weight")),
             QStringLiteral("Module.tok_emb.Embedding.forward.0"));
-        QCOMPARE(nodeOwningItem(npu, QStringLiteral("Nothing.like.this")), QString());
+        QCOMPARE(msprobe::studio::nodeOwningItem(npu, QStringLiteral("Nothing.like.this")), QString());
     }
 };
 

@@ -17,8 +17,8 @@ private slots:
         DumpSummaryModel model;
         QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
         QCOMPARE(model.rowCount(), 0);
-        model.setSummary(std::make_shared<const TreeSummary>(
-            summarizeDumpTree(discoverDumpTree(std::filesystem::path(MSPROBE_SAMPLES) / "bench"))));
+        model.setSummary(std::make_shared<const dump::TreeSummary>(
+            dump::summarizeDumpTree(dump::discoverDumpTree(std::filesystem::path(MSPROBE_SAMPLES) / "bench"))));
         QCOMPARE(model.rowCount(), 2);
         const QModelIndex step1 = model.index(1, 0);
         QCOMPARE(model.data(step1).toString(), QStringLiteral("step1"));

@@ -49,8 +49,8 @@ class TestGraphColours : public QObject {
 
     bool open(Studio& studio)
     {
-        LoadRequest request;
-        request.kind = LoadRequest::Kind::VisDb;
+        msprobe::studio::LoadRequest request;
+        request.kind = msprobe::studio::LoadRequest::Kind::VisDb;
         request.path = q(m_db.string());
         QSignalSpy loaded(&studio.session, &StudioSession::loadFinished);
         studio.session.open(request);
@@ -107,8 +107,8 @@ private slots:
         auto* mode = studio.view.findChild<QComboBox*>(QStringLiteral("colourMode"));
         QVERIFY(mode && mode->isEnabled());
         QCOMPARE(mode->count(), 3);
-        mode->setCurrentIndex(int(graphstyle::ColourMode::Magnitude));
-        QCOMPARE(studio.view.colourMode(), graphstyle::ColourMode::Magnitude);
+        mode->setCurrentIndex(int(msprobe::views::graphstyle::ColourMode::Magnitude));
+        QCOMPARE(studio.view.colourMode(), msprobe::views::graphstyle::ColourMode::Magnitude);
         QCOMPARE(fill(studio, Side::Problem, "Functional.linear.1.forward"), hex("#FFDC7F"));
         QCOMPARE(fill(studio, Side::Problem, "Torch.relu.0.forward"), hex("#FFFCF3"));
         QCOMPARE(fill(studio, Side::Problem, "Functional.linear.0.forward"), hex("#FFFCF3"));
@@ -141,11 +141,11 @@ private slots:
             QVERIFY2(shows(colour), colour);
 
         // Precision mode again: the three levels, the bench side still in its partner's colour.
-        mode->setCurrentIndex(int(graphstyle::ColourMode::Precision));
-        QCOMPARE(fill(studio, Side::Problem, "Functional.linear.1.forward"), graphstyle::precisionColour(graph::PrecisionLevel::Error));
-        QCOMPARE(fill(studio, Side::Bench, "Functional.linear.1.forward"), graphstyle::precisionColour(graph::PrecisionLevel::Error));
-        QCOMPARE(fill(studio, Side::Bench, "Functional.linear.0.forward"), graphstyle::precisionColour(graph::PrecisionLevel::Pass));
-        QVERIFY(fill(studio, Side::Bench, "Functional.linear.0.forward") != graphstyle::noGradeColour());
+        mode->setCurrentIndex(int(msprobe::views::graphstyle::ColourMode::Precision));
+        QCOMPARE(fill(studio, Side::Problem, "Functional.linear.1.forward"), msprobe::views::graphstyle::precisionColour(graph::PrecisionLevel::Error));
+        QCOMPARE(fill(studio, Side::Bench, "Functional.linear.1.forward"), msprobe::views::graphstyle::precisionColour(graph::PrecisionLevel::Error));
+        QCOMPARE(fill(studio, Side::Bench, "Functional.linear.0.forward"), msprobe::views::graphstyle::precisionColour(graph::PrecisionLevel::Pass));
+        QVERIFY(fill(studio, Side::Bench, "Functional.linear.0.forward") != msprobe::views::graphstyle::noGradeColour());
     }
 
     // A pair made by hand: Tensor.mul.0 (output Max 1.0) onto Tensor.add.0 (2.5) is graded on both sides at
@@ -155,23 +155,23 @@ private slots:
         Studio studio;
         QVERIFY(open(studio));
         auto* mode = studio.view.findChild<QComboBox*>(QStringLiteral("colourMode"));
-        mode->setCurrentIndex(int(graphstyle::ColourMode::Magnitude));
+        mode->setCurrentIndex(int(msprobe::views::graphstyle::ColourMode::Magnitude));
         QCOMPARE(fill(studio, Side::Problem, "Tensor.mul.0.forward"), hex("#C7C7C7"));
         QCOMPARE(fill(studio, Side::Bench, "Tensor.add.0.forward"), hex("#C7C7C7"));
         studio.controller->match(QStringLiteral("Tensor.mul.0.forward"), QStringLiteral("Tensor.add.0.forward"));
         QTRY_VERIFY(studio.graphs.bench->nodes[studio.graphs.bench->find("Tensor.add.0.forward")].matched());
         const auto [input, output] = studio.session.nodeData(0, 0, Side::Problem, "Tensor.mul.0.forward");
-        const double expected = graph::errorMagnitude(output, CompareMode::Statistics);
+        const double expected = graph::errorMagnitude(output, compare::CompareMode::Statistics);
         QVERIFY(expected > 0.2); // 1.0 against 2.5 and the other statistics: a visible error
-        const QColor magnitudeColour = graphstyle::magnitudeColour(expected);
+        const QColor magnitudeColour = msprobe::views::graphstyle::magnitudeColour(expected);
         QTRY_COMPARE(fill(studio, Side::Problem, "Tensor.mul.0.forward"), magnitudeColour);
         QCOMPARE(fill(studio, Side::Bench, "Tensor.add.0.forward"), magnitudeColour);
         // The session reads the same from the file the match was written to.
         const auto magnitudes = studio.session.errorMagnitudes(0, 0);
         QCOMPARE(double(magnitudes[studio.graphs.problem->find("Tensor.mul.0.forward")]), double(float(expected)));
 
-        mode->setCurrentIndex(int(graphstyle::ColourMode::Precision));
-        const QColor error = graphstyle::precisionColour(graph::PrecisionLevel::Error);
+        mode->setCurrentIndex(int(msprobe::views::graphstyle::ColourMode::Precision));
+        const QColor error = msprobe::views::graphstyle::precisionColour(graph::PrecisionLevel::Error);
         QCOMPARE(fill(studio, Side::Problem, "Tensor.mul.0.forward"), error);
         QCOMPARE(fill(studio, Side::Bench, "Tensor.add.0.forward"), error);
 
@@ -193,9 +193,9 @@ private slots:
         view.setGraphs(npu, nullptr, db.config());
         auto* mode = view.findChild<QComboBox*>(QStringLiteral("colourMode"));
         auto* items = qobject_cast<QStandardItemModel*>(mode->model());
-        QVERIFY(items && !items->item(int(graphstyle::ColourMode::Magnitude))->isEnabled());
-        view.setColourMode(graphstyle::ColourMode::Magnitude);
-        QCOMPARE(view.colourMode(), graphstyle::ColourMode::Precision);
+        QVERIFY(items && !items->item(int(msprobe::views::graphstyle::ColourMode::Magnitude))->isEnabled());
+        view.setColourMode(msprobe::views::graphstyle::ColourMode::Magnitude);
+        QCOMPARE(view.colourMode(), msprobe::views::graphstyle::ColourMode::Precision);
     }
 };
 

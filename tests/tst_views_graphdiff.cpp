@@ -409,12 +409,12 @@ private slots:
         const std::uint32_t node = m_synthetic.npu->find("Functional.linear.1.forward");
         const auto [in, out] = m_synthetic.db->nodeData(0, 0, "NPU", "Functional.linear.1.forward");
         const auto summaries = graph::summarizeSubtrees(*m_synthetic.npu);
-        const QString tip = nodeToolTip(*m_synthetic.npu, node, false, m_synthetic.db->config().task, in, out, &summaries[node]);
+        const QString tip = msprobe::views::nodeToolTip(*m_synthetic.npu, node, false, m_synthetic.db->config().task, in, out, &summaries[node]);
         QVERIFY2(tip.contains(QStringLiteral("level: <b>error</b>")), qPrintable(tip));
         QVERIFY2(tip.contains(QStringLiteral("NormRelativeErr")), qPrintable(tip));
         QVERIFY2(tip.contains(QStringLiteral("55.555556%")), qPrintable(tip)); // the spec's worked example
         const std::uint32_t net = m_synthetic.npu->find("Module.model.Net.backward.0");
-        const QString below = nodeToolTip(*m_synthetic.npu, net, false, "summary", {}, {}, &summaries[net]);
+        const QString below = msprobe::views::nodeToolTip(*m_synthetic.npu, net, false, "summary", {}, {}, &summaries[net]);
         QVERIFY2(below.contains(QStringLiteral("below: 1 error(s)")), qPrintable(below));
     }
 
@@ -487,7 +487,7 @@ private slots:
         focus.setNode(QStringLiteral("Torch.relu.0.backward"), Side::Problem);
         QVERIFY(waitSettled(*synthetic));
         QVERIFY(synthetic->grab().save(dir + QStringLiteral("/graphdiff_synthetic.png")));
-        synthetic->setColourMode(graphstyle::ColourMode::Overflow);
+        synthetic->setColourMode(msprobe::views::graphstyle::ColourMode::Overflow);
         QVERIFY(synthetic->grab().save(dir + QStringLiteral("/graphdiff_overflow.png")));
         NodeListPanel panel;
         panel.setGraphs(m_synthetic.npu, m_synthetic.bench, m_synthetic.db->config());

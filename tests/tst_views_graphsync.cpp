@@ -59,12 +59,12 @@ QColor shownColour(QWidget* viewport, const QPoint& at)
 
 bool waitSettled(GraphDiffView& view) { return QTest::qWaitFor([&] { return view.isSettled(); }, 20000); }
 
-std::vector<const GraphNodeItem*> nodeItems(GraphSideView* view)
+std::vector<const msprobe::views::GraphNodeItem*> nodeItems(GraphSideView* view)
 {
-    std::vector<const GraphNodeItem*> out;
+    std::vector<const msprobe::views::GraphNodeItem*> out;
     for (QGraphicsItem* item : view->scene()->items())
-        if (item->type() == GraphNodeItem::Type)
-            out.push_back(static_cast<const GraphNodeItem*>(item));
+        if (item->type() == msprobe::views::GraphNodeItem::Type)
+            out.push_back(static_cast<const msprobe::views::GraphNodeItem*>(item));
     return out;
 }
 
@@ -194,7 +194,7 @@ private slots:
         for (Side side : { Side::Problem, Side::Bench }) {
             GraphSideView* sideView = view->sideView(side);
             int hits = 0, others = 0;
-            for (const GraphNodeItem* item : nodeItems(sideView)) {
+            for (const msprobe::views::GraphNodeItem* item : nodeItems(sideView)) {
                 const QString name = QString::fromStdString(sideView->graph()->nodes[item->node()].name);
                 QCOMPARE(item->highlighted(), name.contains(QStringLiteral("linear"), Qt::CaseInsensitive));
                 (item->highlighted() ? hits : others) += 1;
@@ -215,7 +215,7 @@ private slots:
         // Clearing the text clears every outline.
         search->clear();
         for (Side side : { Side::Problem, Side::Bench })
-            for (const GraphNodeItem* item : nodeItems(view->sideView(side)))
+            for (const msprobe::views::GraphNodeItem* item : nodeItems(view->sideView(side)))
                 QVERIFY(!item->highlighted());
         const QImage cleared = problem->viewport()->grab().toImage();
         QVERIFY(cleared.pixelColor(above).rgb() != problem->palette().color(QPalette::Highlight).rgb());
@@ -244,8 +244,8 @@ private slots:
         const fs::path tmp = m_tmp.path().toStdString();
         const LoadedDb synthetic = makeDb(dataDir() / "graph" / "synthetic" / "npu", dataDir() / "graph" / "synthetic" / "bench", tmp / "dropped");
         StudioSession session;
-        LoadRequest request;
-        request.kind = LoadRequest::Kind::VisDb;
+        msprobe::studio::LoadRequest request;
+        request.kind = msprobe::studio::LoadRequest::Kind::VisDb;
         request.path = q(synthetic.path.string());
         QSignalSpy loaded(&session, &StudioSession::loadFinished);
         session.open(request);
@@ -275,7 +275,7 @@ private slots:
         QVERIFY(problem->viewport()->rect().contains(mulAt) && bench->viewport()->rect().contains(addAt));
         // Off the label text, inside the ellipse.
         const QPoint benchFillAt = addAt + QPoint(0, int(bench->layoutState().boxOf(add)->rect.height() * bench->zoom() / 3));
-        QTRY_COMPARE(shownColour(bench->viewport(), benchFillAt), graphstyle::precisionColour(graph::PrecisionLevel::Unmatched));
+        QTRY_COMPARE(shownColour(bench->viewport(), benchFillAt), msprobe::views::graphstyle::precisionColour(graph::PrecisionLevel::Unmatched));
 
         PaintCounter paints(bench->viewport());
         const QPoint endInProblem = problem->viewport()->mapFromGlobal(bench->viewport()->mapToGlobal(addAt));
@@ -290,14 +290,14 @@ private slots:
         // sides (the bench node in its partner's colour, not the legend's "No grade" white); no scroll, no resize,
         // only the event loop.
         QVERIFY(graph::levelOf(graphs.problem->nodes[mul]) == graph::PrecisionLevel::Error);
-        QTRY_COMPARE(shownColour(bench->viewport(), benchFillAt), graphstyle::precisionColour(graph::PrecisionLevel::Error));
+        QTRY_COMPARE(shownColour(bench->viewport(), benchFillAt), msprobe::views::graphstyle::precisionColour(graph::PrecisionLevel::Error));
         QVERIFY(paints.count > 0);
         const QPoint problemFillAt = mulAt + QPoint(0, int(problem->layoutState().boxOf(mul)->rect.height() * problem->zoom() / 3));
-        QTRY_COMPARE(shownColour(problem->viewport(), problemFillAt), graphstyle::precisionColour(graph::PrecisionLevel::Error));
+        QTRY_COMPARE(shownColour(problem->viewport(), problemFillAt), msprobe::views::graphstyle::precisionColour(graph::PrecisionLevel::Error));
 
         controller.undoStack()->undo();
         QVERIFY(!graphs.bench->nodes[add].matched());
-        QTRY_COMPARE(shownColour(bench->viewport(), benchFillAt), graphstyle::precisionColour(graph::PrecisionLevel::Unmatched));
+        QTRY_COMPARE(shownColour(bench->viewport(), benchFillAt), msprobe::views::graphstyle::precisionColour(graph::PrecisionLevel::Unmatched));
     }
 
     void screenshotForReview()

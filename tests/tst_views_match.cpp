@@ -36,8 +36,8 @@ std::size_t countRows(const fs::path& db, const std::string& where)
 // Opens db in session as the studio does (File > Open vis.db) and waits for the load.
 bool openInSession(StudioSession& session, const fs::path& db)
 {
-    LoadRequest request;
-    request.kind = LoadRequest::Kind::VisDb;
+    msprobe::studio::LoadRequest request;
+    request.kind = msprobe::studio::LoadRequest::Kind::VisDb;
     request.path = q(db.string());
     QSignalSpy finished(&session, &StudioSession::loadFinished);
     session.open(request);
@@ -262,8 +262,8 @@ private slots:
         // The lists follow the micro-step filter ((? = -1 OR micro_step_id = ?), as the plugin queries).
         {
             // The reference dumps have one micro step: give every third row micro step 1 to see the filter work.
-            msprobe::SqliteDb writable(db, false);
-            msprobe::SqliteStatement(writable, "UPDATE tb_nodes SET micro_step_id = 1 WHERE node_order % 3 = 0").step();
+            msprobe::support::SqliteDb writable(db, false);
+            msprobe::support::SqliteStatement(writable, "UPDATE tb_nodes SET micro_step_id = 1 WHERE node_order % 3 = 0").step();
         }
         QVERIFY(openInSession(session, db)); // read the db again, as reopening it in the studio does
         QVERIFY(controller.open(0, 0));

@@ -22,13 +22,13 @@
 
 namespace {
 
-using Document = std::shared_ptr<const studio::MemoryDocument>;
+using Document = std::shared_ptr<const msprobe::studio::MemoryDocument>;
 
 Document writeAndLoad(const QTemporaryDir& dir, const char* name, const std::string& text)
 {
     const std::string file = dir.filePath(QString::fromLatin1(name)).toStdString();
     std::ofstream(file) << text;
-    return studio::loadMemoryDocument(file);
+    return msprobe::studio::loadMemoryDocument(file);
 }
 
 const std::string kAdd = "torch._ops.aten.add.Tensor", kRelu = "torch._ops.aten.relu.default", kMm = "torch._ops.aten.mm.default";
@@ -85,7 +85,7 @@ std::string twoSteps()
     return b.text;
 }
 
-std::uint64_t allocationOf(const studio::MemoryDocument& document, std::size_t timelineIndex)
+std::uint64_t allocationOf(const msprobe::studio::MemoryDocument& document, std::size_t timelineIndex)
 {
     return document.model.blocks[document.timeline.blocks[timelineIndex].block].allocationId;
 }
@@ -99,7 +99,7 @@ private slots:
     {
         QTemporaryDir dir;
         const Document a = writeAndLoad(dir, "a.csv", runA()), b = writeAndLoad(dir, "b.csv", runB());
-        const auto c = studio::compareRuns({ a, 0 }, { b, 0 });
+        const auto c = msprobe::studio::compareRuns({ a, 0 }, { b, 0 });
         QCOMPARE(c.peakA.liveBytes, std::int64_t(300));
         QCOMPARE(c.peakA.tsNs, std::int64_t(1040));
         QCOMPARE(c.peakB.liveBytes, std::int64_t(650));
@@ -131,7 +131,7 @@ private slots:
         QCOMPARE(c.onlyA, std::int64_t(200));
         QCOMPARE(c.onlyB - c.onlyA, c.peakB.liveBytes - c.peakA.liveBytes);
 
-        const std::string csv = studio::comparisonCsv(c, *a, *b);
+        const std::string csv = msprobe::studio::comparisonCsv(c, *a, *b);
         QVERIFY(csv.rfind("side,size_bytes,operator,owner,allocation_id,alloc_offset_ns,reason\n"
                           "B only,500,torch._ops.aten.mm.default,,3,70,\n",
                     0)
@@ -142,7 +142,7 @@ private slots:
     {
         QTemporaryDir dir;
         const Document run = writeAndLoad(dir, "steps.csv", twoSteps());
-        const auto c = studio::compareRuns({ run, 1 }, { run, 2 });
+        const auto c = msprobe::studio::compareRuns({ run, 1 }, { run, 2 });
         QCOMPARE(c.peakA.liveBytes, std::int64_t(96));
         QCOMPARE(c.peakB.liveBytes, std::int64_t(160));
         QCOMPARE(c.operators.size(), std::size_t(1));
@@ -152,7 +152,7 @@ private slots:
         QVERIFY(c.blocks[0].inB);
         QCOMPARE(allocationOf(*run, c.blocks[0].block), std::uint64_t(1));
         QCOMPARE(c.onlyB, std::int64_t(64));
-        QVERIFY_THROWS_EXCEPTION(std::exception, studio::compareRuns({ run, 1 }, { run, 9 }));
+        QVERIFY_THROWS_EXCEPTION(std::exception, msprobe::studio::compareRuns({ run, 1 }, { run, 9 }));
 
         // The panel on one dump compares its first two steps and lists the leaked block with its reason.
         MemoryComparePanel panel;
@@ -233,10 +233,10 @@ private slots:
         QCOMPARE(highlighted(1001, 1049), 0);
         view.setSelection(1035, 1045);
         // The panel's CSV lists the blocks overlapping the selection 1035-1045: both (1010-1060 and 1040-1070).
-        const std::string csv = studio::timelineCsv(*a, view.selection());
+        const std::string csv = msprobe::studio::timelineCsv(*a, view.selection());
         QVERIFY2(csv.find("\n1,0x0000000000000010,100,PTA,0,,torch._ops.aten.add.Tensor,10,60,no,") != std::string::npos, csv.c_str());
         QCOMPARE(std::count(csv.begin(), csv.end(), '\n'), 3);
-        const std::string before = studio::timelineCsv(*a, std::make_pair(std::int64_t(1000), std::int64_t(1005)));
+        const std::string before = msprobe::studio::timelineCsv(*a, std::make_pair(std::int64_t(1000), std::int64_t(1005)));
         QCOMPARE(std::count(before.begin(), before.end(), '\n'), 1);
     }
 
@@ -245,19 +245,19 @@ private slots:
         QTemporaryDir dir;
         const Document a = writeAndLoad(dir, "a.csv", runA());
         const auto& timeline = a->timeline;
-        QCOMPARE(studio::operatorApiName(kMm), std::string("mm"));
-        QCOMPARE(studio::operatorApiName("aten::addmm"), std::string("addmm"));
-        QCOMPARE(studio::nodeApi("Torch.add.3.forward").api, std::string("add"));
-        QCOMPARE(studio::nodeApi("Torch.add.3.forward").callIndex, 3);
-        QCOMPARE(studio::nodeApi("Aten.mm.default.0.backward").callIndex, 0);
-        QVERIFY(studio::nodeApi("Module.net.Net.forward.0").api.empty());
+        QCOMPARE(msprobe::studio::operatorApiName(kMm), std::string("mm"));
+        QCOMPARE(msprobe::studio::operatorApiName("aten::addmm"), std::string("addmm"));
+        QCOMPARE(msprobe::studio::nodeApi("Torch.add.3.forward").api, std::string("add"));
+        QCOMPARE(msprobe::studio::nodeApi("Torch.add.3.forward").callIndex, 3);
+        QCOMPARE(msprobe::studio::nodeApi("Aten.mm.default.0.backward").callIndex, 0);
+        QVERIFY(msprobe::studio::nodeApi("Module.net.Net.forward.0").api.empty());
 
-        const auto mm = studio::spanOfNode(timeline, "Aten.mm.default.0.forward");
+        const auto mm = msprobe::studio::spanOfNode(timeline, "Aten.mm.default.0.forward");
         QVERIFY(mm);
         QCOMPARE(mm->startNs, std::int64_t(1030));
         QCOMPARE(mm->endNs, std::int64_t(1050));
-        QVERIFY(!studio::spanOfNode(timeline, "Torch.relu.0.forward"));
-        QCOMPARE(studio::nodesOfOperators(timeline, { 0 }, { "Module.net.Net.forward.0", "Torch.add.0.forward", "Aten.mm.default.0.forward" }),
+        QVERIFY(!msprobe::studio::spanOfNode(timeline, "Torch.relu.0.forward"));
+        QCOMPARE(msprobe::studio::nodesOfOperators(timeline, { 0 }, { "Module.net.Net.forward.0", "Torch.add.0.forward", "Aten.mm.default.0.forward" }),
             std::vector<std::string>({ "Torch.add.0.forward" }));
 
         // A node's span fills the view and is selected.
@@ -271,14 +271,14 @@ private slots:
 
         // Graph step 0 is the dump's step 1: from before the capture to its first STEP row (1050).
         const Document steps = writeAndLoad(dir, "steps.csv", twoSteps());
-        const studio::TimelineSpan* first = studio::spanOfGraphStep(steps->timeline, 0);
+        const msprobe::studio::TimelineSpan* first = msprobe::studio::spanOfGraphStep(steps->timeline, 0);
         QVERIFY(first);
         QCOMPARE(first->endNs, std::int64_t(1050));
-        const studio::TimelineSpan* second = studio::spanOfGraphStep(steps->timeline, 1);
+        const msprobe::studio::TimelineSpan* second = msprobe::studio::spanOfGraphStep(steps->timeline, 1);
         QVERIFY(second);
         QCOMPARE(second->startNs, std::int64_t(1050));
         QCOMPARE(second->endNs, std::int64_t(1110));
-        QVERIFY(!studio::spanOfGraphStep(steps->timeline, 7));
+        QVERIFY(!msprobe::studio::spanOfGraphStep(steps->timeline, 7));
     }
 
     void marksLaneShowsMarksAndRanges()

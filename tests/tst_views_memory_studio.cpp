@@ -116,7 +116,7 @@ private slots:
         const auto& graphNodes = side->graph()->nodes;
         int gelu = 0, norm = 0;
         for (const QString& name : nodes) {
-            const std::string api = studio::nodeApi(name.toStdString()).api;
+            const std::string api = msprobe::studio::nodeApi(name.toStdString()).api;
             gelu += api == "gelu";
             norm += api == "layer_norm";
             const auto it = std::find_if(graphNodes.begin(), graphNodes.end(), [&](const auto& node) { return QString::fromStdString(node.name) == name; });

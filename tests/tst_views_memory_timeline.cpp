@@ -30,19 +30,19 @@ constexpr std::int64_t kBlock4Alloc = 1764753366165640170, kBlock4Free = 1764753
 constexpr std::int64_t kPeakTs = 1764753366292488570, kPeakBytes = 20782080;
 const QColor kAliveRed(240, 150, 150); // alive at the end, no step to call it a step leak
 
-std::shared_ptr<const studio::MemoryDocument> leaksDocument()
+std::shared_ptr<const msprobe::studio::MemoryDocument> leaksDocument()
 {
-    return studio::loadMemoryDocument(msprobe::test::dataDir() / "memory" / "leaks.csv");
+    return msprobe::studio::loadMemoryDocument(msprobe::test::dataDir() / "memory" / "leaks.csv");
 }
 
-std::shared_ptr<const studio::MemoryDocument> writeAndLoad(const QTemporaryDir& dir, const char* name, const std::string& text)
+std::shared_ptr<const msprobe::studio::MemoryDocument> writeAndLoad(const QTemporaryDir& dir, const char* name, const std::string& text)
 {
     const std::string file = dir.filePath(QString::fromLatin1(name)).toStdString();
     std::ofstream(file) << text;
-    return studio::loadMemoryDocument(file);
+    return msprobe::studio::loadMemoryDocument(file);
 }
 
-std::size_t indexOfAllocation(const studio::MemoryDocument& document, std::uint64_t allocationId)
+std::size_t indexOfAllocation(const msprobe::studio::MemoryDocument& document, std::uint64_t allocationId)
 {
     const auto& blocks = document.timeline.blocks;
     for (std::size_t i = 0; i < blocks.size(); ++i)
@@ -115,7 +115,7 @@ private slots:
         // The six PTA blocks never freed are the leaks.
         std::vector<std::uint64_t> leaked;
         for (const auto& block : timeline.blocks)
-            if (block.marks & studio::kMarkAliveAtEnd)
+            if (block.marks & msprobe::studio::kMarkAliveAtEnd)
                 leaked.push_back(document->model.blocks[block.block].allocationId);
         std::sort(leaked.begin(), leaked.end());
         QCOMPARE(leaked, (std::vector<std::uint64_t> { 14, 15, 16, 21, 22, 25 }));
@@ -294,8 +294,8 @@ private slots:
         QCOMPARE(view.blockToolTip(*hit), second);
         // A dump without stacks keeps no index.
         QVERIFY(!leaksDocument()->stacks);
-        QCOMPARE(studio::frameModule("/work/model.py(3): forward"), std::string("model.py"));
-        QCOMPARE(studio::frameModule("[0x7f00]"), std::string());
+        QCOMPARE(msprobe::studio::frameModule("/work/model.py(3): forward"), std::string("model.py"));
+        QCOMPARE(msprobe::studio::frameModule("[0x7f00]"), std::string());
     }
 
     void hoverDescribesTheBlock()
@@ -328,7 +328,7 @@ private slots:
         const std::size_t index = indexOfAllocation(*document, 25);
         const auto& leak = document->timeline.blocks[index];
         QCOMPARE(leak.endNs, kEnd);
-        QVERIFY(leak.marks & studio::kMarkAliveAtEnd);
+        QVERIFY(leak.marks & msprobe::studio::kMarkAliveAtEnd);
         QVERIFY(view.blockToolTip(index).contains(QLatin1String("leak: never freed")));
         view.setTimeRange(594000000, 595700000);
         const QImage image = view.grab().toImage();
@@ -382,7 +382,7 @@ private slots:
         const auto leaky = writeAndLoad(dir, "steps.csv", steps.text);
         const std::size_t leakIndex = indexOfAllocation(*leaky, 2);
         const auto& leak = leaky->timeline.blocks[leakIndex];
-        QVERIFY(leak.marks & studio::kMarkStepLeak);
+        QVERIFY(leak.marks & msprobe::studio::kMarkStepLeak);
         QCOMPARE(leaky->timeline.steps.size(), std::size_t(5));
         MemoryTimelineView view;
         view.resize(1000, 500);
@@ -407,7 +407,7 @@ private slots:
         late.opEnd("op3");
         const auto wasteful = writeAndLoad(dir, "late.csv", late.text);
         const std::size_t lateIndex = indexOfAllocation(*wasteful, 1);
-        QVERIFY(wasteful->timeline.blocks[lateIndex].marks & studio::kMarkInefficient);
+        QVERIFY(wasteful->timeline.blocks[lateIndex].marks & msprobe::studio::kMarkInefficient);
         view.setDocument(wasteful);
         QVERIFY(view.blockToolTip(lateIndex).contains(QLatin1String("inefficient: late_deallocation")));
         QCOMPARE(view.grab().toImage().pixelColor(view.blockRect(wasteful->timeline.blocks[lateIndex]).center().toPoint()), QColor(255, 140, 0));

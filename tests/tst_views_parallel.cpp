@@ -293,10 +293,10 @@ private slots:
     {
         ParallelView view;
         view.setGrid(gridOf(makeConfig(8, 8, 2, 2)));
-        view.setResults({ { 0, RowResult::Pass }, { 1, RowResult::Error }, { 2, RowResult::Warning }, { 3, RowResult::Pass } });
-        QCOMPARE(view.rowResult(0), RowResult::Error);
-        QCOMPARE(view.rowResult(1), RowResult::Warning);
-        QCOMPARE(view.rowResult(2), RowResult::None);
+        view.setResults({ { 0, msprobe::studio::RowResult::Pass }, { 1, msprobe::studio::RowResult::Error }, { 2, msprobe::studio::RowResult::Warning }, { 3, msprobe::studio::RowResult::Pass } });
+        QCOMPARE(view.rowResult(0), msprobe::studio::RowResult::Error);
+        QCOMPARE(view.rowResult(1), msprobe::studio::RowResult::Warning);
+        QCOMPARE(view.rowResult(2), msprobe::studio::RowResult::None);
         QCOMPARE(view.blockColor(0), ParallelGrid::copyColor(0, 2));
         view.setColourByResult(true);
         QCOMPARE(view.blockColor(0), QColor(0xe5, 0x39, 0x35));
@@ -347,10 +347,10 @@ private slots:
 "Distributed.all_reduce.0.forward": {"input_args": [{"type": "torch.Tensor", "Max": 1.0}],
   "input_kwargs": {"group": {"type": "torch.ProcessGroup", "group_ranks": [4, 5], "group_id": 7}}},
 "Distributed.reduce_scatter.0.forward": {"input_kwargs": {"group": {"type": "torch.ProcessGroup", "group_ranks": [0, 1, 2, 3]}}}}})");
-        QCOMPARE(studio::groupRanksInDumpJson(dump), std::vector<int>({ 4, 5 }));
+        QCOMPARE(msprobe::studio::groupRanksInDumpJson(dump), std::vector<int>({ 4, 5 }));
         writeFile(dump, R"({"data": {"Functional.linear.0.forward": {"input_args": []}}})");
-        QVERIFY(studio::groupRanksInDumpJson(dump).empty());
-        QCOMPARE(studio::groupRanksInText(R"({"type": "torch.ProcessGroup", "group_ranks": "[0, 2]", "data_name": "-1"})"), std::vector<int>({ 0, 2 }));
+        QVERIFY(msprobe::studio::groupRanksInDumpJson(dump).empty());
+        QCOMPARE(msprobe::studio::groupRanksInText(R"({"type": "torch.ProcessGroup", "group_ranks": "[0, 2]", "data_name": "-1"})"), std::vector<int>({ 0, 2 }));
 
         msprobe::graph::ParallelParams flags;
         flags.rankSize = 16;
@@ -358,9 +358,9 @@ private slots:
         flags.pp = 2;
         flags.vpp = 2;
         flags.order = "tp-pp-dp";
-        studio::ParallelHints hints = studio::hintsFromMergeFlags({ flags });
+        msprobe::studio::ParallelHints hints = msprobe::studio::hintsFromMergeFlags({ flags });
         hints.numLayers = 8;
-        const ParallelConfig config = studio::configFromHints(hints, {});
+        const ParallelConfig config = msprobe::studio::configFromHints(hints, {});
         QCOMPARE(config.worldSize, 16LL);
         QCOMPARE(config.tensorParallelSize, 2LL);
         QCOMPARE(config.pipelineParallelSize, 2LL);
@@ -393,7 +393,7 @@ private slots:
         QVERIFY(!other.restore(QStringLiteral("unknown")));
         panel.setResults({});
         QVERIFY(!panel.colourByResultBox()->isEnabled());
-        panel.setResults({ { 0, RowResult::Error } });
+        panel.setResults({ { 0, msprobe::studio::RowResult::Error } });
         QVERIFY(panel.colourByResultBox()->isEnabled());
     }
 };

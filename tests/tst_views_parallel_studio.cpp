@@ -28,7 +28,7 @@ namespace {
 
 QString mergeData(const char* name) { return q((dataDir() / "graph_merge" / name).string()); }
 
-bool openAndWait(MainWindow& window, const LoadRequest& request)
+bool openAndWait(MainWindow& window, const msprobe::studio::LoadRequest& request)
 {
     QSignalSpy idle(&window, &MainWindow::idle);
     window.openRequest(request);
@@ -66,7 +66,7 @@ private slots:
         QVERIFY2(dialog.whyNotOpen().contains(QStringLiteral("--vpp > 1 needs --pp >= 2")), qPrintable(dialog.whyNotOpen()));
         dialog.mergeFields(1).vpp->setValue(1);
         dialog.mergeFields(1).order->setText(QStringLiteral("tp-pp-dp"));
-        const LoadRequest request = dialog.request();
+        const msprobe::studio::LoadRequest request = dialog.request();
         QCOMPARE(request.parallelMerge.size(), std::size_t(2));
         QCOMPARE(request.parallelMerge[0].rankSize, 2);
         QCOMPARE(request.parallelMerge[0].tp, 2);
@@ -80,8 +80,8 @@ private slots:
     {
         MainWindow window;
         window.show();
-        LoadRequest request;
-        request.kind = LoadRequest::Kind::Pair;
+        msprobe::studio::LoadRequest request;
+        request.kind = msprobe::studio::LoadRequest::Kind::Pair;
         request.path = mergeData("full8");
         request.bench = mergeData("full8");
         request.outputDir = m_scratch.filePath(QStringLiteral("full8"));
@@ -111,7 +111,7 @@ private slots:
             window.show();
             QVERIFY(window.parallelDock());
             window.parallelDock()->raise();
-            LoadRequest request;
+            msprobe::studio::LoadRequest request;
             request.path = dumps;
             request.outputDir = m_scratch.filePath(QStringLiteral("groups4"));
             QVERIFY(openAndWait(window, request));
@@ -144,7 +144,7 @@ private slots:
             QVERIFY(setup->setConfig(config, ParallelSetup::Source::User).isEmpty());
         }
         MainWindow again;
-        LoadRequest request;
+        msprobe::studio::LoadRequest request;
         request.path = dumps;
         request.outputDir = m_scratch.filePath(QStringLiteral("groups4-again"));
         QVERIFY(openAndWait(again, request));
@@ -166,11 +166,11 @@ private slots:
         QVERIFY(window.parallelSetup()->setConfig(msprobe::parallel::ParallelConfig { 2, 2 }, ParallelSetup::Source::User).isEmpty());
         for (int step : window.session()->steps()) {
             window.studioFocus()->setGraph(step, 0);
-            const msprobe::PairOutcome* verdict = window.session()->verdict(step, 0);
+            const msprobe::compare::PairOutcome* verdict = window.session()->verdict(step, 0);
             QVERIFY(verdict);
-            const RowResult expected = verdict->error > 0 ? RowResult::Error : verdict->warning > 0 ? RowResult::Warning : RowResult::Pass;
+            const msprobe::studio::RowResult expected = verdict->error > 0 ? msprobe::studio::RowResult::Error : verdict->warning > 0 ? msprobe::studio::RowResult::Warning : msprobe::studio::RowResult::Pass;
             QCOMPARE(panel->view()->rowResult(0), expected);
-            QCOMPARE(panel->view()->rowResult(1), RowResult::None); // rank 1 was not opened
+            QCOMPARE(panel->view()->rowResult(1), msprobe::studio::RowResult::None); // rank 1 was not opened
         }
         QVERIFY(panel->colourByResultBox()->isEnabled());
         panel->colourByResultBox()->setChecked(true);

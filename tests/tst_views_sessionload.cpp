@@ -26,8 +26,8 @@ fs::path twoRankBench() { return refDumps() / "bench_2rank_mix_statistics"; }
 
 bool openAndWait(StudioSession& session, const fs::path& problem, const fs::path& bench, const QString& output)
 {
-    LoadRequest request;
-    request.kind = LoadRequest::Kind::Pair;
+    msprobe::studio::LoadRequest request;
+    request.kind = msprobe::studio::LoadRequest::Kind::Pair;
     request.path = q(problem.string());
     request.bench = q(bench.string());
     request.outputDir = output;
@@ -45,9 +45,9 @@ private slots:
     void borrowParsesOnce()
     {
         const fs::path file = twoRankProblem() / "step0" / "rank0" / "dump.json";
-        const DumpFile separate = readDumpJson(file);
+        const dump::DumpFile separate = dump::readDumpJson(file);
         QVERIFY(separate.entries.size() > 10);
-        SharedDumps dumps;
+        msprobe::studio::SharedDumps dumps;
         auto first = dumps.borrow(file);
         // Another spelling of the same file is the same parse.
         auto second = dumps.borrow(file.parent_path() / "." / "dump.json");
@@ -56,7 +56,7 @@ private slots:
         QCOMPARE(first->entries.size(), separate.entries.size());
         QCOMPARE(first->entryName(0), separate.entryName(0));
         // Let go by every borrower: still cached for the rest of the load.
-        const DumpFile* parsed = first.get();
+        const dump::DumpFile* parsed = first.get();
         first.reset();
         second.reset();
         QCOMPARE(dumps.borrow(file).get(), parsed);
@@ -67,11 +67,11 @@ private slots:
 
     void aMissingFileIsAnErrorNamingIt()
     {
-        SharedDumps dumps;
+        msprobe::studio::SharedDumps dumps;
         try {
             dumps.borrow(twoRankProblem() / "no_such_rank" / "dump.json");
             QFAIL("a missing dump.json was read");
-        } catch (const Error& error) {
+        } catch (const support::Error& error) {
             QVERIFY(std::string(error.what()).find("no_such_rank") != std::string::npos);
         }
     }
@@ -80,17 +80,17 @@ private slots:
     void graphsAndCompareShareOneParsePerFile()
     {
         QTemporaryDir out;
-        SharedDumps dumps;
-        LoadRequest request;
-        const auto stage = sessionloader::buildGraphs(twoRankProblem(), twoRankBench(), fs::path(out.path().toStdString()), request,
+        msprobe::studio::SharedDumps dumps;
+        msprobe::studio::LoadRequest request;
+        const auto stage = msprobe::studio::sessionloader::buildGraphs(twoRankProblem(), twoRankBench(), fs::path(out.path().toStdString()), request,
             nullptr, {}, {}, &dumps);
         QCOMPARE(stage.graphs.size(), std::size_t(4));
         QCOMPARE(dumps.parses(), std::size_t(8));
-        const auto shared = sessionloader::compareDumps(twoRankProblem(), twoRankBench(), request, nullptr, {}, &dumps);
+        const auto shared = msprobe::studio::sessionloader::compareDumps(twoRankProblem(), twoRankBench(), request, nullptr, {}, &dumps);
         QCOMPARE(dumps.parses(), std::size_t(8));
         QCOMPARE(shared.size(), std::size_t(4));
         // The same rows as a compare that reads the files itself.
-        const auto separate = sessionloader::compareDumps(twoRankProblem(), twoRankBench(), request, nullptr, {});
+        const auto separate = msprobe::studio::sessionloader::compareDumps(twoRankProblem(), twoRankBench(), request, nullptr, {});
         QCOMPARE(separate.size(), shared.size());
         for (const auto& [key, rows] : separate) {
             const auto& other = shared.at(key);
@@ -110,16 +110,16 @@ private slots:
     void aParallelMergeLoadParsesEachDumpOnce()
     {
         QTemporaryDir out;
-        SharedDumps dumps;
-        LoadRequest request;
+        msprobe::studio::SharedDumps dumps;
+        msprobe::studio::LoadRequest request;
         msprobe::graph::ParallelParams params;
         params.rankSize = 2;
         request.parallelMerge = { params };
-        const auto stage = sessionloader::buildGraphs(twoRankProblem(), twoRankBench(), fs::path(out.path().toStdString()), request,
+        const auto stage = msprobe::studio::sessionloader::buildGraphs(twoRankProblem(), twoRankBench(), fs::path(out.path().toStdString()), request,
             nullptr, {}, {}, &dumps);
         QCOMPARE(stage.graphs.size(), std::size_t(4));
         QCOMPARE(dumps.parses(), std::size_t(8));
-        const auto shared = sessionloader::compareDumps(twoRankProblem(), twoRankBench(), request, nullptr, {}, &dumps);
+        const auto shared = msprobe::studio::sessionloader::compareDumps(twoRankProblem(), twoRankBench(), request, nullptr, {}, &dumps);
         QCOMPARE(dumps.parses(), std::size_t(8));
         QCOMPARE(shared.size(), std::size_t(4));
     }
@@ -129,27 +129,27 @@ private slots:
     void aSelfCompareParsesEachDumpOnce()
     {
         QTemporaryDir out;
-        SharedDumps dumps;
-        LoadRequest request;
-        const auto stage = sessionloader::buildGraphs(twoRankProblem(), twoRankProblem(), fs::path(out.path().toStdString()),
+        msprobe::studio::SharedDumps dumps;
+        msprobe::studio::LoadRequest request;
+        const auto stage = msprobe::studio::sessionloader::buildGraphs(twoRankProblem(), twoRankProblem(), fs::path(out.path().toStdString()),
             request, nullptr, {}, {}, &dumps);
         QCOMPARE(stage.graphs.size(), std::size_t(4));
         QCOMPARE(dumps.parses(), std::size_t(4));
-        const auto shared = sessionloader::compareDumps(twoRankProblem(), twoRankProblem(), request, nullptr, {}, &dumps);
+        const auto shared = msprobe::studio::sessionloader::compareDumps(twoRankProblem(), twoRankProblem(), request, nullptr, {}, &dumps);
         QCOMPARE(dumps.parses(), std::size_t(4));
         QCOMPARE(shared.size(), std::size_t(4));
         for (const auto& [key, rows] : shared) {
-            const CompareTable& table = *rows->table();
+            const compare::CompareTable& table = *rows->table();
             QCOMPARE(table.npu.dump.get(), table.bench.dump.get());
             const fs::path file = twoRankProblem() / ("step" + std::to_string(key.first)) / ("rank" + std::to_string(key.second)) / "dump.json";
-            const auto separate = compareDumps(readDumpJson(file), readDumpJson(file), {}, false, {});
+            const auto separate = compare::compareDumps(dump::readDumpJson(file), dump::readDumpJson(file), {}, false, {});
             QVERIFY(rows->rowCount() > 0);
             QCOMPARE(std::size_t(rows->rowCount()), separate->rows.size());
             for (std::size_t r = 0; r < separate->rows.size(); ++r) {
                 QCOMPARE(table.rows[r].npu, separate->rows[r].npu);
                 QCOMPARE(table.rows[r].bench, separate->rows[r].bench);
                 QCOMPARE(int(table.rows[r].level), int(separate->rows[r].level));
-                QCOMPARE(int(table.rows[r].level), int(ResultLevel::Pass));
+                QCOMPARE(int(table.rows[r].level), int(compare::ResultLevel::Pass));
             }
         }
     }

@@ -64,13 +64,13 @@ class TestStudioExport : public QObject {
         MainWindow window;
         window.resize(1366, 768);
         window.show();
-        headlessexport::Request request;
+        msprobe::studio::headlessexport::Request request;
         request.file = m_scratch.filePath(name);
         request.inputs = inputs;
         request.view = view;
         request.step = step;
         request.rank = rank;
-        return headlessexport::run(window, request);
+        return msprobe::studio::headlessexport::run(window, request);
     }
 
 private slots:

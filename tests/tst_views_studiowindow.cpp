@@ -148,22 +148,22 @@ private slots:
 
         for (int step : { 0, 1 }) {
             window.studioFocus()->setGraph(step, 0);
-            const CsvTable cli = readCsvFile(m_cliCsv[step]);
+            const support::CsvTable cli = support::readCsvFile(m_cliCsv[step]);
             CompareTableModel* model = window.compareView()->model();
             QCOMPARE(model->rowCount(), static_cast<int>(cli.rows.size()));
             QCOMPARE(model->columnCount(), static_cast<int>(cli.header.size()));
             const int result = cli.column("Result");
             for (int row = 0; row < model->rowCount(); ++row) {
                 QCOMPARE(model->index(row, 0).data().toString(), test::q(cli.rows[static_cast<std::size_t>(row)][0]));
-                QCOMPARE(rowResultOf(test::q(cli.rows[static_cast<std::size_t>(row)][static_cast<std::size_t>(result)])),
-                    static_cast<RowResult>(model->index(row, 0).data(CompareTableModel::ResultRole).toInt()));
+                QCOMPARE(msprobe::studio::rowResultOf(test::q(cli.rows[static_cast<std::size_t>(row)][static_cast<std::size_t>(result)])),
+                    static_cast<msprobe::studio::RowResult>(model->index(row, 0).data(CompareTableModel::ResultRole).toInt()));
             }
         }
 
         // Filters: text over NPU/bench names, then Result.
         window.studioFocus()->setGraph(0, 0);
         CompareTableView* view = window.compareView();
-        const CsvTable cli = readCsvFile(m_cliCsv[0]);
+        const support::CsvTable cli = support::readCsvFile(m_cliCsv[0]);
         int layerNorm = 0, errors = 0;
         for (const auto& row : cli.rows) {
             layerNorm += row[0].find("layer_norm") != std::string::npos || row[1].find("layer_norm") != std::string::npos;
@@ -205,7 +205,7 @@ private slots:
 
         // Switching steps clears the node and shows the other step's rows.
         focus->setGraph(1, 0);
-        QCOMPARE(view->model()->rowCount(), static_cast<int>(readCsvFile(m_cliCsv[1]).rows.size()));
+        QCOMPARE(view->model()->rowCount(), static_cast<int>(support::readCsvFile(m_cliCsv[1]).rows.size()));
     }
 
     // "All steps and ranks": both steps' rows with Step/Rank columns; a row of the other step switches the graphs.
@@ -217,8 +217,8 @@ private slots:
         StudioFocus* focus = window.studioFocus();
         auto* all = view->findChild<QCheckBox*>(QStringLiteral("allRanks"));
         QVERIFY(all && !all->isHidden());
-        const int step0 = static_cast<int>(readCsvFile(m_cliCsv[0]).rows.size());
-        const int step1 = static_cast<int>(readCsvFile(m_cliCsv[1]).rows.size());
+        const int step0 = static_cast<int>(support::readCsvFile(m_cliCsv[0]).rows.size());
+        const int step1 = static_cast<int>(support::readCsvFile(m_cliCsv[1]).rows.size());
         QCOMPARE(view->model()->rowCount(), step0);
         all->setChecked(true);
         QVERIFY(view->showingAll());
@@ -226,7 +226,7 @@ private slots:
         QCOMPARE(view->model()->headerData(0, Qt::Horizontal).toString(), QStringLiteral("Step"));
         QCOMPARE(view->model()->headerData(1, Qt::Horizontal).toString(), QStringLiteral("Rank"));
         QCOMPARE(view->model()->index(step0, 0).data().toString(), QStringLiteral("1"));
-        QCOMPARE(view->model()->index(step0, 2).data().toString(), test::q(readCsvFile(m_cliCsv[1]).rows[0][0]));
+        QCOMPARE(view->model()->index(step0, 2).data().toString(), test::q(support::readCsvFile(m_cliCsv[1]).rows[0][0]));
 
         // Picking a step-1 row switches the focus to step 1 and its node.
         const QModelIndex row = view->proxy()->mapFromSource(view->model()->index(step0 + 8, 3));
@@ -253,20 +253,20 @@ private slots:
         QVERIFY(waitIdle(window));
         window.studioFocus()->setGraph(0, 0);
         const QString csv = m_scratch.filePath(QStringLiteral("export.csv"));
-        QCOMPARE(window.exportComparison(reportexport::Format::Csv, csv), QString());
+        QCOMPARE(window.exportComparison(msprobe::studio::reportexport::Format::Csv, csv), QString());
         QCOMPARE(readText(csv.toStdString()), readText(m_cliCsv[0])); // byte for byte what the CLI wrote
         const QString xlsx = m_scratch.filePath(QStringLiteral("export.xlsx"));
-        QCOMPARE(window.exportComparison(reportexport::Format::Xlsx, xlsx), QString());
+        QCOMPARE(window.exportComparison(msprobe::studio::reportexport::Format::Xlsx, xlsx), QString());
         QVERIFY(readText(xlsx.toStdString()).starts_with("PK"));
         const QString html = m_scratch.filePath(QStringLiteral("report.html"));
-        QCOMPARE(window.exportComparison(reportexport::Format::Html, html), QString());
+        QCOMPARE(window.exportComparison(msprobe::studio::reportexport::Format::Html, html), QString());
         const std::string report = readText(html.toStdString());
         QVERIFY(report.find("<html") != std::string::npos);
         QVERIFY(report.find("step1") != std::string::npos);
         // No stray temporary files next to the exports.
         QCOMPARE(QDir(m_scratch.path()).entryList(QDir::Files).size(), 3);
         const QString bad = m_scratch.filePath(QStringLiteral("no/such/dir/x.csv"));
-        QVERIFY(window.exportComparison(reportexport::Format::Csv, bad).contains(QStringLiteral("no/such/dir")));
+        QVERIFY(window.exportComparison(msprobe::studio::reportexport::Format::Csv, bad).contains(QStringLiteral("no/such/dir")));
     }
 
     void opensCsvAndReferenceVisDb()
@@ -275,7 +275,7 @@ private slots:
         window.openPath(QString::fromStdString(m_cliCsv[1].string()));
         QVERIFY(waitIdle(window));
         QCOMPARE(window.studioFocus()->step(), 1); // from the step1/ folder of the path
-        QCOMPARE(window.compareView()->model()->rowCount(), static_cast<int>(readCsvFile(m_cliCsv[1]).rows.size()));
+        QCOMPARE(window.compareView()->model()->rowCount(), static_cast<int>(support::readCsvFile(m_cliCsv[1]).rows.size()));
         QVERIFY(window.session()->graphs().empty());
         QCOMPARE(window.centralPage(), MainWindow::CentralPage::NoGraph);
         QVERIFY2(window.noGraphText().contains(QStringLiteral("CSV")), qPrintable(window.noGraphText()));
@@ -426,7 +426,7 @@ private slots:
         QSignalSpy idle(&window, &MainWindow::idle);
         sample->click();
         QVERIFY(idle.wait(120000));
-        QCOMPARE(int(window.session()->request().kind), int(LoadRequest::Kind::Pair));
+        QCOMPARE(int(window.session()->request().kind), int(msprobe::studio::LoadRequest::Kind::Pair));
         QCOMPARE(window.centralPage(), MainWindow::CentralPage::Graphs);
     }
 
@@ -465,7 +465,7 @@ private slots:
         QDropEvent drop(QPointF(50, 50), Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
         QApplication::sendEvent(&window, &drop);
         QVERIFY(waitIdle(window));
-        QCOMPARE(int(window.session()->request().kind), int(LoadRequest::Kind::Pair));
+        QCOMPARE(int(window.session()->request().kind), int(msprobe::studio::LoadRequest::Kind::Pair));
         QCOMPARE(window.session()->request().bench, samplePath("bench"));
         QCOMPARE(window.session()->compareResults().size(), 2u);
     }
@@ -494,7 +494,7 @@ private slots:
         test::writeFile(bad.toStdString(), "  orphan: entry\n");
         dialog.layerMappingEdit()->setText(bad);
         QVERIFY(dialog.canOpen());
-        LoadRequest request = dialog.request();
+        msprobe::studio::LoadRequest request = dialog.request();
         QCOMPARE(request.layerMappingFile, bad);
         StudioSession session;
         QSignalSpy finished(&session, &StudioSession::loadFinished);

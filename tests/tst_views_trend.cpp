@@ -24,7 +24,7 @@
 #include <optional>
 
 using namespace msprobe::test;
-using trendview::TrendGrid;
+using msprobe::studio::TrendGrid;
 namespace fs = std::filesystem;
 
 namespace {
@@ -151,10 +151,10 @@ private slots:
                 { { "actv", "norm,max,min,mean" }, { "actv_grad", "norm,max,min,mean" } });
             writer.finish();
         }
-        const trendview::TrendDatabase db(QString::fromStdString(file.string()));
+        const msprobe::studio::TrendDatabase db(QString::fromStdString(file.string()));
         QCOMPARE(db.targets(QStringLiteral("actv")).size(), std::size_t(3));
         QCOMPARE(db.tags(QStringLiteral("actv")).size(), std::size_t(3));
-        trendview::TrendQuery query;
+        msprobe::studio::TrendQuery query;
         query.metric = QStringLiteral("actv");
         query.stat = QStringLiteral("max");
         query.value = 5; // Step dimension: x = rank, y = target
@@ -163,18 +163,18 @@ private slots:
         QVERIFY(grid.yKeys == (std::vector<std::int64_t> { 1, 2, 3 }));
         QCOMPARE(grid.value(2, 1).value_or(-1), 752.0);
         QVERIFY(grid.cells[grid.index(1, 2)] == TrendGrid::Cell::Missing);
-        query.dimension = trendview::Dimension::Module; // x = step, y = rank
+        query.dimension = msprobe::studio::Dimension::Module; // x = step, y = rank
         query.value = 2;
         grid = db.grid(query);
         QVERIFY(grid.xKeys == (std::vector<std::int64_t> { 2, 5 }));
         QVERIFY(grid.yKeys == (std::vector<std::int64_t> { 0, 3, 7 }));
         QCOMPARE(grid.value(0, 1).value_or(-1), 322.0);
-        query.dimension = trendview::Dimension::Rank; // x = step, y = target
+        query.dimension = msprobe::studio::Dimension::Rank; // x = step, y = target
         query.value = 7;
         grid = db.grid(query);
         QVERIFY(grid.xKeys == (std::vector<std::int64_t> { 2, 5 }));
         QCOMPARE(grid.value(1, 2).value_or(-1), 753.0);
-        const trendview::TrendSeries line = db.series(query, 5, 1); // over ranks at step 5, target 1
+        const msprobe::studio::TrendSeries line = db.series(query, 5, 1); // over ranks at step 5, target 1
         QVERIFY(line.x == (std::vector<double> { 0, 3, 7 }));
         QVERIFY(line.y == (std::vector<double> { 51, 351, 751 }));
     }
@@ -280,9 +280,9 @@ private slots:
         QVERIFY(nullRow >= 0 && valueRow >= 0);
         QCOMPARE(grid.cells[grid.index(0, nullRow)], TrendGrid::Cell::Null);
         QVERIFY(!grid.value(0, nullRow));
-        QCOMPARE(panel.heatmap()->cellColour(0, nullRow), trendview::noDataColour());
+        QCOMPARE(panel.heatmap()->cellColour(0, nullRow), msprobe::views::noDataColour());
         QCOMPARE(*grid.value(0, valueRow), 0.0); // word_embeddings mean 0.0: a value, coloured
-        QVERIFY(panel.heatmap()->cellColour(0, valueRow) != trendview::noDataColour());
+        QVERIFY(panel.heatmap()->cellColour(0, valueRow) != msprobe::views::noDataColour());
         QVERIFY(panel.heatmap()->cellToolTip(0, nullRow).contains(QStringLiteral("NULL")));
         QVERIFY(panel.heatmap()->cellToolTip(0, nullRow).contains(QStringLiteral("module.layers.0.mlp.linear_fc1.weight")));
         QVERIFY(panel.cellsCsv().contains(QStringLiteral("module.layers.0.mlp.linear_fc1.weight_0,\n")));
@@ -330,8 +330,8 @@ private slots:
         panel.resize(1200, 700);
         panel.show();
         QVERIFY(QTest::qWaitForWindowExposed(&panel));
-        trendview::TrendHeatmap* heatmap = panel.heatmap();
-        trendview::TrendLineChart* lines = panel.lineChart();
+        TrendHeatmap* heatmap = panel.heatmap();
+        TrendLineChart* lines = panel.lineChart();
         const TrendGrid& grid = heatmap->grid();
         heatmap->replot(); // lays the axes out at the shown size
         QCOMPARE(heatmap->cellAt(heatmap->cellCentre(0, 3)), QPoint(0, 3));
@@ -373,7 +373,7 @@ private slots:
     // Spec §3.5's pieces over {1, 2, 3, 4, 5}: mean 3, population sd sqrt(2); equal values give two pieces.
     void piecewiseSegmentsByHand()
     {
-        const auto pieces = trendview::piecewiseSegments({ 1, 2, 3, 4, 5, std::nan("") });
+        const auto pieces = msprobe::views::piecewiseSegments({ 1, 2, 3, 4, 5, std::nan("") });
         QCOMPARE(pieces.size(), std::size_t(7));
         const double s = std::sqrt(2.0);
         QCOMPARE(pieces[0].upper, 3 - 3 * s);
@@ -383,7 +383,7 @@ private slots:
         QCOMPARE(pieces[0].label, QStringLiteral("< -1.24e+0"));
         QCOMPARE(pieces[6].label, QStringLiteral("> 7.24e+0"));
         QCOMPARE(pieces[1].label, QStringLiteral("-1.24e+0 ~ 1.72e-1"));
-        const auto flat = trendview::piecewiseSegments({ 2, 2, 2 });
+        const auto flat = msprobe::views::piecewiseSegments({ 2, 2, 2 });
         QCOMPARE(flat.size(), std::size_t(2));
         QCOMPARE(flat[0].upper, 2.0);
         QCOMPARE(flat[1].colour, QColor(0xd73027));
@@ -400,13 +400,13 @@ private slots:
         }
         y[43210] = 50;
         y[77777] = std::nan("");
-        const auto drawn = trendview::downsampleMinMax(x, y, 0, 99999, 200);
+        const auto drawn = msprobe::views::downsampleMinMax(x, y, 0, 99999, 200);
         QVERIFY(drawn.x.size() <= 2 * 200 + 2);
         QVERIFY(std::find(drawn.y.begin(), drawn.y.end(), 50.0) != drawn.y.end());
         QCOMPARE(drawn.nanX, std::vector<double> { 77777 });
         QVERIFY(std::any_of(drawn.y.begin(), drawn.y.end(), [](double v) { return std::isnan(v); }));
         // Few points: all of them, clamped to +-1e8 for display.
-        const auto small = trendview::downsampleMinMax({ 0, 1, 2 }, { 1, 3e9, 2 }, 0, 2, 200);
+        const auto small = msprobe::views::downsampleMinMax({ 0, 1, 2 }, { 1, 3e9, 2 }, 0, 2, 200);
         QCOMPARE(small.y, (std::vector<double> { 1, 1e8, 2 }));
     }
 

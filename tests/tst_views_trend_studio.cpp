@@ -24,7 +24,7 @@
 #include <fstream>
 
 using namespace msprobe::test;
-using trendview::TrendGrid;
+using msprobe::studio::TrendGrid;
 namespace fs = std::filesystem;
 
 namespace {

@@ -2719,7 +2719,7 @@ You can also drop a dump folder, two folders, a vis.db or a compare CSV on this 
     </message>
 </context>
 <context>
-    <name>trendview::TrendHeatmap</name>
+    <name>TrendHeatmap</name>
     <message>
         <location filename="../views/trend/trendheatmap.cpp" line="103"/>
         <source>first divergence</source>
@@ -2753,7 +2753,7 @@ You can also drop a dump folder, two folders, a vis.db or a compare CSV on this 
     </message>
 </context>
 <context>
-    <name>trendview::TrendLineChart</name>
+    <name>TrendLineChart</name>
     <message>
         <location filename="../views/trend/trendlinechart.cpp" line="235"/>
         <source>NULL (NaN)</source>

@@ -30,23 +30,23 @@ bool CompareFilterProxy::filterAcceptsRow(int sourceRow, const QModelIndex& sour
     const auto* model = qobject_cast<const CompareTableModel*>(sourceModel());
     if (!model)
         return true;
-    const auto result = static_cast<RowResult>(model->index(sourceRow, 0, sourceParent).data(CompareTableModel::ResultRole).toInt());
+    const auto result = static_cast<msprobe::studio::RowResult>(model->index(sourceRow, 0, sourceParent).data(CompareTableModel::ResultRole).toInt());
     switch (m_result) {
     case AllResults: break;
     case NotPass:
-        if (result != RowResult::Warning && result != RowResult::Error)
+        if (result != msprobe::studio::RowResult::Warning && result != msprobe::studio::RowResult::Error)
             return false;
         break;
     case ErrorOnly:
-        if (result != RowResult::Error)
+        if (result != msprobe::studio::RowResult::Error)
             return false;
         break;
     case WarningOnly:
-        if (result != RowResult::Warning)
+        if (result != msprobe::studio::RowResult::Warning)
             return false;
         break;
     case PassOnly:
-        if (result != RowResult::Pass)
+        if (result != msprobe::studio::RowResult::Pass)
             return false;
         break;
     }

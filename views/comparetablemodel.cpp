@@ -14,7 +14,7 @@ CompareTableModel::CompareTableModel(QObject* parent)
 {
 }
 
-void CompareTableModel::setRows(std::shared_ptr<const CompareRows> rows)
+void CompareTableModel::setRows(std::shared_ptr<const msprobe::studio::CompareRows> rows)
 {
     beginResetModel();
     m_rows = std::move(rows);
@@ -34,13 +34,13 @@ int CompareTableModel::columnCount(const QModelIndex& parent) const
     return parent.isValid() || !m_rows ? 0 : m_rows->columnCount();
 }
 
-QColor CompareTableModel::resultColour(RowResult result)
+QColor CompareTableModel::resultColour(msprobe::studio::RowResult result)
 {
     switch (result) {
-    case RowResult::Pass: return QColor(0xdf, 0xf0, 0xd8);
-    case RowResult::Warning: return QColor(0xf8, 0xcf, 0x8d);
-    case RowResult::Error: return QColor(0xf3, 0x73, 0x70);
-    case RowResult::None: break;
+    case msprobe::studio::RowResult::Pass: return QColor(0xdf, 0xf0, 0xd8);
+    case msprobe::studio::RowResult::Warning: return QColor(0xf8, 0xcf, 0x8d);
+    case msprobe::studio::RowResult::Error: return QColor(0xf3, 0x73, 0x70);
+    case msprobe::studio::RowResult::None: break;
     }
     return QColor();
 }
@@ -70,15 +70,15 @@ QVariant CompareTableModel::data(const QModelIndex& index, int role) const
     case ResultRole: return static_cast<int>(m_rows->result(row));
     case NpuNameRole: return m_rows->npuName(row);
     case Qt::BackgroundRole: {
-        const RowResult result = m_rows->result(row);
-        if (result == RowResult::Pass && column != m_resultColumn)
+        const msprobe::studio::RowResult result = m_rows->result(row);
+        if (result == msprobe::studio::RowResult::Pass && column != m_resultColumn)
             return {};
         const QColor colour = resultColour(result);
         return colour.isValid() ? QVariant(colour) : QVariant();
     }
     case Qt::ForegroundRole: {
-        const RowResult result = m_rows->result(row);
-        const bool tinted = result == RowResult::Warning || result == RowResult::Error || (result == RowResult::Pass && column == m_resultColumn);
+        const msprobe::studio::RowResult result = m_rows->result(row);
+        const bool tinted = result == msprobe::studio::RowResult::Warning || result == msprobe::studio::RowResult::Error || (result == msprobe::studio::RowResult::Pass && column == m_resultColumn);
         return tinted ? QVariant(QColor(Qt::black)) : QVariant(); // readable on the tint in the dark theme too
     }
     default: return {};

@@ -19,8 +19,8 @@ public:
 
     explicit CompareTableModel(QObject* parent = nullptr);
 
-    void setRows(std::shared_ptr<const CompareRows> rows);
-    const std::shared_ptr<const CompareRows>& rows() const { return m_rows; }
+    void setRows(std::shared_ptr<const msprobe::studio::CompareRows> rows);
+    const std::shared_ptr<const msprobe::studio::CompareRows>& rows() const { return m_rows; }
     int nameColumn() const { return m_nameColumn; }
     int benchNameColumn() const { return m_benchNameColumn; }
     int resultColumn() const { return m_resultColumn; }
@@ -31,9 +31,9 @@ public:
     QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
 
     // Background of a row by Result (the HTML report's colours).
-    static QColor resultColour(RowResult result);
+    static QColor resultColour(msprobe::studio::RowResult result);
 
 private:
-    std::shared_ptr<const CompareRows> m_rows;
+    std::shared_ptr<const msprobe::studio::CompareRows> m_rows;
     int m_nameColumn = -1, m_benchNameColumn = -1, m_resultColumn = -1;
 };

@@ -69,7 +69,7 @@ CompareTableView::CompareTableView(QWidget* parent)
     updateCount();
 }
 
-void CompareTableView::setRows(std::shared_ptr<const CompareRows> rows)
+void CompareTableView::setRows(std::shared_ptr<const msprobe::studio::CompareRows> rows)
 {
     m_current = std::move(rows);
     if (showingAll()) {
@@ -80,7 +80,7 @@ void CompareTableView::setRows(std::shared_ptr<const CompareRows> rows)
     showRows(m_current);
 }
 
-void CompareTableView::setAllRows(std::shared_ptr<const CompareRows> rows)
+void CompareTableView::setAllRows(std::shared_ptr<const msprobe::studio::CompareRows> rows)
 {
     if (rows == m_allRows)
         return;
@@ -94,7 +94,7 @@ void CompareTableView::setAllRows(std::shared_ptr<const CompareRows> rows)
 
 bool CompareTableView::showingAll() const { return m_all->isChecked() && m_allRows; }
 
-void CompareTableView::showRows(std::shared_ptr<const CompareRows> rows)
+void CompareTableView::showRows(std::shared_ptr<const msprobe::studio::CompareRows> rows)
 {
     m_rowNodes.clear();
     m_model->setRows(std::move(rows));

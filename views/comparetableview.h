@@ -27,9 +27,9 @@ public:
     explicit CompareTableView(QWidget* parent = nullptr);
 
     // The rows of the graph pair shown now.
-    void setRows(std::shared_ptr<const CompareRows> rows);
+    void setRows(std::shared_ptr<const msprobe::studio::CompareRows> rows);
     // Every step's and rank's rows (null: one pair only); the "All steps and ranks" box shows them instead.
-    void setAllRows(std::shared_ptr<const CompareRows> rows);
+    void setAllRows(std::shared_ptr<const msprobe::studio::CompareRows> rows);
     bool showingAll() const;
     void setStudioFocus(StudioFocus* focus);
     void setNodeResolver(NodeResolver resolver);
@@ -49,7 +49,7 @@ private:
     void currentRowChanged(const QModelIndex& current);
     void followFocus(const QString& node);
     void updateCount();
-    void showRows(std::shared_ptr<const CompareRows> rows);
+    void showRows(std::shared_ptr<const msprobe::studio::CompareRows> rows);
 
     CompareTableModel* m_model;
     CompareFilterProxy* m_proxy;
@@ -58,7 +58,7 @@ private:
     QComboBox* m_result;
     QLabel* m_count;
     QCheckBox* m_all;
-    std::shared_ptr<const CompareRows> m_current, m_allRows;
+    std::shared_ptr<const msprobe::studio::CompareRows> m_current, m_allRows;
     StudioFocus* m_focus = nullptr;
     NodeResolver m_resolver;
     mutable std::vector<QString> m_rowNodes; // lazily resolved

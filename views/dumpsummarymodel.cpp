@@ -12,7 +12,7 @@ DumpSummaryModel::DumpSummaryModel(QObject* parent)
 {
 }
 
-void DumpSummaryModel::setSummary(std::shared_ptr<const msprobe::TreeSummary> summary)
+void DumpSummaryModel::setSummary(std::shared_ptr<const msprobe::dump::TreeSummary> summary)
 {
     beginResetModel();
     m_summary = std::move(summary);

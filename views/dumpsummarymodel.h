@@ -16,8 +16,8 @@ public:
 
     explicit DumpSummaryModel(QObject* parent = nullptr);
 
-    void setSummary(std::shared_ptr<const msprobe::TreeSummary> summary);
-    std::shared_ptr<const msprobe::TreeSummary> summary() const { return m_summary; }
+    void setSummary(std::shared_ptr<const msprobe::dump::TreeSummary> summary);
+    std::shared_ptr<const msprobe::dump::TreeSummary> summary() const { return m_summary; }
 
     QModelIndex index(int row, int column, const QModelIndex& parent = {}) const override;
     QModelIndex parent(const QModelIndex& child) const override;
@@ -30,5 +30,5 @@ private:
     // Index of the first RankSummary of a step (ranks are stored flat in step order).
     std::size_t firstRankOf(std::size_t step) const;
 
-    std::shared_ptr<const msprobe::TreeSummary> m_summary;
+    std::shared_ptr<const msprobe::dump::TreeSummary> m_summary;
 };

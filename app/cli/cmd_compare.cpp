@@ -66,7 +66,7 @@ std::optional<std::string> optionalValue(ArgScanner& scan)
 }
 
 // "first divergence: ENTRY (row N): REASON"; `none` (when given) is printed when there is no such point.
-void printPoint(const char* what, const std::optional<DivergencePoint>& point, const char* none = nullptr)
+void printPoint(const char* what, const std::optional<compare::DivergencePoint>& point, const char* none = nullptr)
 {
     if (point)
         std::printf("  %s: %s (row %zu): %s\n", what, point->entry.c_str(), point->row + 2, point->reason.c_str());
@@ -88,7 +88,7 @@ int runCompare(const std::vector<std::string>& args)
     std::string target, golden, output = "./output", failOn, backend, legacyInput;
     std::optional<std::string> dataMapping, cellMapping;
     bool cellMappingFlag = false, apiMapping = false, consistent = false;
-    JobOptions options;
+    compare::JobOptions options;
     ArgScanner scan(args);
     while (!scan.done()) {
         if (auto v = scan.value({ "-tp", "--target_path" }))
@@ -113,9 +113,9 @@ int runCompare(const std::vector<std::string>& args)
         } else if (scan.isFlag({ "-fm", "--fuzzy_match", "-f" }))
             options.compare.fuzzyMatch = true;
         else if (scan.isFlag({ "--cross-runtime", "--cross_runtime" }))
-            options.compare.crossRuntime = CrossRuntime::On;
+            options.compare.crossRuntime = compare::CrossRuntime::On;
         else if (scan.isFlag({ "--no-cross-runtime", "--no_cross_runtime" }))
-            options.compare.crossRuntime = CrossRuntime::Off;
+            options.compare.crossRuntime = compare::CrossRuntime::Off;
         else if (auto d = scan.value({ "-dm", "--data_mapping" }))
             dataMapping = *d;
         else if (scan.isFlag({ "-cm", "--cell_mapping" })) {
@@ -162,7 +162,7 @@ int runCompare(const std::vector<std::string>& args)
             throw UsageError { "unknown or unsupported option " + scan.peek() };
     }
     if (!legacyInput.empty()) {
-        const LegacyCompareInput config = readLegacyCompareJson(legacyInput);
+        const compare::LegacyCompareInput config = compare::readLegacyCompareJson(legacyInput);
         target = config.target;
         golden = config.golden;
         options.tensorLog = options.tensorLog || config.printCompareLog;
@@ -170,25 +170,25 @@ int runCompare(const std::vector<std::string>& args)
     if (target.empty() || golden.empty())
         throw UsageError { "both -tp/--target_path and -gp/--golden_path are required" };
     if (apiMapping)
-        throw Error("Argument -am is not supported in PyTorch framework");
+        throw support::Error("Argument -am is not supported in PyTorch framework");
     if (consistent != !backend.empty())
         throw UsageError { "--consistent_check needs --backend fsdp|megatron (and --backend needs --consistent_check)" };
     if (dataMapping && options.compare.fuzzyMatch)
         throw UsageError { "-dm and -fm cannot be combined" };
-    if (options.compare.crossRuntime == CrossRuntime::On && (dataMapping || cellMappingFlag || options.compare.fuzzyMatch || consistent))
+    if (options.compare.crossRuntime == compare::CrossRuntime::On && (dataMapping || cellMappingFlag || options.compare.fuzzyMatch || consistent))
         throw UsageError { "--cross-runtime cannot be combined with -dm, -cm, -fm or --consistent_check" };
     options.compare.consistentBackend = backend;
     if (dataMapping) {
         options.compare.useDataMapping = true;
-        options.compare.dataMapping = readFlatYamlMapping(*dataMapping);
-        for (const auto& shared : sharedMappingTargets(options.compare.dataMapping))
+        options.compare.dataMapping = compare::readFlatYamlMapping(*dataMapping);
+        for (const auto& shared : compare::sharedMappingTargets(options.compare.dataMapping))
             std::fprintf(stderr, "msprobe compare: warning: %s: %s (each of them is compared with that one bench item)\n",
                 dataMapping->c_str(), shared.c_str());
     }
     if (cellMappingFlag) {
         options.compare.useCellMapping = true;
         if (cellMapping)
-            options.compare.cellMapping = readFlatYamlMapping(*cellMapping);
+            options.compare.cellMapping = compare::readFlatYamlMapping(*cellMapping);
     }
     options.outputRoot = output;
     options.progressTerminal = ::isatty(STDERR_FILENO) != 0;
@@ -200,16 +200,16 @@ int runCompare(const std::vector<std::string>& args)
                              "(as the reference does)\n");
         options.compare.firstDiffAnalyze = false;
     }
-    const auto pairs = resolveComparePairs(target, golden, output, options.compare.firstDiffAnalyze);
+    const auto pairs = compare::resolveComparePairs(target, golden, output, options.compare.firstDiffAnalyze);
     options.leaveTablesToProcessExit = pairs.size() == 1; // with many pairs each table is freed to make room
 
     InterruptGuard guard("compare", output); // a new -o left empty by a stopped run goes too
-    JobOutcome job;
+    compare::JobOutcome job;
     try {
-        job = runCompareJob(pairs, options, nullptr);
-    } catch (const Error& error) {
+        job = compare::runCompareJob(pairs, options, nullptr);
+    } catch (const support::Error& error) {
         // Pairs that finished before (or beside) the failing one keep their files: say which (or that none did).
-        if (pairs.size() > 1 || !committedOutputs().empty()) {
+        if (pairs.size() > 1 || !support::committedOutputs().empty()) {
             std::fprintf(stderr, "msprobe compare: error: %s\nmsprobe compare: the run stopped; %s\n", error.what(),
                 describeKeptOutputs().c_str());
             return kExitFailure;
@@ -228,10 +228,10 @@ int runCompare(const std::vector<std::string>& args)
         if (!options.compare.firstDiffAnalyze) {
             std::printf("  %s mode, %zu rows: %zu pass, %zu warning, %zu error; %zu unpaired (no bench partner)%s%s\n",
                 pair.mode.c_str(), pair.rows, pair.pass, pair.warning, pair.error, pair.unpaired,
-                pair.mode == "tensor" ? "; " : "", pair.mode == "tensor" ? tensorFileProblemCount(pair.unreadableFiles).c_str() : "");
-            if (const std::string cross = crossRuntimeText(pair.crossRuntime); !cross.empty())
+                pair.mode == "tensor" ? "; " : "", pair.mode == "tensor" ? compare::tensorFileProblemCount(pair.unreadableFiles).c_str() : "");
+            if (const std::string cross = compare::crossRuntimeText(pair.crossRuntime); !cross.empty())
                 std::printf("  %s\n", cross.c_str());
-            for (const std::string& warning : pairWarnings(pair))
+            for (const std::string& warning : compare::pairWarnings(pair))
                 std::fprintf(stderr, "msprobe compare: warning: %s%s%s\n", title.c_str(), title.empty() ? "" : ": ", warning.c_str());
             printPoint("first divergence", pair.firstDivergence, "none");
             printPoint("first NaN/Inf", pair.firstNanInf);
@@ -246,9 +246,9 @@ int runCompare(const std::vector<std::string>& args)
     if (!job.jsonFile.empty())
         std::printf("verdicts: %s\n", job.jsonFile.string().c_str());
     std::printf("msprobe compare ends successfully.\n");
-    if (failOn == "error" && job.worst == ResultLevel::Error)
+    if (failOn == "error" && job.worst == compare::ResultLevel::Error)
         return 3;
-    if (failOn == "warning" && job.worst != ResultLevel::Pass)
+    if (failOn == "warning" && job.worst != compare::ResultLevel::Pass)
         return 3;
     return kExitOk;
 }

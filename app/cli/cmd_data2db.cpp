@@ -46,13 +46,13 @@ const char* kData2dbHelp
 
 std::vector<std::pair<std::string, std::string>> readMapping(const std::string& file)
 {
-    const nlohmann::ordered_json json = readSmallJsonFile(file); // a regular file, capped; errors give the line
+    const nlohmann::ordered_json json = support::readSmallJsonFile(file); // a regular file, capped; errors give the line
     if (!json.is_object())
-        throw Error(file, {}, "the mapping must be a JSON object of \"from\": \"to\" strings");
+        throw support::Error(file, {}, "the mapping must be a JSON object of \"from\": \"to\" strings");
     std::vector<std::pair<std::string, std::string>> mapping;
     for (const auto& [key, value] : json.items()) {
         if (!value.is_string())
-            throw Error(file, "key \"" + key + "\"", "the replacement must be a string");
+            throw support::Error(file, "key \"" + key + "\"", "the replacement must be a string");
         mapping.emplace_back(key, value.get<std::string>());
     }
     return mapping;
@@ -175,7 +175,7 @@ int runData2db(const std::vector<std::string>& args)
     std::error_code ec;
     std::filesystem::create_directories(db, ec);
     if (ec)
-        throw Error(db, {}, "cannot create the output directory: " + ec.message());
+        throw support::Error(db, {}, "cannot create the output directory: " + ec.message());
     options.progress = progressPrinter();
     if (dumpWanted)
         importDump(dataDir, std::filesystem::path(db) / "dump_data.trend.db", options);

@@ -68,10 +68,10 @@ int runDump(const std::vector<std::string>& args)
     return kExitFailure;
 #else
     // libtorch is loaded only now, with the module: every other verb starts without it.
-    const LoadedModule found = loadModule({ "libmsprobe_dump.so", "MSPROBE_DUMP_MODULE", MSPROBE_DUMP_MODULE_INSTALL_DIR,
+    const support::LoadedModule found = support::loadModule({ "libmsprobe_dump.so", "MSPROBE_DUMP_MODULE", MSPROBE_DUMP_MODULE_INSTALL_DIR,
         MSPROBE_DUMP_MODULE_BUILD_PATH, kMsprobeDumpEntry });
     if (!found.entry)
-        throw Error(found.failure);
+        throw support::Error(found.failure);
     using Entry = int (*)(const MsprobeDumpRequest*, char*, std::size_t);
     const MsprobeDumpRequest request { model.c_str(), input.c_str(), config.c_str(), device.c_str(), dumpPath.c_str(),
         steps, backward ? 1 : 0 };
@@ -82,7 +82,7 @@ int runDump(const std::vector<std::string>& args)
     if (rc != kExitOk) {
         std::string message(error);
         message = message.substr(0, message.find('\n')); // one line, whatever the module said
-        throw Error(message);
+        throw support::Error(message);
     }
     return kExitOk;
 #endif

@@ -142,9 +142,9 @@ int runGraphVisualize(const std::vector<std::string>& args)
         else if (scan.isFlag({ "-fm", "--fuzzy_match" }))
             options.fuzzy = true;
         else if (scan.isFlag({ "--cross-runtime", "--cross_runtime" }))
-            options.crossRuntime = CrossRuntime::On;
+            options.crossRuntime = compare::CrossRuntime::On;
         else if (scan.isFlag({ "--no-cross-runtime" }))
-            options.crossRuntime = CrossRuntime::Off;
+            options.crossRuntime = compare::CrossRuntime::Off;
         else if (scan.isFlag({ "-progress_log", "--is_print_progress_log" }))
             progressLog = true;
         else if (scan.isFlag({ "-tensor_log", "--is_print_compare_log" }))
@@ -212,7 +212,7 @@ int runGraphVisualize(const std::vector<std::string>& args)
         }
         if (progressLog)
             printProgress(100, false, errors);
-    } catch (const Error& error) {
+    } catch (const support::Error& error) {
         if (progressLog) {
             errors.push_back(error.what());
             printProgress(lastPercent < 0 ? 0 : lastPercent, false, errors);

@@ -23,7 +23,7 @@ const char* kInfoHelp = "usage: msprobe info [-h] PATH [BENCH_PATH]\n"
                         "  -gp, --golden_path PATH   the benchmark-side dump\n"
                         "  -h, --help                show this help\n";
 
-void printTree(const char* role, const TreeSummary& summary)
+void printTree(const char* role, const dump::TreeSummary& summary)
 {
     // In the order of the tree (rank2 before rank10), each once.
     std::vector<std::string> tasks, levels, frameworks, steps, ranks;
@@ -72,18 +72,18 @@ void printTree(const char* role, const TreeSummary& summary)
 
 // construct.json and stack.json of every rank, read as graph_visualize and compare read them: a truncated,
 // empty or mistyped file, a FIFO or a device there is reported (the summary itself reads only dump.json).
-std::vector<std::string> sideFileProblems(const DumpTree& tree)
+std::vector<std::string> sideFileProblems(const dump::DumpTree& tree)
 {
     std::vector<std::string> problems;
     for (const auto& step : tree.steps)
         for (const auto& rank : step.ranks) {
             try {
-                checkConstructJson(rank.constructJson());
+                dump::checkConstructJson(rank.constructJson());
             } catch (const std::exception& error) {
                 problems.push_back(error.what());
             }
             try {
-                checkStackJson(rank.stackJson());
+                dump::checkStackJson(rank.stackJson());
             } catch (const std::exception& error) {
                 problems.push_back(error.what());
             }
@@ -92,13 +92,13 @@ std::vector<std::string> sideFileProblems(const DumpTree& tree)
 }
 
 // Summarises one tree while its side files are checked on a second thread.
-TreeSummary summarize(const std::string& path, std::vector<std::string>& problems)
+dump::TreeSummary summarize(const std::string& path, std::vector<std::string>& problems)
 {
-    const DumpTree tree = discoverDumpTree(path);
+    const dump::DumpTree tree = dump::discoverDumpTree(path);
     auto side = std::async(std::launch::async, [&tree] { return sideFileProblems(tree); });
-    TreeSummary summary;
+    dump::TreeSummary summary;
     try {
-        summary = summarizeDumpTree(tree);
+        summary = dump::summarizeDumpTree(tree);
     } catch (...) {
         side.wait();
         throw;
@@ -144,14 +144,14 @@ int runInfo(const std::vector<std::string>& args)
         throw UsageError { "give one dump path, or a problem and a bench path" };
 
     std::vector<std::string> problems;
-    const TreeSummary first = summarize(paths[0], problems);
+    const dump::TreeSummary first = summarize(paths[0], problems);
     printTree(paths.size() == 2 ? "problem: " : "", first);
     if (paths.size() == 1)
         return reportProblems(problems);
 
-    const TreeSummary second = summarize(paths[1], problems);
+    const dump::TreeSummary second = summarize(paths[1], problems);
     printTree("bench:   ", second);
-    const PairSummary pair = summarizePair(first, second);
+    const dump::PairSummary pair = summarizePair(first, second);
     std::printf("compare pairing (problem vs bench, ranks paired by position):\n");
     for (const auto& p : pair.pairs)
         std::printf("  %-8s %-14s <-> %-14s mode %-10s entries %zu / %zu, %zu with the same name\n",

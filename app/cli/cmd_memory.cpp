@@ -45,7 +45,7 @@ void emit(const std::string& text, const std::string& output, const char* what)
         std::fputs(text.c_str(), stdout);
         return;
     }
-    AtomicFile file(output);
+    support::AtomicFile file(output);
     file.write(text);
     file.commit();
     std::printf("%s written: %s\n", what, output.c_str());

@@ -241,7 +241,7 @@ int runInefficient(const std::vector<std::string>& args)
         else if (auto t = scan.value({ "--types" })) {
             try {
                 options.types = parseInefficientTypes(*t);
-            } catch (const Error& error) {
+            } catch (const support::Error& error) {
                 throw UsageError { "--types: " + std::string(error.what()) };
             }
         } else if (auto i = scan.value({ "--idle-threshold" })) {

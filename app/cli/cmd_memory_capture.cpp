@@ -76,10 +76,10 @@ int runMemoryCapture(const std::vector<std::string>& args)
     return kExitFailure;
 #else
     // libtorch is loaded only now, with the module: every other verb starts without it.
-    const LoadedModule found = loadModule({ "libmsprobe_dump.so", "MSPROBE_DUMP_MODULE", MSPROBE_DUMP_MODULE_INSTALL_DIR,
+    const support::LoadedModule found = support::loadModule({ "libmsprobe_dump.so", "MSPROBE_DUMP_MODULE", MSPROBE_DUMP_MODULE_INSTALL_DIR,
         MSPROBE_DUMP_MODULE_BUILD_PATH, kMsprobeMemoryCaptureEntry });
     if (!found.entry)
-        throw Error(found.failure);
+        throw support::Error(found.failure);
     using Entry = int (*)(const MsprobeMemoryCaptureRequest*, char*, std::size_t);
     const MsprobeMemoryCaptureRequest request { model.c_str(), input.c_str(), output.c_str(), watch.c_str(), steps,
         access ? 1 : 0, backward ? 1 : 0, database ? 1 : 0 };
@@ -89,7 +89,7 @@ int runMemoryCapture(const std::vector<std::string>& args)
         throw UsageError { error };
     if (rc != kExitOk) {
         std::string message(error);
-        throw Error(message.substr(0, message.find('\n')));
+        throw support::Error(message.substr(0, message.find('\n')));
     }
     return kExitOk;
 #endif

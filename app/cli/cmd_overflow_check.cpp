@@ -41,7 +41,7 @@ int runOverflowCheck(const std::vector<std::string>& args)
     }
     if (input.empty())
         throw UsageError { "-i/--input_path is required" };
-    const std::string text = analyzeOverflow(input);
+    const std::string text = diagnose::analyzeOverflow(input);
     if (text.empty()) {
         std::printf("Cannot find any anomaly node, no need to generate analyze file.\n");
         return kExitOk;
@@ -49,9 +49,9 @@ int runOverflowCheck(const std::vector<std::string>& args)
     std::error_code ec;
     std::filesystem::create_directories(output, ec);
     if (ec)
-        throw Error(output, {}, "cannot create the output directory: " + ec.message());
+        throw support::Error(output, {}, "cannot create the output directory: " + ec.message());
     const auto ns = std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::system_clock::now().time_since_epoch()).count();
-    AtomicFile file(std::filesystem::path(output) / ("anomaly_analyze_" + std::to_string(ns) + ".json"));
+    support::AtomicFile file(std::filesystem::path(output) / ("anomaly_analyze_" + std::to_string(ns) + ".json"));
     file.write(text);
     file.commit();
     std::printf("The analyze result is saved in: %s\n", file.finalPath().string().c_str());

@@ -103,7 +103,7 @@ int runParallelPlot(const std::vector<std::string>& args)
     std::error_code ec;
     std::filesystem::create_directories(output, ec);
     if (ec)
-        throw Error(output, {}, "cannot create the output directory: " + ec.message());
+        throw support::Error(output, {}, "cannot create the output directory: " + ec.message());
     const std::filesystem::path file = std::filesystem::path(output) / layout.fileName;
     if (std::filesystem::exists(file, ec))
         std::fprintf(stderr, "warning: replacing the existing %s\n", file.string().c_str());

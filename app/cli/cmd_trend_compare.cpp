@@ -73,7 +73,7 @@ fs::path trendDatabase(const std::string& input, const fs::path& scratch, const 
     if (fs::is_regular_file(path, ec))
         return path;
     if (!fs::is_directory(path, ec))
-        throw Error(input, {}, "no such file or folder");
+        throw support::Error(input, {}, "no such file or folder");
     trend::ImportOptions options;
     if (trend::hasDumpSteps(path)) {
         const fs::path db = scratch / (std::string(side) + "_dump_data.trend.db");
@@ -91,7 +91,7 @@ fs::path trendDatabase(const std::string& input, const fs::path& scratch, const 
             databases.push_back(entry.path());
     if (databases.size() == 1)
         return databases.front();
-    throw Error(input, {},
+    throw support::Error(input, {},
         databases.empty() ? "neither a dump folder (step{S}/...), a monitor folder ({time}-rank{N}-{hash}/ or rank_{N}/) "
                             "nor a folder with a *.trend.db"
                           : "holds several *.trend.db files: name the one to compare");
@@ -226,7 +226,7 @@ int runTrendCompare(const std::vector<std::string>& args)
         std::fputs(report.c_str(), stdout);
         return kExitOk;
     }
-    AtomicFile file(output);
+    support::AtomicFile file(output);
     file.write(report);
     file.commit();
     std::printf("Trend compare written: %s\n", output.c_str());

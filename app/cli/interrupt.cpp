@@ -79,7 +79,7 @@ void InterruptGuard::watch()
         const int signal = sigtimedwait(&m_signals, nullptr, &poll);
         if (signal != SIGINT && signal != SIGTERM)
             continue;
-        const auto kept = abandonPendingOutputs();
+        const auto kept = support::abandonPendingOutputs();
         removeEmptyCreatedFolders();
         std::fprintf(stderr, "\nmsprobe %s: interrupted (%s); unfinished files were removed; %s\n", m_command.c_str(),
             signal == SIGINT ? "SIGINT" : "SIGTERM", describe(kept).c_str());
@@ -94,6 +94,6 @@ void InterruptGuard::removeEmptyCreatedFolders() const
         removeEmptyFolders(m_createdRoot);
 }
 
-std::string describeKeptOutputs() { return describe(committedOutputs()); }
+std::string describeKeptOutputs() { return describe(support::committedOutputs()); }
 
 } // namespace msprobe::cli

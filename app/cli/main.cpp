@@ -52,7 +52,7 @@ int main(int argc, char** argv)
             std::fprintf(stderr, "msprobe %s: error: %s\n(see 'msprobe %s -h')\n", command.c_str(),
                 error.message.c_str(), command.c_str());
             return kExitUsage;
-        } catch (const msprobe::Error& error) {
+        } catch (const msprobe::support::Error& error) {
             std::fprintf(stderr, "msprobe %s: error: %s\n", command.c_str(), error.what());
             return kExitFailure;
         } catch (const std::exception& error) {

@@ -10,7 +10,7 @@
 #include <QLibraryInfo>
 #include <QTranslator>
 
-namespace appearance {
+namespace msprobe::studio::appearance {
 
 namespace {
 
@@ -75,4 +75,4 @@ bool installTranslator(QApplication& app, QTranslator& translator, QTranslator& 
     return true;
 }
 
-} // namespace appearance
+} // namespace msprobe::studio::appearance

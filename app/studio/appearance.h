@@ -7,7 +7,7 @@
 class QApplication;
 class QTranslator;
 
-namespace appearance {
+namespace msprobe::studio::appearance {
 
 bool darkTheme();
 void setDarkTheme(bool dark); // saves and applies at once
@@ -18,4 +18,4 @@ void setLanguage(const QString& language); // saved; used on the next start
 // Installs the translator for the saved (or system) language; false when none matches.
 bool installTranslator(QApplication& app, QTranslator& translator, QTranslator& qtTranslator);
 
-} // namespace appearance
+} // namespace msprobe::studio::appearance

@@ -19,7 +19,7 @@
 
 #include <algorithm>
 
-namespace headlessexport {
+namespace msprobe::studio::headlessexport {
 
 namespace {
 
@@ -68,13 +68,13 @@ QString writeWidgetPicture(QWidget* widget, const QString& file, bool svg)
     return widget->grab().save(file, "PNG") ? QString() : QCoreApplication::translate("headlessexport", "Cannot write %1").arg(file);
 }
 
-QString writeJson(const StudioSession& session, const QString& file, std::optional<studio::Key> only)
+QString writeJson(const StudioSession& session, const QString& file, std::optional<msprobe::studio::Key> only)
 {
     if (session.verdicts().empty())
         return QCoreApplication::translate("headlessexport", "%1: no verdict to write; a JSON export needs a problem/bench pair of dump folders (not a vis.db or a CSV).").arg(file);
     try {
-        msprobe::AtomicFile out(std::filesystem::path(file.toStdString()));
-        out.write(studio::verdictJson(session.verdicts(), only));
+        msprobe::support::AtomicFile out(std::filesystem::path(file.toStdString()));
+        out.write(msprobe::studio::verdictJson(session.verdicts(), only));
         out.commit();
     } catch (const std::exception& error) {
         return QString::fromUtf8(error.what());
@@ -87,9 +87,9 @@ QString writeMemoryPicture(const Request& request, const QSize& size, bool svg)
 {
     if (request.inputs.size() != 1)
         return QCoreApplication::translate("headlessexport", "--view memory takes one input: a msMemScope dump (.csv or .db)");
-    std::shared_ptr<const studio::MemoryDocument> document;
+    std::shared_ptr<const msprobe::studio::MemoryDocument> document;
     try {
-        document = studio::loadMemoryDocument(request.inputs.front().toStdString());
+        document = msprobe::studio::loadMemoryDocument(request.inputs.front().toStdString());
     } catch (const std::exception& error) {
         return QString::fromUtf8(error.what());
     }
@@ -173,7 +173,7 @@ QString applyParallelFlags(MainWindow& window, const ParallelFlags& flags)
     }
     // The dumps' TP group stays a TP group when the flags change the sizes but not the order.
     if (!flags.order && !setup->lastHints().tpGroup.empty())
-        if (const auto order = studio::orderWithTpGroup(config, setup->lastHints().tpGroup))
+        if (const auto order = msprobe::studio::orderWithTpGroup(config, setup->lastHints().tpGroup))
             config.order = *order;
     if (const QString error = setup->setConfig(config, ParallelSetup::Source::CommandLine); !error.isEmpty())
         return QCoreApplication::translate("headlessexport", "parallel configuration: %1").arg(error);
@@ -247,11 +247,11 @@ QString run(MainWindow& window, const Request& request)
     if (parallel)
         return exportParallel(window, request);
     if (suffix == QLatin1String("json"))
-        return writeJson(*session, request.file, request.step ? std::optional<studio::Key>(studio::Key { step, rank }) : std::nullopt);
+        return writeJson(*session, request.file, request.step ? std::optional<msprobe::studio::Key>(msprobe::studio::Key { step, rank }) : std::nullopt);
     if (suffix == QLatin1String("html")) {
-        if (!reportexport::canExport(*session))
+        if (!msprobe::studio::reportexport::canExport(*session))
             return QCoreApplication::translate("headlessexport", "%1: no comparison to report; an HTML export needs a problem/bench pair of dump folders.").arg(request.file);
-        return window.exportComparison(reportexport::Format::Html, request.file);
+        return window.exportComparison(msprobe::studio::reportexport::Format::Html, request.file);
     }
     const bool svg = suffix == QLatin1String("svg");
     if (request.view == QLatin1String("compare")) {
@@ -267,4 +267,4 @@ QString run(MainWindow& window, const Request& request)
     return window.exportGraphImage(request.file);
 }
 
-} // namespace headlessexport
+} // namespace msprobe::studio::headlessexport

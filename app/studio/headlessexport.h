@@ -14,7 +14,7 @@
 
 class MainWindow;
 
-namespace headlessexport {
+namespace msprobe::studio::headlessexport {
 
 // The configuration flags of `msprobe parallel_plot` (--vpp: a count of virtual stages, as graph_visualize takes it).
 struct ParallelFlags {
@@ -44,4 +44,4 @@ QString applyParallelFlags(MainWindow& window, const ParallelFlags& flags);
 // or input. Spins the event loop until the load and the layout are done.
 QString run(MainWindow& window, const Request& request);
 
-} // namespace headlessexport
+} // namespace msprobe::studio::headlessexport

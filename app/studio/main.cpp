@@ -69,8 +69,8 @@ int main(int argc, char** argv)
     QApplication::setDesktopFileName(QStringLiteral("msprobe-studio"));
 
     QTranslator translator, qtTranslator;
-    appearance::installTranslator(app, translator, qtTranslator);
-    appearance::applyTheme(appearance::darkTheme());
+    msprobe::studio::appearance::installTranslator(app, translator, qtTranslator);
+    msprobe::studio::appearance::applyTheme(msprobe::studio::appearance::darkTheme());
 
     QCommandLineParser parser;
     parser.setApplicationDescription(QApplication::translate("main", "Numerical-accuracy workstation for msprobe dumps."));
@@ -116,7 +116,7 @@ int main(int argc, char** argv)
     parser.addOptions({ worldSize, numLayers, tensorParallel, pipelineParallel, perVirtualStage, virtualStages, order, standalone });
     parser.process(app);
 
-    headlessexport::ParallelFlags parallelFlags;
+    msprobe::studio::headlessexport::ParallelFlags parallelFlags;
     const std::pair<const QCommandLineOption*, std::optional<long long>*> numbers[] = {
         { &worldSize, &parallelFlags.worldSize },
         { &numLayers, &parallelFlags.numLayers },
@@ -139,7 +139,7 @@ int main(int argc, char** argv)
 
     MainWindow window;
     if (parser.isSet(exportFile)) {
-        headlessexport::Request request;
+        msprobe::studio::headlessexport::Request request;
         request.parallel = parallelFlags;
         request.file = parser.value(exportFile);
         request.view = parser.value(view);
@@ -154,7 +154,7 @@ int main(int argc, char** argv)
         // Laid out as on a laptop screen: the compare view's picture has this size.
         window.resize(1366, 768);
         window.show();
-        const QString error = headlessexport::run(window, request);
+        const QString error = msprobe::studio::headlessexport::run(window, request);
         if (!error.isEmpty())
             return fail(error);
         std::printf("%s\n", qPrintable(QApplication::translate("main", "written %1").arg(request.file)));
@@ -169,7 +169,7 @@ int main(int argc, char** argv)
         window.resizeDocks({ window.parallelDock() }, { window.height() / 2 }, Qt::Vertical);
         if (parallelFlags.any()) {
             auto apply = [&window, parallelFlags] {
-                if (const QString error = headlessexport::applyParallelFlags(window, parallelFlags); !error.isEmpty())
+                if (const QString error = msprobe::studio::headlessexport::applyParallelFlags(window, parallelFlags); !error.isEmpty())
                     std::fprintf(stderr, "msprobe-studio: %s\n", qPrintable(error));
             };
             apply();

@@ -207,7 +207,7 @@ void MainWindow::wireSession()
         m_summaryModel->setSummary(m_session->summary());
         m_summaryTree->expandAll();
         // A single dump shows its summary first; a pair keeps the search panel in front.
-        if (m_session->summary() && m_session->request().kind == LoadRequest::Kind::DumpFolder) {
+        if (m_session->summary() && m_session->request().kind == msprobe::studio::LoadRequest::Kind::DumpFolder) {
             m_summaryDock->show();
             m_summaryDock->raise();
         }
@@ -235,7 +235,7 @@ void MainWindow::showFocusedGraph()
     const StudioSession::GraphPair pair = m_session->graphs(step, rank);
     m_compareView->setNodeResolver([session = m_session, shown = pair.problem](int rowStep, int rowRank, const QString& item) {
         const auto graph = rowStep < 0 ? shown : session->graphs(rowStep, rowRank).problem;
-        return graph ? nodeOwningItem(*graph, item) : QString();
+        return graph ? msprobe::studio::nodeOwningItem(*graph, item) : QString();
     });
     m_compareView->setAllRows(m_session->allCompareRows());
     m_compareView->setRows(m_session->compareRows(step, rank));
@@ -269,7 +269,7 @@ QString MainWindow::noGraphText() const { return m_noGraph->text(); }
 void MainWindow::updateCentre()
 {
     const int step = m_focus->step(), rank = m_focus->rank();
-    if (const msprobe::PairOutcome* verdict = m_session->verdict(step, rank)) {
+    if (const msprobe::compare::PairOutcome* verdict = m_session->verdict(step, rank)) {
         const QString entry = verdict->firstDivergence ? QString::fromStdString(verdict->firstDivergence->entry) : QString();
         const QString counts = tr("Step %1, rank %2: %3 rows: %4 pass, %5 warning, %6 error")
                                    .arg(step)
@@ -278,7 +278,7 @@ void MainWindow::updateCentre()
                                    .arg(verdict->pass)
                                    .arg(verdict->warning)
                                    .arg(verdict->error);
-        m_verdict->setVerdict(studio::verdictText(*verdict), entry, entry.isEmpty() ? VerdictBar::Level::Pass : VerdictBar::Level::Diverged, counts);
+        m_verdict->setVerdict(msprobe::studio::verdictText(*verdict), entry, entry.isEmpty() ? VerdictBar::Level::Pass : VerdictBar::Level::Diverged, counts);
     } else {
         m_verdict->setVerdict(QString(), QString(), VerdictBar::Level::None);
     }
@@ -298,7 +298,7 @@ void MainWindow::updateCentre()
         text = tr("No graph: the model graph needs an L0 or mix dump (its construct.json holds the module structure); "
                   "an L1 dump has the compare table and the verdict only.\n\n%1")
                    .arg(m_session->graphUnavailable());
-    else if (m_session->request().kind == LoadRequest::Kind::CompareCsv)
+    else if (m_session->request().kind == msprobe::studio::LoadRequest::Kind::CompareCsv)
         text = tr("A compare CSV has no graph. Open the dump folders (a problem/bench pair) to see the graphs and the verdict.");
     else if (m_session->isLoading())
         text = tr("Loading…");
@@ -313,7 +313,7 @@ void MainWindow::updateCentre()
 void MainWindow::openPaths(const QStringList& paths)
 {
     QString error;
-    const LoadRequest request = LoadRequest::forPaths(paths, &error);
+    const msprobe::studio::LoadRequest request = msprobe::studio::LoadRequest::forPaths(paths, &error);
     if (!error.isEmpty()) {
         showError(tr("Cannot open"), error);
         QMetaObject::invokeMethod(this, &MainWindow::idle, Qt::QueuedConnection);
@@ -322,9 +322,9 @@ void MainWindow::openPaths(const QStringList& paths)
     openRequest(request);
 }
 
-void MainWindow::openRequest(const LoadRequest& request)
+void MainWindow::openRequest(const msprobe::studio::LoadRequest& request)
 {
-    m_loadingPaths = request.kind == LoadRequest::Kind::Pair ? QStringList { request.path, request.bench } : QStringList { request.path };
+    m_loadingPaths = request.kind == msprobe::studio::LoadRequest::Kind::Pair ? QStringList { request.path, request.bench } : QStringList { request.path };
     m_session->open(request);
 }
 
@@ -391,7 +391,7 @@ void MainWindow::showError(const QString& title, const QString& message)
 void MainWindow::updateActions()
 {
     const bool idleNow = !m_session->isLoading();
-    const bool exportable = idleNow && reportexport::canExport(*m_session);
+    const bool exportable = idleNow && msprobe::studio::reportexport::canExport(*m_session);
     for (QAction* action : m_exportActions)
         action->setEnabled(exportable);
     for (QAction* action : m_imageActions)

@@ -44,7 +44,7 @@ public:
     // One path (dump folder, dump.json, .vis.db, compare CSV) or two dump folders (problem, bench).
     void openPaths(const QStringList& paths);
     void openPath(const QString& path) { openPaths({ path }); }
-    void openRequest(const LoadRequest& request);
+    void openRequest(const msprobe::studio::LoadRequest& request);
 
     StudioSession* session() const { return m_session; }
     StudioFocus* studioFocus() const { return m_focus; }
@@ -61,7 +61,7 @@ public:
     // Off for a headless export: what it opens does not join File > Open recent.
     void setRemembersRecent(bool on) { m_remembersRecent = on; }
     // Exports the comparison of the focused step and rank (HTML: every pair). Empty string on success.
-    QString exportComparison(reportexport::Format format, const QString& file);
+    QString exportComparison(msprobe::studio::reportexport::Format format, const QString& file);
     // The graph view's picture (PNG or SVG by suffix). Empty string on success.
     QString exportGraphImage(const QString& file);
     // File > Open memory dump: loads a msMemScope CSV/.db in the background (progress, cancel) and shows it in
@@ -123,7 +123,7 @@ private:
     void chooseFolder();
     void choosePair();
     void chooseFile(const QString& title, const QString& filter);
-    void exportDialog(reportexport::Format format);
+    void exportDialog(msprobe::studio::reportexport::Format format);
     void exportImageDialog();
     // A save-file dialog that starts in the folder of the last export.
     QString saveFileName(const QString& title, const QString& name, const QString& filter);

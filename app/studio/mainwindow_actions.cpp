@@ -49,9 +49,9 @@ void MainWindow::buildMenus()
     file->addSeparator();
     QMenu* exportMenu = file->addMenu(tr("&Export"));
     m_exportActions << exportMenu->addAction(tr("Comparison as &CSV…"), QKeySequence(tr("Ctrl+E")), this,
-        [this] { exportDialog(reportexport::Format::Csv); });
-    m_exportActions << exportMenu->addAction(tr("Comparison as &XLSX…"), this, [this] { exportDialog(reportexport::Format::Xlsx); });
-    m_exportActions << exportMenu->addAction(tr("&HTML report…"), this, [this] { exportDialog(reportexport::Format::Html); });
+        [this] { exportDialog(msprobe::studio::reportexport::Format::Csv); });
+    m_exportActions << exportMenu->addAction(tr("Comparison as &XLSX…"), this, [this] { exportDialog(msprobe::studio::reportexport::Format::Xlsx); });
+    m_exportActions << exportMenu->addAction(tr("&HTML report…"), this, [this] { exportDialog(msprobe::studio::reportexport::Format::Html); });
     exportMenu->addSeparator();
     m_imageActions << exportMenu->addAction(tr("Graph as &PNG or SVG…"), QKeySequence(tr("Ctrl+Shift+E")), this, &MainWindow::exportImageDialog);
     exportMenu->addAction(tr("&Trend panel as PNG, SVG or CSV…"), this, &MainWindow::exportTrendDialog);
@@ -113,12 +113,12 @@ void MainWindow::buildMenus()
     m_viewMenu->addSeparator();
     QAction* dark = m_viewMenu->addAction(tr("&Dark theme"));
     dark->setCheckable(true);
-    dark->setChecked(appearance::darkTheme());
+    dark->setChecked(msprobe::studio::appearance::darkTheme());
     dark->setShortcut(QKeySequence(tr("Ctrl+Shift+T")));
-    connect(dark, &QAction::toggled, this, [](bool on) { appearance::setDarkTheme(on); });
+    connect(dark, &QAction::toggled, this, [](bool on) { msprobe::studio::appearance::setDarkTheme(on); });
     QMenu* language = m_viewMenu->addMenu(tr("&Language"));
     auto* languages = new QActionGroup(this);
-    const QString current = appearance::language();
+    const QString current = msprobe::studio::appearance::language();
     for (const auto& [code, name] : { std::pair { QString(), tr("System default") }, std::pair { QStringLiteral("en"), QStringLiteral("English") },
              std::pair { QStringLiteral("zh_CN"), QStringLiteral("中文 (简体)") } }) {
         QAction* action = language->addAction(name);
@@ -126,7 +126,7 @@ void MainWindow::buildMenus()
         action->setChecked(code == current);
         languages->addAction(action);
         connect(action, &QAction::triggered, this, [this, code] {
-            appearance::setLanguage(code);
+            msprobe::studio::appearance::setLanguage(code);
             statusBar()->showMessage(tr("The language changes the next time msprobe studio starts."), 8000);
         });
     }
@@ -164,9 +164,9 @@ void MainWindow::chooseFile(const QString& title, const QString& filter)
         openPath(file);
 }
 
-QString MainWindow::exportComparison(reportexport::Format format, const QString& file)
+QString MainWindow::exportComparison(msprobe::studio::reportexport::Format format, const QString& file)
 {
-    return reportexport::exportComparison(*m_session, m_focus->step(), m_focus->rank(), format, file);
+    return msprobe::studio::reportexport::exportComparison(*m_session, m_focus->step(), m_focus->rank(), format, file);
 }
 
 QString MainWindow::exportGraphImage(const QString& file)
@@ -174,13 +174,13 @@ QString MainWindow::exportGraphImage(const QString& file)
     return m_graphView->exportImage(file) ? QString() : m_graphView->errorString();
 }
 
-void MainWindow::exportDialog(reportexport::Format format)
+void MainWindow::exportDialog(msprobe::studio::reportexport::Format format)
 {
-    const QString filter = format == reportexport::Format::Csv ? tr("CSV (*.csv)")
-        : format == reportexport::Format::Xlsx                 ? tr("Excel workbook (*.xlsx)")
+    const QString filter = format == msprobe::studio::reportexport::Format::Csv ? tr("CSV (*.csv)")
+        : format == msprobe::studio::reportexport::Format::Xlsx                 ? tr("Excel workbook (*.xlsx)")
                                                                : tr("HTML report (*.html)");
-    const QString suffix = format == reportexport::Format::Csv ? QStringLiteral(".csv")
-        : format == reportexport::Format::Xlsx                 ? QStringLiteral(".xlsx")
+    const QString suffix = format == msprobe::studio::reportexport::Format::Csv ? QStringLiteral(".csv")
+        : format == msprobe::studio::reportexport::Format::Xlsx                 ? QStringLiteral(".xlsx")
                                                                : QStringLiteral(".html");
     QString file = saveFileName(tr("Export"), QStringLiteral("compare_result") + suffix, filter);
     if (file.isEmpty())
@@ -282,7 +282,7 @@ void MainWindow::goToFirstDivergence()
 void MainWindow::selectVerdictEntry(const QString& entry)
 {
     const auto graph = m_session->graphs(m_focus->step(), m_focus->rank()).problem;
-    const QString node = graph ? nodeOwningItem(*graph, entry) : QString();
+    const QString node = graph ? msprobe::studio::nodeOwningItem(*graph, entry) : QString();
     if (!node.isEmpty())
         m_focus->setNode(node, StudioFocus::Side::Problem);
     m_compareDock->show();

@@ -111,7 +111,7 @@ void MainWindow::linkMemoryRangeToGraph(qint64 beginTs, qint64 endTs)
     const auto document = m_memorySession->document();
     if (!document)
         return;
-    const auto operators = studio::operatorsInRange(document->timeline, beginTs, endTs);
+    const auto operators = msprobe::studio::operatorsInRange(document->timeline, beginTs, endTs);
 #if MSPROBE_HAVE_GRAPH_VIEW
     GraphSideView* side = m_graphView ? m_graphView->sideView(StudioFocus::Side::Problem) : nullptr;
     const msprobe::graph::VisGraph* graph = side ? side->graph() : nullptr;
@@ -126,7 +126,7 @@ void MainWindow::linkMemoryRangeToGraph(qint64 beginTs, qint64 endTs)
     names.reserve(graph->nodes.size());
     for (const auto& node : graph->nodes)
         names.push_back(node.name);
-    const auto nodes = studio::nodesOfOperators(document->timeline, operators, names);
+    const auto nodes = msprobe::studio::nodesOfOperators(document->timeline, operators, names);
     m_status->setText(tr("%n operator(s) in the selected range; %1 graph node(s) call them", nullptr, static_cast<int>(operators.size()))
                           .arg(nodes.size()));
     if (nodes.empty())
@@ -151,9 +151,9 @@ void MainWindow::showFocusInMemory()
     if (!m_memorySession || !m_memorySession->document())
         return;
     const auto& timeline = m_memorySession->document()->timeline;
-    const studio::TimelineSpan* step = studio::spanOfGraphStep(timeline, m_focus->step());
+    const msprobe::studio::TimelineSpan* step = msprobe::studio::spanOfGraphStep(timeline, m_focus->step());
     if (!m_focus->node().isEmpty()) {
-        if (const auto span = studio::spanOfNode(timeline, m_focus->node().toStdString(), step)) {
+        if (const auto span = msprobe::studio::spanOfNode(timeline, m_focus->node().toStdString(), step)) {
             m_memoryPanel->timeline()->showSpan(span->startNs, span->endNs);
             return;
         }

@@ -31,7 +31,7 @@ void MainWindow::buildParallelPanel()
 void MainWindow::updateParallelPanel()
 {
     m_parallelPanel->setAvailableRanks(m_session->ranks());
-    m_parallelPanel->setResults(studio::worstResultPerRank(*m_session, m_focus->step()));
+    m_parallelPanel->setResults(msprobe::studio::worstResultPerRank(*m_session, m_focus->step()));
 }
 
 QString MainWindow::exportParallelImage(const QString& file)

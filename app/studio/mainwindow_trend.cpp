@@ -90,7 +90,7 @@ QString MainWindow::exportTrend(const QString& file)
     m_trendPanel->finishHeatmap();
     try {
         if (suffix == QLatin1String("csv")) {
-            msprobe::AtomicFile out(std::filesystem::path(file.toStdString()));
+            msprobe::support::AtomicFile out(std::filesystem::path(file.toStdString()));
             out.write(m_trendPanel->cellsCsv().toStdString());
             out.commit();
             return {};

@@ -132,7 +132,7 @@ QString PairDialog::mergeProblem() const
 {
     if (!m_merge || !m_merge->isChecked())
         return {};
-    const LoadRequest wanted = request();
+    const msprobe::studio::LoadRequest wanted = request();
     for (int side = 0; side < 2; ++side) {
         const std::filesystem::path root = (side == 0 ? m_problem : m_bench)->text().toStdString();
         try {
@@ -158,10 +158,10 @@ void PairDialog::setPaths(const QString& problem, const QString& bench)
     m_bench->setText(bench);
 }
 
-LoadRequest PairDialog::request() const
+msprobe::studio::LoadRequest PairDialog::request() const
 {
-    LoadRequest request;
-    request.kind = LoadRequest::Kind::Pair;
+    msprobe::studio::LoadRequest request;
+    request.kind = msprobe::studio::LoadRequest::Kind::Pair;
     request.path = m_problem->text();
     request.bench = m_bench->text();
     request.fuzzyMatch = m_fuzzy->isChecked();

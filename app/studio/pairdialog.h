@@ -18,7 +18,7 @@ class PairDialog : public QDialog {
 public:
     explicit PairDialog(QWidget* parent = nullptr);
 
-    LoadRequest request() const;
+    msprobe::studio::LoadRequest request() const;
     QLineEdit* layerMappingEdit() const { return m_layerMapping; }
     bool canOpen() const;
     // Empty when Open can be pressed; otherwise why not (shown under the fields).

@@ -10,7 +10,7 @@
 
 #include <QObject>
 
-namespace reportexport {
+namespace msprobe::studio::reportexport {
 
 namespace {
 
@@ -18,14 +18,14 @@ std::filesystem::path nativePath(const QString& file) { return std::filesystem::
 
 void writeHtml(const StudioSession& session, const QString& file)
 {
-    std::vector<msprobe::ComparedTable> tables;
+    std::vector<msprobe::compare::ComparedTable> tables;
     for (const auto& [key, rows] : session.compareResults()) {
         if (!rows->table())
             continue;
-        msprobe::ComparedTable compared;
+        msprobe::compare::ComparedTable compared;
         // The pair as the session resolved it from the dumps (its dump.json paths): the report then reads the NPU
         // side's construct.json for the innermost-entry rule, as `msprobe compare` does, and names the pair alike.
-        if (const msprobe::PairOutcome* verdict = session.verdict(key.first, key.second)) {
+        if (const msprobe::compare::PairOutcome* verdict = session.verdict(key.first, key.second)) {
             compared.pair = verdict->pair;
         } else {
             compared.pair.label = "rank" + std::to_string(key.second);
@@ -34,10 +34,10 @@ void writeHtml(const StudioSession& session, const QString& file)
         compared.table = rows->table();
         tables.push_back(std::move(compared));
     }
-    msprobe::JobOptions options;
+    msprobe::compare::JobOptions options;
     options.html = true;
-    msprobe::AtomicFile out(nativePath(file));
-    out.write(msprobe::renderHtmlReport(msprobe::outcomeOfTables(tables, options)));
+    msprobe::support::AtomicFile out(nativePath(file));
+    out.write(msprobe::compare::renderHtmlReport(msprobe::compare::outcomeOfTables(tables, options)));
     out.commit();
 }
 
@@ -61,14 +61,14 @@ QString exportComparison(const StudioSession& session, int step, int rank, Forma
             return QString();
         }
         const auto rows = session.compareRows(step, rank);
-        const msprobe::CompareTable* table = rows ? rows->table() : nullptr;
+        const msprobe::compare::CompareTable* table = rows ? rows->table() : nullptr;
         if (!table)
             return QObject::tr("There is no comparison for step %1, rank %2 to export.").arg(step).arg(rank);
         if (format == Format::Xlsx) {
-            msprobe::writeXlsx(*table, nativePath(file));
+            msprobe::compare::writeXlsx(*table, nativePath(file));
         } else {
-            msprobe::AtomicFile out(nativePath(file));
-            msprobe::streamCsv(*table, 0, table->rows.size(), 1, [&out](std::string_view block) { out.write(block); });
+            msprobe::support::AtomicFile out(nativePath(file));
+            msprobe::compare::streamCsv(*table, 0, table->rows.size(), 1, [&out](std::string_view block) { out.write(block); });
             out.commit();
         }
         return QString();
@@ -77,4 +77,4 @@ QString exportComparison(const StudioSession& session, int step, int rank, Forma
     }
 }
 
-} // namespace reportexport
+} // namespace msprobe::studio::reportexport

@@ -6,7 +6,7 @@
 
 #include <QString>
 
-namespace reportexport {
+namespace msprobe::studio::reportexport {
 
 enum class Format { Csv, Xlsx, Html };
 
@@ -17,4 +17,4 @@ QString exportComparison(const StudioSession& session, int step, int rank, Forma
 // Whether the session has tables compared here (CSV-loaded results cannot be re-exported as reports).
 bool canExport(const StudioSession& session);
 
-} // namespace reportexport
+} // namespace msprobe::studio::reportexport

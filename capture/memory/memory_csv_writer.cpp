@@ -10,7 +10,7 @@
 
 #include <unistd.h>
 
-namespace msprobe::memory {
+namespace msprobe::capture::memory {
 
 namespace {
 
@@ -93,11 +93,11 @@ CsvWriter::CsvWriter(const std::filesystem::path& file, bool compat, bool databa
     for (Phase phase : { Phase::Forward, Phase::Backward, Phase::Optimizer })
         m_phaseIds[static_cast<std::size_t>(phase)] = strings().intern(phaseName(phase));
     if (database)
-        m_database = std::make_unique<DumpDatabaseWriter>(file);
+        m_database = std::make_unique<msprobe::memory::DumpDatabaseWriter>(file);
     else {
         m_file = std::fopen(file.c_str(), "ab");
         if (!m_file)
-            throw Error(file.string(), "", std::string("cannot create memory dump file: ") + std::strerror(errno));
+            throw support::Error(file.string(), "", std::string("cannot create memory dump file: ") + std::strerror(errno));
         std::fprintf(m_file, "%s\n", kDumpCsvHeader);
         std::fflush(m_file);
     }
@@ -358,4 +358,4 @@ void CsvWriter::handle(const Event& e)
     }
 }
 
-} // namespace msprobe::memory
+} // namespace msprobe::capture::memory

@@ -16,7 +16,7 @@
 #include <memory>
 #include <thread>
 
-namespace msprobe::memory {
+namespace msprobe::capture::memory {
 
 inline constexpr const char* kDumpCsvHeader = "ID,Event,Event Type,Name,Timestamp(ns),Process Id,Thread Id,Device Id,"
                                               "Ptr,Attr,Call Stack(Python),Call Stack(C)";
@@ -54,7 +54,7 @@ private:
     const std::string& text(std::uint32_t id); // interned string, cached by this thread
 
     std::FILE* m_file = nullptr;
-    std::unique_ptr<DumpDatabaseWriter> m_database; // db mode, instead of m_file
+    std::unique_ptr<msprobe::memory::DumpDatabaseWriter> m_database; // db mode, instead of m_file
     std::string m_pidText, m_framework, m_device;
     EventQueue m_queue;
     std::thread m_thread;
@@ -70,4 +70,4 @@ private:
     bool m_finished = false;
 };
 
-} // namespace msprobe::memory
+} // namespace msprobe::capture::memory

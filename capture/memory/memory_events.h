@@ -14,7 +14,7 @@
 #include <unordered_map>
 #include <vector>
 
-namespace msprobe::memory {
+namespace msprobe::capture::memory {
 
 enum class EventKind : std::uint8_t {
     Malloc,
@@ -128,4 +128,4 @@ private:
 std::int64_t nowNs();
 std::int32_t currentTid();
 
-} // namespace msprobe::memory
+} // namespace msprobe::capture::memory

@@ -21,7 +21,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-namespace msprobe::memory {
+namespace msprobe::capture::memory {
 
 std::atomic<Session*> g_session { nullptr };
 
@@ -202,15 +202,15 @@ const OpEntry* opEntryOf(const at::RecordFunction& fn)
 std::uint32_t contextOf(const Session& s, std::uint32_t opName)
 {
     const capture::ModuleInfo* inner = nullptr;
-    if (s.modules && !capture::recorder_internal::tl_modules.empty())
-        inner = capture::recorder_internal::tl_modules.back().info;
+    if (s.modules && !capture::detail::tl_modules.empty())
+        inner = capture::detail::tl_modules.back().info;
     const std::uint64_t key = (static_cast<std::uint64_t>(opName) << 32)
         ^ static_cast<std::uint64_t>(reinterpret_cast<std::uintptr_t>(inner));
     if (auto it = tl.contexts.find(key); it != tl.contexts.end())
         return it->second;
     std::string text = "<op>(0): " + strings().get(opName);
     if (inner) {
-        const auto& open = capture::recorder_internal::tl_modules;
+        const auto& open = capture::detail::tl_modules;
         int depth = 1;
         for (auto it = open.rbegin(); it != open.rend(); ++it)
             text += "\n<module>(" + std::to_string(depth++) + "): " + it->info->prefix;
@@ -427,4 +427,4 @@ void leaveOptimizerPhase()
         --tl.optimizerDepth;
 }
 
-} // namespace msprobe::memory
+} // namespace msprobe::capture::memory

@@ -25,7 +25,7 @@
 
 namespace msprobe {
 
-using namespace memory;
+using namespace capture::memory;
 
 namespace {
 
@@ -147,7 +147,7 @@ MemoryRecorder::MemoryRecorder(MemoryCaptureOptions options)
     : m_state(std::make_unique<State>())
 {
     if (options.watch.size() != 0 && options.watch.size() != 2)
-        throw Error("memory watch needs a start op and an end op, " + std::to_string(options.watch.size()) + " given");
+        throw support::Error("memory watch needs a start op and an end op, " + std::to_string(options.watch.size()) + " given");
     m_state->options = std::move(options);
 }
 
@@ -224,7 +224,7 @@ void MemoryRecorder::startCommon()
         std::error_code ec;
         std::filesystem::create_directories(dir, ec);
         if (ec)
-            throw Error(dir.string(), "", "cannot create memory dump folder: " + ec.message());
+            throw support::Error(dir.string(), "", "cannot create memory dump folder: " + ec.message());
         const std::string extension = s.options.database ? ".db" : ".csv";
         s.csv = dir / ("memscope_dump_" + ts + extension);
         for (int k = 1; std::filesystem::exists(s.csv); ++k) // two recorders in one second: one file each
@@ -240,7 +240,7 @@ void MemoryRecorder::startCommon()
         session->writer = std::make_unique<CsvWriter>(s.csv, s.options.compat, s.options.database);
         Session* expected = nullptr;
         if (!g_session.compare_exchange_strong(expected, session.get()))
-            throw Error(s.csv.string(), "", "another MemoryRecorder is already recording in this process");
+            throw support::Error(s.csv.string(), "", "another MemoryRecorder is already recording in this process");
         s.session = std::move(session);
         installExitHandlers();
     }
@@ -267,7 +267,7 @@ void MemoryRecorder::stop()
     if (!s.running)
         return;
     if (std::this_thread::get_id() != s.thread)
-        throw Error("MemoryRecorder::stop() must be called on the thread that called start()");
+        throw support::Error("MemoryRecorder::stop() must be called on the thread that called start()");
     s.session->recording = false;
     uninstallHooks();
     if (s.observing) {

@@ -142,9 +142,13 @@ public:
     MemoryOptimizerScope& operator=(const MemoryOptimizerScope&) = delete;
 };
 
+} // namespace msprobe
+
+namespace msprobe::capture::memory {
+
 // msMemScope's watch checksum: 64-bit table CRC, LSB-first loop with the constant 0x42F0E1EBA9EA3693,
 // init and final XOR all ones (not CRC-64/XZ). crc64Hex gives the 16 lowercase hex digits written.
 std::uint64_t memscopeCrc64(const void* data, std::size_t size);
 std::string crc64Hex(std::uint64_t crc);
 
-} // namespace msprobe
+} // namespace msprobe::capture::memory

@@ -11,7 +11,7 @@
 #include <memory>
 #include <optional>
 
-namespace msprobe::memory {
+namespace msprobe::capture::memory {
 
 struct WatchState {
     std::string startOp, endOp; // as given
@@ -56,4 +56,4 @@ void leaveOptimizerPhase();
 // "torch._ops.aten.add.Tensor" (compat) or "aten::add.Tensor" of an operator.
 std::string opDisplayName(const std::string& name, const std::string& overload, bool compat);
 
-} // namespace msprobe::memory
+} // namespace msprobe::capture::memory

@@ -8,7 +8,7 @@
 #include <cinttypes>
 #include <cstring>
 
-namespace msprobe {
+namespace msprobe::capture::memory {
 
 namespace {
 
@@ -42,10 +42,6 @@ std::string crc64Hex(std::uint64_t crc)
     std::snprintf(text, sizeof text, "%016" PRIx64, crc);
     return text;
 }
-
-} // namespace msprobe
-
-namespace msprobe::memory {
 
 namespace {
 
@@ -95,7 +91,7 @@ std::unique_ptr<WatchState> openWatch(const std::string& startOp, const std::str
     std::filesystem::create_directories(file.parent_path(), ec);
     w->file = std::fopen(file.c_str(), "wb");
     if (!w->file)
-        throw Error(file.string(), "", std::string("cannot create watch checksum file: ") + std::strerror(errno));
+        throw support::Error(file.string(), "", std::string("cannot create watch checksum file: ") + std::strerror(errno));
     std::fprintf(w->file, "%s\n", kWatchCsvHeader);
     return w;
 }
@@ -144,4 +140,4 @@ void watchOpEnd(Session& s, std::uint32_t opName, const std::vector<c10::IValue>
     }
 }
 
-} // namespace msprobe::memory
+} // namespace msprobe::capture::memory

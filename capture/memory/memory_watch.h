@@ -9,7 +9,7 @@
 
 #include <filesystem>
 
-namespace msprobe::memory {
+namespace msprobe::capture::memory {
 
 inline constexpr const char* kWatchCsvHeader = "Tensor info,Check data sum";
 
@@ -20,4 +20,4 @@ void closeWatch(WatchState& watch);
 void watchOpStart(Session& session, std::uint32_t opName);
 void watchOpEnd(Session& session, std::uint32_t opName, const std::vector<c10::IValue>& outputs);
 
-} // namespace msprobe::memory
+} // namespace msprobe::capture::memory

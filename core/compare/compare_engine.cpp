@@ -15,14 +15,14 @@
 
 namespace fs = std::filesystem;
 
-namespace msprobe {
+namespace msprobe::compare {
 
 namespace {
 
 void checkCancel(const CompareHooks& hooks)
 {
     if (hooks.cancel && hooks.cancel->load(std::memory_order_relaxed))
-        throw Error("cancelled");
+        throw support::Error("cancelled");
 }
 
 // Whether a + b contains needle (without building the concatenation).
@@ -38,7 +38,7 @@ bool containsAcross(std::string_view a, std::string_view b, std::string_view nee
 
 bool itemNameContains(const ItemTable& table, const Item& item, std::string_view needle)
 {
-    if (item.explicitName != kNoString)
+    if (item.explicitName != support::kNoString)
         return table.text(item.explicitName).find(needle) != std::string_view::npos;
     return containsAcross(table.entryName(item), table.suffix(item), needle);
 }
@@ -56,7 +56,7 @@ void columnFacts(CompareTable& table, std::size_t threads)
     threads = std::max<std::size_t>(1, std::min(threads, n / 65536 + 1));
     std::vector<Facts> partial(threads);
     const std::size_t chunk = (n + threads - 1) / threads;
-    parallelFor(threads, threads, [&](std::size_t begin, std::size_t end) {
+    support::parallelFor(threads, threads, [&](std::size_t begin, std::size_t end) {
         for (std::size_t t = begin; t < end; ++t) {
             Facts& f = partial[t];
             PyVal values[4];
@@ -109,8 +109,8 @@ void computeTensorMetrics(CompareTable& table, const CompareHooks& hooks)
     for (std::size_t i = 0; i < n; ++i)
         table.rows[i].metrics = static_cast<std::uint32_t>(i);
     std::atomic<std::size_t> done { 0 };
-    const std::size_t threads = hooks.threads ? hooks.threads : defaultThreadCount();
-    parallelFor(n, threads, [&](std::size_t begin, std::size_t end) {
+    const std::size_t threads = hooks.threads ? hooks.threads : support::defaultThreadCount();
+    support::parallelFor(n, threads, [&](std::size_t begin, std::size_t end) {
         for (std::size_t i = begin; i < end; ++i) {
             checkCancel(hooks);
             table.tensorMetrics[i] = compareRowTensors(table, table.rows[i]);
@@ -239,15 +239,15 @@ void applyRulesToRows(CompareTable& table, std::size_t begin, std::size_t end)
 
 void applyRules(CompareTable& table, std::size_t threads)
 {
-    parallelFor(table.rows.size(), threads, [&](std::size_t begin, std::size_t end) { applyRulesToRows(table, begin, end); });
+    support::parallelFor(table.rows.size(), threads, [&](std::size_t begin, std::size_t end) { applyRulesToRows(table, begin, end); });
 }
 
-bool tensorHasMd5(const DumpFile& dump, std::uint32_t node)
+bool tensorHasMd5(const dump::DumpFile& dump, std::uint32_t node)
 {
-    const ValueNode& v = dump.nodes[node];
-    if (v.kind == NodeKind::Tensor)
-        return dump.tensors.md5[v.payload] != kNoString;
-    if (v.kind == NodeKind::Dict)
+    const dump::ValueNode& v = dump.nodes[node];
+    if (v.kind == dump::NodeKind::Tensor)
+        return dump.tensors.md5[v.payload] != support::kNoString;
+    if (v.kind == dump::NodeKind::Dict)
         return dump.childByKey(node, "md5") >= 0;
     return false;
 }
@@ -320,7 +320,7 @@ bool sameFile(const fs::path& a, const fs::path& b)
 
 } // namespace
 
-bool usesCrossRuntimePairing(const DumpFile& npu, const DumpFile& bench, const CompareOptions& options)
+bool usesCrossRuntimePairing(const dump::DumpFile& npu, const dump::DumpFile& bench, const CompareOptions& options)
 {
     if (options.crossRuntime == CrossRuntime::Off || !options.consistentBackend.empty() || options.debugFile)
         return false;
@@ -329,16 +329,16 @@ bool usesCrossRuntimePairing(const DumpFile& npu, const DumpFile& bench, const C
     return !options.useDataMapping && !options.useCellMapping && !options.fuzzyMatch && isCrossRuntimePair(npu, bench);
 }
 
-bool hasMd5Checksums(const DumpFile& dump)
+bool hasMd5Checksums(const dump::DumpFile& dump)
 {
-    for (const Entry& entry : dump.entries) {
-        const ValueNode& body = dump.nodes[entry.body];
-        if (body.kind != NodeKind::Dict)
+    for (const dump::Entry& entry : dump.entries) {
+        const dump::ValueNode& body = dump.nodes[entry.body];
+        if (body.kind != dump::NodeKind::Dict)
             continue;
         const std::uint32_t end = entry.body + body.subtreeSize;
         for (std::uint32_t field = entry.body + 1; field < end; field += dump.nodes[field].subtreeSize) {
-            const ValueNode& f = dump.nodes[field];
-            if (f.kind == NodeKind::List) {
+            const dump::ValueNode& f = dump.nodes[field];
+            if (f.kind == dump::NodeKind::List) {
                 const std::uint32_t listEnd = field + f.subtreeSize;
                 for (std::uint32_t element = field + 1; element < listEnd; element += dump.nodes[element].subtreeSize)
                     if (tensorHasMd5(dump, element))
@@ -351,34 +351,34 @@ bool hasMd5Checksums(const DumpFile& dump)
     return false;
 }
 
-CompareMode detectCompareMode(const DumpFile& npu, const DumpFile& bench)
+CompareMode detectCompareMode(const dump::DumpFile& npu, const dump::DumpFile& bench)
 {
     if (npu.task != bench.task)
-        throw Error(npu.path, {}, "the dump task '" + npu.task + "' differs from the bench dump's '" + bench.task + "' ("
+        throw support::Error(npu.path, {}, "the dump task '" + npu.task + "' differs from the bench dump's '" + bench.task + "' ("
                 + bench.path + "): both sides must be dumped with the same task");
     if (npu.task == "tensor")
         return CompareMode::Tensor;
     if (npu.task != "statistics")
-        throw Error(npu.path, {}, "task '" + npu.task + "' cannot be compared: compare applies only to task tensor or statistics");
+        throw support::Error(npu.path, {}, "task '" + npu.task + "' cannot be compared: compare applies only to task tensor or statistics");
     const bool npuMd5 = hasMd5Checksums(npu), benchMd5 = hasMd5Checksums(bench);
     if (npuMd5 != benchMd5)
-        throw Error(npuMd5 ? npu.path : bench.path, {},
+        throw support::Error(npuMd5 ? npu.path : bench.path, {},
             "this dump has md5 checksums and the other side (" + (npuMd5 ? bench.path : npu.path)
                 + ") has none: both must use the same summary_mode");
     return npuMd5 ? CompareMode::Md5 : CompareMode::Statistics;
 }
 
-std::unique_ptr<CompareTable> compareDumps(DumpFile npu, DumpFile bench, StackInfo stack, bool stackMode,
+std::unique_ptr<CompareTable> compareDumps(dump::DumpFile npu, dump::DumpFile bench, dump::StackInfo stack, bool stackMode,
     const CompareOptions& options, const CompareHooks& hooks, const CompareConstructs& constructs)
 {
-    return compareDumps(std::make_shared<const DumpFile>(std::move(npu)), std::make_shared<const DumpFile>(std::move(bench)),
+    return compareDumps(std::make_shared<const dump::DumpFile>(std::move(npu)), std::make_shared<const dump::DumpFile>(std::move(bench)),
         std::move(stack), stackMode, options, hooks, constructs);
 }
 
-std::unique_ptr<CompareTable> compareDumps(std::shared_ptr<const DumpFile> npu, std::shared_ptr<const DumpFile> bench,
-    StackInfo stack, bool stackMode, const CompareOptions& options, const CompareHooks& hooks, const CompareConstructs& constructs)
+std::unique_ptr<CompareTable> compareDumps(std::shared_ptr<const dump::DumpFile> npu, std::shared_ptr<const dump::DumpFile> bench,
+    dump::StackInfo stack, bool stackMode, const CompareOptions& options, const CompareHooks& hooks, const CompareConstructs& constructs)
 {
-    PhaseTimes phases;
+    support::PhaseTimes phases;
     auto table = std::make_unique<CompareTable>();
     const CompareMode dumpMode = detectCompareMode(*npu, *bench);
     table->mode = dumpMode == CompareMode::Tensor && options.firstDiffAnalyze ? CompareMode::Statistics : dumpMode;
@@ -391,7 +391,7 @@ std::unique_ptr<CompareTable> compareDumps(std::shared_ptr<const DumpFile> npu, 
     table->bench.dump = std::move(bench);
     FlattenOptions npuFlatten { options.debugFile, options.consistentBackend };
     FlattenOptions benchFlatten { options.debugFile, {} };
-    runConcurrently([&] { table->npu.items = std::make_unique<ItemTable>(*table->npu.dump, npuFlatten); },
+    support::runConcurrently([&] { table->npu.items = std::make_unique<ItemTable>(*table->npu.dump, npuFlatten); },
         [&] { table->bench.items = std::make_unique<ItemTable>(*table->bench.dump, benchFlatten); });
     phases.mark("flatten");
     checkCancel(hooks);
@@ -417,7 +417,7 @@ std::unique_ptr<CompareTable> compareDumps(std::shared_ptr<const DumpFile> npu, 
     phases.mark("match");
     checkCancel(hooks);
     if (table->mode != CompareMode::Md5)
-        columnFacts(*table, hooks.threads ? hooks.threads : defaultThreadCount());
+        columnFacts(*table, hooks.threads ? hooks.threads : support::defaultThreadCount());
     phases.mark("facts");
     if (table->mode == CompareMode::Tensor)
         computeTensorMetrics(*table, hooks);
@@ -426,7 +426,7 @@ std::unique_ptr<CompareTable> compareDumps(std::shared_ptr<const DumpFile> npu, 
         if (options.legacyResult)
             applyLegacyResult(*table);
         else
-            applyRules(*table, hooks.threads ? hooks.threads : defaultThreadCount());
+            applyRules(*table, hooks.threads ? hooks.threads : support::defaultThreadCount());
         if (table->crossRuntime.active)
             flagUnpairedCrossRuntimeRows(*table);
     }
@@ -437,9 +437,9 @@ std::unique_ptr<CompareTable> compareDumps(std::shared_ptr<const DumpFile> npu, 
 std::unique_ptr<CompareTable> compareDumpFiles(const fs::path& npuJson, const fs::path& benchJson, const CompareOptions& options,
     const CompareHooks& hooks)
 {
-    PhaseTimes phases;
+    support::PhaseTimes phases;
     // stack.json is read on a third thread while both dump.json files are read.
-    StackInfo stack;
+    dump::StackInfo stack;
     const fs::path stackJson = npuJson.parent_path() / "stack.json";
     std::error_code ec;
     // Anything named stack.json is read: a FIFO, a device or a dangling link is an error, not "no stacks".
@@ -449,26 +449,26 @@ std::unique_ptr<CompareTable> compareDumpFiles(const fs::path& npuJson, const fs
     if (stackMode)
         stackReader = std::thread([&] {
             try {
-                stack = readStackJson(stackJson);
+                stack = dump::readStackJson(stackJson);
                 for (std::size_t g = 0; g < stack.frames.size(); ++g)
                     for (const auto& frame : stack.frames[g])
                         if (hasFormulaPrefix(frame))
-                            throw Error(stackJson.string(), "stack group " + std::to_string(g),
+                            throw support::Error(stackJson.string(), "stack group " + std::to_string(g),
                                 "a stack frame starts with a formula character (+ - = % @), refused as the reference does");
                 stack.buildLookup(); // for the CSV rows' look-ups, while the dumps are still being read
             } catch (...) {
                 stackFailure = std::current_exception();
             }
         });
-    std::shared_ptr<const DumpFile> npu, bench;
+    std::shared_ptr<const dump::DumpFile> npu, bench;
     try {
         const auto read = [&](const fs::path& file) {
-            return hooks.readDump ? hooks.readDump(file) : std::make_shared<const DumpFile>(readDumpJson(file));
+            return hooks.readDump ? hooks.readDump(file) : std::make_shared<const dump::DumpFile>(dump::readDumpJson(file));
         };
         if (sameFile(npuJson, benchJson))
             bench = npu = read(npuJson);
         else
-            runConcurrently([&] { npu = read(npuJson); }, [&] { bench = read(benchJson); });
+            support::runConcurrently([&] { npu = read(npuJson); }, [&] { bench = read(benchJson); });
     } catch (...) {
         if (stackReader.joinable())
             stackReader.join();
@@ -482,10 +482,10 @@ std::unique_ptr<CompareTable> compareDumpFiles(const fs::path& npuJson, const fs
     checkCancel(hooks);
     CompareConstructs constructs;
     if (usesCrossRuntimePairing(*npu, *bench, options)) {
-        constructs.npu = readConstructJson(npuJson.parent_path() / "construct.json");
-        constructs.bench = readConstructJson(benchJson.parent_path() / "construct.json");
+        constructs.npu = dump::readConstructJson(npuJson.parent_path() / "construct.json");
+        constructs.bench = dump::readConstructJson(benchJson.parent_path() / "construct.json");
     }
     return compareDumps(std::move(npu), std::move(bench), std::move(stack), stackMode, options, hooks, constructs);
 }
 
-} // namespace msprobe
+} // namespace msprobe::compare

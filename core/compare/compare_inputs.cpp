@@ -11,22 +11,22 @@
 
 namespace fs = std::filesystem;
 
-namespace msprobe {
+namespace msprobe::compare {
 
 namespace {
 
 // The label's numbers as the studio keys its results and -da its ranks.
 void setNumbers(ComparePair& pair)
 {
-    const auto rank = readFolderName(pair.label, DumpFolderNames::Reference);
-    pair.rankFolder = rank && rank->kind == DumpDirName::Kind::Rank;
+    const auto rank = dump::readFolderName(pair.label, dump::DumpFolderNames::Reference);
+    pair.rankFolder = rank && rank->kind == dump::DumpDirName::Kind::Rank;
     if (pair.rankFolder)
         pair.rankNumber = rank->number;
-    if (const auto step = readFolderName(pair.step, DumpFolderNames::Reference))
+    if (const auto step = dump::readFolderName(pair.step, dump::DumpFolderNames::Reference))
         pair.stepNumber = step->number;
 }
 
-std::vector<std::string> namesOf(const std::vector<DumpFolder>& folders)
+std::vector<std::string> namesOf(const std::vector<dump::DumpFolder>& folders)
 {
     std::vector<std::string> names;
     for (const auto& folder : folders)
@@ -38,28 +38,28 @@ std::vector<std::string> namesOf(const std::vector<DumpFolder>& folders)
 std::vector<ComparePair> stepPairs(const fs::path& npuStep, const fs::path& benchStep, const fs::path& outputDir,
     const std::string& step, bool firstDiff)
 {
-    const DumpFolders npuFolders = listDumpFolders(npuStep, DumpFolderNames::Reference);
-    const DumpFolders benchFolders = listDumpFolders(benchStep, DumpFolderNames::Reference);
+    const dump::DumpFolders npuFolders = dump::listDumpFolders(npuStep, dump::DumpFolderNames::Reference);
+    const dump::DumpFolders benchFolders = dump::listDumpFolders(benchStep, dump::DumpFolderNames::Reference);
     auto npuRanks = namesOf(npuFolders.ranks); // rank2 before rank10, as discovery lists them
     auto benchRanks = namesOf(benchFolders.ranks);
     if (npuRanks.size() != benchRanks.size())
-        throw Error(npuStep.string(), {}, "has " + std::to_string(npuRanks.size()) + " rank directories but " + benchStep.string()
+        throw support::Error(npuStep.string(), {}, "has " + std::to_string(npuRanks.size()) + " rank directories but " + benchStep.string()
                 + " has " + std::to_string(benchRanks.size()) + ": the ranks of the two runs cannot be paired");
     if (npuRanks.empty()) {
         if (firstDiff)
-            throw Error(npuStep.string(), {}, "no rank directory (rank, rank{N}) found: -da needs rank directories (a dump "
+            throw support::Error(npuStep.string(), {}, "no rank directory (rank, rank{N}) found: -da needs rank directories (a dump "
                 "whose rank is unknown is written to proc{PID}; the libtorch capture writes rank{N} when RANK is set or "
                 "PrecisionDebugger::setRank(N) is called)");
         auto npuProcs = namesOf(npuFolders.procs);
         auto benchProcs = namesOf(benchFolders.procs);
         if (npuProcs.size() != 1 || benchProcs.size() != 1)
-            throw Error((npuProcs.size() != 1 ? npuStep : benchStep).string(), {},
+            throw support::Error((npuProcs.size() != 1 ? npuStep : benchStep).string(), {},
                 "no rank directory and not exactly one proc{PID} directory: nothing to compare");
         npuRanks = npuProcs;
         benchRanks = benchProcs;
     }
     // The reference reads rank 0's file to decide between dump.json and debug.json for every pair.
-    const fs::path first = dumpFileIn(npuStep / npuRanks.front());
+    const fs::path first = dump::dumpFileIn(npuStep / npuRanks.front());
     const bool debug = !first.empty() && first.filename() == "debug.json";
     std::vector<ComparePair> pairs;
     for (std::size_t i = 0; i < npuRanks.size(); ++i) {
@@ -89,10 +89,10 @@ std::vector<ComparePair> resolveComparePairs(const fs::path& target, const fs::p
     std::error_code ec;
     for (const fs::path* path : { &target, &golden })
         if (!fs::exists(*path, ec))
-            throw Error(path->string(), {}, "no such file or directory");
+            throw support::Error(path->string(), {}, "no such file or directory");
     const bool targetDir = fs::is_directory(target, ec), goldenDir = fs::is_directory(golden, ec);
     if (targetDir != goldenDir)
-        throw Error(target.string(), {}, "the target and golden paths must both be files or both be directories ("
+        throw support::Error(target.string(), {}, "the target and golden paths must both be files or both be directories ("
                 + golden.string() + " is " + (goldenDir ? "a directory" : "a file") + ")");
     if (!targetDir) {
         auto kind = [](const fs::path& p) {
@@ -105,7 +105,7 @@ std::vector<ComparePair> resolveComparePairs(const fs::path& target, const fs::p
         };
         const int t = kind(target), g = kind(golden);
         if (t == 0 || t != g)
-            throw Error((t == 0 ? target : golden).string(), {},
+            throw support::Error((t == 0 ? target : golden).string(), {},
                 "compare takes two dump.json (or two debug.json) files, or two step directories");
         ComparePair pair;
         pair.npuJson = target;
@@ -115,10 +115,10 @@ std::vector<ComparePair> resolveComparePairs(const fs::path& target, const fs::p
         return { pair };
     }
     // Two rank directories (each holding the dump file): one pair named after the NPU directory.
-    const fs::path targetFile = dumpFileIn(target), goldenFile = dumpFileIn(golden);
+    const fs::path targetFile = dump::dumpFileIn(target), goldenFile = dump::dumpFileIn(golden);
     if (!targetFile.empty() || !goldenFile.empty()) {
         if (targetFile.empty() || goldenFile.empty())
-            throw Error((targetFile.empty() ? target : golden).string(), {}, "has no dump.json or debug.json while the other side is a rank directory");
+            throw support::Error((targetFile.empty() ? target : golden).string(), {}, "has no dump.json or debug.json while the other side is a rank directory");
         ComparePair pair;
         pair.npuJson = targetFile;
         pair.benchJson = goldenFile;
@@ -131,20 +131,20 @@ std::vector<ComparePair> resolveComparePairs(const fs::path& target, const fs::p
         return { pair };
     }
     // Two dump_paths: pair step{N} folders by number.
-    const DumpFolders npuFolders = listDumpFolders(target, DumpFolderNames::Reference);
+    const dump::DumpFolders npuFolders = dump::listDumpFolders(target, dump::DumpFolderNames::Reference);
     if (!npuFolders.steps.empty() && npuFolders.ranks.empty() && npuFolders.procs.empty()) {
-        const DumpFolders benchFolders = listDumpFolders(golden, DumpFolderNames::Reference);
+        const dump::DumpFolders benchFolders = dump::listDumpFolders(golden, dump::DumpFolderNames::Reference);
         std::vector<ComparePair> pairs;
         for (const auto& npuStep : npuFolders.steps) {
             auto bench = std::find_if(benchFolders.steps.begin(), benchFolders.steps.end(),
-                [&](const DumpFolder& b) { return b.number == npuStep.number; });
+                [&](const dump::DumpFolder& b) { return b.number == npuStep.number; });
             if (bench == benchFolders.steps.end())
                 continue;
             auto stepPairsList = stepPairs(npuStep.path, bench->path, outputDir / npuStep.name, npuStep.name, firstDiff);
             pairs.insert(pairs.end(), stepPairsList.begin(), stepPairsList.end());
         }
         if (pairs.empty())
-            throw Error(target.string(), {}, "no step directory has a counterpart in " + golden.string());
+            throw support::Error(target.string(), {}, "no step directory has a counterpart in " + golden.string());
         return pairs;
     }
     return stepPairs(target, golden, outputDir, {}, firstDiff);
@@ -152,9 +152,9 @@ std::vector<ComparePair> resolveComparePairs(const fs::path& target, const fs::p
 
 LegacyCompareInput readLegacyCompareJson(const fs::path& file)
 {
-    const auto config = readSmallJsonFile(file); // a regular file, capped; errors give the line
+    const auto config = support::readSmallJsonFile(file); // a regular file, capped; errors give the line
     if (!config.is_object())
-        throw Error(file.string(), {}, "compare.json must be a JSON object with \"npu_path\" and \"bench_path\"");
+        throw support::Error(file.string(), {}, "compare.json must be a JSON object with \"npu_path\" and \"bench_path\"");
     LegacyCompareInput input;
     input.target = config.value("npu_path", std::string());
     input.golden = config.value("bench_path", std::string());
@@ -162,4 +162,4 @@ LegacyCompareInput readLegacyCompareJson(const fs::path& file)
     return input;
 }
 
-} // namespace msprobe
+} // namespace msprobe::compare

@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-namespace msprobe {
+namespace msprobe::compare {
 
 // One dump.json pair to compare and where its results go.
 struct ComparePair {
@@ -34,4 +34,4 @@ struct LegacyCompareInput {
 };
 LegacyCompareInput readLegacyCompareJson(const std::filesystem::path& file);
 
-} // namespace msprobe
+} // namespace msprobe::compare

@@ -24,7 +24,7 @@
 
 namespace fs = std::filesystem;
 
-namespace msprobe {
+namespace msprobe::compare {
 
 namespace {
 
@@ -36,7 +36,7 @@ void ensureDirectory(const fs::path& dir)
     std::error_code ec;
     fs::create_directories(dir, ec);
     if (ec || !fs::is_directory(dir))
-        throw Error(dir.string(), {}, "cannot create the output directory: " + (ec ? ec.message() : std::string("not a directory")));
+        throw support::Error(dir.string(), {}, "cannot create the output directory: " + (ec ? ec.message() : std::string("not a directory")));
 }
 
 std::string baseName(const ComparePair& pair, const char* prefix)
@@ -52,20 +52,20 @@ std::vector<fs::path> writeCsvFiles(const CompareTable& table, const fs::path& d
 {
     const std::size_t rows = table.rows.size();
     const std::size_t parts = std::max<std::size_t>(1, (rows + kMaxCsvRows - 1) / kMaxCsvRows);
-    std::vector<std::unique_ptr<AtomicFile>> files;
+    std::vector<std::unique_ptr<support::AtomicFile>> files;
     for (std::size_t p = 0; p < parts; ++p) {
         const std::string name = parts == 1 ? base + ".csv" : base + "_part_" + std::to_string(p + 1) + ".csv";
-        files.push_back(std::make_unique<AtomicFile>(dir / name, AtomicFile::OnClash::PickFreeName));
-        AtomicFile& file = *files.back();
+        files.push_back(std::make_unique<support::AtomicFile>(dir / name, support::AtomicFile::OnClash::PickFreeName));
+        support::AtomicFile& file = *files.back();
         file.useDirectWrites();
         streamCsv(table, p * kMaxCsvRows, std::min(rows, (p + 1) * kMaxCsvRows), threads,
             [&](std::string_view block) { file.write(block); }, cancel);
     }
     // The parts of one result appear together or not at all.
-    std::vector<AtomicFile*> group;
+    std::vector<support::AtomicFile*> group;
     for (auto& file : files)
         group.push_back(file.get());
-    AtomicFile::commitTogether(group);
+    support::AtomicFile::commitTogether(group);
     std::vector<fs::path> written;
     for (auto& file : files)
         written.push_back(file->finalPath());
@@ -76,7 +76,7 @@ std::vector<fs::path> writeCsvFiles(const CompareTable& table, const fs::path& d
 fs::path writeReport(const fs::path& dir, const std::string& prefix, const std::string& extension, const std::string& text)
 {
     ensureDirectory(dir);
-    AtomicFile file(dir / (prefix + compareTimestamp() + extension), AtomicFile::OnClash::PickFreeName);
+    support::AtomicFile file(dir / (prefix + compareTimestamp() + extension), support::AtomicFile::OnClash::PickFreeName);
     file.write(text);
     file.commit();
     return file.finalPath();
@@ -221,7 +221,7 @@ void compareEachPair(const std::vector<ComparePair>& pairs, const CompareOptions
     hooks.cancel = cancel;
     for (std::size_t i = 0; i < pairs.size(); ++i) {
         if (cancel && cancel->load())
-            throw Error("cancelled");
+            throw support::Error("cancelled");
         if (started)
             started(i, pairs[i]);
         finished(pairs[i], comparePair(pairs[i], options, hooks));
@@ -262,8 +262,8 @@ JobOutcome runCompareJob(const std::vector<ComparePair>& pairs, const JobOptions
 {
     JobOutcome job;
     job.pairs.resize(pairs.size());
-    const std::size_t threads = options.threads ? options.threads : defaultThreadCount();
-    ProgressReporter progress(pairs.size(), options.progress, options.progressTerminal);
+    const std::size_t threads = options.threads ? options.threads : support::defaultThreadCount();
+    support::ProgressReporter progress(pairs.size(), options.progress, options.progressTerminal);
     std::vector<std::unique_ptr<CompareTable>> keptTables(pairs.size()); // -da needs every rank at the end
     std::mutex keepMutex;
 
@@ -280,7 +280,7 @@ JobOutcome runCompareJob(const std::vector<ComparePair>& pairs, const JobOptions
         hooks.threads = std::max<std::size_t>(1, threads / std::max<std::size_t>(1, std::min(threads, pairs.size())));
         hooks.rowProgress = [&](std::size_t done, std::size_t total) { progress.rows(pair.label, done, total); };
         auto table = comparePair(pair, compareOptions, hooks);
-        PhaseTimes phases;
+        support::PhaseTimes phases;
         // The summary (counts, first divergence, failed rows) only reads the table: it runs beside the writing.
         std::exception_ptr summaryFailure;
         std::thread summary([&, finished = table.get()] { // -da moves the unique_ptr away meanwhile
@@ -313,16 +313,16 @@ JobOutcome runCompareJob(const std::vector<ComparePair>& pairs, const JobOptions
             if (options.tensorLog && table->mode == CompareMode::Tensor)
                 logTensorRows(*table, pair.label);
             if (compareOptions.firstDiffAnalyze) {
-                const auto checks = firstDiffChecks(*table);
-                AtomicFile file(pair.outputDir / (baseName(pair, "compare_result") + ".json"), AtomicFile::OnClash::PickFreeName);
-                file.write(firstDiffCompareJson(*table, checks));
+                const auto checks = diagnose::firstDiffChecks(*table);
+                support::AtomicFile file(pair.outputDir / (baseName(pair, "compare_result") + ".json"), support::AtomicFile::OnClash::PickFreeName);
+                file.write(diagnose::firstDiffCompareJson(*table, checks));
                 file.commit();
                 outcome.outputs.push_back(file.finalPath());
                 std::lock_guard lock(keepMutex);
                 keptTables[index] = std::move(table);
             } else if (options.xlsx) {
                 const fs::path path = pair.outputDir / (baseName(pair, "compare_result") + ".xlsx");
-                outcome.outputs.push_back(writeXlsx(*table, path, cancel, AtomicFile::OnClash::PickFreeName));
+                outcome.outputs.push_back(writeXlsx(*table, path, cancel, support::AtomicFile::OnClash::PickFreeName));
             } else {
                 outcome.outputs = writeCsvFiles(*table, pair.outputDir, baseName(pair, "compare_result"), hooks.threads, cancel);
             }
@@ -346,11 +346,11 @@ JobOutcome runCompareJob(const std::vector<ComparePair>& pairs, const JobOptions
     if (pairs.size() == 1) {
         runPair(0);
     } else {
-        ThreadPool pool(std::min(threads, pairs.size()));
+        support::ThreadPool pool(std::min(threads, pairs.size()));
         for (std::size_t i = 0; i < pairs.size(); ++i)
             pool.submit([&, i] {
                 if (cancel && cancel->load())
-                    throw Error("cancelled");
+                    throw support::Error("cancelled");
                 runPair(i);
             });
         pool.wait();
@@ -361,28 +361,28 @@ JobOutcome runCompareJob(const std::vector<ComparePair>& pairs, const JobOptions
     const fs::path& outputRoot = options.outputRoot;
     if (options.compare.firstDiffAnalyze) {
         // Group by output folder (one analysis per step) as the reference analyses one step directory.
-        std::map<fs::path, std::vector<RankChecks>> byFolder;
+        std::map<fs::path, std::vector<diagnose::RankChecks>> byFolder;
         std::string notRankFolder;
         for (std::size_t i = 0; i < pairs.size(); ++i) {
             if (keptTables[i] && !pairs[i].rankFolder && notRankFolder.empty())
                 notRankFolder = pairs[i].label.empty() ? pairs[i].npuJson.parent_path().string() : pairs[i].label;
             if (!keptTables[i] || !pairs[i].rankFolder)
                 continue;
-            RankChecks rc;
+            diagnose::RankChecks rc;
             rc.rank = pairs[i].rankNumber;
             rc.table = keptTables[i].get();
-            rc.checks = firstDiffChecks(*rc.table);
+            rc.checks = diagnose::firstDiffChecks(*rc.table);
             byFolder[pairs[i].outputDir].push_back(std::move(rc));
         }
         for (auto& [folder, ranks] : byFolder) {
-            std::sort(ranks.begin(), ranks.end(), [](const RankChecks& a, const RankChecks& b) { return a.rank < b.rank; });
-            const std::string text = analyzeFirstDiff(ranks);
+            std::sort(ranks.begin(), ranks.end(), [](const diagnose::RankChecks& a, const diagnose::RankChecks& b) { return a.rank < b.rank; });
+            const std::string text = diagnose::analyzeFirstDiff(ranks);
             if (text.empty()) {
                 job.diffAnalyzeNote = "Cannot find any diff node, no need to generate analyze file.";
                 continue;
             }
             const auto ns = std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::system_clock::now().time_since_epoch()).count();
-            AtomicFile file(folder / ("diff_analyze_" + std::to_string(ns) + ".json"), AtomicFile::OnClash::PickFreeName);
+            support::AtomicFile file(folder / ("diff_analyze_" + std::to_string(ns) + ".json"), support::AtomicFile::OnClash::PickFreeName);
             file.write(text);
             file.commit();
             job.diffAnalyzeFile = file.finalPath();
@@ -403,4 +403,4 @@ JobOutcome runCompareJob(const std::vector<ComparePair>& pairs, const JobOptions
     return job;
 }
 
-} // namespace msprobe
+} // namespace msprobe::compare

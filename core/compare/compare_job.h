@@ -16,7 +16,7 @@
 #include <string>
 #include <vector>
 
-namespace msprobe {
+namespace msprobe::compare {
 
 struct JobOptions {
     CompareOptions compare;
@@ -113,4 +113,4 @@ void summarizePair(const CompareTable& table, PairOutcome& outcome, const JobOpt
 // time.strftime("%Y%m%d%H%M%S") of now, local time.
 std::string compareTimestamp();
 
-} // namespace msprobe
+} // namespace msprobe::compare

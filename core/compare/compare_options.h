@@ -7,7 +7,7 @@
 #include <utility>
 #include <vector>
 
-namespace msprobe {
+namespace msprobe::compare {
 
 // How two dumps are compared (spec 2.3): statistics ("summary"), md5 checksums, or tensor files ("all").
 enum class CompareMode : std::uint8_t { Statistics, Md5, Tensor };
@@ -34,4 +34,4 @@ struct CompareOptions {
     CrossRuntime crossRuntime = CrossRuntime::Auto;
 };
 
-} // namespace msprobe
+} // namespace msprobe::compare

@@ -6,7 +6,7 @@
 #include "compare/tensor_metrics_files.h"
 #include "support/python_text.h"
 
-namespace msprobe {
+namespace msprobe::compare {
 
 std::string_view columnTitle(Column column)
 {
@@ -219,7 +219,7 @@ void setListCell(Cell& out, const std::vector<std::string>& items)
     for (std::size_t i = 0; i < items.size(); ++i) {
         if (i)
             out.text += ", ";
-        out.text += pythonStringRepr(items[i]);
+        out.text += support::pythonStringRepr(items[i]);
     }
     out.text += ']';
 }
@@ -403,4 +403,4 @@ void CompareTable::cell(std::size_t index, Column column, Cell& out) const
     }
 }
 
-} // namespace msprobe
+} // namespace msprobe::compare

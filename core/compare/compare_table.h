@@ -18,7 +18,7 @@
 #include <string>
 #include <vector>
 
-namespace msprobe {
+namespace msprobe::compare {
 
 enum class Column : std::uint8_t {
     NpuName, BenchName, NpuDtype, BenchDtype, NpuShape, BenchShape, NpuRequiresGrad, BenchRequiresGrad,
@@ -52,7 +52,7 @@ std::optional<TensorMetrics> dataNameProblem(std::string_view npuName, std::stri
 // One side of a compare: the dump and its flattened items. A parsed dump cannot be copied (its entry names view
 // into its own string pool), so the sides hold it shared: a self-compare's two sides hold the same parse.
 struct CompareSide {
-    std::shared_ptr<const DumpFile> dump;
+    std::shared_ptr<const dump::DumpFile> dump;
     std::unique_ptr<ItemTable> items;
     std::filesystem::path dataDir; // dump_tensor_data next to the dump.json
 };
@@ -72,7 +72,7 @@ public:
     CompareOptions options;
     bool stackMode = false;
     CompareSide npu, bench;
-    StackInfo stack;
+    dump::StackInfo stack;
     std::vector<CompareRow> rows;
     std::vector<TensorMetrics> tensorMetrics;
     std::vector<std::string> legacyAccuracy; // legacy tensor mode: "Yes"/"No"/...
@@ -115,4 +115,4 @@ public:
     std::size_t countLevel(ResultLevel level) const;
 };
 
-} // namespace msprobe
+} // namespace msprobe::compare

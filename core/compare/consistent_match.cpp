@@ -14,7 +14,7 @@
 #include <tuple>
 #include <unordered_map>
 
-namespace msprobe {
+namespace msprobe::compare {
 
 namespace {
 
@@ -46,7 +46,7 @@ std::string renumberedCallDirection(const EntryInfo& entry)
     if (dot == std::string_view::npos)
         return std::string(cd);
     std::string head(cd.substr(0, dot)), tail(cd.substr(dot + 1));
-    const bool headDigits = isDigits(head), tailDigits = isDigits(tail);
+    const bool headDigits = support::isDigits(head), tailDigits = support::isDigits(tail);
     if (!headDigits && !tailDigits)
         return std::string(cd);
     if (headDigits)
@@ -205,7 +205,7 @@ struct SummaryElement {
 
 std::vector<SummaryElement> parseSummaryList(std::string_view text)
 {
-    if (asciiLower(text) == "nan")
+    if (support::asciiLower(text) == "nan")
         return std::vector<SummaryElement>(4, SummaryElement { false, 0, std::string(kNanText) });
     std::vector<SummaryElement> out;
     std::string_view body = strip(strip(text, " \t\n\r"), "[]");
@@ -229,7 +229,7 @@ std::vector<SummaryElement> parseSummaryList(std::string_view text)
 void appendElementText(std::string& out, const SummaryElement& e)
 {
     if (e.isFloat)
-        appendPythonFloatRepr(out, e.f);
+        support::appendPythonFloatRepr(out, e.f);
     else
         out += e.s;
 }
@@ -241,7 +241,7 @@ OwnedPy toCell(const SummaryElement& e)
         cell.kind = PyKind::Float;
         cell.f = e.f;
     } else {
-        cell.s = e.isFloat || asciiLower(e.s) == "nan" ? std::string(kNanText) : e.s;
+        cell.s = e.isFloat || support::asciiLower(e.s) == "nan" ? std::string(kNanText) : e.s;
     }
     return cell;
 }
@@ -260,7 +260,7 @@ void summaryCells(const std::string& text, OwnedPy out[4])
         while (true) {
             const std::size_t semi = text.find(';', start);
             parts.push_back(parseSummaryList(std::string_view(text).substr(start, semi == std::string::npos ? std::string::npos : semi - start)));
-            if (asciiLower(std::string_view(text).substr(start, semi == std::string::npos ? std::string::npos : semi - start)) == "nan")
+            if (support::asciiLower(std::string_view(text).substr(start, semi == std::string::npos ? std::string::npos : semi - start)) == "nan")
                 anyNan = true;
             if (semi == std::string::npos)
                 break;
@@ -367,7 +367,7 @@ std::vector<std::size_t> dualMonotonicOrder(const std::vector<double>& pos1, con
             }
         }
         if (!picked)
-            throw Error("--consistent_check: the training and inference dumps cannot both stay in dump order (an item "
+            throw support::Error("--consistent_check: the training and inference dumps cannot both stay in dump order (an item "
                         "matched across the order of the other side); check that the two dumps come from the same model");
         used[*picked] = true;
         result.push_back(*picked);
@@ -420,7 +420,7 @@ std::vector<ConsistentRow> matchConsistent(const ItemTable& npu, const ItemTable
 {
     const bool fsdp = options.consistentBackend == "fsdp";
     if (!fsdp && options.consistentBackend != "megatron")
-        throw Error("--consistent_check: unknown --backend '" + options.consistentBackend + "' (fsdp or megatron)");
+        throw support::Error("--consistent_check: unknown --backend '" + options.consistentBackend + "' (fsdp or megatron)");
     const std::vector<JoinKey> npuKeys = joinKeys(npu, true, fsdp);
     const std::vector<JoinKey> benchKeys = joinKeys(bench, false, fsdp);
 
@@ -529,4 +529,4 @@ std::vector<ConsistentRow> matchConsistent(const ItemTable& npu, const ItemTable
     return ordered;
 }
 
-} // namespace msprobe
+} // namespace msprobe::compare

@@ -15,7 +15,7 @@
 #include <string>
 #include <vector>
 
-namespace msprobe {
+namespace msprobe::compare {
 
 // A statistic cell that owns its text (PyVal only views).
 struct OwnedPy {
@@ -51,4 +51,4 @@ std::string squeezeShapeText(std::string_view shape);
 // The rows of a consistent check in output order. Throws msprobe::Error when the two dump orders conflict.
 std::vector<ConsistentRow> matchConsistent(const ItemTable& npu, const ItemTable& bench, const CompareOptions& options);
 
-} // namespace msprobe
+} // namespace msprobe::compare

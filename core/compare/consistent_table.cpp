@@ -15,7 +15,7 @@
 
 namespace fs = std::filesystem;
 
-namespace msprobe {
+namespace msprobe::compare {
 
 namespace {
 
@@ -29,21 +29,21 @@ bool contains(std::string_view text, std::string_view needle) { return text.find
 
 // read_real_data for one side: the joined names of the split projections are read and concatenated (inputs: the
 // first file; parameters: along axis 0; outputs: along axis 1); any other name is one file.
-TensorData readSide(const fs::path& dataDir, const std::string& dataName, bool joinable)
+dump::TensorData readSide(const fs::path& dataDir, const std::string& dataName, bool joinable)
 {
     auto readOne = [&](const std::string& name) {
         std::vector<TensorFileProblem> problems;
-        std::optional<TensorData> tensor = loadRowTensor(dataDir, name, problems);
+        std::optional<dump::TensorData> tensor = loadRowTensor(dataDir, name, problems);
         if (!tensor)
             throw UnreadableDumpFile { std::move(problems) };
         return std::move(*tensor);
     };
     if (!joinable)
         return readOne(dataName);
-    const auto names = pythonSplit(dataName, ';');
+    const auto names = support::pythonSplit(dataName, ';');
     if (contains(dataName, ".input."))
         return readOne(std::string(names.front()));
-    std::vector<TensorData> parts;
+    std::vector<dump::TensorData> parts;
     for (const auto name : names)
         parts.push_back(readOne(std::string(name)));
     return concatenateTensors(std::move(parts), contains(dataName, ".parameters.") ? 0 : 1, dataName);
@@ -59,8 +59,8 @@ TensorMetrics compareConsistentTensors(const CompareTable& table, const Consiste
     const bool npuJoinable = fsdp && (contains(npuName, ".q_proj.") || contains(npuName, ".gate_proj."));
     const bool benchJoinable = !fsdp && contains(benchName, ".gate_up_proj.");
     try {
-        const TensorData npu = readSide(table.npu.dataDir, npuName, npuJoinable);
-        const TensorData bench = readSide(table.bench.dataDir, benchName, benchJoinable);
+        const dump::TensorData npu = readSide(table.npu.dataDir, npuName, npuJoinable);
+        const dump::TensorData bench = readSide(table.bench.dataDir, benchName, benchJoinable);
         return compareTensors(npu, bench);
     } catch (UnreadableDumpFile& missing) {
         TensorMetrics metrics
@@ -75,10 +75,10 @@ void computeConsistentTensorMetrics(CompareTable& table, const CompareHooks& hoo
     const std::size_t n = table.rows.size();
     table.tensorMetrics.resize(n);
     std::atomic<std::size_t> done { 0 };
-    parallelFor(n, hooks.threads ? hooks.threads : defaultThreadCount(), [&](std::size_t begin, std::size_t end) {
+    support::parallelFor(n, hooks.threads ? hooks.threads : support::defaultThreadCount(), [&](std::size_t begin, std::size_t end) {
         for (std::size_t i = begin; i < end; ++i) {
             if (hooks.cancel && hooks.cancel->load(std::memory_order_relaxed))
-                throw Error("cancelled");
+                throw support::Error("cancelled");
             table.rows[i].metrics = static_cast<std::uint32_t>(i);
             table.tensorMetrics[i] = compareConsistentTensors(table, table.consistentRows[i]);
             const std::size_t finished = done.fetch_add(1) + 1;
@@ -176,14 +176,14 @@ void setText(Cell& out, std::string_view text)
 
 } // namespace
 
-TensorData concatenateTensors(std::vector<TensorData> parts, std::size_t axis, const std::string& what)
+dump::TensorData concatenateTensors(std::vector<dump::TensorData> parts, std::size_t axis, const std::string& what)
 {
-    TensorData out;
+    dump::TensorData out;
     out.elementType = parts.front().elementType;
     out.shape = parts.front().shape;
     const std::size_t rank = out.shape.size();
     if (axis >= rank)
-        throw Error(what + ": the tensors have " + std::to_string(rank) + " dimension(s), they cannot be joined along axis "
+        throw support::Error(what + ": the tensors have " + std::to_string(rank) + " dimension(s), they cannot be joined along axis "
             + std::to_string(axis));
     for (std::size_t p = 1; p < parts.size(); ++p) {
         const auto& shape = parts[p].shape;
@@ -191,10 +191,10 @@ TensorData concatenateTensors(std::vector<TensorData> parts, std::size_t axis, c
         for (std::size_t d = 0; compatible && d < rank; ++d)
             compatible = d == axis || shape[d] == out.shape[d];
         if (!compatible)
-            throw Error(what + ": the tensors' shapes differ outside axis " + std::to_string(axis) + ", they cannot be joined");
+            throw support::Error(what + ": the tensors' shapes differ outside axis " + std::to_string(axis) + ", they cannot be joined");
         out.shape[axis] += shape[axis];
         if (parts[p].elementType != out.elementType)
-            out.elementType = ElementType::Float64;
+            out.elementType = dump::ElementType::Float64;
     }
     // Row-major: the blocks before `axis` repeat; each part contributes its slab of (dims from axis on) per block.
     std::size_t outer = 1;
@@ -214,7 +214,7 @@ TensorData concatenateTensors(std::vector<TensorData> parts, std::size_t axis, c
 void buildConsistentTable(CompareTable& table, const CompareHooks& hooks)
 {
     if (table.options.firstDiffAnalyze || table.options.legacyResult)
-        throw Error("--consistent_check cannot be combined with -da or the legacy Result columns (the reference "
+        throw support::Error("--consistent_check cannot be combined with -da or the legacy Result columns (the reference "
                     "does not define them together)");
     table.consistentRows = matchConsistent(*table.npu.items, *table.bench.items, table.options);
     table.rows.assign(table.consistentRows.size(), CompareRow {});
@@ -282,4 +282,4 @@ void consistentCell(const CompareTable& table, std::size_t index, Column column,
     }
 }
 
-} // namespace msprobe
+} // namespace msprobe::compare

@@ -7,15 +7,15 @@
 #include "compare/compare_engine.h"
 #include "compare/compare_table.h"
 
-namespace msprobe {
+namespace msprobe::compare {
 
 // Fills table.consistentRows and table.rows (and tensor metrics, Result, Err_message) for a table whose
 // options ask for --consistent_check. The dumps and item tables must be set.
 void buildConsistentTable(CompareTable& table, const CompareHooks& hooks);
 
 // np.concatenate along axis (the other dimensions must agree); `what` names the data in errors.
-TensorData concatenateTensors(std::vector<TensorData> parts, std::size_t axis, const std::string& what);
+dump::TensorData concatenateTensors(std::vector<dump::TensorData> parts, std::size_t axis, const std::string& what);
 
 void consistentCell(const CompareTable& table, std::size_t row, Column column, Cell& out);
 
-} // namespace msprobe
+} // namespace msprobe::compare

@@ -11,7 +11,7 @@
 #include <unordered_map>
 #include <unordered_set>
 
-namespace msprobe {
+namespace msprobe::compare {
 
 namespace {
 
@@ -24,10 +24,10 @@ bool isModuleName(std::string_view name) { return name.starts_with("Module.") ||
 std::string argumentSuffix(const ArgumentNaming& naming, std::string_view suffix, bool& ignored)
 {
     ignored = false;
-    const auto parts = pythonSplit(suffix.substr(suffix.starts_with('.') ? 1 : 0), '.');
+    const auto parts = support::pythonSplit(suffix.substr(suffix.starts_with('.') ? 1 : 0), '.');
     if (parts.size() < 2)
         return {};
-    const std::string canonical = isDigits(parts[1]) && parts[1].size() < 10
+    const std::string canonical = support::isDigits(parts[1]) && parts[1].size() < 10
         ? naming.positionalName(static_cast<std::size_t>(std::stoul(std::string(parts[1]))))
         : naming.keywordName(parts[1]);
     ignored = canonical == kIgnoredArgument;
@@ -73,8 +73,8 @@ std::optional<LinearPart> linearPartOf(std::string_view op)
 // intermediate gradient, not compared.
 std::string linearBackwardSuffix(const LinearPart& part, std::string_view suffix)
 {
-    const auto parts = pythonSplit(suffix.substr(suffix.starts_with('.') ? 1 : 0), '.');
-    if (parts.size() < 2 || !isDigits(parts[1]) || parts[1].size() > 9)
+    const auto parts = support::pythonSplit(suffix.substr(suffix.starts_with('.') ? 1 : 0), '.');
+    if (parts.size() < 2 || !support::isDigits(parts[1]) || parts[1].size() > 9)
         return {};
     const std::size_t k = std::stoul(std::string(parts[1]));
     std::string rest;
@@ -93,7 +93,7 @@ std::string linearBackwardSuffix(const LinearPart& part, std::string_view suffix
 // that aten operator inside the same module call; its items name their argument by the aten schema.
 class SideKeyer {
 public:
-    SideKeyer(const ItemTable& table, const ConstructInfo& construct, bool scoped, char unpairableMark)
+    SideKeyer(const ItemTable& table, const dump::ConstructInfo& construct, bool scoped, char unpairableMark)
         : m_table(table)
         , m_construct(construct)
         , m_scoped(scoped)
@@ -125,7 +125,7 @@ public:
                     continue;
                 }
                 std::string_view suffix = m_table.suffix(item);
-                if (item.explicitName != kNoString) // tensor mode: the data_name stem, e.g. ".kwargs.bias"
+                if (item.explicitName != support::kNoString) // tensor mode: the data_name stem, e.g. ".kwargs.bias"
                     suffix = std::string_view(m_table.text(item.explicitName)).substr(std::min(name.size(), m_table.text(item.explicitName).size()));
                 if (part && entry.kind == CallKind::Forward && item.state == ItemState::Output && !part->keepsOutput) {
                     keys[i] = entryKey + "." + part->op + std::string(suffix); // an intermediate result: not compared
@@ -164,7 +164,7 @@ private:
 
     std::string parentOf(std::string_view name) const
     {
-        const ConstructInfo::Node* node = m_construct.find(std::string(name));
+        const dump::ConstructInfo::Node* node = m_construct.find(std::string(name));
         return node && node->parent ? *node->parent : std::string();
     }
 
@@ -280,7 +280,7 @@ private:
             return {};
         std::string scope;
         if (m_scoped)
-            if (const ConstructInfo::Node* node = m_construct.find(std::string(name)); node && node->parent)
+            if (const dump::ConstructInfo::Node* node = m_construct.find(std::string(name)); node && node->parent)
                 scope = moduleNameWithoutClass(*node->parent);
         std::string key = scope + "|" + naming.atenOp;
         key += "." + std::to_string(m_counters[key]++);
@@ -289,7 +289,7 @@ private:
     }
 
     const ItemTable& m_table;
-    const ConstructInfo& m_construct;
+    const dump::ConstructInfo& m_construct;
     bool m_scoped;
     char m_mark;
     std::unordered_map<std::string, std::size_t> m_counters; // "{scope}|{aten op}" -> calls so far
@@ -300,7 +300,7 @@ private:
 };
 
 // Whether construct.json names a parent for some API entry (level mix); L1 dumps write "{}".
-bool hasApiParents(const ConstructInfo& construct)
+bool hasApiParents(const dump::ConstructInfo& construct)
 {
     for (const auto& node : construct.nodes)
         if (node.parent && !isModuleName(node.name))
@@ -310,7 +310,7 @@ bool hasApiParents(const ConstructInfo& construct)
 
 bool isTensorItem(const ItemTable& table, const Item& item)
 {
-    return item.node != kNullNode && table.dump().nodes[item.node].kind == NodeKind::Tensor;
+    return item.node != kNullNode && table.dump().nodes[item.node].kind == dump::NodeKind::Tensor;
 }
 
 // Arguments present on one side only, when not tensors, of calls both sides made: an aten-only or Python-only
@@ -340,7 +340,7 @@ std::optional<OperatorName> operatorName(std::string_view node)
     if (first == std::string_view::npos || last <= first)
         return std::nullopt;
     const std::size_t number = node.rfind('.', last - 1);
-    if (number == std::string_view::npos || number <= first || !isDigits(node.substr(number + 1, last - number - 1)))
+    if (number == std::string_view::npos || number <= first || !support::isDigits(node.substr(number + 1, last - number - 1)))
         return std::nullopt;
     OperatorName name { node.substr(0, first), node.substr(first + 1, number - first - 1), node.substr(last + 1) };
     if (name.direction != "forward" && name.direction != "backward")
@@ -438,7 +438,7 @@ std::string moduleNameWithoutClass(std::string_view name)
     return std::string(head.substr(0, classDot)) + std::string(name.substr(cut));
 }
 
-DumpRuntime detectRuntime(const DumpFile& dump)
+DumpRuntime detectRuntime(const dump::DumpFile& dump)
 {
     std::size_t aten = 0, python = 0;
     for (std::size_t e = 0; e < dump.entries.size(); ++e) {
@@ -455,13 +455,13 @@ DumpRuntime detectRuntime(const DumpFile& dump)
     return DumpRuntime::Unknown;
 }
 
-bool isCrossRuntimePair(const DumpFile& npu, const DumpFile& bench)
+bool isCrossRuntimePair(const dump::DumpFile& npu, const dump::DumpFile& bench)
 {
     const DumpRuntime a = detectRuntime(npu), b = detectRuntime(bench);
     return (a == DumpRuntime::Aten && b == DumpRuntime::Python) || (a == DumpRuntime::Python && b == DumpRuntime::Aten);
 }
 
-std::string sameRuntimeNote(const DumpFile& npu, const DumpFile& bench)
+std::string sameRuntimeNote(const dump::DumpFile& npu, const dump::DumpFile& bench)
 {
     const DumpRuntime runtime = detectRuntime(npu);
     if (runtime == DumpRuntime::Unknown || runtime != detectRuntime(bench))
@@ -471,8 +471,8 @@ std::string sameRuntimeNote(const DumpFile& npu, const DumpFile& bench)
         + ": nothing to pair across runtimes, the ordinary compare by name was used";
 }
 
-CrossRuntimeKeys crossRuntimeKeys(const ItemTable& npu, const ConstructInfo& npuConstruct, const ItemTable& bench,
-    const ConstructInfo& benchConstruct)
+CrossRuntimeKeys crossRuntimeKeys(const ItemTable& npu, const dump::ConstructInfo& npuConstruct, const ItemTable& bench,
+    const dump::ConstructInfo& benchConstruct)
 {
     CrossRuntimeKeys keys;
     keys.scoped = hasApiParents(npuConstruct) && hasApiParents(benchConstruct);
@@ -495,4 +495,4 @@ CrossRuntimeKeys crossRuntimeKeys(const ItemTable& npu, const ConstructInfo& npu
     return keys;
 }
 
-} // namespace msprobe
+} // namespace msprobe::compare

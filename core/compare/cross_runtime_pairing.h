@@ -11,22 +11,22 @@
 #include <string>
 #include <vector>
 
-namespace msprobe {
+namespace msprobe::compare {
 
 // What a dump's API entries say about the runtime that wrote it.
 enum class DumpRuntime : std::uint8_t { Unknown, Aten, Python };
 
 // Aten: API entries are Aten.* only (our libtorch capture); Python: Functional/Tensor/Torch/... entries dominate.
-DumpRuntime detectRuntime(const DumpFile& dump);
+DumpRuntime detectRuntime(const dump::DumpFile& dump);
 
 // One side Aten, the other Python.
-bool isCrossRuntimePair(const DumpFile& npu, const DumpFile& bench);
+bool isCrossRuntimePair(const dump::DumpFile& npu, const dump::DumpFile& bench);
 
 // Both sides written by the same runtime (both Aten.* captures or both Python dumps): nothing to pair across
 // runtimes, even when --cross-runtime asks for it. Then what the summaries say instead, e.g. "--cross-runtime:
 // both dumps are Python msprobe dumps (...): nothing to pair across runtimes, the ordinary compare by name was
 // used"; empty otherwise.
-std::string sameRuntimeNote(const DumpFile& npu, const DumpFile& bench);
+std::string sameRuntimeNote(const dump::DumpFile& npu, const dump::DumpFile& bench);
 
 // Per item of each side: the pairing key, and whether the item is left out (an argument only one runtime passes,
 // at its default, such as aten layer_norm's cudnn_enable or F.softmax's _stacklevel; a tensor never is).
@@ -38,8 +38,8 @@ struct CrossRuntimeKeys {
 };
 
 // Keys for the items of both sides (constructs may be empty: then counters run over the whole dump).
-CrossRuntimeKeys crossRuntimeKeys(const ItemTable& npu, const ConstructInfo& npuConstruct, const ItemTable& bench,
-    const ConstructInfo& benchConstruct);
+CrossRuntimeKeys crossRuntimeKeys(const ItemTable& npu, const dump::ConstructInfo& npuConstruct, const ItemTable& bench,
+    const dump::ConstructInfo& benchConstruct);
 
 // One node of a pair matched by hand: its name ("Aten.softmax.0.forward"), its items' full names
 // ("Aten.softmax.0.forward.input.1") and, per item, whether it is a tensor.
@@ -80,4 +80,4 @@ struct CrossRuntimeReport {
     std::string note;
 };
 
-} // namespace msprobe
+} // namespace msprobe::compare

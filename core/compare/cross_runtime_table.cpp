@@ -5,7 +5,7 @@
 #include <array>
 #include <utility>
 
-namespace msprobe {
+namespace msprobe::compare {
 
 namespace {
 
@@ -301,4 +301,4 @@ ArgumentNaming pythonApiNaming(std::string_view prefix, std::string_view api)
     return naming;
 }
 
-} // namespace msprobe
+} // namespace msprobe::compare

@@ -8,7 +8,7 @@
 #include <string_view>
 #include <vector>
 
-namespace msprobe {
+namespace msprobe::compare {
 
 // The canonical name of an argument that is left out of pairing (a Python-only argument such as F.softmax's
 // _stacklevel, or one whose encoding differs between the runtimes, such as cross_entropy's reduction).
@@ -39,4 +39,4 @@ ArgumentNaming pythonApiNaming(std::string_view prefix, std::string_view api);
 // The naming of an aten operator's call as our capture writes it (non-keyword-only schema arguments positional).
 ArgumentNaming atenNaming(std::string_view op);
 
-} // namespace msprobe
+} // namespace msprobe::compare

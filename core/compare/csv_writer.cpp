@@ -16,7 +16,7 @@
 #include <emmintrin.h>
 #endif
 
-namespace msprobe {
+namespace msprobe::compare {
 
 namespace {
 
@@ -95,7 +95,7 @@ void appendStatistic(std::string& out, const PyVal& value)
         if (std::isinf(value.f))
             out += value.f > 0 ? " inf" : " -inf";
         else
-            appendPythonFloatRepr(out, value.f);
+            support::appendPythonFloatRepr(out, value.f);
         return;
     case PyKind::Bool: out += value.b ? "True" : "False"; return;
     }
@@ -161,7 +161,7 @@ private:
                     continue;
                 std::string& text = m_statText[side][k];
                 text.clear();
-                appendPythonFloatRepr(text, v.f);
+                support::appendPythonFloatRepr(text, v.f);
                 // pandasReparse without printing the value a second time.
                 m_reparsed[side][k] = std::isfinite(v.f) && !(v.f == std::trunc(v.f) && std::fabs(v.f) < 9007199254740992.0)
                     ? pandasStrtod(text)
@@ -250,7 +250,7 @@ private:
         if (ahead < m_table.rows.size()) {
             const Item& item = m_table.npuItem(m_table.rows[ahead]);
             if (item.firstOfEntry) {
-                const std::uint64_t hash = StackInfo::nameHash(m_table.npu.items->entryName(item));
+                const std::uint64_t hash = dump::StackInfo::nameHash(m_table.npu.items->entryName(item));
                 m_pending[ahead % kRing] = { ahead, hash };
                 m_table.stack.prefetchSlot(hash);
             }
@@ -315,7 +315,7 @@ void appendCsvField(std::string& out, const Cell& cell)
             out += cell.f > 0 ? " inf" : " -inf";
             return;
         }
-        appendPythonFloatRepr(out, cell.f);
+        support::appendPythonFloatRepr(out, cell.f);
         return;
     case Cell::Kind::Bool: out += cell.b ? "True" : "False"; return;
     case Cell::Kind::Missing: return;
@@ -382,7 +382,7 @@ void streamCsv(const CompareTable& table, std::size_t begin, std::size_t end, st
     std::size_t round = 0;
     for (std::size_t start = begin; start < end; start += step, ++round) {
         if (cancel && cancel->load(std::memory_order_relaxed))
-            throw Error("cancelled");
+            throw support::Error("cancelled");
         auto workers = renderRound(start, rounds[round % 2]);
         std::exception_ptr failure;
         if (start > begin) {
@@ -401,4 +401,4 @@ void streamCsv(const CompareTable& table, std::size_t begin, std::size_t end, st
         flush(rounds[(round + 1) % 2]);
 }
 
-} // namespace msprobe
+} // namespace msprobe::compare

@@ -8,7 +8,7 @@
 #include <functional>
 #include <string>
 
-namespace msprobe {
+namespace msprobe::compare {
 
 // Appends one cell as pandas' to_csv writes it (csv QUOTE_MINIMAL, float infinities as " inf"/" -inf").
 void appendCsvField(std::string& out, const Cell& cell);
@@ -27,4 +27,4 @@ std::string csvText(const CompareTable& table);
 void streamCsv(const CompareTable& table, std::size_t begin, std::size_t end, std::size_t threads,
     const std::function<void(std::string_view)>& sink, const std::atomic<bool>* cancel = nullptr);
 
-} // namespace msprobe
+} // namespace msprobe::compare

@@ -8,11 +8,11 @@
 #include <algorithm>
 #include <cmath>
 
-namespace msprobe {
+namespace msprobe::compare {
 
 namespace {
 
-using namespace divergence_detail;
+using namespace detail;
 
 // The rows of one NPU entry (the table keeps an entry's rows together).
 struct EntryRows {
@@ -133,9 +133,9 @@ std::optional<DivergencePoint> judge(const CompareTable& table, const EntryRows&
 }
 
 // Whether construct.json puts `name` (at any depth) inside `ancestor`.
-bool inside(const ConstructInfo& construct, const std::string& name, const std::string& ancestor)
+bool inside(const dump::ConstructInfo& construct, const std::string& name, const std::string& ancestor)
 {
-    const ConstructInfo::Node* node = construct.find(name);
+    const dump::ConstructInfo::Node* node = construct.find(name);
     for (std::size_t depth = 0; node && node->parent && depth < construct.nodes.size(); ++depth) {
         if (*node->parent == ancestor)
             return true;
@@ -147,7 +147,7 @@ bool inside(const ConstructInfo& construct, const std::string& name, const std::
 bool isModule(const CompareTable& table, const EntryRows& rows)
 {
     const EntryInfo& info = table.npu.items->entries()[rows.entry];
-    return table.npu.dump->entries[info.dumpEntry].parsed.kind == EntryKind::Module;
+    return table.npu.dump->entries[info.dumpEntry].parsed.kind == dump::EntryKind::Module;
 }
 
 } // namespace
@@ -162,7 +162,7 @@ std::string_view toString(DivergencePoint::Rule rule)
     return "output";
 }
 
-std::optional<DivergencePoint> firstDivergence(const CompareTable& table, const DivergenceTolerance& tolerance, const ConstructInfo* construct)
+std::optional<DivergencePoint> firstDivergence(const CompareTable& table, const DivergenceTolerance& tolerance, const dump::ConstructInfo* construct)
 {
     const std::vector<EntryRows> entries = entryRows(table);
     for (int pass = 0; pass < 2; ++pass) {
@@ -195,13 +195,13 @@ std::optional<DivergencePoint> firstDivergence(const CompareTable& table, const 
     auto found = firstDivergence(table, tolerance);
     if (!found || !npuJson.has_parent_path())
         return found;
-    const EntryName parsed = parseEntryName(found->entry);
-    if (parsed.kind != EntryKind::Module)
+    const dump::EntryName parsed = dump::parseEntryName(found->entry);
+    if (parsed.kind != dump::EntryKind::Module)
         return found;
     try {
-        const ConstructInfo construct = readConstructJson(npuJson.parent_path() / "construct.json");
+        const dump::ConstructInfo construct = dump::readConstructJson(npuJson.parent_path() / "construct.json");
         return firstDivergence(table, tolerance, &construct);
-    } catch (const Error&) {
+    } catch (const support::Error&) {
         return found; // the compare never needed construct.json: a broken one leaves the dump order
     }
 }
@@ -218,7 +218,7 @@ std::optional<DivergencePoint> firstNanInf(const CompareTable& table)
             const CompareRow& row = table.rows[r];
             std::string problem;
             for (int k = 0; k < 4 && problem.empty(); ++k)
-                if (divergence_detail::nonFinite(table.statistic(row, true, k))) {
+                if (detail::nonFinite(table.statistic(row, true, k))) {
                     table.cell(r, Column::NpuName, cell);
                     problem = cell.text + ": NPU " + std::string(k == 0 ? "max" : k == 1 ? "min" : k == 2 ? "mean" : "l2norm") + " is "
                         + pyText(table.statistic(row, true, k));
@@ -236,4 +236,4 @@ std::optional<DivergencePoint> firstNanInf(const CompareTable& table)
     return std::nullopt;
 }
 
-} // namespace msprobe
+} // namespace msprobe::compare

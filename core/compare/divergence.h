@@ -7,7 +7,7 @@
 #include <optional>
 #include <string>
 
-namespace msprobe {
+namespace msprobe::compare {
 
 // Where a compare first goes wrong (the CLI summary, the verdict JSON, the HTML report, the studio).
 struct DivergencePoint {
@@ -51,7 +51,7 @@ struct DivergenceTolerance {
 //     first.
 // `construct` is the NPU dump's construct.json (nullptr or empty: dump order only). Not for consistent checks.
 std::optional<DivergencePoint> firstDivergence(
-    const CompareTable& table, const DivergenceTolerance& tolerance = {}, const ConstructInfo* construct = nullptr);
+    const CompareTable& table, const DivergenceTolerance& tolerance = {}, const dump::ConstructInfo* construct = nullptr);
 
 // The same for a pair of dumps on disk: reads the NPU side's construct.json beside `npuJson` only when the first
 // diverging entry is a module (a missing or unreadable construct.json leaves the dump order alone).
@@ -61,4 +61,4 @@ std::optional<DivergencePoint> firstDivergence(
 // The first entry whose NPU outputs hold NaN/Inf (in Max/Min/Mean/Norm) while all its inputs are finite.
 std::optional<DivergencePoint> firstNanInf(const CompareTable& table);
 
-} // namespace msprobe
+} // namespace msprobe::compare

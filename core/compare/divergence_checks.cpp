@@ -10,7 +10,7 @@
 #include <cstdio>
 #include <limits>
 
-namespace msprobe::divergence_detail {
+namespace msprobe::compare::detail {
 
 namespace {
 
@@ -42,7 +42,7 @@ bool isDeviceString(std::string_view text)
     return colon == std::string_view::npos || allDigits(text.substr(colon + 1));
 }
 
-const ValueNode* nodeOf(const ItemTable& items, const Item& item)
+const dump::ValueNode* nodeOf(const ItemTable& items, const Item& item)
 {
     return item.node == kNullNode ? nullptr : &items.dump().nodes[item.node];
 }
@@ -110,12 +110,12 @@ std::string tensorModeProblem(const CompareTable& table, const CompareRow& row, 
 
 bool numberOf(const ItemTable& items, const Item& item, double& out)
 {
-    const ValueNode* v = nodeOf(items, item);
-    if (!v || v->kind != NodeKind::Scalar)
+    const dump::ValueNode* v = nodeOf(items, item);
+    if (!v || v->kind != dump::NodeKind::Scalar)
         return false;
     const auto& s = items.dump().scalars;
-    const ScalarValueKind kind = s.valueKind[v->payload];
-    if (kind != ScalarValueKind::Int && kind != ScalarValueKind::Float)
+    const dump::ScalarValueKind kind = s.valueKind[v->payload];
+    if (kind != dump::ScalarValueKind::Int && kind != dump::ScalarValueKind::Float)
         return false;
     out = s.number[v->payload].asDouble();
     return true;
@@ -147,8 +147,8 @@ Role roleOf(const Item& item)
 
 bool isTensor(const ItemTable& items, const Item& item)
 {
-    const ValueNode* v = nodeOf(items, item);
-    return v && v->kind == NodeKind::Tensor;
+    const dump::ValueNode* v = nodeOf(items, item);
+    return v && v->kind == dump::NodeKind::Tensor;
 }
 
 std::string itemLabel(const ItemTable& items, const Item& item)
@@ -176,21 +176,21 @@ std::string itemLabel(const ItemTable& items, const Item& item)
 
 std::string valueText(const ItemTable& items, const Item& item)
 {
-    const ValueNode* v = nodeOf(items, item);
-    if (!v || v->kind == NodeKind::Null)
+    const dump::ValueNode* v = nodeOf(items, item);
+    if (!v || v->kind == dump::NodeKind::Null)
         return "None";
-    const DumpFile& dump = items.dump();
-    if (v->kind == NodeKind::Tensor)
+    const dump::DumpFile& dump = items.dump();
+    if (v->kind == dump::NodeKind::Tensor)
         return "a tensor";
     const auto& s = dump.scalars;
     const std::string_view type = dump.text(s.type[v->payload]);
     const std::string_view text = dump.text(s.text[v->payload]);
     switch (s.valueKind[v->payload]) {
-    case ScalarValueKind::String: return type == "str" ? pythonStringRepr(text) : std::string(text);
-    case ScalarValueKind::Missing: {
+    case dump::ScalarValueKind::String: return type == "str" ? support::pythonStringRepr(text) : std::string(text);
+    case dump::ScalarValueKind::Missing: {
         std::string out = std::string(type) + "(";
         bool first = true;
-        for (const LeafExtra& extra : dump.extrasOf(s.extras[v->payload])) {
+        for (const dump::LeafExtra& extra : dump.extrasOf(s.extras[v->payload])) {
             out += first ? "" : ", ";
             out += std::string(dump.text(extra.key)) + "=" + std::string(dump.text(extra.text));
             first = false;
@@ -206,30 +206,30 @@ bool namesPlacement(const ItemTable& items, const Item& item)
     const std::string_view key = lastSegment(items.suffix(item));
     if (key == "device" || key == "group" || key == "process_group" || key == "pg" || key == "stream")
         return true;
-    const ValueNode* v = nodeOf(items, item);
-    if (!v || v->kind != NodeKind::Scalar)
+    const dump::ValueNode* v = nodeOf(items, item);
+    if (!v || v->kind != dump::NodeKind::Scalar)
         return false;
-    const DumpFile& dump = items.dump();
+    const dump::DumpFile& dump = items.dump();
     const std::string_view type = dump.text(dump.scalars.type[v->payload]);
     if (type.find("device") != std::string_view::npos || type.find("ProcessGroup") != std::string_view::npos
         || type.find("Stream") != std::string_view::npos || type.find("stream") != std::string_view::npos)
         return true;
-    return dump.scalars.valueKind[v->payload] == ScalarValueKind::String && isDeviceString(dump.text(dump.scalars.text[v->payload]));
+    return dump.scalars.valueKind[v->payload] == dump::ScalarValueKind::String && isDeviceString(dump.text(dump.scalars.text[v->payload]));
 }
 
 bool valuesDiffer(const ItemTable& npuItems, const Item& npu, const ItemTable& benchItems, const Item& bench)
 {
     if (namesPlacement(npuItems, npu) && namesPlacement(benchItems, bench))
         return false;
-    const ValueNode* a = nodeOf(npuItems, npu);
-    const ValueNode* b = nodeOf(benchItems, bench);
-    const bool aNull = !a || a->kind == NodeKind::Null, bNull = !b || b->kind == NodeKind::Null;
+    const dump::ValueNode* a = nodeOf(npuItems, npu);
+    const dump::ValueNode* b = nodeOf(benchItems, bench);
+    const bool aNull = !a || a->kind == dump::NodeKind::Null, bNull = !b || b->kind == dump::NodeKind::Null;
     if (aNull || bNull)
         return aNull != bNull;
     if (a->kind != b->kind)
         return true;
-    const DumpFile& da = npuItems.dump();
-    const DumpFile& db = benchItems.dump();
+    const dump::DumpFile& da = npuItems.dump();
+    const dump::DumpFile& db = benchItems.dump();
     const auto& sa = da.scalars;
     const auto& sb = db.scalars;
     if (da.text(sa.type[a->payload]) != db.text(sb.type[b->payload]) || sa.valueKind[a->payload] != sb.valueKind[b->payload]
@@ -237,12 +237,12 @@ bool valuesDiffer(const ItemTable& npuItems, const Item& npu, const ItemTable& b
         return true;
     const auto ea = da.extrasOf(sa.extras[a->payload]);
     const auto eb = db.extrasOf(sb.extras[b->payload]);
-    auto relevant = [](const DumpFile& d, const LeafExtra& e) { return d.text(e.key) != "data_name"; };
+    auto relevant = [](const dump::DumpFile& d, const dump::LeafExtra& e) { return d.text(e.key) != "data_name"; };
     std::vector<std::pair<std::string_view, std::string_view>> left, right;
-    for (const LeafExtra& e : ea)
+    for (const dump::LeafExtra& e : ea)
         if (relevant(da, e))
             left.emplace_back(da.text(e.key), da.text(e.text));
-    for (const LeafExtra& e : eb)
+    for (const dump::LeafExtra& e : eb)
         if (relevant(db, e))
             right.emplace_back(db.text(e.key), db.text(e.text));
     return left != right;
@@ -258,8 +258,8 @@ std::string tensorProblem(const CompareTable& table, const CompareRow& row, cons
     const ItemTable& b = *table.bench.items;
     if (!isTensor(a, npu) || !isTensor(b, *bench))
         return isTensor(a, npu) == isTensor(b, *bench) ? std::string() : valueText(a, npu) + " vs " + valueText(b, *bench);
-    const TensorTable& ta = a.dump().tensors;
-    const TensorTable& tb = b.dump().tensors;
+    const dump::TensorTable& ta = a.dump().tensors;
+    const dump::TensorTable& tb = b.dump().tensors;
     const std::uint32_t ra = a.dump().nodes[npu.node].payload, rb = b.dump().nodes[bench->node].payload;
     if (!std::ranges::equal(ta.shape(ra), tb.shape(rb))) {
         std::string text = "shape ";
@@ -298,4 +298,4 @@ std::string valueProblem(const CompareTable& table, const CompareRow& row, const
     return {};
 }
 
-} // namespace msprobe::divergence_detail
+} // namespace msprobe::compare::detail

@@ -8,7 +8,7 @@
 
 #include <string>
 
-namespace msprobe::divergence_detail {
+namespace msprobe::compare::detail {
 
 // An item's part in the rule: what the entry receives, what it produces, or neither (debug values).
 enum class Role { Input, Output, Ignored };
@@ -41,4 +41,4 @@ std::string tensorProblem(const CompareTable& table, const CompareRow& row, cons
 // Why a matched non-tensor output differs ("2 vs 3"; numbers within the relative tolerance are equal), or empty.
 std::string valueProblem(const CompareTable& table, const CompareRow& row, const DivergenceTolerance& tolerance);
 
-} // namespace msprobe::divergence_detail
+} // namespace msprobe::compare::detail

@@ -4,7 +4,7 @@
 #include "compare/tensor_metrics_files.h"
 #include "support/markup_escape.h"
 
-namespace msprobe {
+namespace msprobe::compare {
 
 namespace {
 
@@ -29,9 +29,9 @@ void cellText(std::string& out, const Cell& cell)
 {
     switch (cell.kind) {
     case Cell::Kind::Str:
-    case Cell::Kind::List: appendMarkupEscaped(out, cell.text); return;
+    case Cell::Kind::List: support::appendMarkupEscaped(out, cell.text); return;
     case Cell::Kind::Int: out += std::to_string(cell.i); return;
-    case Cell::Kind::Float: appendPythonFloatRepr(out, cell.f); return;
+    case Cell::Kind::Float: support::appendPythonFloatRepr(out, cell.f); return;
     case Cell::Kind::Bool: out += cell.b ? "True" : "False"; return;
     case Cell::Kind::Missing: return;
     }
@@ -51,9 +51,9 @@ void point(std::string& out, const char* what, const std::optional<DivergencePoi
     out += ":</b> ";
     if (p) {
         out += "<code>";
-        appendMarkupEscaped(out, p->entry);
+        support::appendMarkupEscaped(out, p->entry);
         out += "</code> (row " + std::to_string(p->row + 2) + ") &mdash; ";
-        appendMarkupEscaped(out, p->reason);
+        support::appendMarkupEscaped(out, p->reason);
     } else {
         out += "<span class=note>none</span>";
     }
@@ -66,18 +66,18 @@ void point(std::string& out, const char* what, const std::optional<DivergencePoi
 std::string renderHtmlSection(const CompareTable& table, const PairOutcome& outcome)
 {
     std::string out = "<h2>";
-    appendMarkupEscaped(out, pairTitle(outcome));
+    support::appendMarkupEscaped(out, pairTitle(outcome));
     out += "</h2>\n<p class=note>";
-    appendMarkupEscaped(out, outcome.pair.npuJson.string() + "  vs  " + outcome.pair.benchJson.string());
+    support::appendMarkupEscaped(out, outcome.pair.npuJson.string() + "  vs  " + outcome.pair.benchJson.string());
     out += " &mdash; mode " + outcome.mode + ", " + std::to_string(outcome.rows) + " rows</p>\n";
     if (const std::string cross = crossRuntimeText(outcome.crossRuntime); !cross.empty()) {
         out += "<p class=note>";
-        appendMarkupEscaped(out, cross);
+        support::appendMarkupEscaped(out, cross);
         out += "</p>\n";
     }
     for (const std::string& warning : pairWarnings(outcome)) {
         out += "<p class=warning><b>Warning:</b> ";
-        appendMarkupEscaped(out, warning);
+        support::appendMarkupEscaped(out, warning);
         out += "</p>\n";
     }
     point(out, "First divergence", outcome.firstDivergence);
@@ -99,7 +99,7 @@ std::string renderHtmlSection(const CompareTable& table, const PairOutcome& outc
         if (c == Column::Stack)
             continue;
         out += "<th>";
-        appendMarkupEscaped(out, columnTitle(c));
+        support::appendMarkupEscaped(out, columnTitle(c));
         out += "</th>";
     }
     out += "</tr></thead><tbody>\n";
@@ -141,27 +141,27 @@ std::string renderHtmlReport(const JobOutcome& job)
         + "</p>\n";
     if (tooManyUnpaired(job.unpaired, job.rows)) {
         out += "<p class=warning><b>Warning:</b> ";
-        appendMarkupEscaped(out, unpairedText(job.unpaired, job.rows) + ": more than a tenth of the rows were not compared");
+        support::appendMarkupEscaped(out, unpairedText(job.unpaired, job.rows) + ": more than a tenth of the rows were not compared");
         out += "</p>\n";
     }
     out += "<h2>Per rank</h2>\n<table class=sortable><thead><tr><th>pair</th><th>mode</th><th>rows</th><th>pass</th><th>warning</th>"
            "<th>error</th><th>unpaired</th><th>unreadable tensor files</th><th>first divergence</th><th>NaN/Inf origin</th><th>output</th></tr></thead><tbody>\n";
     for (const auto& p : job.pairs) {
         out += "<tr><td>";
-        appendMarkupEscaped(out, pairTitle(p));
+        support::appendMarkupEscaped(out, pairTitle(p));
         out += "</td><td>" + p.mode + "</td><td>" + std::to_string(p.rows) + "</td><td>" + std::to_string(p.pass) + "</td><td>"
             + std::to_string(p.warning) + "</td><td>" + std::to_string(p.error) + "</td><td>" + std::to_string(p.unpaired)
             + "</td><td>" + std::to_string(p.unreadableFiles) + "</td><td>";
         if (p.firstDivergence)
-            appendMarkupEscaped(out, p.firstDivergence->entry);
+            support::appendMarkupEscaped(out, p.firstDivergence->entry);
         out += "</td><td>";
         if (p.firstNanInf)
-            appendMarkupEscaped(out, p.firstNanInf->entry);
+            support::appendMarkupEscaped(out, p.firstNanInf->entry);
         out += "</td><td>";
         if (!p.outputs.empty())
-            appendMarkupEscaped(out, p.outputs.front().filename().string());
+            support::appendMarkupEscaped(out, p.outputs.front().filename().string());
         else
-            appendMarkupEscaped(out, p.note);
+            support::appendMarkupEscaped(out, p.note);
         out += "</td></tr>\n";
     }
     out += "</tbody></table>\n<h2>First divergent entries</h2>\n<ul>\n";
@@ -171,11 +171,11 @@ std::string renderHtmlReport(const JobOutcome& job)
             continue;
         any = true;
         out += "<li>";
-        appendMarkupEscaped(out, pairTitle(p));
+        support::appendMarkupEscaped(out, pairTitle(p));
         out += ": <code>";
-        appendMarkupEscaped(out, p.firstDivergence->entry);
+        support::appendMarkupEscaped(out, p.firstDivergence->entry);
         out += "</code> &mdash; ";
-        appendMarkupEscaped(out, p.firstDivergence->reason);
+        support::appendMarkupEscaped(out, p.firstDivergence->reason);
         out += "</li>\n";
     }
     if (!any)
@@ -190,4 +190,4 @@ std::string renderHtmlReport(const JobOutcome& job)
     return out;
 }
 
-} // namespace msprobe
+} // namespace msprobe::compare

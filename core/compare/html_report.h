@@ -6,7 +6,7 @@
 
 #include <string>
 
-namespace msprobe {
+namespace msprobe::compare {
 
 // One pair's part of the HTML report: its first divergence and NaN/Inf origin, and a sortable table of the
 // non-pass rows followed by the first rows (capped, the full table is the CSV/XLSX).
@@ -17,4 +17,4 @@ std::string renderHtmlSection(const CompareTable& table, const PairOutcome& outc
 std::string renderHtmlReport(const JobOutcome& job);
 
 
-} // namespace msprobe
+} // namespace msprobe::compare

@@ -4,26 +4,26 @@
 
 #include <charconv>
 
-namespace msprobe {
+namespace msprobe::compare {
 
 namespace {
 
-PyVal statCell(const StatValue& value)
+PyVal statCell(const dump::StatValue& value)
 {
     switch (value.kind) {
-    case StatKind::Int: return PyVal::integer(value.i);
-    case StatKind::Float: return PyVal::real(value.f);
-    case StatKind::Bool: return PyVal::str(value.b ? "True" : "False");
-    case StatKind::Null:
-    case StatKind::Missing: break;
+    case dump::StatKind::Int: return PyVal::integer(value.i);
+    case dump::StatKind::Float: return PyVal::real(value.f);
+    case dump::StatKind::Bool: return PyVal::str(value.b ? "True" : "False");
+    case dump::StatKind::Null:
+    case dump::StatKind::Missing: break;
     }
     return PyVal::str(kNoneText);
 }
 
 // np.shape(np.array(value)) of a slice's [start, stop, step] list, as str() prints it.
-std::string npShapeText(ScalarValueKind kind, std::string_view text)
+std::string npShapeText(dump::ScalarValueKind kind, std::string_view text)
 {
-    if (kind != ScalarValueKind::Composite || text.empty() || text.front() != '[')
+    if (kind != dump::ScalarValueKind::Composite || text.empty() || text.front() != '[')
         return "()";
     int depth = 0;
     std::size_t elements = 0;
@@ -51,7 +51,7 @@ std::string npShapeText(ScalarValueKind kind, std::string_view text)
     return "(" + std::to_string(elements) + ",)";
 }
 
-std::string_view extraText(const DumpFile& dump, ExtrasRange range, std::string_view key)
+std::string_view extraText(const dump::DumpFile& dump, dump::ExtrasRange range, std::string_view key)
 {
     for (const auto& extra : dump.extrasOf(range))
         if (dump.text(extra.key) == key)
@@ -68,16 +68,16 @@ std::string_view unquote(std::string_view repr)
 
 } // namespace
 
-std::string_view pythonTypeName(ScalarValueKind kind, std::string_view text)
+std::string_view pythonTypeName(dump::ScalarValueKind kind, std::string_view text)
 {
     switch (kind) {
-    case ScalarValueKind::Int: return "<class 'int'>";
-    case ScalarValueKind::Float: return "<class 'float'>";
-    case ScalarValueKind::Bool: return "<class 'bool'>";
-    case ScalarValueKind::String: return "<class 'str'>";
-    case ScalarValueKind::Composite: return !text.empty() && text.front() == '{' ? "<class 'dict'>" : "<class 'list'>";
-    case ScalarValueKind::Null:
-    case ScalarValueKind::Missing: break;
+    case dump::ScalarValueKind::Int: return "<class 'int'>";
+    case dump::ScalarValueKind::Float: return "<class 'float'>";
+    case dump::ScalarValueKind::Bool: return "<class 'bool'>";
+    case dump::ScalarValueKind::String: return "<class 'str'>";
+    case dump::ScalarValueKind::Composite: return !text.empty() && text.front() == '{' ? "<class 'dict'>" : "<class 'list'>";
+    case dump::ScalarValueKind::Null:
+    case dump::ScalarValueKind::Missing: break;
     }
     return "<class 'NoneType'>";
 }
@@ -107,8 +107,8 @@ std::string_view ItemTable::dtype(const Item& item) const
 {
     if (item.node == kNullNode)
         return kNoneText;
-    const ValueNode& v = m_dump->nodes[item.node];
-    if (v.kind == NodeKind::Tensor) {
+    const dump::ValueNode& v = m_dump->nodes[item.node];
+    if (v.kind == dump::NodeKind::Tensor) {
         const std::string_view d = m_dump->text(m_dump->tensors.dtype[v.payload]);
         if (!d.empty())
             return d;
@@ -129,10 +129,10 @@ std::string_view ItemTable::dataName(const Item& item) const
 {
     if (item.node == kNullNode)
         return "-1";
-    const ValueNode& v = m_dump->nodes[item.node];
-    if (v.kind != NodeKind::Tensor)
+    const dump::ValueNode& v = m_dump->nodes[item.node];
+    if (v.kind != dump::NodeKind::Tensor)
         return "-1";
-    const StringId id = m_dump->tensors.dataName[v.payload];
+    const support::StringId id = m_dump->tensors.dataName[v.payload];
     const std::string_view dn = m_dump->text(id);
     return dn.empty() ? std::string_view("-1") : dn;
 }
@@ -143,9 +143,9 @@ void ItemTable::stats(const Item& item, PyVal out[4]) const
         out[k] = PyVal::str(kNoneText);
     if (item.node == kNullNode)
         return;
-    const DumpFile& dump = *m_dump;
-    const ValueNode& v = dump.nodes[item.node];
-    if (v.kind == NodeKind::Tensor) {
+    const dump::DumpFile& dump = *m_dump;
+    const dump::ValueNode& v = dump.nodes[item.node];
+    if (v.kind == dump::NodeKind::Tensor) {
         const auto& t = dump.tensors;
         if (dump.text(t.dtype[v.payload]).empty())
             return;
@@ -157,7 +157,7 @@ void ItemTable::stats(const Item& item, PyVal out[4]) const
     }
     const auto& s = dump.scalars;
     const std::string_view type = dump.text(s.type[v.payload]);
-    const ScalarValueKind kind = s.valueKind[v.payload];
+    const dump::ScalarValueKind kind = s.valueKind[v.payload];
     const std::string_view text = dump.text(s.text[v.payload]);
     if (type == "torch.Size" || type == "slice")
         return;
@@ -165,21 +165,21 @@ void ItemTable::stats(const Item& item, PyVal out[4]) const
     const std::string_view suffix = m_pool.view(item.suffix);
     const std::string_view last = suffix.substr(suffix.rfind('.') + 1);
     if (type == "ellipsis") {
-        cell = kind == ScalarValueKind::String ? PyVal::str(text) : PyVal::str(kind == ScalarValueKind::Missing ? kNoneText : text);
+        cell = kind == dump::ScalarValueKind::String ? PyVal::str(text) : PyVal::str(kind == dump::ScalarValueKind::Missing ? kNoneText : text);
     } else if (last == "src" || last == "dst" || last == "group_src" || last == "group_dst") {
-        cell = PyVal::str(kind == ScalarValueKind::Missing ? kNoneText : text);
+        cell = PyVal::str(kind == dump::ScalarValueKind::Missing ? kNoneText : text);
     } else if (type == "torch.ProcessGroup") {
         const std::string_view ranks = extraText(dump, s.extras[v.payload], "group_ranks");
         cell = PyVal::str(ranks.empty() ? kNoneText : ranks);
     } else {
         switch (kind) {
-        case ScalarValueKind::Int: cell = PyVal::integer(s.number[v.payload].i); break;
-        case ScalarValueKind::Float: cell = PyVal::real(s.number[v.payload].f); break;
-        case ScalarValueKind::Bool: cell = PyVal::boolean(s.number[v.payload].b); break;
-        case ScalarValueKind::String:
-        case ScalarValueKind::Composite: cell = PyVal::str(text); break;
-        case ScalarValueKind::Null:
-        case ScalarValueKind::Missing: cell = PyVal::str(kNoneText); break;
+        case dump::ScalarValueKind::Int: cell = PyVal::integer(s.number[v.payload].i); break;
+        case dump::ScalarValueKind::Float: cell = PyVal::real(s.number[v.payload].f); break;
+        case dump::ScalarValueKind::Bool: cell = PyVal::boolean(s.number[v.payload].b); break;
+        case dump::ScalarValueKind::String:
+        case dump::ScalarValueKind::Composite: cell = PyVal::str(text); break;
+        case dump::ScalarValueKind::Null:
+        case dump::ScalarValueKind::Missing: cell = PyVal::str(kNoneText); break;
         }
     }
     for (int k = 0; k < 4; ++k)
@@ -189,10 +189,10 @@ void ItemTable::stats(const Item& item, PyVal out[4]) const
 PyVal ItemTable::stat(const Item& item, int k) const
 {
     if (item.node != kNullNode) {
-        const ValueNode& v = m_dump->nodes[item.node];
-        if (v.kind == NodeKind::Tensor && !m_dump->text(m_dump->tensors.dtype[v.payload]).empty()) {
+        const dump::ValueNode& v = m_dump->nodes[item.node];
+        if (v.kind == dump::NodeKind::Tensor && !m_dump->text(m_dump->tensors.dtype[v.payload]).empty()) {
             const auto& t = m_dump->tensors;
-            const StatColumn& column = k == 0 ? t.max : k == 1 ? t.min : k == 2 ? t.mean : t.norm;
+            const dump::StatColumn& column = k == 0 ? t.max : k == 1 ? t.min : k == 2 ? t.mean : t.norm;
             return statCell(column[v.payload]);
         }
     }
@@ -204,8 +204,8 @@ PyVal ItemTable::stat(const Item& item, int k) const
 std::string ItemTable::shape(const Item& item) const
 {
     if (item.node != kNullNode) {
-        const ValueNode& v = m_dump->nodes[item.node];
-        if (v.kind == NodeKind::Tensor && !m_dump->text(m_dump->tensors.dtype[v.payload]).empty())
+        const dump::ValueNode& v = m_dump->nodes[item.node];
+        if (v.kind == dump::NodeKind::Tensor && !m_dump->text(m_dump->tensors.dtype[v.payload]).empty())
             return shapeText(m_dump->tensors.shape(v.payload));
     }
     return fields(item).shape;
@@ -214,8 +214,8 @@ std::string ItemTable::shape(const Item& item) const
 void ItemTable::appendShape(std::string& out, const Item& item) const
 {
     if (item.node != kNullNode) {
-        const ValueNode& v = m_dump->nodes[item.node];
-        if (v.kind == NodeKind::Tensor && !m_dump->text(m_dump->tensors.dtype[v.payload]).empty()) {
+        const dump::ValueNode& v = m_dump->nodes[item.node];
+        if (v.kind == dump::NodeKind::Tensor && !m_dump->text(m_dump->tensors.dtype[v.payload]).empty()) {
             appendShapeText(out, m_dump->tensors.shape(v.payload));
             return;
         }
@@ -226,8 +226,8 @@ void ItemTable::appendShape(std::string& out, const Item& item) const
 std::string_view ItemTable::requiresGrad(const Item& item) const
 {
     if (item.node != kNullNode) {
-        const ValueNode& v = m_dump->nodes[item.node];
-        if (v.kind == NodeKind::Tensor) {
+        const dump::ValueNode& v = m_dump->nodes[item.node];
+        if (v.kind == dump::NodeKind::Tensor) {
             const std::int8_t flag = m_dump->tensors.requiresGrad[v.payload];
             return flag < 0 ? kNA : (flag ? std::string_view("True") : std::string_view("False"));
         }
@@ -247,9 +247,9 @@ ItemFields ItemTable::fields(const Item& item) const
         f.md5 = "N/A";
         return f;
     }
-    const DumpFile& dump = *m_dump;
-    const ValueNode& v = dump.nodes[item.node];
-    if (v.kind == NodeKind::Tensor) {
+    const dump::DumpFile& dump = *m_dump;
+    const dump::ValueNode& v = dump.nodes[item.node];
+    if (v.kind == dump::NodeKind::Tensor) {
         const auto& t = dump.tensors;
         const std::size_t row = v.payload;
         const bool synthetic = dump.text(t.dtype[row]).empty();
@@ -272,8 +272,8 @@ ItemFields ItemTable::fields(const Item& item) const
     const auto& s = dump.scalars;
     const std::size_t row = v.payload;
     const std::string_view type = dump.text(s.type[row]);
-    const ScalarValueKind kind = s.valueKind[row];
-    const std::string_view text = kind == ScalarValueKind::Missing ? std::string_view {} : dump.text(s.text[row]);
+    const dump::ScalarValueKind kind = s.valueKind[row];
+    const std::string_view text = kind == dump::ScalarValueKind::Missing ? std::string_view {} : dump.text(s.text[row]);
     f.requiresGrad = kNA;
     const std::string_view requiresGrad = extraText(dump, s.extras[row], "requires_grad");
     if (requiresGrad == "True" || requiresGrad == "False")
@@ -282,14 +282,14 @@ ItemFields ItemTable::fields(const Item& item) const
     const std::string_view suffix = m_pool.view(item.suffix);
     const std::string_view last = suffix.substr(suffix.rfind('.') + 1);
     if (type == "torch.Size") {
-        f.shape = kind == ScalarValueKind::Missing ? std::string("None") : std::string(text);
+        f.shape = kind == dump::ScalarValueKind::Missing ? std::string("None") : std::string(text);
     } else if (type == "slice") {
         f.shape = npShapeText(kind, text);
     } else if (type == "ellipsis") {
         f.shape = "[]";
     } else if (last == "src" || last == "dst" || last == "group_src" || last == "group_dst") {
         f.shape = "[]";
-        f.md5 = kind == ScalarValueKind::Missing ? std::string("None") : std::string(text);
+        f.md5 = kind == dump::ScalarValueKind::Missing ? std::string("None") : std::string(text);
     } else if (type == "torch.ProcessGroup") {
         f.shape = "[]";
         const std::string_view ranks = extraText(dump, s.extras[row], "group_ranks");
@@ -300,4 +300,4 @@ ItemFields ItemTable::fields(const Item& item) const
     return f;
 }
 
-} // namespace msprobe
+} // namespace msprobe::compare

@@ -8,7 +8,7 @@
 #include <charconv>
 #include <unordered_map>
 
-namespace msprobe {
+namespace msprobe::compare {
 std::string_view toString(ItemState state)
 {
     switch (state) {
@@ -68,7 +68,7 @@ std::string replaceAll(std::string_view text, std::string_view what)
 
 } // namespace
 
-ItemTable::ItemTable(const DumpFile& dump, const FlattenOptions& options)
+ItemTable::ItemTable(const dump::DumpFile& dump, const FlattenOptions& options)
     : m_dump(&dump)
     , m_options(options)
 {
@@ -79,11 +79,11 @@ ItemTable::ItemTable(const DumpFile& dump, const FlattenOptions& options)
     for (std::uint32_t e = 0; e < dump.entries.size(); ++e) {
         const std::string_view name = dump.entryName(e);
         if (hasFormulaPrefix(name))
-            throw Error(dump.path, "entry '" + std::string(name) + "'",
+            throw support::Error(dump.path, "entry '" + std::string(name) + "'",
                 "the entry name starts with a formula character (+ - = % @), refused as the reference does");
         checkStrings(dump.entries[e].body, name);
 
-        const auto parts = pythonSplit(name, '.');
+        const auto parts = support::pythonSplit(name, '.');
         if (!m_options.consistentBackend.empty()) {
             if (parts.size() < 3) {
                 parseFlag = false;
@@ -143,18 +143,18 @@ ItemTable::ItemTable(const DumpFile& dump, const FlattenOptions& options)
 
 void ItemTable::flattenEntry(std::uint32_t dumpEntry)
 {
-    const DumpFile& dump = *m_dump;
+    const dump::DumpFile& dump = *m_dump;
     const std::uint32_t body = dump.entries[dumpEntry].body;
     const std::string_view entryName = dump.entryName(dumpEntry);
     m_scratch.clear();
     std::string name(entryName);
-    const auto parts = pythonSplit(entryName, '.');
+    const auto parts = support::pythonSplit(entryName, '.');
     const std::size_t n = parts.size();
     if (parts.back() == "debug") {
         parseValue(body, name, ItemState::Debug, false, 0);
     } else if (parts.back() == "parameters_grad" || (n >= 2 && parts[n - 2] == "parameters_grad")) {
         parseValue(body, name, ItemState::ParametersGrad, true, 0);
-    } else if (dump.nodes[body].kind == NodeKind::Dict) {
+    } else if (dump.nodes[body].kind == dump::NodeKind::Dict) {
         static constexpr std::array<std::pair<std::string_view, std::string_view>, 5> fields = { {
             { "input_args", ".input" },
             { "input_kwargs", ".input" },
@@ -192,9 +192,9 @@ void ItemTable::flattenEntry(std::uint32_t dumpEntry)
 void ItemTable::parseValue(std::uint32_t node, std::string& name, ItemState state, bool paramsGrad, int depth)
 {
     if (depth > kMaxDepth)
-        throw Error(m_dump->path, "item '" + name + "'", "values nested deeper than 400 levels");
-    const DumpFile& dump = *m_dump;
-    const ValueNode& value = dump.nodes[node];
+        throw support::Error(m_dump->path, "item '" + name + "'", "values nested deeper than 400 levels");
+    const dump::DumpFile& dump = *m_dump;
+    const dump::ValueNode& value = dump.nodes[node];
     const std::string_view entryName = dump.entryName(m_entries[m_currentEntry].dumpEntry);
     auto addItem = [&](std::uint32_t leaf, std::string_view fullName) {
         Item item;
@@ -211,9 +211,9 @@ void ItemTable::parseValue(std::uint32_t node, std::string& name, ItemState stat
         m_scratch.push_back(item);
     };
     switch (value.kind) {
-    case NodeKind::Null: addItem(kNullNode, name); return;
-    case NodeKind::Raw: return; // not a leaf, not a container: the reference yields no item
-    case NodeKind::List: {
+    case dump::NodeKind::Null: addItem(kNullNode, name); return;
+    case dump::NodeKind::Raw: return; // not a leaf, not a container: the reference yields no item
+    case dump::NodeKind::List: {
         const bool indexed = !(paramsGrad && hasSegment(name, "parameters_grad"));
         const std::size_t base = name.size();
         std::size_t index = 0;
@@ -228,7 +228,7 @@ void ItemTable::parseValue(std::uint32_t node, std::string& name, ItemState stat
         }
         return;
     }
-    case NodeKind::Dict: {
+    case dump::NodeKind::Dict: {
         const std::size_t base = name.size();
         const std::uint32_t end = node + value.subtreeSize;
         for (std::uint32_t child = node + 1; child < end; child += dump.nodes[child].subtreeSize) {
@@ -239,9 +239,9 @@ void ItemTable::parseValue(std::uint32_t node, std::string& name, ItemState stat
         }
         return;
     }
-    case NodeKind::Tensor: {
-        const StringId dataName = dump.tensors.dataName[value.payload];
-        if (dataName != kNoString && !dump.text(dataName).empty()) {
+    case dump::NodeKind::Tensor: {
+        const support::StringId dataName = dump.tensors.dataName[value.payload];
+        if (dataName != support::kNoString && !dump.text(dataName).empty()) {
             const std::string_view dn = dump.text(dataName);
             const std::size_t dot = dn.rfind('.');
             addItem(node, dot == std::string_view::npos ? dn : dn.substr(0, dot));
@@ -250,27 +250,27 @@ void ItemTable::parseValue(std::uint32_t node, std::string& name, ItemState stat
         }
         return;
     }
-    case NodeKind::Scalar: addItem(node, name); return;
+    case dump::NodeKind::Scalar: addItem(node, name); return;
     }
 }
 
 void ItemTable::checkStrings(std::uint32_t body, std::string_view entry) const
 {
-    const DumpFile& dump = *m_dump;
+    const dump::DumpFile& dump = *m_dump;
     auto checkSubtree = [&](std::int64_t root) {
         if (root < 0)
             return;
         const auto begin = static_cast<std::uint32_t>(root);
         const std::uint32_t end = begin + dump.nodes[begin].subtreeSize;
         for (std::uint32_t n = begin; n < end; ++n) {
-            const ValueNode& v = dump.nodes[n];
+            const dump::ValueNode& v = dump.nodes[n];
             std::string_view text;
-            if (v.kind == NodeKind::Scalar && dump.scalars.valueKind[v.payload] == ScalarValueKind::String)
+            if (v.kind == dump::NodeKind::Scalar && dump.scalars.valueKind[v.payload] == dump::ScalarValueKind::String)
                 text = dump.text(dump.scalars.text[v.payload]);
-            else if (v.kind == NodeKind::Tensor)
+            else if (v.kind == dump::NodeKind::Tensor)
                 text = dump.text(dump.tensors.dtype[v.payload]);
             if (!text.empty() && hasFormulaPrefix(text))
-                throw Error(dump.path, "entry '" + std::string(entry) + "'",
+                throw support::Error(dump.path, "entry '" + std::string(entry) + "'",
                     "the value '" + std::string(text) + "' starts with a formula character (+ - = % @), refused as the reference does");
         }
     };
@@ -288,7 +288,7 @@ std::string ItemTable::name(const Item& item) const
 
 void ItemTable::appendName(std::string& out, const Item& item) const
 {
-    if (item.explicitName != kNoString) {
+    if (item.explicitName != support::kNoString) {
         out += m_pool.view(item.explicitName);
         return;
     }
@@ -320,7 +320,7 @@ void ItemTable::renameItems(std::uint32_t entry, std::string_view from, std::str
         const std::string_view view(renamed);
         if (view.starts_with(entryName) && view.substr(entryName.size()).find(entryName) == std::string_view::npos) {
             item.suffix = m_pool.intern(view.substr(entryName.size()));
-            item.explicitName = kNoString;
+            item.explicitName = support::kNoString;
         } else {
             item.suffix = m_pool.intern(replaceAll(view, entryName));
             item.explicitName = m_pool.intern(view);
@@ -328,4 +328,4 @@ void ItemTable::renameItems(std::uint32_t entry, std::string_view from, std::str
     }
 }
 
-} // namespace msprobe
+} // namespace msprobe::compare

@@ -12,13 +12,13 @@
 #include <string_view>
 #include <vector>
 
-namespace msprobe {
+namespace msprobe::compare {
 
 // A shape as Python prints a list of ints: "[4, 128, 256]".
 void appendShapeText(std::string& out, std::span<const std::int64_t> dims);
 
 // Python's str(type(value)) of a scalar as the dump stored it: "<class 'int'>", "<class 'dict'>", ...
-std::string_view pythonTypeName(ScalarValueKind kind, std::string_view text);
+std::string_view pythonTypeName(dump::ScalarValueKind kind, std::string_view text);
 
 // What part of its entry an item comes from (the reference's "state").
 enum class ItemState : std::uint8_t { Input, Output, Parameters, ParametersGrad, Debug };
@@ -33,8 +33,8 @@ inline constexpr std::uint32_t kNullNode = 0xFFFFFFFFu;
 struct Item {
     std::uint32_t entry = 0; // index into ItemTable::entries
     std::uint32_t node = kNullNode; // the leaf's node in the dump; kNullNode for a JSON null
-    StringId suffix = kNoString; // ItemTable::pool: the item name with the entry name removed (".input.0")
-    StringId explicitName = kNoString; // ItemTable::pool: set only when the name is not entry name + suffix
+    support::StringId suffix = support::kNoString; // ItemTable::pool: the item name with the entry name removed (".input.0")
+    support::StringId explicitName = support::kNoString; // ItemTable::pool: set only when the name is not entry name + suffix
     ItemState state = ItemState::Input;
     bool firstOfEntry = false; // the row that carries the entry's stack
 };
@@ -72,14 +72,14 @@ struct FlattenOptions {
 // parameters, outputs, parameter gradients).
 class ItemTable {
 public:
-    ItemTable(const DumpFile& dump, const FlattenOptions& options);
+    ItemTable(const dump::DumpFile& dump, const FlattenOptions& options);
 
-    const DumpFile& dump() const { return *m_dump; }
+    const dump::DumpFile& dump() const { return *m_dump; }
     const std::vector<Item>& items() const { return m_items; }
     const std::vector<EntryInfo>& entries() const { return m_entries; }
     std::string_view entryName(const Item& item) const { return m_dump->entryName(m_entries[item.entry].dumpEntry); }
     std::string_view suffix(const Item& item) const { return m_pool.view(item.suffix); }
-    std::string_view text(StringId id) const { return m_pool.view(id); }
+    std::string_view text(support::StringId id) const { return m_pool.view(id); }
 
     // The item's name ("Functional.relu.0.forward.input.0"; in tensor dumps the data_name without extension).
     std::string name(const Item& item) const;
@@ -102,13 +102,13 @@ private:
     void parseValue(std::uint32_t node, std::string& name, ItemState state, bool paramsGrad, int depth);
     void checkStrings(std::uint32_t node, std::string_view entry) const;
 
-    const DumpFile* m_dump;
+    const dump::DumpFile* m_dump;
     FlattenOptions m_options;
-    StringPool m_pool;
+    support::StringPool m_pool;
     std::vector<Item> m_items;
     std::vector<EntryInfo> m_entries;
     std::vector<Item> m_scratch;
     std::uint32_t m_currentEntry = 0;
 };
 
-} // namespace msprobe
+} // namespace msprobe::compare

@@ -6,7 +6,7 @@
 
 #include <cmath>
 
-namespace msprobe {
+namespace msprobe::compare {
 
 std::string legacyAccuracy(const PyVal& cosine, const PyVal& maxAbsErr)
 {
@@ -192,4 +192,4 @@ HighlightResult legacyHighlight(const CompareTable& table)
     return result;
 }
 
-} // namespace msprobe
+} // namespace msprobe::compare

@@ -6,7 +6,7 @@
 #include <cstdint>
 #include <vector>
 
-namespace msprobe {
+namespace msprobe::compare {
 
 // The pre-2025-11 result semantics (spec 2.13), for reproducing old outputs: tensor mode fills
 // "Accuracy Reached or Not" (Yes/No/None/Unmatched), statistics mode warns when a statistic differs by more
@@ -25,4 +25,4 @@ struct HighlightResult {
 };
 HighlightResult legacyHighlight(const CompareTable& table);
 
-} // namespace msprobe
+} // namespace msprobe::compare

@@ -8,7 +8,7 @@
 #include <map>
 #include <unordered_map>
 
-namespace msprobe {
+namespace msprobe::compare {
 
 namespace {
 
@@ -18,11 +18,11 @@ NameMapping mappingOf(const YAML::Node& root, const std::string& file)
 {
     NameMapping mapping;
     std::unordered_map<std::string, std::size_t> position;
-    for (const auto& [keyNode, valueNode] : yamlMembers(root, file, "the mapping file")) {
-        const std::string key = yamlText(keyNode, file, "a key");
-        std::string value = yamlText(valueNode, file, "the value of '" + key + "'");
+    for (const auto& [keyNode, valueNode] : support::yamlMembers(root, file, "the mapping file")) {
+        const std::string key = support::yamlText(keyNode, file, "a key");
+        std::string value = support::yamlText(valueNode, file, "the value of '" + key + "'");
         if (key.empty() || value.empty())
-            throw Error(file, yamlPlace(keyNode), "empty key or value");
+            throw support::Error(file, support::yamlPlace(keyNode), "empty key or value");
         auto [it, fresh] = position.try_emplace(key, mapping.size());
         if (fresh)
             mapping.emplace_back(key, std::move(value));
@@ -36,12 +36,12 @@ NameMapping mappingOf(const YAML::Node& root, const std::string& file)
 
 NameMapping parseFlatYamlMapping(const std::string& text, const std::string& displayName)
 {
-    return mappingOf(parseYamlText(text, displayName, kExpected), displayName);
+    return mappingOf(support::parseYamlText(text, displayName, kExpected), displayName);
 }
 
 NameMapping readFlatYamlMapping(const std::filesystem::path& file)
 {
-    return mappingOf(loadYamlFile(file, kExpected), file.string());
+    return mappingOf(support::loadYamlFile(file, kExpected), file.string());
 }
 
 std::vector<std::string> sharedMappingTargets(const NameMapping& mapping)
@@ -61,4 +61,4 @@ std::vector<std::string> sharedMappingTargets(const NameMapping& mapping)
     return out;
 }
 
-} // namespace msprobe
+} // namespace msprobe::compare

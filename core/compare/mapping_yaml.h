@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-namespace msprobe {
+namespace msprobe::compare {
 
 // Reads the flat YAML mapping files of -dm / -cm with yaml-cpp: a mapping of names to names, in block
 // ("key: value" lines) or flow ({key: value}) style, with anchors, aliases and "<<" merge keys. A value that
@@ -23,4 +23,4 @@ NameMapping parseFlatYamlMapping(const std::string& text, const std::string& dis
 // NPU items with one bench item: legal, but seldom what was meant).
 std::vector<std::string> sharedMappingTargets(const NameMapping& mapping);
 
-} // namespace msprobe
+} // namespace msprobe::compare

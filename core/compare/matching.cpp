@@ -12,7 +12,7 @@
 #include <optional>
 #include <unordered_map>
 
-namespace msprobe {
+namespace msprobe::compare {
 
 std::string_view toString(CompareMode mode)
 {
@@ -138,14 +138,14 @@ public:
             const std::size_t dot = info.callDirection.rfind('.');
             std::string_view head = dot == std::string_view::npos ? info.callDirection : info.callDirection.substr(0, dot);
             std::string_view tail = dot == std::string_view::npos ? std::string_view {} : info.callDirection.substr(dot + 1);
-            if (dot == std::string_view::npos || (!isDigits(head) && !isDigits(tail)))
+            if (dot == std::string_view::npos || (!support::isDigits(head) && !support::isDigits(tail)))
                 continue;
             const std::string order = std::to_string(info.backwardOrder);
             std::string key(info.opNoNumber);
             key += '.';
-            key += isDigits(head) ? std::string_view(order) : head;
+            key += support::isDigits(head) ? std::string_view(order) : head;
             key += '.';
-            key += isDigits(tail) ? std::string_view(order) : tail;
+            key += support::isDigits(tail) ? std::string_view(order) : tail;
             m_store.push_back(std::move(key));
             m_entryKey[e] = m_store.back();
         }
@@ -159,7 +159,7 @@ public:
         if (!m_override.empty() && m_override[index].data())
             return { m_override[index], {} };
         const Item& item = m_table->items()[index];
-        if (item.explicitName != kNoString && !(m_renumberBackward && m_table->entries()[item.entry].kind == CallKind::Backward))
+        if (item.explicitName != support::kNoString && !(m_renumberBackward && m_table->entries()[item.entry].kind == CallKind::Backward))
             return { m_table->text(item.explicitName), {} };
         return { m_entryKey[item.entry], m_table->suffix(item) };
     }
@@ -175,7 +175,7 @@ public:
     {
         const std::size_t n = m_table->items().size();
         m_hashes.resize(n);
-        parallelFor(n, n < 65536 ? 1 : threads, [&](std::size_t begin, std::size_t end) {
+        support::parallelFor(n, n < 65536 ? 1 : threads, [&](std::size_t begin, std::size_t end) {
             for (std::size_t i = begin; i < end; ++i)
                 m_hashes[i] = (*this)[i].hash();
         });
@@ -345,7 +345,7 @@ std::vector<MatchedRow> matchItems(const ItemTable& npu, const ItemTable& bench,
 {
     const bool renumber = !options.fuzzyMatch && !options.debugFile;
     std::optional<SideKeys> benchSlot, npuSlot;
-    runConcurrently([&] { npuSlot.emplace(npu, renumber); }, [&] { benchSlot.emplace(bench, renumber); });
+    support::runConcurrently([&] { npuSlot.emplace(npu, renumber); }, [&] { benchSlot.emplace(bench, renumber); });
     SideKeys& npuKeys = *npuSlot;
     SideKeys& benchKeys = *benchSlot;
     const auto& npuItems = npu.items();
@@ -377,7 +377,7 @@ std::vector<MatchedRow> matchItems(const ItemTable& npu, const ItemTable& bench,
     if (options.fuzzyMatch && !options.useDataMapping && !crossRuntime) {
         rows = fuzzyMatch(npu, bench, npuKeys, benchKeys);
     } else {
-        const std::size_t threads = npuItems.size() < 65536 ? 1 : defaultThreadCount();
+        const std::size_t threads = npuItems.size() < 65536 ? 1 : support::defaultThreadCount();
         npuKeys.computeHashes(threads);
         benchKeys.computeHashes(threads);
         KeyIndex index(benchItems.size());
@@ -386,7 +386,7 @@ std::vector<MatchedRow> matchItems(const ItemTable& npu, const ItemTable& bench,
         // The look-ups run on contiguous NPU ranges in parallel; the ranges' rows are joined in NPU order.
         const std::size_t chunk = (npuItems.size() + threads - 1) / threads; // parallelFor's split
         std::vector<std::vector<MatchedRow>> parts(threads);
-        parallelFor(npuItems.size(), threads, [&](std::size_t begin, std::size_t end) {
+        support::parallelFor(npuItems.size(), threads, [&](std::size_t begin, std::size_t end) {
             std::vector<MatchedRow>& part = parts[begin / std::max<std::size_t>(chunk, 1)];
             part.reserve(end - begin);
             for (std::size_t i = begin; i < end; ++i) {
@@ -407,7 +407,7 @@ std::vector<MatchedRow> matchItems(const ItemTable& npu, const ItemTable& bench,
             rows.insert(rows.end(), parts[t].begin(), parts[t].end());
     }
     if (!options.useDataMapping)
-        parallelFor(rows.size(), rows.size() < 65536 ? 1 : defaultThreadCount(), [&](std::size_t begin, std::size_t end) {
+        support::parallelFor(rows.size(), rows.size() < 65536 ? 1 : support::defaultThreadCount(), [&](std::size_t begin, std::size_t end) {
             for (std::size_t r = begin; r < end; ++r) {
                 MatchedRow& row = rows[r];
                 if (row.bench != kUnmatched
@@ -418,4 +418,4 @@ std::vector<MatchedRow> matchItems(const ItemTable& npu, const ItemTable& bench,
     return rows;
 }
 
-} // namespace msprobe
+} // namespace msprobe::compare

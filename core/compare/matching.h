@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-namespace msprobe {
+namespace msprobe::compare {
 
 inline constexpr std::int32_t kUnmatched = -1;
 
@@ -37,4 +37,4 @@ bool dtypesMatch(std::string_view npu, std::string_view bench);
 std::vector<MatchedRow> matchItems(const ItemTable& npu, const ItemTable& bench, const CompareOptions& options,
     const CrossRuntimeKeys* crossRuntime = nullptr);
 
-} // namespace msprobe
+} // namespace msprobe::compare

@@ -10,7 +10,7 @@
 #include <cstdlib>
 #include <cstring>
 
-namespace msprobe {
+namespace msprobe::compare {
 
 PyVal PyVal::real(double x)
 {
@@ -32,7 +32,7 @@ void appendPyText(std::string& out, const PyVal& value)
         out.append(buf, r.ptr);
         return;
     }
-    case PyKind::Float: appendPythonFloatRepr(out, value.f); return;
+    case PyKind::Float: support::appendPythonFloatRepr(out, value.f); return;
     case PyKind::Bool: out += value.b ? "True" : "False"; return;
     }
 }
@@ -264,7 +264,7 @@ double pandasReparse(double value)
         return value;
     thread_local std::string text;
     text.clear();
-    appendPythonFloatRepr(text, value);
+    support::appendPythonFloatRepr(text, value);
     return pandasStrtod(text);
 }
 
@@ -361,4 +361,4 @@ bool hasFormulaPrefix(std::string_view text)
     return false;
 }
 
-} // namespace msprobe
+} // namespace msprobe::compare

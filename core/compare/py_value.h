@@ -7,7 +7,7 @@
 #include <string>
 #include <string_view>
 
-namespace msprobe {
+namespace msprobe::compare {
 
 // One cell of the reference tool's result table as pandas holds it: a Python str, int, float or bool.
 // None is held as the string "None" and a float NaN as the string "Nan", as the reference converts them.
@@ -65,4 +65,4 @@ std::string crc32Hex(std::string_view bytes);
 // ^[＋－＝％＠+\-=%@]|;[＋－＝％＠+\-=%@]
 bool hasFormulaPrefix(std::string_view text);
 
-} // namespace msprobe
+} // namespace msprobe::compare

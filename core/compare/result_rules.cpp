@@ -7,7 +7,7 @@
 #include <cmath>
 #include <functional>
 
-namespace msprobe {
+namespace msprobe::compare {
 
 std::string_view toString(ResultLevel level)
 {
@@ -48,7 +48,7 @@ std::string errMessageText(std::uint16_t messages)
         if (!first)
             out += ", ";
         first = false;
-        appendJsonString(out, ruleMessageText(static_cast<RuleMessage>(bit)));
+        support::appendJsonString(out, ruleMessageText(static_cast<RuleMessage>(bit)));
     }
     out += ']';
     return out;
@@ -283,4 +283,4 @@ void applyResultRules(CompareMode mode, std::span<const RuleRow> rows, std::span
     }
 }
 
-} // namespace msprobe
+} // namespace msprobe::compare

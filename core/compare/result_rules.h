@@ -9,7 +9,7 @@
 #include <string>
 #include <string_view>
 
-namespace msprobe {
+namespace msprobe::compare {
 
 enum class ResultLevel : std::uint8_t { Pass, Warning, Error };
 std::string_view toString(ResultLevel level);
@@ -67,4 +67,4 @@ std::string_view ruleMessageText(RuleMessage message);
 // Python float(s.strip('%')) / 100, or 0 when that raises (the checkers' str2float).
 double percentToFraction(std::string_view text);
 
-} // namespace msprobe
+} // namespace msprobe::compare

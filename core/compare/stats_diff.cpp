@@ -5,7 +5,7 @@
 #include <charconv>
 #include <cmath>
 
-namespace msprobe {
+namespace msprobe::compare {
 
 namespace {
 
@@ -67,7 +67,7 @@ std::int64_t integerOf(const PyVal& value)
 
 void percentOf(std::string& rel, double ratio)
 {
-    appendPythonFloatRepr(rel, std::fabs(ratio));
+    support::appendPythonFloatRepr(rel, std::fabs(ratio));
     rel += '%';
 }
 
@@ -156,7 +156,7 @@ void statisticDiffImpl(const PyVal& npu, const PyVal& bench, bool npuIntColumn, 
         const double y = benchIntColumn ? static_cast<double>(integerOf(bench))
             : reparsed && bench.kind == PyKind::Float ? reparsed[1] : numberOf(bench);
         const double d = x - y;
-        appendPythonFloatRepr(diff, d);
+        support::appendPythonFloatRepr(diff, d);
         if (y == 0)
             rel = "inf";
         else
@@ -218,7 +218,7 @@ void legacyStatisticDiff(const PyVal& npu, const PyVal& bench, std::string& diff
         auto r = std::to_chars(buf, buf + sizeof buf, npu.i - bench.i);
         diff.assign(buf, r.ptr);
     } else {
-        appendPythonFloatRepr(diff, d);
+        support::appendPythonFloatRepr(diff, d);
     }
     if (y != 0)
         percentOf(rel, d / y * 100);
@@ -228,4 +228,4 @@ void legacyStatisticDiff(const PyVal& npu, const PyVal& bench, std::string& diff
         warn = true;
 }
 
-} // namespace msprobe
+} // namespace msprobe::compare

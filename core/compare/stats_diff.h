@@ -5,7 +5,7 @@
 
 #include <string>
 
-namespace msprobe {
+namespace msprobe::compare {
 
 // How the reference classifies a statistic cell before choosing a diff rule (spec 2.7).
 enum class StatClass : std::uint8_t { Num, Nan, Inf, NegInf, Device, NA, Other };
@@ -25,4 +25,4 @@ bool isIntegerCell(const PyVal& value);
 // |diff| / (max(|npu|, |bench|) + 1e-10) > 0.5.
 void legacyStatisticDiff(const PyVal& npu, const PyVal& bench, std::string& diff, std::string& rel, bool& warn);
 
-} // namespace msprobe
+} // namespace msprobe::compare

@@ -7,7 +7,7 @@
 #include <limits>
 #include <vector>
 
-namespace msprobe {
+namespace msprobe::compare {
 
 namespace {
 
@@ -15,9 +15,9 @@ constexpr double kFloatEpsilon = 2.220446049250313e-16; // numpy float64 eps, al
 constexpr std::string_view kUnsupported = "unsupported";
 
 // numpy dtype after the reference's torch -> numpy step (bfloat16 is widened to float32).
-ElementType numpyType(ElementType type) { return type == ElementType::BFloat16 ? ElementType::Float32 : type; }
+dump::ElementType numpyType(dump::ElementType type) { return type == dump::ElementType::BFloat16 ? dump::ElementType::Float32 : type; }
 
-bool isFloatType(ElementType t) { return t == ElementType::Float16 || t == ElementType::Float32 || t == ElementType::Float64; }
+bool isFloatType(dump::ElementType t) { return t == dump::ElementType::Float16 || t == dump::ElementType::Float32 || t == dump::ElementType::Float64; }
 
 std::vector<std::int64_t> squeezed(const std::vector<std::int64_t>& shape)
 {
@@ -84,27 +84,27 @@ void relativeMetrics(const double* n, const double* b, std::size_t size, bool ze
     cells[5] = PyVal::real(formatValue(static_cast<double>(below5) / static_cast<double>(size)));
 }
 
-PyVal zeroDMaxAbsErr(double n, double b, ElementType tn, ElementType tb)
+PyVal zeroDMaxAbsErr(double n, double b, dump::ElementType tn, dump::ElementType tb)
 {
-    const bool intN = !isFloatType(tn) && tn != ElementType::Bool, intB = !isFloatType(tb) && tb != ElementType::Bool;
+    const bool intN = !isFloatType(tn) && tn != dump::ElementType::Bool, intB = !isFloatType(tb) && tb != dump::ElementType::Bool;
     double d;
-    if (tn == ElementType::Bool || tb == ElementType::Bool) {
+    if (tn == dump::ElementType::Bool || tb == dump::ElementType::Bool) {
         d = std::fabs(n - b);
     } else if (intN && intB) {
         std::int64_t x = static_cast<std::int64_t>(n), y = static_cast<std::int64_t>(b);
         std::int64_t diff = static_cast<std::int64_t>(static_cast<std::uint64_t>(x) - static_cast<std::uint64_t>(y));
-        if (tn == tb && tn == ElementType::UInt8)
+        if (tn == tb && tn == dump::ElementType::UInt8)
             diff = static_cast<std::uint8_t>(diff);
-        else if (tn == tb && tn == ElementType::Int8)
+        else if (tn == tb && tn == dump::ElementType::Int8)
             diff = static_cast<std::int8_t>(diff);
-        else if (tn == tb && tn == ElementType::Int16)
+        else if (tn == tb && tn == dump::ElementType::Int16)
             diff = static_cast<std::int16_t>(diff);
-        else if (tn == tb && tn == ElementType::Int32)
+        else if (tn == tb && tn == dump::ElementType::Int32)
             diff = static_cast<std::int32_t>(diff);
         d = std::fabs(static_cast<double>(diff));
-    } else if (tn == ElementType::Float16 && tb == ElementType::Float16) {
+    } else if (tn == dump::ElementType::Float16 && tb == dump::ElementType::Float16) {
         d = std::fabs(roundToHalf(n - b));
-    } else if ((tn == ElementType::Float32 || tn == ElementType::Float16) && (tb == ElementType::Float32 || tb == ElementType::Float16)) {
+    } else if ((tn == dump::ElementType::Float32 || tn == dump::ElementType::Float16) && (tb == dump::ElementType::Float32 || tb == dump::ElementType::Float16)) {
         d = std::fabs(static_cast<double>(static_cast<float>(n) - static_cast<float>(b)));
     } else {
         d = std::fabs(n - b);
@@ -124,14 +124,14 @@ TensorMetrics tensorMetricsError(std::string_view value, std::string message)
     return m;
 }
 
-TensorMetrics compareTensors(const TensorData& npu, const TensorData& bench)
+TensorMetrics compareTensors(const dump::TensorData& npu, const dump::TensorData& bench)
 {
     if (npu.numel() == 0)
         return tensorMetricsError(kUnsupported, "This is empty data, can not compare.");
     const auto npuShape = squeezed(npu.shape), benchShape = squeezed(bench.shape);
     if (npuShape != benchShape)
         return tensorMetricsError("shape unmatched", "Shape of NPU and bench tensor do not match. Skipped.");
-    const ElementType tn = numpyType(npu.elementType), tb = numpyType(bench.elementType);
+    const dump::ElementType tn = numpyType(npu.elementType), tb = numpyType(bench.elementType);
     const bool zeroD = npuShape.empty();
 
     TensorMetrics m;
@@ -166,7 +166,7 @@ TensorMetrics compareTensors(const TensorData& npu, const TensorData& bench)
     }
 
     // Relative error in numpy's result type: float32 when both sides are float16/float32, else float64.
-    const bool single = (tn == ElementType::Float16 || tn == ElementType::Float32) && (tb == ElementType::Float16 || tb == ElementType::Float32);
+    const bool single = (tn == dump::ElementType::Float16 || tn == dump::ElementType::Float32) && (tb == dump::ElementType::Float16 || tb == dump::ElementType::Float32);
     if (single)
         relativeMetrics<float>(n, b, size, zeroD, m.cells);
     else
@@ -223,4 +223,4 @@ TensorMetrics compareTensors(const TensorData& npu, const TensorData& bench)
     return m;
 }
 
-} // namespace msprobe
+} // namespace msprobe::compare

@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-namespace msprobe {
+namespace msprobe::compare {
 
 // The six tensor-mode metrics of one row (Cosine, EucDist, MaxAbsErr, MaxRelativeErr, One Thousandth Err Ratio,
 // Five Thousandths Err Ratio) and the reference's message (which the Result rules discard later).
@@ -30,6 +30,6 @@ TensorMetrics tensorMetricsError(std::string_view value, std::string message);
 
 // Compares two tensors as the reference's npy_compare does after torch.load: bf16 already widened, squeezed,
 // validation chain (empty, shape, 0-d, NaN/Inf positions, dtype), then the metrics with numpy's dtype rules.
-TensorMetrics compareTensors(const TensorData& npu, const TensorData& bench);
+TensorMetrics compareTensors(const dump::TensorData& npu, const dump::TensorData& bench);
 
-} // namespace msprobe
+} // namespace msprobe::compare

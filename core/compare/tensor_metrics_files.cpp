@@ -8,33 +8,33 @@
 
 namespace fs = std::filesystem;
 
-namespace msprobe {
+namespace msprobe::compare {
 
 namespace {
 
 // The path as text with control characters escaped (data_names come from the dump: never echoed raw).
-std::string reasonOf(const Error& error)
+std::string reasonOf(const support::Error& error)
 {
     return error.place().empty() ? error.detail() : error.place() + ": " + error.detail();
 }
 
 } // namespace
 
-std::optional<TensorData> loadRowTensor(
+std::optional<dump::TensorData> loadRowTensor(
     const fs::path& dataDir, std::string_view dataName, std::vector<TensorFileProblem>& problems)
 {
     fs::path file = dataDir / fs::path(std::string(dataName));
     try {
-        file = resolveDataFile(dataDir, dataName);
-        return readTensorFile(file);
-    } catch (const Error& error) {
+        file = dump::resolveDataFile(dataDir, dataName);
+        return dump::readTensorFile(file);
+    } catch (const support::Error& error) {
         std::string reason = error.file() == dataDir.string() ? error.detail() : reasonOf(error);
         std::error_code ec;
         if (!fs::exists(dataDir, ec))
             reason += " (the folder " + dataDir.string() + " is missing)";
-        problems.push_back({ printableText(file.string()), std::move(reason) });
+        problems.push_back({ support::printableText(file.string()), std::move(reason) });
     } catch (const std::exception& error) {
-        problems.push_back({ printableText(file.string()), error.what() });
+        problems.push_back({ support::printableText(file.string()), error.what() });
     }
     return std::nullopt;
 }
@@ -43,8 +43,8 @@ TensorMetrics compareTensorFilePair(
     const fs::path& npuDir, std::string_view npuName, const fs::path& benchDir, std::string_view benchName)
 {
     std::vector<TensorFileProblem> problems;
-    const std::optional<TensorData> npu = loadRowTensor(npuDir, npuName, problems);
-    const std::optional<TensorData> bench = loadRowTensor(benchDir, benchName, problems);
+    const std::optional<dump::TensorData> npu = loadRowTensor(npuDir, npuName, problems);
+    const std::optional<dump::TensorData> bench = loadRowTensor(benchDir, benchName, problems);
     if (npu && bench)
         return compareTensors(*npu, *bench);
     TensorMetrics metrics = tensorMetricsError("unsupported", "Dump file: " + problems.front().file + " not found or read failed.");
@@ -66,7 +66,7 @@ std::string errMessageWithProblems(std::uint16_t messages, const std::vector<Ten
     for (const TensorFileProblem& problem : problems) {
         if (text.size() > 1)
             text += ", ";
-        appendJsonString(text, tensorFileProblemMessage(problem));
+        support::appendJsonString(text, tensorFileProblemMessage(problem));
     }
     return text + ']';
 }
@@ -109,4 +109,4 @@ std::string tensorFileProblemCount(std::size_t count)
     return std::to_string(count) + (count == 1 ? " tensor file" : " tensor files") + " missing or unreadable";
 }
 
-} // namespace msprobe
+} // namespace msprobe::compare

@@ -16,10 +16,10 @@
 #include <unordered_set>
 #include <vector>
 
-namespace msprobe {
+namespace msprobe::compare {
 
 // One side's tensor, or nullopt with the problem appended to problems.
-std::optional<TensorData> loadRowTensor(
+std::optional<dump::TensorData> loadRowTensor(
     const std::filesystem::path& dataDir, std::string_view dataName, std::vector<TensorFileProblem>& problems);
 
 // Both sides read (every problem listed) and compared. With a problem the six cells are "unsupported", message
@@ -53,4 +53,4 @@ private:
 // "N tensor file(s) missing or unreadable": the count line of the summaries.
 std::string tensorFileProblemCount(std::size_t count);
 
-} // namespace msprobe
+} // namespace msprobe::compare

@@ -3,7 +3,7 @@
 
 #include <nlohmann/json.hpp>
 
-namespace msprobe {
+namespace msprobe::compare {
 
 namespace {
 
@@ -77,4 +77,4 @@ std::string renderVerdictJson(const JobOutcome& job)
     return root.dump(2) + "\n";
 }
 
-} // namespace msprobe
+} // namespace msprobe::compare

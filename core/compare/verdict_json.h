@@ -5,10 +5,10 @@
 
 #include <string>
 
-namespace msprobe {
+namespace msprobe::compare {
 
 // Machine-readable verdicts of a job for CI (compare_verdict_{ts}.json): overall verdict, counts per pair, the
 // first divergence and NaN/Inf origin, the first failing rows and the files written.
 std::string renderVerdictJson(const JobOutcome& job);
 
-} // namespace msprobe
+} // namespace msprobe::compare

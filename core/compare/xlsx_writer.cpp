@@ -9,7 +9,7 @@
 
 #include <cmath>
 
-namespace msprobe {
+namespace msprobe::compare {
 
 namespace {
 
@@ -28,23 +28,23 @@ struct WorkbookCloser {
 void check(lxw_error error, const std::filesystem::path& path)
 {
     if (error != LXW_NO_ERROR)
-        throw Error(path.string(), {}, std::string("xlsx write failed: ") + lxw_strerror(error));
+        throw support::Error(path.string(), {}, std::string("xlsx write failed: ") + lxw_strerror(error));
 }
 
 } // namespace
 
 std::filesystem::path writeXlsx(const CompareTable& table, const std::filesystem::path& path, const std::atomic<bool>* cancel,
-    AtomicFile::OnClash onClash)
+    support::AtomicFile::OnClash onClash)
 {
-    AtomicFile output(path, onClash);
+    support::AtomicFile output(path, onClash);
     const std::string temp = output.temporaryPath().string() + ".xlsx";
-    registerTemporaryFile(temp); // libxlsxwriter writes it by path: removed on an interruption too
+    support::registerTemporaryFile(temp); // libxlsxwriter writes it by path: removed on an interruption too
     struct TempRemover {
         std::string file;
         ~TempRemover()
         {
             std::remove(file.c_str());
-            unregisterTemporaryFile(file);
+            support::unregisterTemporaryFile(file);
         }
     } remover { temp };
 
@@ -54,7 +54,7 @@ std::filesystem::path writeXlsx(const CompareTable& table, const std::filesystem
     WorkbookCloser closer;
     closer.workbook = workbook_new_opt(temp.c_str(), &options);
     if (!closer.workbook)
-        throw Error(path.string(), {}, "cannot create the xlsx file");
+        throw support::Error(path.string(), {}, "cannot create the xlsx file");
     lxw_workbook* workbook = closer.workbook;
 
     lxw_format* headerFormat = workbook_add_format(workbook);
@@ -90,7 +90,7 @@ std::filesystem::path writeXlsx(const CompareTable& table, const std::filesystem
         const std::size_t begin = s * sliceSize, end = std::min(rows, begin + sliceSize);
         for (std::size_t r = begin; r < end; ++r) {
             if (cancel && cancel->load(std::memory_order_relaxed))
-                throw Error("cancelled");
+                throw support::Error("cancelled");
             const auto excelRow = static_cast<lxw_row_t>(r - begin + 1);
             lxw_format* format = nullptr;
             if (!highlight.rows.empty()) {
@@ -141,9 +141,9 @@ std::filesystem::path writeXlsx(const CompareTable& table, const std::filesystem
     std::error_code ec;
     std::filesystem::rename(temp, output.temporaryPath(), ec);
     if (ec)
-        throw Error(path.string(), {}, "cannot move the xlsx file into place: " + ec.message());
+        throw support::Error(path.string(), {}, "cannot move the xlsx file into place: " + ec.message());
     output.commit();
     return output.finalPath();
 }
 
-} // namespace msprobe
+} // namespace msprobe::compare

@@ -25,13 +25,13 @@
 
 namespace fs = std::filesystem;
 
-namespace msprobe {
+namespace msprobe::diagnose {
 
 namespace {
 
-using anomaly::Comm;
-using anomaly::Op;
-using anomaly::RankSummary;
+using detail::Comm;
+using detail::Op;
+using detail::RankSummary;
 
 class OverflowAnalyzer {
 public:
@@ -66,7 +66,7 @@ public:
     }
 
 private:
-    static bool peerOf(const anomaly::Peers& peers, int rank)
+    static bool peerOf(const detail::Peers& peers, int rank)
     {
         return std::binary_search(peers.ranks->begin(), peers.ranks->end(), rank); // interned from a std::set: sorted
     }
@@ -81,7 +81,7 @@ private:
             const int rank = order[i];
             finder.nextRank();
             for (Comm* cur : m_comm.live(rank)) {
-                const anomaly::Peers& info = cur->data.peers;
+                const detail::Peers& info = cur->data.peers;
                 const std::string key = info.api + '/' + static_cast<char>('0' + static_cast<int>(info.kind));
                 for (int other : info.ranks->empty() ? order : *info.ranks) {
                     if (other <= rank || !m_comm.ranks.count(other)) // ranks up to this one were searched already
@@ -89,7 +89,7 @@ private:
                     auto& candidates = m_comm.candidates(other, key,
                         [&](const Comm& search) { return search.api == info.api && search.kind == info.kind; });
                     Comm* search = finder.take(candidates, [&](const Comm& candidate) {
-                        const anomaly::Peers& back = candidate.data.peers;
+                        const detail::Peers& back = candidate.data.peers;
                         return (back.ranks->empty() && !isDirected(candidate.api)) || peerOf(back, rank);
                     });
                     if (!search)
@@ -165,7 +165,7 @@ std::map<std::string, std::string> entryFields(const fs::path& dumpJson, std::st
     std::map<std::string, std::string> fields;
     simdjson::padded_string json;
     if (simdjson::padded_string::load(dumpJson.string()).get(json))
-        throw Error(dumpJson.string(), {}, "cannot read the file");
+        throw support::Error(dumpJson.string(), {}, "cannot read the file");
     simdjson::ondemand::parser parser;
     try {
         auto doc = parser.iterate(json);
@@ -190,7 +190,7 @@ std::map<std::string, std::string> entryFields(const fs::path& dumpJson, std::st
             break;
         }
     } catch (const simdjson::simdjson_error& e) {
-        throw Error(dumpJson.string(), "entry '" + std::string(entryName) + "'", std::string("invalid JSON: ") + e.what());
+        throw support::Error(dumpJson.string(), "entry '" + std::string(entryName) + "'", std::string("invalid JSON: ") + e.what());
     }
     return fields;
 }
@@ -198,12 +198,12 @@ std::map<std::string, std::string> entryFields(const fs::path& dumpJson, std::st
 // What the report shows of a rank besides its dump: read again for the ranks with a finding only.
 struct RankFiles {
     fs::path dir;
-    ConstructInfo construct;
-    StackInfo stack;
+    dump::ConstructInfo construct;
+    dump::StackInfo stack;
 };
 
 // construct_info: the op, its parent, the parent's parent... listed root first; a loop ends at the first repeat.
-std::vector<const std::string*> parentChain(const ConstructInfo& construct, const std::string& name)
+std::vector<const std::string*> parentChain(const dump::ConstructInfo& construct, const std::string& name)
 {
     std::vector<const std::string*> chain { &name };
     std::unordered_set<std::string_view> seen { name };
@@ -221,11 +221,11 @@ std::string nodeInfo(const Op& op, const RankFiles& rank)
     auto fieldJson = [&](const char* key, const char* fallback) {
         std::string out;
         auto hit = fields.find(key);
-        appendPythonJson(out, hit == fields.end() ? std::string_view(fallback) : std::string_view(hit->second), 2, 4);
+        support::appendPythonJson(out, hit == fields.end() ? std::string_view(fallback) : std::string_view(hit->second), 2, 4);
         return out;
     };
     std::string out = "{\n      \"op_name\": ";
-    appendJsonString(out, name);
+    support::appendJsonString(out, name);
     out += ",\n      \"data_info\": {\n";
     if (name.find("forward") != std::string::npos) {
         out += "        \"input_args\": " + fieldJson("input_args", "[]") + ",\n";
@@ -237,7 +237,7 @@ std::string nodeInfo(const Op& op, const RankFiles& rank)
     const auto chain = parentChain(rank.construct, name);
     for (std::size_t i = 0; i < chain.size(); ++i) {
         out += "\n        ";
-        appendJsonString(out, *chain[i]);
+        support::appendJsonString(out, *chain[i]);
         if (i + 1 < chain.size())
             out += ',';
     }
@@ -251,7 +251,7 @@ std::string nodeInfo(const Op& op, const RankFiles& rank)
         out += '[';
         for (std::size_t i = 0; i < frames->size(); ++i) {
             out += "\n        ";
-            appendJsonString(out, (*frames)[i]);
+            support::appendJsonString(out, (*frames)[i]);
             if (i + 1 < frames->size())
                 out += ',';
         }
@@ -267,29 +267,29 @@ std::string analyzeOverflow(const fs::path& stepDir)
 {
     std::error_code ec;
     if (!fs::is_directory(stepDir, ec))
-        throw Error(stepDir.string(), {}, "is not a step directory");
+        throw support::Error(stepDir.string(), {}, "is not a step directory");
     // rank and rank{N} by number (leading zeros allowed); a proc{PID} alone in the step is rank 0.
-    const DumpFolders folders = listDumpFolders(stepDir, DumpFolderNames::Written);
+    const dump::DumpFolders folders = dump::listDumpFolders(stepDir, dump::DumpFolderNames::Written);
     std::map<int, fs::path> rankDirs;
     for (const auto& rank : folders.ranks)
         rankDirs[rank.number] = rank.path;
     if (folders.entries() == 1 && folders.procs.size() == 1)
         rankDirs[0] = folders.procs.front().path;
     if (rankDirs.empty())
-        throw Error(stepDir.string(), {}, "no rank{N} (or single proc{PID}) directory to check");
+        throw support::Error(stepDir.string(), {}, "no rank{N} (or single proc{PID}) directory to check");
     // One rank at a time: its dump is reduced to a summary and dropped; construct.json and stack.json are
     // checked now and read again below only for the ranks the report names.
     std::vector<RankSummary> ranks;
-    anomaly::PeerPool peers;
-    DumpJsonReader reader;
+    detail::PeerPool peers;
+    dump::DumpJsonReader reader;
     bool anyBeforeComm = false;
     for (const auto& [rank, dir] : rankDirs) {
-        const DumpFile dump = reader.read(dir / "dump.json");
-        readConstructJson(dir / "construct.json");
-        readStackJson(dir / "stack.json");
+        const dump::DumpFile dump = reader.read(dir / "dump.json");
+        dump::readConstructJson(dir / "construct.json");
+        dump::readStackJson(dir / "stack.json");
         if (ranks.empty() && (!dump.frameworkPresent || dump.framework != "pytorch"))
-            throw Error(dump.path, {}, "overflow check is only available for PyTorch dumps (framework \"pytorch\")");
-        ranks.push_back(anomaly::summarizeRank(dump, rank, !anyBeforeComm, peers));
+            throw support::Error(dump.path, {}, "overflow check is only available for PyTorch dumps (framework \"pytorch\")");
+        ranks.push_back(detail::summarizeRank(dump, rank, !anyBeforeComm, peers));
         ranks.back().dir = dir;
         anyBeforeComm = anyBeforeComm || ranks.back().beforeComm;
     }
@@ -302,7 +302,7 @@ std::string analyzeOverflow(const fs::path& stepDir)
         auto it = std::find_if(byRank.begin(), byRank.end(), [&](const auto& p) { return p.second.front()->rank == op.rank; });
         if (it == byRank.end()) {
             const fs::path dir = rankDirs.at(op.rank);
-            byRank.push_back({ RankFiles { dir, readConstructJson(dir / "construct.json"), readStackJson(dir / "stack.json") }, {} });
+            byRank.push_back({ RankFiles { dir, dump::readConstructJson(dir / "construct.json"), dump::readStackJson(dir / "stack.json") }, {} });
             it = byRank.end() - 1;
         }
         it->second.push_back(&op);
@@ -323,4 +323,4 @@ std::string analyzeOverflow(const fs::path& stepDir)
     return out;
 }
 
-} // namespace msprobe
+} // namespace msprobe::diagnose

@@ -4,7 +4,7 @@
 #include <filesystem>
 #include <string>
 
-namespace msprobe {
+namespace msprobe::diagnose {
 
 // `msprobe overflow_check -i STEP_DIR` (spec 3.1): finds the first node whose inputs are finite while its output
 // carries NaN/Inf -- before communication, through the cross-rank communication graph, or after the last
@@ -13,4 +13,4 @@ namespace msprobe {
 // non-PyTorch dump.
 std::string analyzeOverflow(const std::filesystem::path& stepDir);
 
-} // namespace msprobe
+} // namespace msprobe::diagnose

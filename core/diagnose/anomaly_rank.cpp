@@ -7,7 +7,7 @@
 #include <charconv>
 #include <map>
 
-namespace msprobe::anomaly {
+namespace msprobe::diagnose::detail {
 
 namespace {
 
@@ -27,42 +27,42 @@ bool isIgnored(std::string_view name)
     return name.find("Torch.empty") != std::string_view::npos || name.find("Torch.fill") != std::string_view::npos;
 }
 
-std::int64_t field(const DumpFile& dump, std::size_t entry, std::string_view key)
+std::int64_t field(const dump::DumpFile& dump, std::size_t entry, std::string_view key)
 {
     const std::uint32_t body = dump.entries[entry].body;
-    return dump.nodes[body].kind == NodeKind::Dict ? dump.childByKey(body, key) : -1;
+    return dump.nodes[body].kind == dump::NodeKind::Dict ? dump.childByKey(body, key) : -1;
 }
 
 // check_item_anomaly: a top-level element (list) or value (dict) whose Max or Min is NaN/inf.
-bool itemsAnomalous(const DumpFile& dump, std::int64_t node)
+bool itemsAnomalous(const dump::DumpFile& dump, std::int64_t node)
 {
     if (node < 0)
         return false;
     const auto n = static_cast<std::uint32_t>(node);
-    if (dump.nodes[n].kind != NodeKind::List && dump.nodes[n].kind != NodeKind::Dict)
+    if (dump.nodes[n].kind != dump::NodeKind::List && dump.nodes[n].kind != dump::NodeKind::Dict)
         return false;
     for (std::uint32_t child : dump.children(n)) {
-        const ValueNode& v = dump.nodes[child];
-        if (v.kind == NodeKind::Tensor && (dump.tensors.max[v.payload].isNonFinite() || dump.tensors.min[v.payload].isNonFinite()))
+        const dump::ValueNode& v = dump.nodes[child];
+        if (v.kind == dump::NodeKind::Tensor && (dump.tensors.max[v.payload].isNonFinite() || dump.tensors.min[v.payload].isNonFinite()))
             return true;
     }
     return false;
 }
 
 // The int value of a scalar leaf, if it is one.
-std::optional<long long> intValue(const DumpFile& dump, std::int64_t node)
+std::optional<long long> intValue(const dump::DumpFile& dump, std::int64_t node)
 {
     if (node < 0)
         return std::nullopt;
-    const ValueNode& v = dump.nodes[static_cast<std::size_t>(node)];
-    if (v.kind != NodeKind::Scalar || dump.scalars.valueKind[v.payload] != ScalarValueKind::Int)
+    const dump::ValueNode& v = dump.nodes[static_cast<std::size_t>(node)];
+    if (v.kind != dump::NodeKind::Scalar || dump.scalars.valueKind[v.payload] != dump::ScalarValueKind::Int)
         return std::nullopt;
     return dump.scalars.number[v.payload].i;
 }
 
-bool truthyDict(const DumpFile& dump, std::int64_t node)
+bool truthyDict(const dump::DumpFile& dump, std::int64_t node)
 {
-    return node >= 0 && dump.nodes[static_cast<std::size_t>(node)].kind != NodeKind::Null;
+    return node >= 0 && dump.nodes[static_cast<std::size_t>(node)].kind != dump::NodeKind::Null;
 }
 
 const std::map<std::string_view, std::string_view> kP2P = { { "send", "recv" }, { "recv", "send" }, { "isend", "irecv" },
@@ -75,7 +75,7 @@ CommKind opposite(CommKind k) { return k == CommKind::Src ? CommKind::Dst : k ==
 
 // What one rank's dump says of one entry, for the kind and peers of a communication op.
 struct EntryView {
-    const DumpFile& dump;
+    const dump::DumpFile& dump;
     std::size_t entry;
     int rank;
 
@@ -91,8 +91,8 @@ struct EntryView {
         const std::int64_t args = field(dump, entry, "input_args");
         if (args >= 0)
             for (std::uint32_t child : dump.children(static_cast<std::uint32_t>(args))) {
-                const ValueNode& v = dump.nodes[child];
-                if (v.kind == NodeKind::Scalar && dump.text(dump.scalars.type[v.payload]) == "int")
+                const dump::ValueNode& v = dump.nodes[child];
+                if (v.kind == dump::NodeKind::Scalar && dump.text(dump.scalars.type[v.payload]) == "int")
                     out.push_back(child);
             }
         return out;
@@ -151,8 +151,8 @@ Peers connectedInfo(const EntryView& e, std::string_view api, CommKind kind, Pee
                 ranks.insert(static_cast<int>(*value));
     const std::int64_t group = e.kwarg("group");
     if (group >= 0) {
-        const ValueNode& v = e.dump.nodes[static_cast<std::size_t>(group)];
-        if (v.kind == NodeKind::Scalar)
+        const dump::ValueNode& v = e.dump.nodes[static_cast<std::size_t>(group)];
+        if (v.kind == dump::NodeKind::Scalar)
             for (const auto& extra : e.dump.extrasOf(e.dump.scalars.extras[v.payload]))
                 if (e.dump.text(extra.key) == "group_ranks")
                     addGroupRanks(e.dump.text(extra.text), ranks);
@@ -161,7 +161,7 @@ Peers connectedInfo(const EntryView& e, std::string_view api, CommKind kind, Pee
     return info;
 }
 
-Op opOf(const DumpFile& dump, std::size_t entry, int rank, int subLayer)
+Op opOf(const dump::DumpFile& dump, std::size_t entry, int rank, int subLayer)
 {
     Op op;
     op.rank = rank;
@@ -175,7 +175,7 @@ Op opOf(const DumpFile& dump, std::size_t entry, int rank, int subLayer)
 }
 
 // Only the verdict, without copying the name: most ops are neither communication ops nor anomalies.
-bool isAnomaly(const DumpFile& dump, std::size_t entry)
+bool isAnomaly(const dump::DumpFile& dump, std::size_t entry)
 {
     if (isIgnored(dump.entryName(entry)) || !itemsAnomalous(dump, field(dump, entry, "output")))
         return false;
@@ -183,7 +183,7 @@ bool isAnomaly(const DumpFile& dump, std::size_t entry)
         && !itemsAnomalous(dump, field(dump, entry, "input_kwargs"));
 }
 
-std::unique_ptr<Comm> commOf(const DumpFile& dump, std::size_t entry, int rank, int subLayer, PeerPool& pool)
+std::unique_ptr<Comm> commOf(const dump::DumpFile& dump, std::size_t entry, int rank, int subLayer, PeerPool& pool)
 {
     const std::string_view name = dump.entryName(entry);
     auto node = std::make_unique<Comm>();
@@ -198,7 +198,7 @@ std::unique_ptr<Comm> commOf(const DumpFile& dump, std::size_t entry, int rank, 
         start = dot + 1;
     }
     if (parts.size() < 4)
-        throw Error(dump.path, "entry '" + std::string(name) + "'", "invalid communication op name");
+        throw support::Error(dump.path, "entry '" + std::string(name) + "'", "invalid communication op name");
     node->api = std::string(parts[1]);
     node->callCount = std::string(parts[2]);
     const EntryView view { dump, entry, rank };
@@ -209,7 +209,7 @@ std::unique_ptr<Comm> commOf(const DumpFile& dump, std::size_t entry, int rank, 
 
 } // namespace
 
-RankSummary summarizeRank(const DumpFile& dump, int rank, bool withComms, PeerPool& pool)
+RankSummary summarizeRank(const dump::DumpFile& dump, int rank, bool withComms, PeerPool& pool)
 {
     RankSummary summary;
     summary.rank = rank;
@@ -245,7 +245,7 @@ RankSummary summarizeRank(const DumpFile& dump, int rank, bool withComms, PeerPo
                 ++subLayer;
             }
         }
-    } catch (const Error&) {
+    } catch (const support::Error&) {
         summary.invalid = std::current_exception();
         summary.comms.clear();
         return summary;
@@ -254,4 +254,4 @@ RankSummary summarizeRank(const DumpFile& dump, int rank, bool withComms, PeerPo
     return summary;
 }
 
-} // namespace msprobe::anomaly
+} // namespace msprobe::diagnose::detail

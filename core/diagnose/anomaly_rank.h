@@ -16,7 +16,7 @@
 #include <string>
 #include <vector>
 
-namespace msprobe::anomaly {
+namespace msprobe::diagnose::detail {
 
 // connected_info of a communication op: the peer api, the peer's kind and the peer ranks (interned).
 struct Peers {
@@ -62,6 +62,6 @@ struct RankSummary {
 
 // withComms false: only beforeComm is filled (a rank already has an anomaly before communication, so the
 // cross-rank search will not run).
-RankSummary summarizeRank(const DumpFile& dump, int rank, bool withComms, PeerPool& pool);
+RankSummary summarizeRank(const dump::DumpFile& dump, int rank, bool withComms, PeerPool& pool);
 
-} // namespace msprobe::anomaly
+} // namespace msprobe::diagnose::detail

@@ -16,7 +16,7 @@
 #include <unordered_set>
 #include <vector>
 
-namespace msprobe {
+namespace msprobe::diagnose {
 
 enum class CommKind { Src, Dst, Link };
 
@@ -247,4 +247,4 @@ private:
     }
 };
 
-} // namespace msprobe
+} // namespace msprobe::diagnose

@@ -6,7 +6,7 @@
 #include <cmath>
 #include <map>
 
-namespace msprobe {
+namespace msprobe::diagnose {
 
 namespace {
 
@@ -22,22 +22,22 @@ void appendJsonNewline(std::string& out, int indent, int depth)
     out.append(static_cast<std::size_t>(indent * depth), ' ');
 }
 
-void appendJsonCell(std::string& out, const Cell& cell, int indent, int depth)
+void appendJsonCell(std::string& out, const compare::Cell& cell, int indent, int depth)
 {
     switch (cell.kind) {
-    case Cell::Kind::Str: appendJsonString(out, cell.text); return;
-    case Cell::Kind::Int: out += std::to_string(cell.i); return;
-    case Cell::Kind::Float:
+    case compare::Cell::Kind::Str: support::appendJsonString(out, cell.text); return;
+    case compare::Cell::Kind::Int: out += std::to_string(cell.i); return;
+    case compare::Cell::Kind::Float:
         if (std::isnan(cell.f))
             out += "NaN";
         else if (std::isinf(cell.f))
             out += cell.f > 0 ? "Infinity" : "-Infinity";
         else
-            appendPythonFloatRepr(out, cell.f);
+            support::appendPythonFloatRepr(out, cell.f);
         return;
-    case Cell::Kind::Bool: out += cell.b ? "true" : "false"; return;
-    case Cell::Kind::Missing: out += "NaN"; return;
-    case Cell::Kind::List: {
+    case compare::Cell::Kind::Bool: out += cell.b ? "true" : "false"; return;
+    case compare::Cell::Kind::Missing: out += "NaN"; return;
+    case compare::Cell::Kind::List: {
         if (!cell.list || cell.list->empty()) {
             out += "[]";
             return;
@@ -45,7 +45,7 @@ void appendJsonCell(std::string& out, const Cell& cell, int indent, int depth)
         out += '[';
         for (std::size_t i = 0; i < cell.list->size(); ++i) {
             appendJsonNewline(out, indent, depth + 1);
-            appendJsonString(out, (*cell.list)[i]);
+            support::appendJsonString(out, (*cell.list)[i]);
             if (i + 1 < cell.list->size())
                 out += ',';
         }
@@ -56,7 +56,7 @@ void appendJsonCell(std::string& out, const Cell& cell, int indent, int depth)
     }
 }
 
-std::vector<ApiCheck> firstDiffChecks(const CompareTable& table)
+std::vector<ApiCheck> firstDiffChecks(const compare::CompareTable& table)
 {
     // gen_api_batches: consecutive rows of one entry; a name without ".forward."/".backward." joins the batch
     // before it when it is a substring of that batch's name.
@@ -76,9 +76,9 @@ std::vector<ApiCheck> firstDiffChecks(const CompareTable& table)
     }
     static const std::map<std::string_view, std::vector<int>> ignoredOutputs = { { "npu_fusion_attention", { 4, 5 } } };
     std::vector<ApiCheck> checks;
-    Cell cell;
+    compare::Cell cell;
     for (const Batch& batch : batches) {
-        const auto parts = pythonSplit(batch.name, '.');
+        const auto parts = support::pythonSplit(batch.name, '.');
         if (parts.size() < 4)
             continue;
         const std::string_view api = parts[parts.size() - 3];
@@ -86,22 +86,22 @@ std::vector<ApiCheck> firstDiffChecks(const CompareTable& table)
         ApiCheck check { batch.name, true, batch.begin, batch.end };
         int outputIndex = -1;
         for (std::size_t r = batch.begin; r < batch.end; ++r) {
-            if (table.npuItem(table.rows[r]).state != ItemState::Output)
+            if (table.npuItem(table.rows[r]).state != compare::ItemState::Output)
                 continue;
             ++outputIndex;
             if (ignored != ignoredOutputs.end()
                 && std::find(ignored->second.begin(), ignored->second.end(), outputIndex) != ignored->second.end())
                 continue;
-            if (table.mode == CompareMode::Md5) {
-                table.cell(r, Column::Result, cell);
+            if (table.mode == compare::CompareMode::Md5) {
+                table.cell(r, compare::Column::Result, cell);
                 if (cell.text == "Different")
                     check.isSame = false;
             } else {
-                for (Column c : { Column::MaxRelativeErr, Column::MinRelativeErr, Column::MeanRelativeErr, Column::NormRelativeErr }) {
+                for (compare::Column c : { compare::Column::MaxRelativeErr, compare::Column::MinRelativeErr, compare::Column::MeanRelativeErr, compare::Column::NormRelativeErr }) {
                     table.cell(r, c, cell);
                     if (!cell.text.empty() && cell.text.back() == '%') {
                         double value = 0;
-                        if (parsePythonFloat(std::string_view(cell.text).substr(0, cell.text.size() - 1), value) && value / 100 > 0.5) {
+                        if (compare::parsePythonFloat(std::string_view(cell.text).substr(0, cell.text.size() - 1), value) && value / 100 > 0.5) {
                             check.isSame = false;
                             break;
                         }
@@ -119,17 +119,17 @@ std::vector<ApiCheck> firstDiffChecks(const CompareTable& table)
     return checks;
 }
 
-std::string firstDiffCompareJson(const CompareTable& table, const std::vector<ApiCheck>& checks)
+std::string firstDiffCompareJson(const compare::CompareTable& table, const std::vector<ApiCheck>& checks)
 {
     if (checks.empty())
         return "{}";
     const auto columns = table.columns();
     std::string out = "{";
-    Cell cell;
+    compare::Cell cell;
     for (std::size_t i = 0; i < checks.size(); ++i) {
         const ApiCheck& check = checks[i];
         appendJsonNewline(out, 4, 1);
-        appendJsonString(out, check.name);
+        support::appendJsonString(out, check.name);
         out += ": {";
         appendJsonNewline(out, 4, 2);
         out += "\"is_same\": ";
@@ -146,7 +146,7 @@ std::string firstDiffCompareJson(const CompareTable& table, const std::vector<Ap
                 out += '{';
                 for (std::size_t c = 0; c < columns.size(); ++c) {
                     appendJsonNewline(out, 4, 4);
-                    appendJsonString(out, columnTitle(columns[c]));
+                    support::appendJsonString(out, compare::columnTitle(columns[c]));
                     out += ": ";
                     table.cell(r, columns[c], cell);
                     appendJsonCell(out, cell, 4, 4);
@@ -170,4 +170,4 @@ std::string firstDiffCompareJson(const CompareTable& table, const std::vector<Ap
     return out;
 }
 
-} // namespace msprobe
+} // namespace msprobe::diagnose

@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-namespace msprobe {
+namespace msprobe::diagnose {
 
 // One entry of the -da compare_result_{rank}_{ts}.json: the reference's "api batch" (consecutive rows of one
 // entry) and whether its outputs stayed within the first-diff thresholds.
@@ -17,15 +17,15 @@ struct ApiCheck {
 };
 
 // The reference's FirstDiffAnalyze.check on a table compared with options.firstDiffAnalyze.
-std::vector<ApiCheck> firstDiffChecks(const CompareTable& table);
+std::vector<ApiCheck> firstDiffChecks(const compare::CompareTable& table);
 
 // compare_result_{rank}_{ts}.json text (json.dump, indent 4).
-std::string firstDiffCompareJson(const CompareTable& table, const std::vector<ApiCheck>& checks);
+std::string firstDiffCompareJson(const compare::CompareTable& table, const std::vector<ApiCheck>& checks);
 
 // One rank's input to the diff analyzer.
 struct RankChecks {
     int rank = 0;
-    const CompareTable* table = nullptr;
+    const compare::CompareTable* table = nullptr;
     std::vector<ApiCheck> checks;
 };
 
@@ -36,6 +36,6 @@ std::string analyzeFirstDiff(const std::vector<RankChecks>& ranks);
 // json.dumps of one table cell (floats as repr, inf as Infinity, missing as NaN, lists as arrays).
 // A line break and indent * depth spaces, as Python's json.dump(indent=...) writes them.
 void appendJsonNewline(std::string& out, int indent, int depth);
-void appendJsonCell(std::string& out, const Cell& cell, int indent, int depth);
+void appendJsonCell(std::string& out, const compare::Cell& cell, int indent, int depth);
 
-} // namespace msprobe
+} // namespace msprobe::diagnose

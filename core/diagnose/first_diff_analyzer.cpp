@@ -14,7 +14,7 @@
 #include <set>
 #include <unordered_map>
 
-namespace msprobe {
+namespace msprobe::diagnose {
 
 namespace {
 
@@ -75,14 +75,14 @@ void setMetrics(std::vector<std::pair<std::string, RowMetrics>>& list, const std
     list.emplace_back(name, std::move(metrics));
 }
 
-std::string jsonOf(const Cell& cell)
+std::string jsonOf(const compare::Cell& cell)
 {
     std::string out;
     appendJsonCell(out, cell, 2, 5);
     return out;
 }
 
-DataNode makeDataNode(const CompareTable& table, const ApiCheck& check, int rank, int subLayer)
+DataNode makeDataNode(const compare::CompareTable& table, const ApiCheck& check, int rank, int subLayer)
 {
     DataNode node;
     node.opName = check.name;
@@ -90,33 +90,33 @@ DataNode makeDataNode(const CompareTable& table, const ApiCheck& check, int rank
     node.isDiff = !check.isSame;
     node.subLayer = subLayer;
     node.stackJson = "null";
-    const bool md5 = table.mode == CompareMode::Md5;
-    Cell cell;
+    const bool md5 = table.mode == compare::CompareMode::Md5;
+    compare::Cell cell;
     for (std::size_t r = check.rowBegin; r < check.rowEnd; ++r) {
-        table.cell(r, Column::NpuName, cell);
+        table.cell(r, compare::Column::NpuName, cell);
         const std::string name = cell.text;
         RowMetrics metrics;
         DataNode::InputFacts facts;
         facts.name = name;
         if (!md5) {
-            for (Column c : { Column::NpuMax, Column::NpuMin, Column::NpuMean, Column::NpuNorm }) {
+            for (compare::Column c : { compare::Column::NpuMax, compare::Column::NpuMin, compare::Column::NpuMean, compare::Column::NpuNorm }) {
                 table.cell(r, c, cell);
-                metrics.fields.emplace_back(std::string(columnTitle(c)), jsonOf(cell));
-                if (c == Column::NpuMax)
-                    facts.value = cell.kind == Cell::Kind::Str ? cell.text : jsonOf(cell);
+                metrics.fields.emplace_back(std::string(compare::columnTitle(c)), jsonOf(cell));
+                if (c == compare::Column::NpuMax)
+                    facts.value = cell.kind == compare::Cell::Kind::Str ? cell.text : jsonOf(cell);
             }
         } else {
-            table.cell(r, Column::NpuMd5, cell);
+            table.cell(r, compare::Column::NpuMd5, cell);
             metrics.fields.emplace_back("NPU MD5", jsonOf(cell));
             facts.value = cell.text;
             facts.hasMd5 = true;
         }
-        table.cell(r, Column::NpuP2PPeer, cell);
+        table.cell(r, compare::Column::NpuP2PPeer, cell);
         metrics.fields.emplace_back("NPU P2POp peer", jsonOf(cell));
-        facts.peer = cell.kind == Cell::Kind::Str ? cell.text : jsonOf(cell);
+        facts.peer = cell.kind == compare::Cell::Kind::Str ? cell.text : jsonOf(cell);
         if (table.stackMode && !node.hasStack) {
-            table.cell(r, Column::Stack, cell);
-            if (!(cell.kind == Cell::Kind::Str && cell.text == kNA)) {
+            table.cell(r, compare::Column::Stack, cell);
+            if (!(cell.kind == compare::Cell::Kind::Str && cell.text == compare::kNA)) {
                 node.hasStack = true;
                 node.stackJson.clear();
                 appendJsonCell(node.stackJson, cell, 2, 3);
@@ -124,11 +124,11 @@ DataNode makeDataNode(const CompareTable& table, const ApiCheck& check, int rank
         } else if (!table.stackMode && !node.hasStack) {
             node.hasStack = false; // the column is absent: stack stays None
         }
-        const ItemState state = table.npuItem(table.rows[r]).state;
-        if (state == ItemState::Input) {
+        const compare::ItemState state = table.npuItem(table.rows[r]).state;
+        if (state == compare::ItemState::Input) {
             setMetrics(node.inputs, name, std::move(metrics));
             node.inputFacts.push_back(std::move(facts));
-        } else if (state == ItemState::Output) {
+        } else if (state == compare::ItemState::Output) {
             setMetrics(node.outputs, name, std::move(metrics));
         }
     }
@@ -141,7 +141,7 @@ std::string nodeInfoJson(const DataNode& node)
     std::string out = "{";
     appendJsonNewline(out, 2, 3);
     out += "\"op_name\": ";
-    appendJsonString(out, node.opName);
+    support::appendJsonString(out, node.opName);
     out += ',';
     appendJsonNewline(out, 2, 3);
     out += "\"data_info\": {";
@@ -156,12 +156,12 @@ std::string nodeInfoJson(const DataNode& node)
             out += '{';
             for (std::size_t i = 0; i < side.size(); ++i) {
                 appendJsonNewline(out, 2, 5);
-                appendJsonString(out, side[i].first);
+                support::appendJsonString(out, side[i].first);
                 out += ": {";
                 const auto& fields = side[i].second.fields;
                 for (std::size_t f = 0; f < fields.size(); ++f) {
                     appendJsonNewline(out, 2, 6);
-                    appendJsonString(out, fields[f].first);
+                    support::appendJsonString(out, fields[f].first);
                     out += ": ";
                     out += fields[f].second;
                     if (f + 1 < fields.size())
@@ -360,7 +360,7 @@ private:
                 auto node = std::make_unique<DataComm>();
                 node->id = std::to_string(rank.rank) + "." + check.name;
                 node->data = makeDataNode(*rank.table, check, rank.rank, subLayer);
-                const auto parts = pythonSplit(check.name, '.');
+                const auto parts = support::pythonSplit(check.name, '.');
                 node->api = parts.size() > 1 ? std::string(parts[1]) : std::string();
                 node->callCount = parts.size() > 2 ? std::string(parts[2]) : std::string();
                 node->computeOps = std::move(computeOps);
@@ -490,4 +490,4 @@ std::string analyzeFirstDiff(const std::vector<RankChecks>& ranks)
     return analyzer.run();
 }
 
-} // namespace msprobe
+} // namespace msprobe::diagnose

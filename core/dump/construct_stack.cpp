@@ -11,7 +11,7 @@
 #include <algorithm>
 #include <unordered_map>
 
-namespace msprobe {
+namespace msprobe::dump {
 
 const ConstructInfo::Node* ConstructInfo::find(const std::string& name) const
 {
@@ -135,7 +135,7 @@ public:
     }
     bool parse_error(std::size_t position, const std::string&, const nlohmann::detail::exception& ex) override
     {
-        throw Error(m_file, "byte " + std::to_string(position), std::string("invalid JSON: ") + ex.what());
+        throw support::Error(m_file, "byte " + std::to_string(position), std::string("invalid JSON: ") + ex.what());
     }
 
 private:
@@ -176,7 +176,7 @@ private:
         return true;
     }
 
-    bool fail(const std::string& place, const std::string& message) { throw Error(m_file, place, message); }
+    bool fail(const std::string& place, const std::string& message) { throw support::Error(m_file, place, message); }
 
     std::string m_file, m_key;
     int m_depth = 0;
@@ -200,7 +200,7 @@ ConstructInfo parseConstruct(const std::string& file, const std::string& text)
     }
     simdjson::dom::object object;
     if (root.get_object().get(object))
-        throw Error(file, {}, "construct.json must be a JSON object of node -> parent");
+        throw support::Error(file, {}, "construct.json must be a JSON object of node -> parent");
     ConstructInfo info;
     if constexpr (Keep) {
         info.nodes.reserve(object.size());
@@ -215,7 +215,7 @@ ConstructInfo parseConstruct(const std::string& file, const std::string& text)
         return info.nodes[it->second]; // a repeated key keeps its first position and takes the last value
     };
     auto fail = [&](std::string_view key, const char* message) -> void {
-        throw Error(file, "node '" + std::string(key) + "'", message);
+        throw support::Error(file, "node '" + std::string(key) + "'", message);
     };
     for (auto [key, value] : object) {
         using Type = simdjson::dom::element_type;
@@ -243,7 +243,7 @@ ConstructInfo parseConstruct(const std::string& file, const std::string& text)
             else if (type == Type::UINT64)
                 info.megatronMicroStepNumber = static_cast<int>(value.get_uint64().value_unsafe());
             else
-                throw Error(file, std::string(kMicroStepKey), "must be an integer");
+                throw support::Error(file, std::string(kMicroStepKey), "must be an integer");
             continue;
         }
         if (type == Type::OBJECT)
@@ -265,9 +265,9 @@ ConstructInfo readConstructJson(const std::filesystem::path& file)
 {
     if (!sideFilePresent(file))
         return {};
-    const std::string text = readWholeFile(file);
+    const std::string text = support::readWholeFile(file);
     if (isBlank(text))
-        throw Error(file.string(), {}, "the file is empty (expected a JSON object of node -> parent; an interrupted dump?)");
+        throw support::Error(file.string(), {}, "the file is empty (expected a JSON object of node -> parent; an interrupted dump?)");
     ConstructInfo info = parseConstruct<true>(file.string(), text);
     // The Megatron variant gives every node a micro step (0 for plain parents).
     if (info.megatronMicroStepNumber)
@@ -281,9 +281,9 @@ void checkConstructJson(const std::filesystem::path& file)
 {
     if (!sideFilePresent(file))
         return;
-    const std::string text = readWholeFile(file);
+    const std::string text = support::readWholeFile(file);
     if (isBlank(text))
-        throw Error(file.string(), {}, "the file is empty (expected a JSON object of node -> parent; an interrupted dump?)");
+        throw support::Error(file.string(), {}, "the file is empty (expected a JSON object of node -> parent; an interrupted dump?)");
     (void)parseConstruct<false>(file.string(), text);
 }
 
@@ -296,9 +296,9 @@ namespace {
         const auto parsed = nlohmann::json::parse(text);
         (void)parsed;
     } catch (const nlohmann::json::exception& ex) {
-        throw Error(file.string(), {}, std::string("invalid JSON: ") + ex.what());
+        throw support::Error(file.string(), {}, std::string("invalid JSON: ") + ex.what());
     }
-    throw Error(file.string(), {}, std::string("invalid JSON: ") + simdjson::error_message(code));
+    throw support::Error(file.string(), {}, std::string("invalid JSON: ") + simdjson::error_message(code));
 }
 
 } // namespace
@@ -311,16 +311,16 @@ StackInfo parseStack(const std::filesystem::path& file)
     StackInfo info;
     if (!sideFilePresent(file))
         return info;
-    const std::string text = readWholeFile(file);
+    const std::string text = support::readWholeFile(file);
     if (isBlank(text))
-        throw Error(file.string(), {}, "the file is empty (expected a JSON object of call stacks; an interrupted dump?)");
+        throw support::Error(file.string(), {}, "the file is empty (expected a JSON object of call stacks; an interrupted dump?)");
     simdjson::dom::parser parser;
     simdjson::dom::element root;
     if (auto error = parser.parse(text).get(root))
         throwInvalidJson(file, text, error);
     simdjson::dom::object object;
     if (root.get_object().get(object))
-        throw Error(file.string(), {}, "stack.json must be a JSON object");
+        throw support::Error(file.string(), {}, "stack.json must be a JSON object");
     // Keys in file order; a key given twice keeps its last value (as a JSON object does).
     std::vector<std::pair<std::string_view, simdjson::dom::element>> members;
     std::unordered_map<std::string_view, std::size_t> memberOf;
@@ -334,14 +334,14 @@ StackInfo parseStack(const std::filesystem::path& file)
     auto stringList = [&](simdjson::dom::element value, const std::string& where) {
         simdjson::dom::array array;
         if (value.get_array().get(array))
-            throw Error(file.string(), where, "expected a list of strings");
+            throw support::Error(file.string(), where, "expected a list of strings");
         std::vector<std::string> out;
         if constexpr (Keep)
             out.reserve(array.size());
         for (simdjson::dom::element item : array) {
             std::string_view textItem;
             if (item.get_string().get(textItem))
-                throw Error(file.string(), where, "expected a list of strings");
+                throw support::Error(file.string(), where, "expected a list of strings");
             if constexpr (Keep)
                 out.emplace_back(textItem);
         }
@@ -382,7 +382,7 @@ StackInfo parseStack(const std::filesystem::path& file)
         }
         simdjson::dom::array pair;
         if (!pairOf(value, pair))
-            throw Error(file.string(), "group \"" + std::string(key) + "\"", "expected [[node names], [frames]]");
+            throw support::Error(file.string(), "group \"" + std::string(key) + "\"", "expected [[node names], [frames]]");
         const std::string where = "group \"" + std::string(key) + "\"";
         for (auto& name : stringList(pair.at(0).value_unsafe(), where + " names"))
             info.groupOf.insert_or_assign(std::move(name), group);
@@ -399,4 +399,4 @@ StackInfo readStackJson(const std::filesystem::path& file) { return parseStack<t
 
 void checkStackJson(const std::filesystem::path& file) { (void)parseStack<false>(file); }
 
-} // namespace msprobe
+} // namespace msprobe::dump

@@ -9,7 +9,7 @@
 #include <unordered_map>
 #include <vector>
 
-namespace msprobe {
+namespace msprobe::dump {
 
 // construct.json: node name -> parent node name (none for roots), in file order.
 struct ConstructInfo {
@@ -80,4 +80,4 @@ private:
 ConstructInfo readConstructJson(const std::filesystem::path& file);
 StackInfo readStackJson(const std::filesystem::path& file);
 
-} // namespace msprobe
+} // namespace msprobe::dump

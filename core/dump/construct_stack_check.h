@@ -6,9 +6,9 @@
 
 #include <filesystem>
 
-namespace msprobe {
+namespace msprobe::dump {
 
 void checkConstructJson(const std::filesystem::path& file);
 void checkStackJson(const std::filesystem::path& file);
 
-} // namespace msprobe
+} // namespace msprobe::dump

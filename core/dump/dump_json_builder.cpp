@@ -9,7 +9,7 @@
 #include <bit>
 #include <cstdlib>
 
-namespace msprobe::dumpjson {
+namespace msprobe::dump::detail {
 
 std::size_t g_chunkBytes = std::size_t(1) << 20;
 
@@ -160,8 +160,8 @@ void DumpBuilder::readData(od::value value, bool continuation)
             failAt(m_pos, "the entry is not a JSON object");
         const auto bodyIndex = static_cast<std::uint32_t>(m_out.nodes.size());
         od::object bodyObject = body.get_object().value();
-        readContainerObject(bodyObject, kNoString, 1, /*mayBeLeaf=*/false);
-        const StringId nameId = m_out.strings.intern(name);
+        readContainerObject(bodyObject, support::kNoString, 1, /*mayBeLeaf=*/false);
+        const support::StringId nameId = m_out.strings.intern(name);
         m_entryName = m_out.strings.view(nameId);
 
         if (entryOfName.size() <= nameId)
@@ -188,7 +188,7 @@ void DumpBuilder::readData(od::value value, bool continuation)
 void DumpBuilder::reportProgress()
 {
     if (m_options.cancel && m_options.cancel->load(std::memory_order_relaxed))
-        throw Error(m_out.path, {}, "cancelled");
+        throw support::Error(m_out.path, {}, "cancelled");
     if (m_options.progress && m_pos) {
         const auto done = static_cast<std::int64_t>(m_pos - m_base);
         m_options.progress(static_cast<std::uint64_t>(std::clamp<std::int64_t>(done, 0, static_cast<std::int64_t>(m_totalSize))),
@@ -224,7 +224,7 @@ std::string_view DumpBuilder::keyOf(od::field& field)
     return field.unescaped_key().value();
 }
 
-std::uint32_t DumpBuilder::pushNode(NodeKind kind, StringId key, std::uint32_t payload)
+std::uint32_t DumpBuilder::pushNode(NodeKind kind, support::StringId key, std::uint32_t payload)
 {
     ValueNode node;
     node.kind = kind;
@@ -239,7 +239,7 @@ void DumpBuilder::closeContainer(std::uint32_t index)
     m_out.nodes[index].subtreeSize = static_cast<std::uint32_t>(m_out.nodes.size() - index);
 }
 
-void DumpBuilder::readValue(od::value value, StringId key, int depth)
+void DumpBuilder::readValue(od::value value, support::StringId key, int depth)
 {
     if (depth > kMaxDepth)
         failAt(currentLocation(), "values nested deeper than " + std::to_string(kMaxDepth) + " levels");
@@ -255,7 +255,7 @@ void DumpBuilder::readValue(od::value value, StringId key, int depth)
         // range-for over the call would leave dangling.
         od::array array = value.get_array().value();
         for (auto element : array)
-            readValue(element.value(), kNoString, depth + 1);
+            readValue(element.value(), support::kNoString, depth + 1);
         closeContainer(index);
         return;
     }
@@ -277,7 +277,7 @@ void DumpBuilder::readValue(od::value value, StringId key, int depth)
 
 // An object is a leaf when it has a "type" key with a string value (or a P2POp "class_type").
 // The common case has "type" first; a later "type" makes us rewind and re-read it as a leaf.
-void DumpBuilder::readContainerObject(od::object& object, StringId key, int depth, bool mayBeLeaf)
+void DumpBuilder::readContainerObject(od::object& object, support::StringId key, int depth, bool mayBeLeaf)
 {
     const std::size_t nodeMark = m_out.nodes.size();
     const std::size_t tensorMark = m_out.tensors.size();
@@ -288,7 +288,7 @@ void DumpBuilder::readContainerObject(od::object& object, StringId key, int dept
     // The keys read so far, to catch a repeated one cheaply; past kSeen keys the check is left to
     // dropRepeatedKeys.
     constexpr std::size_t kSeen = 8;
-    std::array<StringId, kSeen> seen {};
+    std::array<support::StringId, kSeen> seen {};
     std::size_t keys = 0;
     bool repeated = false;
     for (auto fieldResult : object) {
@@ -301,7 +301,7 @@ void DumpBuilder::readContainerObject(od::object& object, StringId key, int dept
                 break;
             }
         }
-        StringId childKey = intern(fieldKey);
+        support::StringId childKey = intern(fieldKey);
         for (std::size_t i = 0; i < std::min(keys, kSeen); ++i)
             repeated = repeated || seen[i] == childKey;
         if (keys < kSeen)
@@ -323,7 +323,7 @@ void DumpBuilder::readContainerObject(od::object& object, StringId key, int dept
     readLeaf(object, key, depth);
 }
 
-void DumpBuilder::readLeaf(od::object& object, StringId key, int depth)
+void DumpBuilder::readLeaf(od::object& object, support::StringId key, int depth)
 {
     LeafFields leaf;
     m_shape.clear();
@@ -338,7 +338,7 @@ void DumpBuilder::readLeaf(od::object& object, StringId key, int depth)
         auto& t = m_out.tensors;
         const auto row = static_cast<std::uint32_t>(t.size());
         t.type.push_back(intern(leaf.type));
-        t.dtype.push_back(leaf.hasDtype ? intern(leaf.dtype) : kNoString);
+        t.dtype.push_back(leaf.hasDtype ? intern(leaf.dtype) : support::kNoString);
         t.shapeBegin.push_back(static_cast<std::uint32_t>(t.shapePool.size()));
         t.shapeRank.push_back(static_cast<std::uint8_t>(m_shape.size()));
         t.shapePool.insert(t.shapePool.end(), m_shape.begin(), m_shape.end());
@@ -347,8 +347,8 @@ void DumpBuilder::readLeaf(od::object& object, StringId key, int depth)
         t.mean.push(leaf.mean);
         t.norm.push(leaf.norm);
         t.requiresGrad.push_back(leaf.requiresGrad);
-        t.dataName.push_back(leaf.dataName.empty() ? kNoString : intern(leaf.dataName));
-        t.md5.push_back(leaf.md5.empty() ? kNoString : intern(leaf.md5));
+        t.dataName.push_back(leaf.dataName.empty() ? support::kNoString : intern(leaf.dataName));
+        t.md5.push_back(leaf.md5.empty() ? support::kNoString : intern(leaf.md5));
         t.extras.push_back(extras);
         pushNode(NodeKind::Tensor, key, row);
         return;
@@ -358,7 +358,7 @@ void DumpBuilder::readLeaf(od::object& object, StringId key, int depth)
     s.type.push_back(intern(leaf.type));
     s.valueKind.push_back(leaf.valueKind);
     s.number.push(leaf.number);
-    s.text.push_back(leaf.valueKind == ScalarValueKind::Missing ? kNoString : intern(leaf.valueText));
+    s.text.push_back(leaf.valueKind == ScalarValueKind::Missing ? support::kNoString : intern(leaf.valueText));
     s.extras.push_back(extras);
     pushNode(NodeKind::Scalar, key, row);
 }
@@ -478,4 +478,4 @@ StatValue DumpBuilder::readNumber(od::value v, const char* name)
     return readUnusualNumber(v, name);
 }
 
-} // namespace msprobe::dumpjson
+} // namespace msprobe::dump::detail

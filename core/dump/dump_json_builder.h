@@ -16,7 +16,7 @@
 #include <string_view>
 #include <vector>
 
-namespace msprobe::dumpjson {
+namespace msprobe::dump::detail {
 
 namespace od = simdjson::ondemand;
 
@@ -78,12 +78,12 @@ void reserveModel(DumpFile& out, std::uint64_t textSize);
 // types and dtypes, and the pool's hash table is large (every entry name is in it).
 class InternCache {
 public:
-    StringId intern(StringPool& pool, std::string_view text)
+    support::StringId intern(support::StringPool& pool, std::string_view text)
     {
         Slot& slot = m_slots[slotOf(text)];
-        if (slot.id != kNoString && slot.size == text.size() && (text.empty() || std::memcmp(slot.data, text.data(), text.size()) == 0))
+        if (slot.id != support::kNoString && slot.size == text.size() && (text.empty() || std::memcmp(slot.data, text.data(), text.size()) == 0))
             return slot.id;
-        const StringId id = pool.intern(text);
+        const support::StringId id = pool.intern(text);
         const std::string_view stored = pool.view(id);
         slot = { stored.data(), stored.size(), id };
         return id;
@@ -93,7 +93,7 @@ private:
     struct Slot {
         const char* data = nullptr;
         std::size_t size = 0;
-        StringId id = kNoString;
+        support::StringId id = support::kNoString;
     };
     static constexpr std::size_t kSlots = 1024;
 
@@ -148,13 +148,13 @@ private:
     std::string optionalString(od::value value, const char* key);
     void readData(od::value value, bool continuation);
     void reportProgress();
-    StringId intern(std::string_view text) { return m_internCache.intern(m_out.strings, text); }
+    support::StringId intern(std::string_view text) { return m_internCache.intern(m_out.strings, text); }
     std::string_view keyOf(od::field& field);
-    std::uint32_t pushNode(NodeKind kind, StringId key, std::uint32_t payload = 0);
+    std::uint32_t pushNode(NodeKind kind, support::StringId key, std::uint32_t payload = 0);
     void closeContainer(std::uint32_t index);
-    void readValue(od::value value, StringId key, int depth);
-    void readContainerObject(od::object& object, StringId key, int depth, bool mayBeLeaf);
-    void readLeaf(od::object& object, StringId key, int depth);
+    void readValue(od::value value, support::StringId key, int depth);
+    void readContainerObject(od::object& object, support::StringId key, int depth, bool mayBeLeaf);
+    void readLeaf(od::object& object, support::StringId key, int depth);
     void readLeafFields(od::object& object, LeafFields& leaf, int depth, bool insideP2P);
     void readShape(od::value v);
     StatValue readStat(od::value v, const char* name);
@@ -166,7 +166,7 @@ private:
     void addExtra(std::string_view key, od::value v, int depth);
     void addExtraText(std::string_view key, std::string text);
     void appendPythonRepr(od::value v, std::string& out, int depth);
-    void readRawScalar(od::value v, StringId key);
+    void readRawScalar(od::value v, support::StringId key);
     StatValue readUnusualNumber(od::value v, const char* name);
     void readNumericMd5(od::value v, LeafFields& leaf);
     // Keeps the first position and the last value of a key repeated in the Dict at `index`, as json.load does.
@@ -188,4 +188,4 @@ private:
     std::size_t m_leafExtrasBegin = 0; // the extras of the leaf being read start here
 };
 
-} // namespace msprobe::dumpjson
+} // namespace msprobe::dump::detail

@@ -7,7 +7,7 @@
 #include <memory>
 #include <vector>
 
-namespace msprobe::dumpjson {
+namespace msprobe::dump::detail {
 
 namespace {
 
@@ -157,4 +157,4 @@ std::string printable(std::string_view text)
     return out;
 }
 
-} // namespace msprobe::dumpjson
+} // namespace msprobe::dump::detail

@@ -10,7 +10,7 @@
 #include <string>
 #include <string_view>
 
-namespace msprobe::dumpjson {
+namespace msprobe::dump::detail {
 
 struct BadByte {
     std::uint64_t offset = 0;
@@ -34,4 +34,4 @@ std::string describeFileOffset(const std::filesystem::path& file, std::uint64_t 
 // UTF-8 become \xNN; valid UTF-8 is kept.
 std::string printable(std::string_view text);
 
-} // namespace msprobe::dumpjson
+} // namespace msprobe::dump::detail

@@ -11,7 +11,7 @@
 #include <mutex>
 #include <thread>
 
-namespace msprobe::dumpjson {
+namespace msprobe::dump::detail {
 
 namespace {
 
@@ -139,14 +139,14 @@ EntryName rebased(EntryName parsed, std::string_view from, std::string_view to)
 // replacing the earlier body as in a whole read.
 void appendPiece(DumpFile& out, const DumpFile& piece, std::vector<std::int64_t>& entryOfName)
 {
-    std::vector<StringId> remap(piece.strings.size());
+    std::vector<support::StringId> remap(piece.strings.size());
     constexpr std::size_t kAhead = 8;
-    for (StringId id = 0; id < remap.size(); ++id) {
+    for (support::StringId id = 0; id < remap.size(); ++id) {
         if (id + kAhead < remap.size())
             out.strings.prefetch(piece.strings.view(id + kAhead));
         remap[id] = out.strings.intern(piece.strings.view(id));
     }
-    const auto map = [&remap](StringId id) { return id == kNoString ? kNoString : remap[id]; };
+    const auto map = [&remap](support::StringId id) { return id == support::kNoString ? support::kNoString : remap[id]; };
     const auto nodeBase = static_cast<std::uint32_t>(out.nodes.size());
     const auto tensorBase = static_cast<std::uint32_t>(out.tensors.size());
     const auto scalarBase = static_cast<std::uint32_t>(out.scalars.size());
@@ -167,7 +167,7 @@ void appendPiece(DumpFile& out, const DumpFile& piece, std::vector<std::int64_t>
 
     const TensorTable& t = piece.tensors;
     TensorTable& ot = out.tensors;
-    const auto appendMapped = [&map](std::vector<StringId>& into, const std::vector<StringId>& from) {
+    const auto appendMapped = [&map](std::vector<support::StringId>& into, const std::vector<support::StringId>& from) {
         const std::size_t at = into.size();
         into.resize(at + from.size());
         std::transform(from.begin(), from.end(), into.begin() + static_cast<std::ptrdiff_t>(at), map);
@@ -194,7 +194,7 @@ void appendPiece(DumpFile& out, const DumpFile& piece, std::vector<std::int64_t>
     os.valueKind.insert(os.valueKind.end(), sc.valueKind.begin(), sc.valueKind.end());
 
     for (const Entry& entry : piece.entries) {
-        const StringId name = remap[entry.name];
+        const support::StringId name = remap[entry.name];
         if (entryOfName.size() <= name)
             entryOfName.resize(name + 1, -1);
         if (entryOfName[name] >= 0) {
@@ -339,7 +339,7 @@ ChunkOutcome readChunked(Lanes& lanes, const ReadAt& readAt, std::uint64_t size,
         }
         appendPiece(out, piece.model, entryOfName);
         if (options.cancel && options.cancel->load(std::memory_order_relaxed))
-            throw Error(out.path, {}, "cancelled");
+            throw support::Error(out.path, {}, "cancelled");
         if (options.progress)
             options.progress(piece.end, size);
         if (piece.last) {
@@ -350,4 +350,4 @@ ChunkOutcome readChunked(Lanes& lanes, const ReadAt& readAt, std::uint64_t size,
     }
 }
 
-} // namespace msprobe::dumpjson
+} // namespace msprobe::dump::detail

@@ -13,7 +13,7 @@
 #include <memory>
 #include <vector>
 
-namespace msprobe::dumpjson {
+namespace msprobe::dump::detail {
 
 enum class Part;
 
@@ -49,4 +49,4 @@ struct ChunkOutcome {
 // Parses a text of `size` bytes fetched through readAt in pieces built in parallel, into `out`.
 ChunkOutcome readChunked(Lanes& lanes, const ReadAt& readAt, std::uint64_t size, DumpFile& out, const ReadOptions& options);
 
-} // namespace msprobe::dumpjson
+} // namespace msprobe::dump::detail

@@ -16,9 +16,9 @@
 #include <memory>
 #include <utility>
 
-namespace msprobe {
+namespace msprobe::dump {
 
-using namespace dumpjson;
+using namespace detail;
 
 namespace {
 
@@ -43,14 +43,14 @@ struct DumpJsonReader::State {
     Lanes lanes = makeLanes();
 };
 
-namespace dumpjson {
+namespace detail {
 // For tests only (declared by them): sets the piece size of large reads (texts up to it are parsed
 // whole) and returns the previous one.
 std::size_t setDumpJsonChunkBytesForTesting(std::size_t bytes)
 {
     return std::exchange(g_chunkBytes, bytes);
 }
-} // namespace dumpjson
+} // namespace detail
 
 DumpJsonReader::DumpJsonReader()
     : m_state(std::make_unique<State>())
@@ -64,9 +64,9 @@ DumpFile DumpJsonReader::read(const std::filesystem::path& file, const ReadOptio
     const std::string display = file.string();
     std::error_code ec;
     if (std::filesystem::is_directory(file, ec))
-        throw Error(display, {}, "is a directory, not a dump.json file");
+        throw support::Error(display, {}, "is a directory, not a dump.json file");
     if (!std::filesystem::exists(file, ec))
-        throw Error(display, {}, "no such file");
+        throw support::Error(display, {}, "no such file");
     const ReadOptions tracked = monotonicProgress(options, std::make_shared<std::uint64_t>(0));
     const std::uint64_t size = std::filesystem::file_size(file, ec);
     if (!ec && size > g_chunkBytes) {
@@ -88,16 +88,16 @@ DumpFile DumpJsonReader::read(const std::filesystem::path& file, const ReadOptio
                 return dump;
             }
             if (outcome.nulAt != UINT64_MAX)
-                throw Error(display, describeFileOffset(file, outcome.nulAt), nulByteMessage());
+                throw support::Error(display, describeFileOffset(file, outcome.nulAt), nulByteMessage());
         }
         // Whatever failed, a file with a NUL byte is refused before it is read whole (a zero-filled file
         // of gigabytes would be held in memory for nothing).
         if (const auto nul = firstNulInFile(file))
-            throw Error(display, describeFileOffset(file, *nul), nulByteMessage());
+            throw support::Error(display, describeFileOffset(file, *nul), nulByteMessage());
     }
     auto loaded = simdjson::padded_string::load(display);
     if (loaded.error())
-        throw Error(display, {}, std::string("cannot read the file: ") + simdjson::error_message(loaded.error()));
+        throw support::Error(display, {}, std::string("cannot read the file: ") + simdjson::error_message(loaded.error()));
     m_state->buffer = std::move(loaded).value_unsafe();
     DumpFile dump = parse(std::string_view(m_state->buffer.data(), m_state->buffer.size()), display, tracked);
     m_state->buffer = simdjson::padded_string(); // give the memory back between files
@@ -137,7 +137,7 @@ DumpFile DumpJsonReader::parse(std::string_view text, const std::string& display
     }
     char* base = text.data() == m_state->buffer.data() ? m_state->buffer.data() : copy.data();
     if (text.empty())
-        throw Error(displayName, {}, "the file is empty");
+        throw support::Error(displayName, {}, "the file is empty");
     if (text.starts_with("\xEF\xBB\xBF")) // a UTF-8 byte order mark: JSON spaces keep every offset
         std::memset(base, ' ', 3);
     const std::string_view body(base, view.size());
@@ -146,17 +146,17 @@ DumpFile DumpJsonReader::parse(std::string_view text, const std::string& display
     const auto fail = [&](const char* where, const std::string& message) {
         if (!where)
             where = builder.currentLocation();
-        std::string place = where ? describeOffset(base, view.size(), static_cast<std::size_t>(where - base)) : std::string {};
+        std::string place = where ? support::describeOffset(base, view.size(), static_cast<std::size_t>(where - base)) : std::string {};
         if (!builder.currentEntry().empty())
             place += (place.empty() ? "" : ", ") + std::string("entry '") + printable(builder.currentEntry()) + "'";
         // Whatever simdjson tripped on first, a byte that no JSON text has is the cause; else a text that
         // ends inside its top-level object is truncated.
         if (const auto bad = findBadByte(body))
-            throw Error(displayName, describeOffset(base, view.size(), bad->offset), bad->message);
+            throw support::Error(displayName, support::describeOffset(base, view.size(), bad->offset), bad->message);
         const std::size_t start = body.find_first_not_of(" \t\r\n");
         if (start != std::string_view::npos && body[start] == '{' && endOfFirstValue(body) == std::string_view::npos)
-            throw Error(displayName, describeOffset(base, view.size(), view.size()), kEndsEarly);
-        throw Error(displayName, place, message);
+            throw support::Error(displayName, support::describeOffset(base, view.size(), view.size()), kEndsEarly);
+        throw support::Error(displayName, place, message);
     };
     try {
         auto error = m_state->parser.iterate(view).get(doc);
@@ -181,4 +181,4 @@ DumpFile readDumpJson(const std::filesystem::path& file, const ReadOptions& opti
     return reader.read(file, options);
 }
 
-} // namespace msprobe
+} // namespace msprobe::dump

@@ -10,7 +10,7 @@
 #include <memory>
 #include <string_view>
 
-namespace msprobe {
+namespace msprobe::dump {
 
 struct ReadOptions {
     // Called now and then with bytes consumed and total bytes.
@@ -41,4 +41,4 @@ private:
 // Convenience: one-shot read.
 DumpFile readDumpJson(const std::filesystem::path& file, const ReadOptions& options = {});
 
-} // namespace msprobe
+} // namespace msprobe::dump

@@ -11,7 +11,7 @@
 #include <limits>
 #include <unordered_map>
 
-namespace msprobe::dumpjson {
+namespace msprobe::dump::detail {
 
 bool nonFiniteToken(std::string_view token, double& out)
 {
@@ -61,7 +61,7 @@ void DumpBuilder::readScalarValue(od::value v, LeafFields& leaf, int depth)
             failAt(v.raw_json_token().data(), "\"value\" is not valid JSON: " + tokenText(v.raw_json_token()));
         leaf.valueKind = ScalarValueKind::Float;
         leaf.number = StatValue::ofFloat(nonFinite);
-        leaf.valueText = pythonFloatRepr(nonFinite);
+        leaf.valueText = support::pythonFloatRepr(nonFinite);
         return;
     }
     switch (type) {
@@ -74,7 +74,7 @@ void DumpBuilder::readScalarValue(od::value v, LeafFields& leaf, int depth)
     case od::json_type::boolean:
         leaf.valueKind = ScalarValueKind::Bool;
         leaf.number = StatValue::ofBool(v.get_bool().value());
-        leaf.valueText = pythonBool(leaf.number.b);
+        leaf.valueText = support::pythonBool(leaf.number.b);
         return;
     case od::json_type::number:
         leaf.number = readNumber(v, "value");
@@ -102,7 +102,7 @@ void DumpBuilder::addExtra(std::string_view key, od::value v, int depth)
 
 void DumpBuilder::addExtraText(std::string_view key, std::string text)
 {
-    const StringId keyId = intern(key);
+    const support::StringId keyId = intern(key);
     for (std::size_t at = m_leafExtrasBegin; at < m_out.extras.size(); ++at)
         if (m_out.extras[at].key == keyId) { // a repeated key: its first position, its last value
             m_out.extras[at].text = intern(text);
@@ -118,7 +118,7 @@ void DumpBuilder::dropRepeatedKeys(std::uint32_t index)
         std::uint32_t begin, size;
     };
     std::vector<Child> kept;
-    std::unordered_map<StringId, std::size_t> keptOf;
+    std::unordered_map<support::StringId, std::size_t> keptOf;
     std::size_t children = 0;
     for (std::uint32_t at = index + 1; at < nodes.size(); at += nodes[at].subtreeSize, ++children) {
         const auto [slot, inserted] = keptOf.try_emplace(nodes[at].key, kept.size());
@@ -148,7 +148,7 @@ void DumpBuilder::appendPythonRepr(od::value v, std::string& out, int depth)
         double nonFinite;
         if (!nonFiniteToken(v.raw_json_token(), nonFinite))
             failAt(v.raw_json_token().data(), "invalid JSON value: " + tokenText(v.raw_json_token()));
-        out += pythonFloatRepr(nonFinite);
+        out += support::pythonFloatRepr(nonFinite);
         return;
     }
     switch (type) {
@@ -171,7 +171,7 @@ void DumpBuilder::appendPythonRepr(od::value v, std::string& out, int depth)
         od::object object = v.get_object().value();
         for (auto fieldResult : object) {
             od::field field = takeField(fieldResult);
-            std::string key = pythonStringRepr(field.unescaped_key().value());
+            std::string key = support::pythonStringRepr(field.unescaped_key().value());
             std::string value;
             appendPythonRepr(field.value(), value, depth + 1);
             const auto same = std::find_if(items.begin(), items.end(), [&key](const auto& item) { return item.first == key; });
@@ -186,9 +186,9 @@ void DumpBuilder::appendPythonRepr(od::value v, std::string& out, int depth)
         out += '}';
         return;
     }
-    case od::json_type::string: out += pythonStringRepr(v.get_string().value()); return;
+    case od::json_type::string: out += support::pythonStringRepr(v.get_string().value()); return;
     case od::json_type::number: out += pythonText(readNumber(v, "a value")); return;
-    case od::json_type::boolean: out += pythonBool(v.get_bool().value()); return;
+    case od::json_type::boolean: out += support::pythonBool(v.get_bool().value()); return;
     case od::json_type::null:
         if (!isNullLiteral(v))
             failAt(currentLocation(), "invalid literal (expected null)");
@@ -197,13 +197,13 @@ void DumpBuilder::appendPythonRepr(od::value v, std::string& out, int depth)
     }
 }
 
-void DumpBuilder::readRawScalar(od::value v, StringId key)
+void DumpBuilder::readRawScalar(od::value v, support::StringId key)
 {
     LeafFields leaf;
     readScalarValue(v, leaf, 0);
     auto& s = m_out.scalars;
     const auto row = static_cast<std::uint32_t>(s.size());
-    s.type.push_back(kNoString);
+    s.type.push_back(support::kNoString);
     s.valueKind.push_back(leaf.valueKind);
     s.number.push(leaf.number);
     s.text.push_back(intern(leaf.valueText));
@@ -260,7 +260,7 @@ StatValue DumpBuilder::readUnusualNumber(od::value v, const char* name)
     double nonFinite;
     if (nonFiniteToken(token, nonFinite))
         return StatValue::ofFloat(nonFinite);
-    if (!isJsonNumber(token))
+    if (!support::isJsonNumber(token))
         failAt(token.data(), std::string("\"") + name + "\" is not a valid JSON number: " + tokenText(token));
     od::number_type numberType;
     if (!v.get_number_type().get(numberType) && numberType == od::number_type::signed_integer) {
@@ -284,4 +284,4 @@ void DumpBuilder::readNumericMd5(od::value v, LeafFields& leaf)
     leaf.md5 = leaf.md5Text;
 }
 
-} // namespace msprobe::dumpjson
+} // namespace msprobe::dump::detail

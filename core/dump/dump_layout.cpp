@@ -10,7 +10,7 @@
 
 namespace fs = std::filesystem;
 
-namespace msprobe {
+namespace msprobe::dump {
 
 namespace {
 
@@ -79,13 +79,13 @@ DumpDirName parseDumpDirName(std::string_view name)
 void throwUnreadablePath(const fs::path& path, const std::error_code& error)
 {
     if (error.value() == ELOOP)
-        throw Error(path.string(), {}, "is a symbolic link loop (it leads back to itself)");
+        throw support::Error(path.string(), {}, "is a symbolic link loop (it leads back to itself)");
     if (error.value() == EACCES || error.value() == EPERM)
-        throw Error(path.string(), {}, "permission denied");
+        throw support::Error(path.string(), {}, "permission denied");
     std::error_code ec;
     if (error.value() == ENOENT && fs::is_symlink(fs::symlink_status(path, ec)))
-        throw Error(path.string(), {}, "is a symbolic link to a missing target");
-    throw Error(path.string(), {}, "cannot be read: " + error.message());
+        throw support::Error(path.string(), {}, "is a symbolic link to a missing target");
+    throw support::Error(path.string(), {}, "cannot be read: " + error.message());
 }
 
 std::vector<DumpFolder> DumpFolders::rankAndProcFolders() const
@@ -100,7 +100,7 @@ DumpFolders listDumpFolders(const fs::path& dir, DumpFolderNames names)
     std::error_code ec;
     fs::directory_iterator it(dir, ec);
     if (ec)
-        throw Error(dir.string(), {}, "cannot list the directory: " + ec.message());
+        throw support::Error(dir.string(), {}, "cannot list the directory: " + ec.message());
     DumpFolders found;
     for (; it != fs::directory_iterator(); it.increment(ec)) {
         const fs::directory_entry& item = *it;
@@ -127,7 +127,7 @@ DumpFolders listDumpFolders(const fs::path& dir, DumpFolderNames names)
         }
     }
     if (ec)
-        throw Error(dir.string(), {}, "cannot list the directory: " + ec.message());
+        throw support::Error(dir.string(), {}, "cannot list the directory: " + ec.message());
     for (auto* list : { &found.steps, &found.ranks, &found.procs })
         std::sort(list->begin(), list->end(), folderLess);
     return found;
@@ -173,4 +173,4 @@ std::optional<int> stepNumberOf(const std::string& name)
     return std::nullopt;
 }
 
-} // namespace msprobe
+} // namespace msprobe::dump

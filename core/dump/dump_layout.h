@@ -12,7 +12,7 @@
 #include <string_view>
 #include <vector>
 
-namespace msprobe {
+namespace msprobe::dump {
 
 // A dump folder name read once: which kind its prefix names and what follows it.
 struct DumpDirName {
@@ -78,4 +78,4 @@ bool dumpDirLess(const std::string& a, const std::string& b);
 // A symbolic link loop, a dangling link, no permission: an error naming the path and the cause.
 [[noreturn]] void throwUnreadablePath(const std::filesystem::path& path, const std::error_code& error);
 
-} // namespace msprobe
+} // namespace msprobe::dump

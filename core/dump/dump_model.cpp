@@ -5,7 +5,7 @@
 
 #include <cstring>
 
-namespace msprobe {
+namespace msprobe::dump {
 
 bool StatValue::operator==(const StatValue& other) const
 {
@@ -68,8 +68,8 @@ std::string pythonText(const StatValue& value)
 {
     switch (value.kind) {
     case StatKind::Int: return std::to_string(value.i);
-    case StatKind::Float: return pythonFloatRepr(value.f);
-    case StatKind::Bool: return std::string(pythonBool(value.b));
+    case StatKind::Float: return support::pythonFloatRepr(value.f);
+    case StatKind::Bool: return std::string(support::pythonBool(value.b));
     case StatKind::Null:
     case StatKind::Missing: break;
     }
@@ -135,4 +135,4 @@ DumpCounts countEntries(const DumpFile& dump)
     return counts;
 }
 
-} // namespace msprobe
+} // namespace msprobe::dump

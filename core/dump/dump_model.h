@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-namespace msprobe {
+namespace msprobe::dump {
 
 // A statistic cell as written by Python: absent, null, an int, a float (incl. NaN/±inf) or a bool.
 enum class StatKind : std::uint8_t { Missing, Null, Int, Float, Bool };
@@ -54,7 +54,7 @@ enum class NodeKind : std::uint8_t {
 // node + subtreeSize is its next sibling.
 struct ValueNode {
     NodeKind kind = NodeKind::Null;
-    StringId key = kNoString; // the dict key when the parent is a Dict
+    support::StringId key = support::kNoString; // the dict key when the parent is a Dict
     std::uint32_t subtreeSize = 1; // this node and all its descendants
     std::uint32_t payload = 0; // Tensor: row in TensorTable; Scalar/Raw: row in ScalarTable
 };
@@ -62,8 +62,8 @@ struct ValueNode {
 // Keys of a leaf that the model has no column for (device_mesh, placements, group_ranks, op, peer, ...),
 // kept as Python-repr text so nothing is lost.
 struct LeafExtra {
-    StringId key;
-    StringId text;
+    support::StringId key;
+    support::StringId text;
 };
 
 struct ExtrasRange {
@@ -95,15 +95,15 @@ private:
 
 // Columnar tensor statistics: one row per tensor leaf.
 struct TensorTable {
-    std::vector<StringId> type; // "torch.Tensor", "numpy.ndarray", ...
-    std::vector<StringId> dtype; // "torch.float32"
+    std::vector<support::StringId> type; // "torch.Tensor", "numpy.ndarray", ...
+    std::vector<support::StringId> dtype; // "torch.float32"
     std::vector<std::uint32_t> shapeBegin; // into shapePool
     std::vector<std::uint8_t> shapeRank;
     std::vector<std::int64_t> shapePool;
     StatColumn max, min, mean, norm;
     std::vector<std::int8_t> requiresGrad; // -1 absent, 0 false, 1 true
-    std::vector<StringId> dataName; // kNoString when absent
-    std::vector<StringId> md5; // kNoString when absent
+    std::vector<support::StringId> dataName; // kNoString when absent
+    std::vector<support::StringId> md5; // kNoString when absent
     std::vector<ExtrasRange> extras;
 
     std::size_t size() const { return type.size(); }
@@ -117,17 +117,17 @@ struct TensorTable {
 enum class ScalarValueKind : std::uint8_t { Missing, Null, Bool, Int, Float, String, Composite };
 
 struct ScalarTable {
-    std::vector<StringId> type; // leaf "type" ("int", "torch.Size", ...); kNoString for Raw nodes
+    std::vector<support::StringId> type; // leaf "type" ("int", "torch.Size", ...); kNoString for Raw nodes
     std::vector<ScalarValueKind> valueKind;
     StatColumn number; // Bool/Int/Float values
-    std::vector<StringId> text; // Python str(value): "3", "2.0", "True", "None", "[1, None, 2]", the string itself
+    std::vector<support::StringId> text; // Python str(value): "3", "2.0", "True", "None", "[1, None, 2]", the string itself
     std::vector<ExtrasRange> extras;
 
     std::size_t size() const { return type.size(); }
 };
 
 struct Entry {
-    StringId name = kNoString;
+    support::StringId name = support::kNoString;
     EntryName parsed; // views into the pooled name
     std::uint32_t body = 0; // index of the entry's body node (normally a Dict of input_args/.../output)
 };
@@ -142,14 +142,14 @@ struct DumpFile {
     std::string dumpDataDir; // empty when null/absent
     std::uint64_t fileSize = 0;
 
-    StringPool strings;
+    support::StringPool strings;
     std::vector<Entry> entries;
     std::vector<ValueNode> nodes;
     TensorTable tensors;
     ScalarTable scalars;
     std::vector<LeafExtra> extras;
 
-    std::string_view text(StringId id) const { return strings.view(id); }
+    std::string_view text(support::StringId id) const { return strings.view(id); }
     std::string_view entryName(std::size_t index) const { return strings.view(entries[index].name); }
     std::span<const LeafExtra> extrasOf(ExtrasRange range) const { return { extras.data() + range.begin, range.count }; }
     // Children of a List/Dict node, as node indices in order.
@@ -167,4 +167,4 @@ DumpCounts countEntries(const DumpFile& dump);
 // Whether a tensor row has a NaN or ±inf in Max/Min/Mean/Norm.
 bool tensorHasNanOrInf(const TensorTable& tensors, std::size_t row);
 
-} // namespace msprobe
+} // namespace msprobe::dump

@@ -8,7 +8,7 @@
 
 namespace fs = std::filesystem;
 
-namespace msprobe {
+namespace msprobe::dump {
 
 namespace {
 
@@ -41,8 +41,8 @@ DumpMode detectDumpMode(const DumpFile& dump)
         return DumpMode::Tensor;
     if (dump.task != "statistics")
         return DumpMode::NotComparable;
-    for (StringId md5 : dump.tensors.md5)
-        if (md5 != kNoString)
+    for (support::StringId md5 : dump.tensors.md5)
+        if (md5 != support::kNoString)
             return DumpMode::Md5;
     return DumpMode::Statistics;
 }
@@ -157,4 +157,4 @@ PairSummary summarizePair(const TreeSummary& problem, const TreeSummary& bench)
     return result;
 }
 
-} // namespace msprobe
+} // namespace msprobe::dump

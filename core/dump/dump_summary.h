@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-namespace msprobe {
+namespace msprobe::dump {
 
 // How a dump can be compared (spec 2.3): tensor files, md5 checksums or statistics.
 enum class DumpMode { Statistics, Md5, Tensor, NotComparable };
@@ -50,4 +50,4 @@ struct PairSummary {
 };
 PairSummary summarizePair(const TreeSummary& problem, const TreeSummary& bench);
 
-} // namespace msprobe
+} // namespace msprobe::dump

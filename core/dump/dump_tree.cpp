@@ -8,7 +8,7 @@
 
 namespace fs = std::filesystem;
 
-namespace msprobe {
+namespace msprobe::dump {
 
 namespace {
 
@@ -25,7 +25,7 @@ bool regularDumpFile(const fs::path& file)
         throwUnreadablePath(file, ec);
     if (status.type() == fs::file_type::regular)
         return true;
-    throw Error(file.string(), {}, "is " + describeFileType(file) + ", not a regular file; only regular files are read");
+    throw support::Error(file.string(), {}, "is " + support::describeFileType(file) + ", not a regular file; only regular files are read");
 }
 
 // The N of rank{N}; none for "rank" alone, proc folders and other names.
@@ -80,14 +80,14 @@ DumpTree discoverDumpTree(const fs::path& path)
         if (ec && ec.value() != ENOENT)
             throwUnreadablePath(path, ec);
         if (fs::is_symlink(fs::symlink_status(path, ec)))
-            throw Error(path.string(), {}, "is a symbolic link to nothing (its target is missing)");
-        throw Error(path.string(), {}, "no such file or directory");
+            throw support::Error(path.string(), {}, "is a symbolic link to nothing (its target is missing)");
+        throw support::Error(path.string(), {}, "no such file or directory");
     }
 
     if (fs::is_regular_file(path, ec)) {
         const std::string name = path.filename().string();
         if (name != "dump.json" && name != "debug.json" && path.extension() != ".json")
-            throw Error(path.string(), {}, "not a dump file (expected dump.json or debug.json)");
+            throw support::Error(path.string(), {}, "not a dump file (expected dump.json or debug.json)");
         tree.kind = DumpRootKind::File;
         RankDump rank;
         rank.dir = path.parent_path();
@@ -102,7 +102,7 @@ DumpTree discoverDumpTree(const fs::path& path)
         return tree;
     }
     if (!fs::is_directory(path, ec))
-        throw Error(path.string(), {}, "is " + describeFileType(path) + ": neither a dump directory nor a regular file");
+        throw support::Error(path.string(), {}, "is " + support::describeFileType(path) + ": neither a dump directory nor a regular file");
 
     if (hasDumpFile(path)) {
         tree.kind = DumpRootKind::RankDir;
@@ -125,7 +125,7 @@ DumpTree discoverDumpTree(const fs::path& path)
     for (const auto& step : folders.steps)
         tree.steps.push_back(makeStepDump(step.path, listDumpFolders(step.path, DumpFolderNames::Written)));
     if (tree.steps.empty())
-        throw Error(path.string(), {},
+        throw support::Error(path.string(), {},
             "no msprobe dump found: expected step{N}/ or rank*/proc*/ sub-directories, or a dump.json file");
     tree.kind = DumpRootKind::DumpPath; // steps in number order, as listed
     return tree;
@@ -142,4 +142,4 @@ std::string_view toString(DumpRootKind kind)
     return "";
 }
 
-} // namespace msprobe
+} // namespace msprobe::dump

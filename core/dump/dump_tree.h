@@ -9,7 +9,7 @@
 #include <string_view>
 #include <vector>
 
-namespace msprobe {
+namespace msprobe::dump {
 
 // One rank's (or process's) dump directory.
 struct RankDump {
@@ -47,4 +47,4 @@ DumpTree discoverDumpTree(const std::filesystem::path& path);
 
 std::string_view toString(DumpRootKind kind);
 
-} // namespace msprobe
+} // namespace msprobe::dump

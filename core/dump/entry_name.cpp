@@ -4,7 +4,7 @@
 #include <algorithm>
 #include <charconv>
 
-namespace msprobe {
+namespace msprobe::dump {
 
 namespace {
 
@@ -147,4 +147,4 @@ std::string_view toString(Direction direction)
     return "";
 }
 
-} // namespace msprobe
+} // namespace msprobe::dump

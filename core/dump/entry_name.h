@@ -4,7 +4,7 @@
 #include <cstdint>
 #include <string_view>
 
-namespace msprobe {
+namespace msprobe::dump {
 
 enum class EntryKind : std::uint8_t {
     Api, // {Prefix}.{api}.{n}.{forward|backward}
@@ -32,4 +32,4 @@ EntryName parseEntryName(std::string_view name);
 std::string_view toString(EntryKind kind);
 std::string_view toString(Direction direction);
 
-} // namespace msprobe
+} // namespace msprobe::dump

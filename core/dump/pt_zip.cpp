@@ -14,7 +14,7 @@
 #define MSPROBE_PT_ZIP_INSTALL_DIR "lib/msprobe"
 #endif
 
-namespace msprobe {
+namespace msprobe::dump {
 
 namespace {
 
@@ -31,7 +31,7 @@ const Loaded& module()
 #else
         const char* buildPath = nullptr;
 #endif
-        const LoadedModule found = loadModule({ "libmsprobe_pt_zip.so", "MSPROBE_PT_ZIP_MODULE",
+        const support::LoadedModule found = support::loadModule({ "libmsprobe_pt_zip.so", "MSPROBE_PT_ZIP_MODULE",
             MSPROBE_PT_ZIP_INSTALL_DIR, buildPath, kMsprobePtZipEntry });
         Loaded result;
         using Entry = const MsprobePtZipApi* (*)();
@@ -50,7 +50,7 @@ const MsprobePtZipApi& api(const std::string& path)
 {
     const Loaded& loaded = module();
     if (!loaded.api)
-        throw Error(path, "", loaded.failure);
+        throw support::Error(path, "", loaded.failure);
     return *loaded.api;
 }
 
@@ -141,4 +141,4 @@ std::optional<std::uint64_t> PtZipArchive::recordSize(const std::string& name) c
     return it->second;
 }
 
-} // namespace msprobe
+} // namespace msprobe::dump

@@ -9,7 +9,7 @@
 #include <string>
 #include <unordered_map>
 
-namespace msprobe {
+namespace msprobe::dump {
 
 // A failure reported by libtorch's zip reader (its message, without backtrace).
 struct PtZipFailure : std::runtime_error {
@@ -47,4 +47,4 @@ private:
     mutable std::optional<std::unordered_map<std::string, std::uint64_t>> m_sizes; // lower-cased name -> size
 };
 
-} // namespace msprobe
+} // namespace msprobe::dump

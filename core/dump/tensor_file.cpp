@@ -16,7 +16,7 @@
 
 namespace fs = std::filesystem;
 
-namespace msprobe {
+namespace msprobe::dump {
 
 namespace {
 
@@ -26,7 +26,7 @@ constexpr std::int64_t kMaxBroadcastElements = std::int64_t(1) << 26;
 
 } // namespace
 
-std::string tensor_file_detail::shapeText(const std::vector<std::int64_t>& shape)
+std::string detail::shapeText(const std::vector<std::int64_t>& shape)
 {
     std::string text = "(";
     for (std::size_t i = 0; i < shape.size(); ++i)
@@ -34,7 +34,7 @@ std::string tensor_file_detail::shapeText(const std::vector<std::int64_t>& shape
     return text + (shape.size() == 1 ? ",)" : ")");
 }
 
-std::optional<std::int64_t> tensor_file_detail::elementCount(const std::vector<std::int64_t>& shape)
+std::optional<std::int64_t> detail::elementCount(const std::vector<std::int64_t>& shape)
 {
     std::int64_t count = 1;
     for (std::int64_t size : shape) {
@@ -50,8 +50,8 @@ std::optional<std::int64_t> tensor_file_detail::elementCount(const std::vector<s
 
 namespace {
 
-using tensor_file_detail::elementCount;
-using tensor_file_detail::shapeText;
+using detail::elementCount;
+using detail::shapeText;
 
 template <typename U> U loadUnsigned(const unsigned char* p, bool bigEndian)
 {
@@ -87,7 +87,7 @@ double bfloat16ToDouble(std::uint16_t bits)
 
 // Appends the layout's elements in row-major order; the layout has been validated and has elements.
 template <typename Convert>
-void gather(const tensor_file_detail::StridedLayout& layout, const unsigned char* storage, std::size_t itemSize, Convert convert,
+void gather(const detail::StridedLayout& layout, const unsigned char* storage, std::size_t itemSize, Convert convert,
     std::vector<double>& out)
 {
     const auto at = [&](std::int64_t index) { return convert(storage + static_cast<std::size_t>(index) * itemSize); };
@@ -118,7 +118,7 @@ void gather(const tensor_file_detail::StridedLayout& layout, const unsigned char
 }
 
 void gatherAs(
-    const tensor_file_detail::StridedLayout& layout, const unsigned char* storage, bool bigEndian, std::vector<double>& out)
+    const detail::StridedLayout& layout, const unsigned char* storage, bool bigEndian, std::vector<double>& out)
 {
     const std::size_t size = elementSize(layout.elementType);
     switch (layout.elementType) {
@@ -171,9 +171,9 @@ void gatherAs(
 
 // Returns the element count after checking that every element the layout addresses lies in the storage.
 std::int64_t checkLayout(
-    const tensor_file_detail::StridedLayout& layout, std::size_t storageBytes, const std::string& file, const std::string& place)
+    const detail::StridedLayout& layout, std::size_t storageBytes, const std::string& file, const std::string& place)
 {
-    const auto fail = [&](const std::string& message) { return Error(file, place, message); };
+    const auto fail = [&](const std::string& message) { return support::Error(file, place, message); };
     if (layout.strides.size() != layout.shape.size())
         throw fail(
             "shape " + shapeText(layout.shape) + " and strides " + shapeText(layout.strides) + " differ in length");
@@ -273,7 +273,7 @@ std::size_t elementSize(ElementType type)
     return 1;
 }
 
-namespace tensor_file_detail {
+namespace detail {
 
 TensorData decodeStrided(const StridedLayout& layout, const unsigned char* storage, std::size_t storageBytes,
     bool bigEndian, const std::string& file, const std::string& place)
@@ -288,7 +288,7 @@ TensorData decodeStrided(const StridedLayout& layout, const unsigned char* stora
     return tensor;
 }
 
-} // namespace tensor_file_detail
+} // namespace detail
 
 TensorData readTensorFile(const fs::path& file)
 {
@@ -298,28 +298,28 @@ TensorData readTensorFile(const fs::path& file)
         [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
     const bool isPt = extension == ".pt" || extension == ".pth";
     if (!isPt && extension != ".npy")
-        throw Error(name, "", "unsupported tensor file type '" + extension + "' (expected .pt or .npy)");
+        throw support::Error(name, "", "unsupported tensor file type '" + extension + "' (expected .pt or .npy)");
     std::error_code ec;
     const fs::file_status status = fs::status(file, ec);
     if (!fs::exists(status))
-        throw Error(name, "", "no such file");
+        throw support::Error(name, "", "no such file");
     if (!fs::is_regular_file(status))
-        throw Error(name, "", "not a regular file");
+        throw support::Error(name, "", "not a regular file");
     try {
-        return isPt ? tensor_file_detail::readPtFile(file) : tensor_file_detail::readNpyFile(file);
-    } catch (const Error&) {
+        return isPt ? detail::readPtFile(file) : detail::readNpyFile(file);
+    } catch (const support::Error&) {
         throw;
     } catch (const std::bad_alloc&) {
-        throw Error(name, "", "not enough memory to read the tensor");
+        throw support::Error(name, "", "not enough memory to read the tensor");
     } catch (const std::exception& e) {
-        throw Error(name, "", e.what());
+        throw support::Error(name, "", e.what());
     }
 }
 
 fs::path resolveDataFile(const fs::path& dumpDataDir, std::string_view dataName)
 {
     const auto reject = [&](const std::string& why) {
-        return Error(dumpDataDir.string(), "data_name '" + printableText(dataName) + "'", why);
+        return support::Error(dumpDataDir.string(), "data_name '" + support::printableText(dataName) + "'", why);
     };
     if (dataName.empty())
         throw reject("is empty");
@@ -340,7 +340,7 @@ fs::path resolveDataFile(const fs::path& dumpDataDir, std::string_view dataName)
         const fs::path parent = dumpDataDir.has_parent_path() ? dumpDataDir.parent_path() : fs::path(".");
         const fs::path dumpFolder = fs::canonical(parent, ecDump);
         if (ecTarget || ecDump || !isStrictlyInside(target, dumpFolder))
-            throw Error(dumpDataDir.string(), "",
+            throw support::Error(dumpDataDir.string(), "",
                 "is a symbolic link that does not resolve to a folder inside the dump folder " + parent.string());
     }
     fs::path candidate = dumpDataDir / relative;
@@ -354,4 +354,4 @@ fs::path resolveDataFile(const fs::path& dumpDataDir, std::string_view dataName)
     return candidate;
 }
 
-} // namespace msprobe
+} // namespace msprobe::dump

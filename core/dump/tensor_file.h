@@ -9,7 +9,7 @@
 #include <string_view>
 #include <vector>
 
-namespace msprobe {
+namespace msprobe::dump {
 
 enum class ElementType : std::uint8_t { Bool, UInt8, Int8, Int16, Int32, Int64, Float16, BFloat16, Float32, Float64 };
 
@@ -37,7 +37,7 @@ TensorData readTensorFile(const std::filesystem::path& file);
 // (e.g. symbolic links) that resolve outside the folder.
 std::filesystem::path resolveDataFile(const std::filesystem::path& dumpDataDir, std::string_view dataName);
 
-namespace tensor_file_detail {
+namespace detail {
 
 // Where a tensor's elements lie in a flat storage, in elements (torch's storage_offset/size/stride).
 struct StridedLayout {
@@ -62,6 +62,6 @@ std::optional<std::int64_t> elementCount(const std::vector<std::int64_t>& shape)
 TensorData readPtFile(const std::filesystem::path& file);
 TensorData readNpyFile(const std::filesystem::path& file);
 
-} // namespace tensor_file_detail
+} // namespace detail
 
-} // namespace msprobe
+} // namespace msprobe::dump

@@ -13,12 +13,12 @@
 
 namespace fs = std::filesystem;
 
-namespace msprobe {
+namespace msprobe::dump {
 
 namespace {
 
-using tensor_file_detail::elementCount;
-using tensor_file_detail::shapeText;
+using detail::elementCount;
+using detail::shapeText;
 
 std::uint32_t loadLittle(const unsigned char* p, std::size_t bytes)
 {
@@ -75,7 +75,7 @@ public:
 private:
     [[noreturn]] void fail(const std::string& message) const
     {
-        throw Error(m_file, "header byte " + std::to_string(m_fileOffset + m_pos), message);
+        throw support::Error(m_file, "header byte " + std::to_string(m_fileOffset + m_pos), message);
     }
 
     void skipSpace()
@@ -226,14 +226,14 @@ std::vector<unsigned char> readWholeFile(const fs::path& file)
 {
     std::ifstream in(file, std::ios::binary | std::ios::ate);
     if (!in)
-        throw Error(file.string(), "", "cannot open for reading");
+        throw support::Error(file.string(), "", "cannot open for reading");
     const std::streamoff size = in.tellg();
     if (size < 0)
-        throw Error(file.string(), "", "cannot determine the file size");
+        throw support::Error(file.string(), "", "cannot determine the file size");
     std::vector<unsigned char> bytes(static_cast<std::size_t>(size));
     in.seekg(0);
     if (!in.read(reinterpret_cast<char*>(bytes.data()), size))
-        throw Error(file.string(), "", "read error");
+        throw support::Error(file.string(), "", "read error");
     return bytes;
 }
 
@@ -241,21 +241,21 @@ NpyHeader readNpyHeader(const std::vector<unsigned char>& bytes, std::size_t& da
 {
     static constexpr unsigned char magic[] = { 0x93, 'N', 'U', 'M', 'P', 'Y' };
     if (bytes.size() < 10 || !std::equal(std::begin(magic), std::end(magic), bytes.begin()))
-        throw Error(name, "", "not a .npy file (no \\x93NUMPY magic)");
+        throw support::Error(name, "", "not a .npy file (no \\x93NUMPY magic)");
     const unsigned major = bytes[6];
     if (major < 1 || major > 3)
-        throw Error(name, "byte 6",
+        throw support::Error(name, "byte 6",
             "unsupported .npy format version " + std::to_string(major) + "." + std::to_string(bytes[7]));
     std::size_t headerStart = 10;
     std::size_t headerLength = loadLittle(&bytes[8], 2);
     if (major >= 2) {
         if (bytes.size() < 12)
-            throw Error(name, "", "truncated .npy header");
+            throw support::Error(name, "", "truncated .npy header");
         headerStart = 12;
         headerLength = loadLittle(&bytes[8], 4);
     }
     if (headerLength > bytes.size() - headerStart)
-        throw Error(name, "byte 8",
+        throw support::Error(name, "byte 8",
             "header length " + std::to_string(headerLength) + " runs past the end of the "
                 + std::to_string(bytes.size()) + "-byte file");
     dataStart = headerStart + headerLength;
@@ -264,7 +264,7 @@ NpyHeader readNpyHeader(const std::vector<unsigned char>& bytes, std::size_t& da
     for (const auto& [present, key] : { std::pair { header.descr.has_value(), "descr" },
              { header.fortranOrder.has_value(), "fortran_order" }, { header.shape.has_value(), "shape" } }) {
         if (!present)
-            throw Error(name, "header", std::string("missing key '") + key + "'");
+            throw support::Error(name, "header", std::string("missing key '") + key + "'");
     }
     return header;
 }
@@ -283,7 +283,7 @@ std::vector<std::int64_t> contiguousStrides(const std::vector<std::int64_t>& sha
 
 } // namespace
 
-TensorData tensor_file_detail::readNpyFile(const fs::path& file)
+TensorData detail::readNpyFile(const fs::path& file)
 {
     const std::string name = file.string();
     const std::vector<unsigned char> bytes = readWholeFile(file);
@@ -291,9 +291,9 @@ TensorData tensor_file_detail::readNpyFile(const fs::path& file)
     const NpyHeader header = readNpyHeader(bytes, dataStart, name);
     const std::optional<NpyDtype> dtype = parseDescr(*header.descr);
     if (!dtype)
-        throw Error(name, "header", "unsupported dtype '" + *header.descr + "'");
+        throw support::Error(name, "header", "unsupported dtype '" + *header.descr + "'");
 
-    tensor_file_detail::StridedLayout layout;
+    detail::StridedLayout layout;
     layout.elementType = dtype->type;
     layout.shape = *header.shape;
     const std::optional<std::int64_t> count = elementCount(layout.shape);
@@ -301,22 +301,22 @@ TensorData tensor_file_detail::readNpyFile(const fs::path& file)
     const auto itemSize = static_cast<std::int64_t>(elementSize(dtype->type));
     std::int64_t needed = 0;
     if (!count || __builtin_mul_overflow(*count, itemSize, &needed))
-        throw Error(name, "header", "shape " + shapeText(layout.shape) + " is too large");
+        throw support::Error(name, "header", "shape " + shapeText(layout.shape) + " is too large");
     if (static_cast<std::uint64_t>(needed) > available)
-        throw Error(name, "byte " + std::to_string(dataStart),
+        throw support::Error(name, "byte " + std::to_string(dataStart),
             "truncated data: shape " + shapeText(layout.shape) + " of '" + *header.descr + "' needs "
                 + std::to_string(needed) + " bytes, the file has " + std::to_string(available) + " after the header");
     // np.save writes exactly shape x dtype after the header: more means the header's shape or dtype is not
     // the one the data was written with.
     if (static_cast<std::uint64_t>(needed) < available)
-        throw Error(name, "byte " + std::to_string(dataStart),
+        throw support::Error(name, "byte " + std::to_string(dataStart),
             "shape " + shapeText(layout.shape) + " of '" + *header.descr + "' needs " + std::to_string(needed)
                 + " bytes, the file has " + std::to_string(available - static_cast<std::size_t>(needed))
                 + " more after the header: the header does not describe the data");
     // Fortran order is a column-major layout over the same bytes; gathering it row-major transposes it.
     layout.strides = contiguousStrides(layout.shape, *header.fortranOrder);
-    return tensor_file_detail::decodeStrided(
+    return detail::decodeStrided(
         layout, bytes.data() + dataStart, available, dtype->bigEndian, name, "byte " + std::to_string(dataStart));
 }
 
-} // namespace msprobe
+} // namespace msprobe::dump

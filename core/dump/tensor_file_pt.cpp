@@ -18,14 +18,14 @@
 #include <unordered_map>
 #include <vector>
 
-namespace msprobe {
+namespace msprobe::dump {
 
 namespace {
 
 // Limits far above what torch.save writes for one tensor (its pickle is a few hundred bytes); they bound the
 // memory a hostile pickle can claim, and the nesting limit keeps the recursive destruction of tuples shallow.
-using tensor_file_detail::PickledStorage;
-using tensor_file_detail::PickledTensor;
+using detail::PickledStorage;
+using detail::PickledTensor;
 
 constexpr std::size_t kMaxStackValues = std::size_t(1) << 16;
 constexpr int kMaxNesting = 64;
@@ -149,7 +149,7 @@ public:
             fail("empty pickle");
         const Value& result = m_stack.back();
         if (result.kind != Kind::Tensor)
-            throw Error(m_file, "data.pkl",
+            throw support::Error(m_file, "data.pkl",
                 std::string("holds ") + std::string(kindName(result.kind)) + ", not a single tensor");
         return *result.tensor;
     }
@@ -157,7 +157,7 @@ public:
 private:
     [[noreturn]] void fail(const std::string& message) const
     {
-        throw Error(m_file, "data.pkl byte " + std::to_string(m_opStart), message);
+        throw support::Error(m_file, "data.pkl byte " + std::to_string(m_opStart), message);
     }
 
     const unsigned char* take(std::size_t count)
@@ -539,9 +539,9 @@ private:
 };
 } // namespace
 
-tensor_file_detail::PickledTensor tensor_file_detail::unpickleTensor(const unsigned char* data, std::size_t size, const std::string& file)
+detail::PickledTensor detail::unpickleTensor(const unsigned char* data, std::size_t size, const std::string& file)
 {
     return TensorUnpickler(data, size, file).run();
 }
 
-} // namespace msprobe
+} // namespace msprobe::dump

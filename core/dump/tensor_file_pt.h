@@ -8,7 +8,7 @@
 #include <memory>
 #include <string>
 
-namespace msprobe::tensor_file_detail {
+namespace msprobe::dump::detail {
 
 struct PickledStorage {
     ElementType elementType;
@@ -25,4 +25,4 @@ struct PickledTensor {
 // pickle byte for anything else or anything malformed.
 PickledTensor unpickleTensor(const unsigned char* data, std::size_t size, const std::string& file);
 
-} // namespace msprobe::tensor_file_detail
+} // namespace msprobe::dump::detail

@@ -9,7 +9,7 @@
 #include <optional>
 #include <string>
 
-namespace msprobe {
+namespace msprobe::dump {
 
 namespace {
 
@@ -23,7 +23,7 @@ void checkRecordSize(
 {
     const std::optional<std::uint64_t> size = archive.recordSize(record);
     if (size && *size > limit)
-        throw Error(file, record,
+        throw support::Error(file, record,
             "the record inflates to " + std::to_string(*size) + " bytes, more than the " + std::to_string(limit) + " bytes "
                 + what + ": refused without reading it");
 }
@@ -40,7 +40,7 @@ bool archiveIsBigEndian(const PtZipArchive& archive, const std::string& file)
         return false;
     if (order == "big")
         return true;
-    throw Error(file, "byteorder", "unknown byte order '" + std::string(order.substr(0, 16)) + "'");
+    throw support::Error(file, "byteorder", "unknown byte order '" + std::string(order.substr(0, 16)) + "'");
 }
 
 // torch.save before torch 1.6 (or with _use_new_zipfile_serialization=False) wrote a bare pickle stream
@@ -56,29 +56,29 @@ bool isLegacyTorchSave(const std::string& name)
 TensorData readArchive(const std::string& name)
 {
     if (isLegacyTorchSave(name))
-        throw Error(name, "", "the legacy (pre-1.6, non-zip) torch.save format is not supported");
+        throw support::Error(name, "", "the legacy (pre-1.6, non-zip) torch.save format is not supported");
     PtZipArchive archive(name);
     if (!archive.hasRecord("data.pkl"))
-        throw Error(name, "", "no data.pkl record: not an archive written by torch.save");
+        throw support::Error(name, "", "no data.pkl record: not an archive written by torch.save");
     checkRecordSize(archive, "data.pkl", kMaxPickleBytes, name, "allowed for the pickle of one tensor");
     const PtZipArchive::Record pickle = archive.getRecord("data.pkl");
     const std::size_t pickleSize = pickle.size;
     if (pickleSize > kMaxPickleBytes)
-        throw Error(name, "data.pkl", "pickle of " + std::to_string(pickleSize) + " bytes is too large for one tensor");
-    const tensor_file_detail::PickledTensor tensor
-        = tensor_file_detail::unpickleTensor(static_cast<const unsigned char*>(pickle.data), pickleSize, name);
+        throw support::Error(name, "data.pkl", "pickle of " + std::to_string(pickleSize) + " bytes is too large for one tensor");
+    const detail::PickledTensor tensor
+        = detail::unpickleTensor(static_cast<const unsigned char*>(pickle.data), pickleSize, name);
     const bool bigEndian = archiveIsBigEndian(archive, name);
 
-    const tensor_file_detail::PickledStorage& storage = *tensor.storage;
+    const detail::PickledStorage& storage = *tensor.storage;
     const std::string record = "data/" + storage.key;
     std::int64_t declaredBytes = 0;
     if (__builtin_mul_overflow(
             storage.numel, static_cast<std::int64_t>(elementSize(storage.elementType)), &declaredBytes))
-        throw Error(name, record, "storage size " + std::to_string(storage.numel) + " is too large");
+        throw support::Error(name, record, "storage size " + std::to_string(storage.numel) + " is too large");
     PtZipArchive::Record data;
     if (declaredBytes > 0) {
         if (!archive.hasRecord(record))
-            throw Error(name, record, "storage record is missing");
+            throw support::Error(name, record, "storage record is missing");
         checkRecordSize(archive, record, static_cast<std::uint64_t>(declaredBytes), name,
             "its pickle describes (" + std::to_string(storage.numel) + " elements of "
                 + std::string(torchDtypeName(storage.elementType)) + ")");
@@ -86,30 +86,30 @@ TensorData readArchive(const std::string& name)
     }
     const std::size_t dataSize = data.size;
     if (static_cast<std::uint64_t>(declaredBytes) > dataSize)
-        throw Error(name, record,
+        throw support::Error(name, record,
             "truncated storage: " + std::to_string(storage.numel) + " elements of "
                 + std::string(torchDtypeName(storage.elementType)) + " need " + std::to_string(declaredBytes)
                 + " bytes, the record has " + std::to_string(dataSize));
-    return tensor_file_detail::decodeStrided(tensor.layout, static_cast<const unsigned char*>(data.data),
+    return detail::decodeStrided(tensor.layout, static_cast<const unsigned char*>(data.data),
         static_cast<std::size_t>(declaredBytes), bigEndian, name, record);
 }
 
 } // namespace
 
-namespace tensor_file_detail {
+namespace detail {
 
 TensorData readPtFile(const std::filesystem::path& file)
 {
     const std::string name = file.string();
     try {
         return readArchive(name);
-    } catch (const Error&) {
+    } catch (const support::Error&) {
         throw;
     } catch (const PtZipFailure& e) {
-        throw Error(name, "", std::string("cannot read as a torch.save archive: ") + e.what());
+        throw support::Error(name, "", std::string("cannot read as a torch.save archive: ") + e.what());
     }
 }
 
-} // namespace tensor_file_detail
+} // namespace detail
 
-} // namespace msprobe
+} // namespace msprobe::dump

@@ -28,7 +28,7 @@ namespace fs = std::filesystem;
 
 namespace {
 
-std::vector<std::pair<std::string, int>> namesAndNumbers(const std::vector<DumpFolder>& folders)
+std::vector<std::pair<std::string, int>> namesAndNumbers(const std::vector<dump::DumpFolder>& folders)
 {
     std::vector<std::pair<std::string, int>> found;
     for (const auto& folder : folders)
@@ -38,8 +38,8 @@ std::vector<std::pair<std::string, int>> namesAndNumbers(const std::vector<DumpF
 
 bool isProcName(const std::string& name)
 {
-    const auto folder = readFolderName(name, DumpFolderNames::Reference);
-    return folder && folder->kind == DumpDirName::Kind::Proc;
+    const auto folder = dump::readFolderName(name, dump::DumpFolderNames::Reference);
+    return folder && folder->kind == dump::DumpDirName::Kind::Proc;
 }
 
 struct Job {
@@ -63,7 +63,7 @@ public:
             checkDir(m_options.golden, "-gp/--golden_path");
         const InputLayout layout = classifyInput(m_options.target);
         if (compare && classifyInput(m_options.golden) != layout)
-            throw Error(m_options.golden.string(), {}, "the directory structures of -tp and -gp differ (files / rank folders / step folders)");
+            throw support::Error(m_options.golden.string(), {}, "the directory structures of -tp and -gp differ (files / rank folders / step folders)");
         const bool parallel = !m_options.parallel.empty();
         if (parallel)
             checkParallelMerge(compare);
@@ -83,15 +83,15 @@ public:
             return m_result;
         }
         m_result.database = m_options.output
-            / ((compare ? "compare_" : "build_") + (m_options.timestamp.empty() ? compareTimestamp() : m_options.timestamp) + ".vis.db");
+            / ((compare ? "compare_" : "build_") + (m_options.timestamp.empty() ? compare::compareTimestamp() : m_options.timestamp) + ".vis.db");
 
         // Never replaces a database of another run stamped the same second: finish() picks a free name then.
-        VisDbWriter writer(m_result.database, -1, AtomicFile::OnClash::PickFreeName);
+        VisDbWriter writer(m_result.database, -1, support::AtomicFile::OnClash::PickFreeName);
         if (parallel)
             runParallel(writer, layout, compare);
         for (std::size_t j = 0; j < jobs.size(); ++j) {
             if (m_options.cancel && m_options.cancel->load())
-                throw Error("cancelled");
+                throw support::Error("cancelled");
             runJob(writer, jobs[j], compare, j, jobs.size());
         }
         report(98, "creating indexes");
@@ -110,7 +110,7 @@ private:
     {
         std::error_code ec;
         if (!fs::is_directory(dir, ec))
-            throw Error(dir.string(), {}, std::string(flag) + " must be an existing directory");
+            throw support::Error(dir.string(), {}, std::string(flag) + " must be an existing directory");
     }
 
     // Spec §1.9: the parameters are validated per side against its rank folders.
@@ -118,7 +118,7 @@ private:
     {
         const std::size_t sides = compare ? 2 : 1;
         if (m_options.parallel.size() != sides)
-            throw Error(m_options.target.string(), "parallel merge",
+            throw support::Error(m_options.target.string(), "parallel merge",
                 compare ? "a compare needs two values for --rank_size, --tp and --pp (NPU and bench)"
                         : "a build takes one value for --rank_size, --tp and --pp");
         for (std::size_t s = 0; s < sides; ++s) {
@@ -137,13 +137,13 @@ private:
         else
             ranks = rankDirectories(dir);
         if (ranks.empty())
-            throw Error(dir.string(), {}, "no rank{N} or proc<pid> folder found");
+            throw support::Error(dir.string(), {}, "no rank{N} or proc<pid> folder found");
         validateParallelParams(params, ranks.size(), dir.string());
         std::vector<std::pair<int, Graph>> graphs;
         std::vector<int> microSteps;
         for (const auto& [name, rank] : ranks) {
             if (m_options.cancel && m_options.cancel->load())
-                throw Error("cancelled");
+                throw support::Error("cancelled");
             Graph graph = build(name.empty() ? dir : dir / name);
             microSteps.push_back(pageByMicroStep(graph));
             if (m_options.overflowCheck)
@@ -162,7 +162,7 @@ private:
             const auto benchSteps = stepDirectories(m_options.golden);
             std::erase_if(steps, [&](const auto& s) { return std::find(benchSteps.begin(), benchSteps.end(), s) == benchSteps.end(); });
             if (steps.empty())
-                throw Error(m_options.target.string(), {}, "-tp and -gp have no step folder in common");
+                throw support::Error(m_options.target.string(), {}, "-tp and -gp have no step folder in common");
         }
         return steps;
     }
@@ -196,7 +196,7 @@ private:
             if (compare) {
                 bench = mergedSide(m_options.golden / sub, layout, m_options.parallel[1]);
                 if (npu.size() != bench.size())
-                    throw Error(m_options.golden.string(), "parallel merge",
+                    throw support::Error(m_options.golden.string(), "parallel merge",
                         "the NPU side merges into " + std::to_string(npu.size()) + " data-parallel replica(s) but the bench side into "
                             + std::to_string(bench.size()) + "; a parallel-merge compare needs the same number on both sides");
             }
@@ -250,7 +250,7 @@ private:
         auto ranksOf = [&](const fs::path& npuDir, const fs::path& benchDir, int step) {
             auto npuRanks = rankDirectories(npuDir);
             if (npuRanks.empty())
-                throw Error(npuDir.string(), {}, "no rank{N} or proc<pid> folder found");
+                throw support::Error(npuDir.string(), {}, "no rank{N} or proc<pid> folder found");
             if (!compare) {
                 for (const auto& [name, rank] : npuRanks)
                     jobs.push_back({ npuDir / name, {}, step, rank });
@@ -270,7 +270,7 @@ private:
                     jobs.push_back({ npuDir / r.first, benchDir / r.first, step, r.second });
                 }
             if (common.empty())
-                throw Error(npuDir.string(), {}, "the ranks of -tp and -gp are completely different; nothing to compare");
+                throw support::Error(npuDir.string(), {}, "the ranks of -tp and -gp are completely different; nothing to compare");
             return common;
         };
         switch (layout) {
@@ -379,7 +379,7 @@ private:
         bench.dataSource = "Bench";
         m_phases.mark("build");
         if (npu.framework != bench.framework && !m_options.layerMapping)
-            throw Error(job.bench.string(), {}, "the two dumps come from different frameworks (" + npu.framework + " / "
+            throw support::Error(job.bench.string(), {}, "the two dumps come from different frameworks (" + npu.framework + " / "
                     + bench.framework + "); cross-framework graph compare needs -lm/--layer_mapping");
         comparePair(writer, npu, bench, config, job.step, job.rank, false, { base, span, where });
         releaseLater(std::move(npu), std::move(bench));
@@ -400,10 +400,10 @@ private:
         const Stage& stage)
     {
         if (merged && npu.framework != bench.framework && !m_options.layerMapping)
-            throw Error(m_options.golden.string(), {}, "the two dumps come from different frameworks (" + npu.framework + " / "
+            throw support::Error(m_options.golden.string(), {}, "the two dumps come from different frameworks (" + npu.framework + " / "
                     + bench.framework + "); cross-framework graph compare needs -lm/--layer_mapping");
         report(stage.base + stage.span / 4, stage.where + ": matching");
-        const CompareMode mode = detectCompareMode(*npu.dump, *bench.dump);
+        const compare::CompareMode mode = compare::detectCompareMode(*npu.dump, *bench.dump);
         MatchOptions match;
         match.fuzzy = m_options.fuzzy || merged;
         match.layerMapping = m_options.layerMapping && !match.fuzzy;
@@ -411,17 +411,17 @@ private:
         if (match.layerMapping) {
             try {
                 match.layerMap = layerMappingFor(npu, bench, m_layerRules);
-            } catch (const Error& error) {
+            } catch (const support::Error& error) {
                 warn(std::string("the layer mapping failed, matching without it: ") + error.what());
             }
         }
-        std::optional<CrossRuntimeKeys> crossRuntime;
-        const std::string sameRuntime = m_options.crossRuntime == CrossRuntime::On ? sameRuntimeNote(*npu.dump, *bench.dump) : std::string();
-        const bool crossRuntimeWanted = (m_options.crossRuntime == CrossRuntime::On && sameRuntime.empty())
-            || (m_options.crossRuntime == CrossRuntime::Auto && isCrossRuntimePair(*npu.dump, *bench.dump));
+        std::optional<compare::CrossRuntimeKeys> crossRuntime;
+        const std::string sameRuntime = m_options.crossRuntime == compare::CrossRuntime::On ? compare::sameRuntimeNote(*npu.dump, *bench.dump) : std::string();
+        const bool crossRuntimeWanted = (m_options.crossRuntime == compare::CrossRuntime::On && sameRuntime.empty())
+            || (m_options.crossRuntime == compare::CrossRuntime::Auto && compare::isCrossRuntimePair(*npu.dump, *bench.dump));
         if (crossRuntimeWanted && !match.fuzzy && !match.layerMapping && npu.items && bench.items) {
-            static const ConstructInfo noConstruct;
-            crossRuntime = crossRuntimeKeys(*npu.items, npu.construct ? *npu.construct : noConstruct, *bench.items,
+            static const dump::ConstructInfo noConstruct;
+            crossRuntime = compare::crossRuntimeKeys(*npu.items, npu.construct ? *npu.construct : noConstruct, *bench.items,
                 bench.construct ? *bench.construct : noConstruct);
             match.layerMapping = true;
             match.layerMap = crossRuntimeNodeMap(*npu.items, *bench.items, *crossRuntime);
@@ -450,7 +450,7 @@ private:
         compareOptions.mode = mode;
         compareOptions.threads = m_options.threads;
         compareOptions.cancel = m_options.cancel;
-        TensorFileProblemLog tensorProblems;
+        compare::TensorFileProblemLog tensorProblems;
         compareOptions.tensorProblems = &tensorProblems;
         compareOptions.crossRuntime = crossRuntime ? &*crossRuntime : nullptr;
         const std::string comparing = stage.where + ": comparing and writing";
@@ -467,7 +467,7 @@ private:
         };
         RenderOptions render;
         render.mode = mode;
-        render.md5Mode = mode == CompareMode::Md5;
+        render.md5Mode = mode == compare::CompareMode::Md5;
         compareAndWritePair(writer, npu, bench, compareOptions, step, rank, render);
         if (tensorProblems.count())
             warn(stage.where + ": " + tensorProblems.summary() + "; their rows are errors in the node data");
@@ -482,7 +482,7 @@ private:
     LayerMappingRules m_layerRules;
     std::mutex m_warnMutex;
     std::mutex m_progressMutex;
-    PhaseTimes m_phases;
+    support::PhaseTimes m_phases;
     std::vector<std::jthread> m_releases; // last member: joined first when the run ends
 };
 
@@ -490,27 +490,27 @@ private:
 
 InputLayout classifyInput(const fs::path& dir)
 {
-    const DumpFolders folders = listDumpFolders(dir, DumpFolderNames::Reference);
+    const dump::DumpFolders folders = dump::listDumpFolders(dir, dump::DumpFolderNames::Reference);
     if (folders.entries() == 0)
-        throw Error(dir.string(), {}, "the folder is empty");
+        throw support::Error(dir.string(), {}, "the folder is empty");
     std::error_code ec;
     if (fs::exists(dir / "dump_tensor_data", ec))
         return InputLayout::Files;
     if (folders.files == folders.entries())
         return InputLayout::Files;
     const bool onlyBareRank = folders.entries() == 1 && folders.ranks.size() == 1 && folders.ranks[0].bare;
-    const bool numberedRanks = std::none_of(folders.ranks.begin(), folders.ranks.end(), [](const DumpFolder& r) { return r.bare; });
+    const bool numberedRanks = std::none_of(folders.ranks.begin(), folders.ranks.end(), [](const dump::DumpFolder& r) { return r.bare; });
     if (onlyBareRank || (numberedRanks && folders.steps.empty() && folders.otherFolders == 0))
         return InputLayout::Ranks; // rank{N} and proc{PID} folders (files beside them are ignored)
     if (folders.ranks.empty() && folders.procs.empty() && folders.otherFolders == 0)
         return InputLayout::Steps;
-    throw Error(dir.string(), {},
+    throw support::Error(dir.string(), {},
         "expected only step{N} folders, only rank{N} folders, or the dump files themselves (construct.json, dump.json, stack.json)");
 }
 
 std::vector<std::pair<std::string, int>> rankDirectories(const fs::path& dir)
 {
-    const DumpFolders folders = listDumpFolders(dir, DumpFolderNames::Reference);
+    const dump::DumpFolders folders = dump::listDumpFolders(dir, dump::DumpFolderNames::Reference);
     if (!folders.ranks.empty())
         return namesAndNumbers(folders.ranks);
     if (!folders.procs.empty()) // one process of unknown rank: read as rank 0
@@ -520,7 +520,7 @@ std::vector<std::pair<std::string, int>> rankDirectories(const fs::path& dir)
 
 std::vector<std::pair<std::string, int>> stepDirectories(const fs::path& dir)
 {
-    return namesAndNumbers(listDumpFolders(dir, DumpFolderNames::Reference).steps);
+    return namesAndNumbers(dump::listDumpFolders(dir, dump::DumpFolderNames::Reference).steps);
 }
 
 std::size_t ranksToMerge(const fs::path& root)

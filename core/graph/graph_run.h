@@ -40,7 +40,7 @@ struct GraphRunOptions {
     bool layerMapping = false; // -lm
     // A C++ libtorch capture (Aten.*) against a Python msprobe dump: nodes and items paired by the aten table
     // (Auto: when the dumps show it and neither -fm nor -lm is given; On: --cross-runtime).
-    CrossRuntime crossRuntime = CrossRuntime::Auto;
+    compare::CrossRuntime crossRuntime = compare::CrossRuntime::Auto;
     std::filesystem::path layerMappingFile; // -lm FILE (empty: the default mapping only)
     std::filesystem::path mappingFile; // --mapping-file: manual node pairs
     // --rank_size/--tp/--pp/--vpp/--order: one entry (build) or two (NPU, bench); empty: no parallel merge.

@@ -14,9 +14,9 @@ namespace msprobe::graph {
 
 std::vector<ManualPair> readMappingFile(const std::filesystem::path& file)
 {
-    const auto json = readSmallJsonFile(file);
+    const auto json = support::readSmallJsonFile(file);
     if (!json.is_object())
-        throw Error(file.string(), {}, "a mapping file is a JSON object of NPU node id -> bench node id");
+        throw support::Error(file.string(), {}, "a mapping file is a JSON object of NPU node id -> bench node id");
     std::vector<ManualPair> pairs;
     for (const auto& [key, value] : json.items()) {
         ManualPair pair;
@@ -25,11 +25,11 @@ std::vector<ManualPair> readMappingFile(const std::filesystem::path& file)
         if (value.is_object()) {
             auto it = value.find("bench");
             if (it == value.end())
-                throw Error(file.string(), "node '" + key + "'", "an object value needs a \"bench\" member");
+                throw support::Error(file.string(), "node '" + key + "'", "an object value needs a \"bench\" member");
             bench = &*it;
             if (auto d = value.find("descendants"); d != value.end()) {
                 if (!d->is_boolean())
-                    throw Error(file.string(), "node '" + key + "'", "\"descendants\" must be true or false");
+                    throw support::Error(file.string(), "node '" + key + "'", "\"descendants\" must be true or false");
                 pair.descendants = d->get<bool>();
             }
         }
@@ -38,7 +38,7 @@ std::vector<ManualPair> readMappingFile(const std::filesystem::path& file)
         if (bench->is_string())
             pair.bench = bench->get<std::string>();
         else if (!bench->is_null() && !(bench->is_array() && bench->empty()))
-            throw Error(file.string(), "node '" + key + "'", "the bench node must be a string, a path list or null");
+            throw support::Error(file.string(), "node '" + key + "'", "the bench node must be a string, a path list or null");
         pairs.push_back(std::move(pair));
     }
     // Pairs are one to one: a second NPU node on the same bench node would silently take it from the first.
@@ -46,7 +46,7 @@ std::vector<ManualPair> readMappingFile(const std::filesystem::path& file)
     for (const auto& pair : pairs)
         if (pair.bench)
             if (auto [it, fresh] = npuOf.try_emplace(*pair.bench, pair.npu); !fresh)
-                throw Error(file.string(), "node '" + pair.npu + "'",
+                throw support::Error(file.string(), "node '" + pair.npu + "'",
                     "NPU nodes '" + std::string(it->second) + "' and '" + pair.npu + "' are both mapped onto bench node '"
                         + *pair.bench + "' (a bench node pairs with one NPU node)");
     return pairs;
@@ -66,7 +66,7 @@ void writeMappingFile(const std::filesystem::path& file, const std::vector<Manua
         json[pair.npu] = entry;
     }
     // Temp file + rename: a crash never leaves a half-written mapping beside the database.
-    AtomicFile out(file);
+    support::AtomicFile out(file);
     out.write(json.dump(4) + '\n');
     out.commit();
 }

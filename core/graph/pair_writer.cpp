@@ -65,7 +65,7 @@ public:
         std::unique_lock lock(m_mutex);
         m_changed.wait(lock, [&] { return m_abandoned || readyLocked() >= endPosition; });
         if (readyLocked() < endPosition)
-            throw Error("cancelled");
+            throw support::Error("cancelled");
     }
 
 private:
@@ -96,7 +96,7 @@ void compareAndWritePair(VisDbWriter& writer, Graph& npu, Graph& bench, const Gr
         if (npu.node(n).op == NodeOp::ApiCollection)
             updateCollectionPrecision(npu, n);
     });
-    PhaseTimes phases;
+    support::PhaseTimes phases;
 
     // One thread inserts: the bench rows first (they need only the matching), then the NPU rows as the compare
     // finishes them. The bench rows read the NPU graph's ids and parents only, which the compare leaves alone.
@@ -137,7 +137,7 @@ void compareAndWritePair(VisDbWriter& writer, Graph& npu, Graph& bench, const Gr
         }
     };
     {
-        const std::size_t threads = std::max<std::size_t>(1, compare.threads ? compare.threads : defaultThreadCount());
+        const std::size_t threads = std::max<std::size_t>(1, compare.threads ? compare.threads : support::defaultThreadCount());
         std::vector<std::thread> workers;
         for (std::size_t t = 1; t < threads; ++t)
             workers.emplace_back(work);
@@ -158,7 +158,7 @@ void compareAndWritePair(VisDbWriter& writer, Graph& npu, Graph& bench, const Gr
     if (failure)
         std::rethrow_exception(failure);
     if (compare.cancel && compare.cancel->load())
-        throw Error("cancelled");
+        throw support::Error("cancelled");
 }
 
 } // namespace msprobe::graph

@@ -65,9 +65,9 @@ void inferCategories(const MemTrace& trace, MemModel& model)
 {
     const auto& events = trace.events;
     std::vector<OwnerFacts> cache(trace.strings.size());
-    auto facts = [&](StringId owner) -> const OwnerFacts& {
+    auto facts = [&](support::StringId owner) -> const OwnerFacts& {
         static const OwnerFacts kNoOwner { true };
-        if (owner == kNoString || owner >= cache.size())
+        if (owner == support::kNoString || owner >= cache.size())
             return kNoOwner;
         if (!cache[owner].known)
             cache[owner] = factsOf(trace.text(owner));

@@ -34,7 +34,7 @@ std::string frameworkOf(const MemTrace& trace)
         if (framework.empty())
             framework = type;
         else if ((framework == "MINDSPORE") != (type == "MINDSPORE"))
-            throw Error(trace.file, "line " + std::to_string(e.line), "the dump mixes PTA and MINDSPORE memory rows");
+            throw support::Error(trace.file, "line " + std::to_string(e.line), "the dump mixes PTA and MINDSPORE memory rows");
     }
     return framework;
 }
@@ -44,11 +44,11 @@ Prepared prepare(const CompareSide& side, CompareLevel level, CompareMode mode)
     const MemTrace& trace = *side.trace;
     const MemModel& model = *side.model;
     if (side.step && (side.step > model.stepCount))
-        throw Error(trace.file, {}, "has no step " + std::to_string(side.step) + " (" + std::to_string(model.stepCount) + " step(s) marked)");
+        throw support::Error(trace.file, {}, "has no step " + std::to_string(side.step) + " (" + std::to_string(model.stepCount) + " step(s) marked)");
     Prepared out;
     out.framework = frameworkOf(trace);
     if (level == CompareLevel::Op && out.framework == "MINDSPORE")
-        throw Error(trace.file, {}, "is a MindSpore dump: compare it at kernel level (--level kernel)");
+        throw support::Error(trace.file, {}, "is a MindSpore dump: compare it at kernel level (--level kernel)");
     std::map<std::int32_t, std::vector<std::uint32_t>> rows; // per numeric device, in timestamp order
     std::int32_t lastDevice = kDeviceUnknown;
     std::vector<std::uint32_t>* lastList = nullptr; // rows of one device come in runs: one map lookup a run
@@ -68,14 +68,14 @@ Prepared prepare(const CompareSide& side, CompareLevel level, CompareMode mode)
     // What each Event Type string is, looked up once rather than compared as text on every row.
     enum : std::uint8_t { kFrameworkPool = 1, kWanted = 2 };
     std::vector<std::uint8_t> typeBits(trace.strings.size(), 0);
-    for (StringId id = 0; id < typeBits.size(); ++id) {
+    for (support::StringId id = 0; id < typeBits.size(); ++id) {
         const auto type = trace.text(id);
         if (type == out.framework)
             typeBits[id] |= kFrameworkPool;
         if (level == CompareLevel::Op ? (type == "ATEN_END" || type == "ATB_END") : type == "KERNEL_LAUNCH")
             typeBits[id] |= kWanted;
     }
-    auto typeIs = [&](StringId id, std::uint8_t bit) { return id != kNoString && (typeBits[id] & bit); };
+    auto typeIs = [&](support::StringId id, std::uint8_t bit) { return id != support::kNoString && (typeBits[id] & bit); };
     for (auto& [device, list] : rows) {
         auto byTime = [&](std::uint32_t a, std::uint32_t b) { return trace.events[a].tsNs < trace.events[b].tsNs; };
         if (!std::is_sorted(list.begin(), list.end(), byTime)) // ID order is time order in most dumps
@@ -168,7 +168,7 @@ std::vector<std::pair<std::size_t, std::size_t>> myersMatches(const std::vector<
 CompareResult compareMemory(const CompareSide& base, const CompareSide& compare, CompareLevel level, CompareMode mode)
 {
     if (mode == CompareMode::Net && level == CompareLevel::Kernel)
-        throw Error("net mode needs op level: a kernel launch has no START/END to attribute memory to");
+        throw support::Error("net mode needs op level: a kernel launch has no START/END to attribute memory to");
     const Prepared a = prepare(base, level, mode);
     const Prepared b = prepare(compare, level, mode);
     CompareResult result;

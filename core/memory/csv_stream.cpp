@@ -14,10 +14,10 @@ CsvStream::CsvStream(const std::filesystem::path& file)
     : m_name(file.string())
     , m_buffer(kBlockBytes)
 {
-    checkRegularFile(file);
+    support::checkRegularFile(file);
     m_in.open(file, std::ios::binary);
     if (!m_in)
-        throw Error(m_name, {}, "cannot be opened");
+        throw support::Error(m_name, {}, "cannot be opened");
 }
 
 bool CsvStream::fill()
@@ -29,7 +29,7 @@ bool CsvStream::fill()
     m_pos = 0;
     m_bytesRead += m_end;
     if (m_in.bad())
-        throw Error(m_name, "byte " + std::to_string(m_bytesRead), "read error");
+        throw support::Error(m_name, "byte " + std::to_string(m_bytesRead), "read error");
     if (m_end == 0) {
         m_eof = true;
         return false;
@@ -137,13 +137,13 @@ bool CsvStream::next(std::vector<std::string>& cells)
                         ++m_line;
                     return finish();
                 } else
-                    throw Error(m_name, "line " + std::to_string(m_line), "text after the closing quote of a cell");
+                    throw support::Error(m_name, "line " + std::to_string(m_line), "text after the closing quote of a cell");
                 break;
             }
         }
     }
     if (state == State::Quoted)
-        throw Error(m_name, "line " + std::to_string(m_recordLine), "a quoted cell is not closed before the end of the file");
+        throw support::Error(m_name, "line " + std::to_string(m_recordLine), "a quoted cell is not closed before the end of the file");
     if (state == State::FieldStart && any)
         newCell(); // trailing comma at end of file without newline
     if (any)

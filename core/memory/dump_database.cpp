@@ -71,12 +71,12 @@ DumpDatabaseWriter::DumpDatabaseWriter(const std::filesystem::path& file)
 {
     std::error_code ignored;
     std::filesystem::remove(file, ignored);
-    m_db = std::make_unique<SqliteDb>(file, false);
+    m_db = std::make_unique<support::SqliteDb>(file, false);
     m_db->exec("PRAGMA journal_mode=WAL");
     m_db->exec("CREATE TABLE memscope_dump (\"ID\" INTEGER, \"Event\" TEXT, \"Event Type\" TEXT, \"Name\" TEXT, "
                "\"Timestamp(ns)\" INTEGER, \"Process Id\" INTEGER, \"Thread Id\" INTEGER, \"Device Id\" TEXT, \"Ptr\" TEXT, "
                "\"Attr\" TEXT, \"Call Stack(Python)\" TEXT, \"Call Stack(C)\" TEXT)");
-    m_insert = std::make_unique<SqliteStatement>(*m_db, "INSERT INTO memscope_dump VALUES (?,?,?,?,?,?,?,?,?,?,?,?)");
+    m_insert = std::make_unique<support::SqliteStatement>(*m_db, "INSERT INTO memscope_dump VALUES (?,?,?,?,?,?,?,?,?,?,?,?)");
 }
 
 DumpDatabaseWriter::~DumpDatabaseWriter()
@@ -95,7 +95,7 @@ void DumpDatabaseWriter::append(std::string_view csvRows)
         while (nextRecord(csvRows, p, cells)) {
             ++record;
             if (cells.size() != kColumns)
-                throw Error(m_file, "record " + std::to_string(record) + " of a batch",
+                throw support::Error(m_file, "record " + std::to_string(record) + " of a batch",
                     "has " + std::to_string(cells.size()) + " cells where a dump row has 12");
             for (std::size_t c = 0; c < kColumns; ++c) {
                 const int index = static_cast<int>(c) + 1;

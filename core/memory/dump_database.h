@@ -9,7 +9,7 @@
 #include <string>
 #include <string_view>
 
-namespace msprobe {
+namespace msprobe::support {
 class SqliteDb;
 class SqliteStatement;
 }
@@ -30,8 +30,8 @@ public:
     void append(std::string_view csvRows);
 
 private:
-    std::unique_ptr<SqliteDb> m_db;
-    std::unique_ptr<SqliteStatement> m_insert;
+    std::unique_ptr<support::SqliteDb> m_db;
+    std::unique_ptr<support::SqliteStatement> m_insert;
     std::string m_file;
 };
 

@@ -57,7 +57,7 @@ std::uint8_t parseInefficientTypes(const std::string& list)
         else if (item == "temporary_idleness")
             bits |= kTemporaryIdleness;
         else
-            throw Error("unknown inefficient type \"" + item
+            throw support::Error("unknown inefficient type \"" + item
                 + "\" (early_allocation, late_deallocation or temporary_idleness)");
         if (comma == std::string::npos)
             break;

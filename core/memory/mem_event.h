@@ -41,14 +41,14 @@ struct MemEvent {
     std::int32_t pid = -1, tid = -1;
     std::int32_t device = kDeviceUnknown;
     std::uint32_t line = 0; // the line of the file the row starts on
-    StringId subType = kNoString; // Event Type: PTA, HAL, ATEN_START, Mark, STEP, ...
-    StringId name = kNoString; // Name ("N/A" stays kNoString)
-    StringId owner = kNoString; // Attr owner
-    StringId inefficient = kNoString; // Attr inefficient_type (or legacy inefficient)
+    support::StringId subType = support::kNoString; // Event Type: PTA, HAL, ATEN_START, Mark, STEP, ...
+    support::StringId name = support::kNoString; // Name ("N/A" stays kNoString)
+    support::StringId owner = support::kNoString; // Attr owner
+    support::StringId inefficient = support::kNoString; // Attr inefficient_type (or legacy inefficient)
     // OOM_DETAIL rows (§1.3) reuse the fields above: size = req_size (OOM_TRIGGER) or the record's size, ptr = the
     // record's ptr, allocationId = the record's timestamp (when its block was allocated), detail = func (trigger)
     // or pool (records).
-    StringId detail = kNoString;
+    support::StringId detail = support::kNoString;
     EventKind kind = EventKind::System;
     std::uint8_t flags = 0;
 
@@ -58,12 +58,12 @@ struct MemEvent {
 
 struct MemTrace {
     std::string file; // for messages
-    StringPool strings;
+    support::StringPool strings;
     std::vector<MemEvent> events; // sorted by (pid, ID)
     std::size_t rowsRead = 0;
 
-    std::string_view text(StringId id) const { return strings.view(id); }
-    bool is(StringId id, std::string_view value) const { return id != kNoString && strings.view(id) == value; }
+    std::string_view text(support::StringId id) const { return strings.view(id); }
+    bool is(support::StringId id, std::string_view value) const { return id != support::kNoString && strings.view(id) == value; }
 };
 
 // "0", "cpu", "N/A", "host" for a device number.

@@ -83,7 +83,7 @@ private:
         if (m_model.stepSource == StepSource::None)
             m_model.stepSource = source;
         else if (m_model.stepSource != source)
-            throw Error(m_trace.file, "line " + std::to_string(e.line),
+            throw support::Error(m_trace.file, "line " + std::to_string(e.line),
                 "steps are marked both by SYSTEM/STEP rows and by mstx \"step start\" ranges; a dump must use one");
     }
 
@@ -105,7 +105,7 @@ MemModel buildModel(const MemTrace& trace)
     model.blockOf.assign(count, kNone);
     std::unordered_map<std::uint64_t, std::vector<std::uint32_t>> openOps; // per thread: stack of op indexes
     std::unordered_map<std::uint64_t, std::uint32_t> byAllocationId; // per process (reset on pid change)
-    std::map<std::tuple<StringId, std::uint64_t>, std::uint32_t> liveByPoolPtr; // rows without allocation_id
+    std::map<std::tuple<support::StringId, std::uint64_t>, std::uint32_t> liveByPoolPtr; // rows without allocation_id
     std::map<std::uint64_t, std::uint32_t> liveByPtr; // for ACCESS containment
     StepTracker steps(trace, model);
     bool systemSteps = false;
@@ -225,7 +225,7 @@ MemModel buildModel(const MemTrace& trace)
         block.shadowFree = e.shadow();
         block.freeOp = model.opOf[i];
         block.freeStep = model.stepOf[i];
-        if (e.owner != kNoString && block.owner == kNoString)
+        if (e.owner != support::kNoString && block.owner == support::kNoString)
             block.owner = e.owner;
         if (!addressMaps)
             continue;

@@ -15,7 +15,7 @@ namespace msprobe::memory {
 inline constexpr std::uint32_t kNone = 0xffffffffu;
 
 struct OpInstance {
-    StringId name = kNoString;
+    support::StringId name = support::kNoString;
     std::int32_t pid = -1, tid = -1, device = kDeviceUnknown;
     std::uint32_t startEvent = kNone, endEvent = kNone; // indexes into MemTrace::events
     std::uint32_t depth = 0; // 0 = outermost
@@ -32,7 +32,7 @@ std::string_view categoryName(BlockCategory category);
 
 struct Block {
     std::uint64_t allocationId = 0;
-    StringId pool = kNoString; // Event Type of the MALLOC: PTA, HAL, ATB, TORCH_CPU, ...
+    support::StringId pool = support::kNoString; // Event Type of the MALLOC: PTA, HAL, ATB, TORCH_CPU, ...
     std::int32_t pid = -1, device = kDeviceUnknown;
     std::uint64_t ptr = 0;
     std::int64_t size = 0;
@@ -40,7 +40,7 @@ struct Block {
     bool shadowFree = false; // its only FREE is a synthetic shadow:true row (§1.4)
     std::uint32_t allocOp = kNone, freeOp = kNone; // innermost open op (OpInstance index)
     std::uint32_t allocStep = 0, freeStep = 0;
-    StringId owner = kNoString;
+    support::StringId owner = support::kNoString;
     BlockCategory category = BlockCategory::Unknown;
     std::vector<std::uint32_t> accesses; // ACCESS event indexes, in order
 

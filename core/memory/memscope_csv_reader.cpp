@@ -39,16 +39,16 @@ public:
     {
         m_fd = ::open(name.c_str(), O_RDONLY | O_CLOEXEC);
         if (m_fd < 0)
-            throw Error(name, {}, std::string("cannot be opened: ") + std::strerror(errno));
+            throw support::Error(name, {}, std::string("cannot be opened: ") + std::strerror(errno));
         struct stat info {};
         if (::fstat(m_fd, &info) != 0)
-            throw Error(name, {}, std::string("cannot be read: ") + std::strerror(errno));
+            throw support::Error(name, {}, std::string("cannot be read: ") + std::strerror(errno));
         m_size = static_cast<std::size_t>(info.st_size);
         if (m_size == 0)
             return;
         void* data = ::mmap(nullptr, m_size, PROT_READ, MAP_PRIVATE, m_fd, 0);
         if (data == MAP_FAILED)
-            throw Error(name, {}, std::string("cannot be mapped: ") + std::strerror(errno));
+            throw support::Error(name, {}, std::string("cannot be mapped: ") + std::strerror(errno));
         m_data = static_cast<const char*>(data);
         ::madvise(data, m_size, MADV_SEQUENTIAL);
     }
@@ -160,7 +160,7 @@ public:
                 while (true) {
                     const char* quote = static_cast<const char*>(std::memchr(q, '"', static_cast<std::size_t>(m_end - q)));
                     if (!quote)
-                        throw Error(m_file, "line " + std::to_string(m_recordLine),
+                        throw support::Error(m_file, "line " + std::to_string(m_recordLine),
                             "a quoted cell is not closed before the end of the file");
                     for (const char* n = q; (n = static_cast<const char*>(std::memchr(n, '\n', static_cast<std::size_t>(quote - n)))); ++n)
                         ++line;
@@ -174,7 +174,7 @@ public:
                     break;
                 }
                 if (p < m_end && *p != ',' && *p != '\n' && *p != '\r')
-                    throw Error(m_file, "line " + std::to_string(line), "text after the closing quote of a cell");
+                    throw support::Error(m_file, "line " + std::to_string(line), "text after the closing quote of a cell");
             } else {
                 p = cellEnd(p, m_end);
                 store(std::string_view(cellStart, static_cast<std::size_t>(p - cellStart)), false);
@@ -236,7 +236,7 @@ struct Piece {
     std::size_t rows = 0;
     bool overflow = false;
     std::exception_ptr error;
-    StringPool strings; // pieces after the first intern here, merged afterwards
+    support::StringPool strings; // pieces after the first intern here, merged afterwards
 };
 
 struct Layout {
@@ -248,7 +248,7 @@ std::uint32_t clampLine(std::uint64_t line) { return static_cast<std::uint32_t>(
 
 // Parses the rows of `piece` into trace.events[firstSlot, firstSlot + slots). With `grow` (one piece) the vector
 // grows instead of overflowing.
-void parsePiece(const MappedFile& map, const std::string& file, const Layout& layout, Piece& piece, StringPool& strings,
+void parsePiece(const MappedFile& map, const std::string& file, const Layout& layout, Piece& piece, support::StringPool& strings,
     std::vector<MemEvent>& events, bool grow)
 {
     try {
@@ -261,7 +261,7 @@ void parsePiece(const MappedFile& map, const std::string& file, const Layout& la
         while (scanner.next(p, piece.stop, line)) {
             const auto recordLine = scanner.recordLine();
             if (scanner.count() < layout.needed)
-                throw Error(file, "line " + std::to_string(recordLine),
+                throw support::Error(file, "line " + std::to_string(recordLine),
                     "row has " + std::to_string(scanner.count()) + " cells, the header names at least "
                         + std::to_string(layout.needed) + " (a truncated row?)");
             if (slot >= piece.firstSlot + piece.slots) {
@@ -316,7 +316,7 @@ MemTrace readMemScopeCsv(const std::filesystem::path& path) { return readMemScop
 
 MemTrace readMemScopeCsvInPieces(const std::filesystem::path& path, unsigned wantedPieces)
 {
-    checkRegularFile(path);
+    support::checkRegularFile(path);
     MemTrace trace;
     trace.file = path.string();
     const MappedFile map(trace.file);
@@ -329,7 +329,7 @@ MemTrace readMemScopeCsvInPieces(const std::filesystem::path& path, unsigned wan
     {
         RecordScanner header(trace.file, fileEnd);
         if (!p || !header.next(p, fileEnd, line))
-            throw Error(trace.file, {}, "is empty (a msMemScope dump starts with its header line)");
+            throw support::Error(trace.file, {}, "is empty (a msMemScope dump starts with its header line)");
         std::vector<std::string_view> titles(header.cells().begin(), header.cells().begin() + static_cast<std::ptrdiff_t>(header.count()));
         layout.index = mapHeader(titles, trace.file);
         layout.needed = static_cast<std::size_t>(*std::max_element(layout.index.begin(), layout.index.end()) + 1);
@@ -390,11 +390,11 @@ MemTrace readMemScopeCsvInPieces(const std::filesystem::path& path, unsigned wan
         std::size_t write = pieces[0].rows;
         for (unsigned k = 1; k < count; ++k) {
             const auto& strings = pieces[k].strings;
-            std::vector<StringId> remap(strings.size());
+            std::vector<support::StringId> remap(strings.size());
             for (std::size_t s = 0; s < strings.size(); ++s)
-                remap[s] = trace.strings.intern(strings.view(static_cast<StringId>(s)));
-            auto map = [&](StringId& id) {
-                if (id != kNoString)
+                remap[s] = trace.strings.intern(strings.view(static_cast<support::StringId>(s)));
+            auto map = [&](support::StringId& id) {
+                if (id != support::kNoString)
                     id = remap[id];
             };
             for (std::size_t r = 0; r < pieces[k].rows; ++r) {
@@ -413,7 +413,7 @@ MemTrace readMemScopeCsvInPieces(const std::filesystem::path& path, unsigned wan
     };
 
     if (count == 1 || !runParallel()) {
-        trace.strings = StringPool();
+        trace.strings = support::StringPool();
         trace.events.clear();
         Piece whole;
         whole.begin = dataBegin;

@@ -55,7 +55,7 @@ std::string describe(const RowPlace& place) { return (place.database ? "row " : 
 
 [[noreturn]] void failCell(const std::string& file, const RowPlace& place, int column, const std::string& message)
 {
-    throw Error(file, describe(place) + ", column " + std::to_string(column + 1) + " (" + std::string(kRequired[column]) + ")",
+    throw support::Error(file, describe(place) + ", column " + std::to_string(column + 1) + " (" + std::string(kRequired[column]) + ")",
         message);
 }
 
@@ -72,10 +72,10 @@ std::array<int, 10> mapHeader(const std::vector<std::string_view>& header, const
     for (std::size_t k = 0; k < kRequired.size(); ++k) {
         index[k] = -1;
         for (std::size_t c = 0; c < header.size(); ++c)
-            if (asciiLower(trim(header[c])) == asciiLower(kRequired[k]))
+            if (support::asciiLower(trim(header[c])) == support::asciiLower(kRequired[k]))
                 index[k] = static_cast<int>(c);
         if (index[k] < 0)
-            throw Error(file, "line 1",
+            throw support::Error(file, "line 1",
                 "the header has no \"" + std::string(kRequired[k])
                     + "\" column (a msMemScope dump starts with ID,Event,Event Type,Name,Timestamp(ns),Process Id,"
                       "Thread Id,Device Id,Ptr,Attr,Call Stack(Python),Call Stack(C))");
@@ -122,7 +122,7 @@ std::string hexPtr(std::uint64_t ptr)
     return text;
 }
 
-void parseRow(const RowCells& row, std::uint32_t line, bool database, StringPool& strings, const std::string& file, MemEvent& event)
+void parseRow(const RowCells& row, std::uint32_t line, bool database, support::StringPool& strings, const std::string& file, MemEvent& event)
 {
     const RowPlace place { line, database };
     // OOM_DETAIL keys (rare rows, so kept out of the common key chain).
@@ -264,7 +264,7 @@ namespace {
 
 [[noreturn]] void failRepeated(const MemTrace& trace, const MemEvent& a, const MemEvent& b)
 {
-    throw Error(trace.file, "line " + std::to_string(std::max(a.line, b.line)),
+    throw support::Error(trace.file, "line " + std::to_string(std::max(a.line, b.line)),
         "ID " + std::to_string(b.id) + " of process " + std::to_string(b.pid) + " repeats the row on line "
             + std::to_string(std::min(a.line, b.line)) + " (rows are keyed by (Process Id, ID))");
 }
@@ -377,10 +377,10 @@ void finishTrace(MemTrace& trace)
 
 MemTrace readMemScopeDb(const std::filesystem::path& file)
 {
-    checkRegularFile(file);
+    support::checkRegularFile(file);
     MemTrace trace;
     trace.file = file.string();
-    SqliteDb db(file, true);
+    support::SqliteDb db(file, true);
     std::string select = "SELECT ";
     for (std::size_t k = 0; k < kRequired.size(); ++k)
         select += std::string(k ? ", " : "") + "\"" + std::string(kRequired[k]) + "\"";
@@ -389,7 +389,7 @@ MemTrace readMemScopeDb(const std::filesystem::path& file)
     if (sqlite3_prepare_v2(db.handle(), select.c_str(), -1, &statement, nullptr) != SQLITE_OK) {
         const std::string why = sqlite3_errmsg(db.handle());
         sqlite3_finalize(statement);
-        throw Error(trace.file, {}, "is not a msMemScope dump database (table memscope_dump with the §1.2 columns): " + why);
+        throw support::Error(trace.file, {}, "is not a msMemScope dump database (table memscope_dump with the §1.2 columns): " + why);
     }
     std::array<std::string, 10> text;
     std::uint32_t rowNumber = 0;
@@ -411,14 +411,14 @@ MemTrace readMemScopeDb(const std::filesystem::path& file)
     const std::string why = rc == SQLITE_DONE ? "" : sqlite3_errmsg(db.handle());
     sqlite3_finalize(statement);
     if (rc != SQLITE_DONE)
-        throw Error(trace.file, "row " + std::to_string(rowNumber + 1), "read error: " + why);
+        throw support::Error(trace.file, "row " + std::to_string(rowNumber + 1), "read error: " + why);
     finishTrace(trace);
     return trace;
 }
 
 MemTrace readMemScope(const std::filesystem::path& file)
 {
-    checkRegularFile(file);
+    support::checkRegularFile(file);
     char magic[16] = {};
     {
         std::ifstream in(file, std::ios::binary);

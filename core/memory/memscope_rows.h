@@ -17,7 +17,7 @@ namespace msprobe::memory {
 std::array<int, 10> mapHeader(const std::vector<std::string_view>& header, const std::string& file);
 
 // appendRow without the push: interns into `strings`, errors name `file`.
-void parseRow(const RowCells& row, std::uint32_t line, bool database, StringPool& strings, const std::string& file, MemEvent& event);
+void parseRow(const RowCells& row, std::uint32_t line, bool database, support::StringPool& strings, const std::string& file, MemEvent& event);
 
 // readMemScopeCsv with the data cut into `pieces` parts read in parallel (0: one per core, none under 8 MiB), so
 // the tests can cut small files.

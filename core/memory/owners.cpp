@@ -89,7 +89,7 @@ Decomposition decompose(const MemTrace& trace, const MemModel& model, const Deco
 {
     const auto& events = trace.events;
     if (events.empty())
-        throw Error(trace.file, {}, "has no rows to decompose");
+        throw support::Error(trace.file, {}, "has no rows to decompose");
     // Pass 1: the moment. Live bytes are replayed in event order (only real frees end a block).
     auto counts = [&](const Block& b) { return options.includeHal || trace.text(b.pool) != "HAL"; };
     std::uint32_t moment = static_cast<std::uint32_t>(events.size() - 1);
@@ -114,14 +114,14 @@ Decomposition decompose(const MemTrace& trace, const MemModel& model, const Deco
             if (events[i].tsNs <= options.timeNs && (moment == kNone || events[i].tsNs >= events[moment].tsNs))
                 moment = i;
         if (moment == kNone)
-            throw Error(trace.file, {}, "no row at or before time " + std::to_string(options.timeNs) + " ns");
+            throw support::Error(trace.file, {}, "no row at or before time " + std::to_string(options.timeNs) + " ns");
     } else if (options.at == DecomposeOptions::At::StepEnd) {
         moment = kNone;
         for (const auto& b : model.boundaries)
             if (!b.start && b.step == options.step)
                 moment = b.event;
         if (moment == kNone)
-            throw Error(trace.file, {},
+            throw support::Error(trace.file, {},
                 "step " + std::to_string(options.step) + " does not end in this dump (" + std::to_string(model.stepCount)
                     + " step(s) marked)");
     }

@@ -61,23 +61,23 @@ WatchReport readWatchChecksums(const std::filesystem::path& file)
     const std::string name = file.string();
     std::vector<std::string> cells;
     if (!csv.next(cells))
-        throw Error(name, {}, "is empty (a watch checksum file starts with \"Tensor info,Check data sum\")");
+        throw support::Error(name, {}, "is empty (a watch checksum file starts with \"Tensor info,Check data sum\")");
     if (cells.size() < 2 || trimmed(cells[0]) != "Tensor info" || trimmed(cells[1]) != "Check data sum")
-        throw Error(name, "line 1", "the header is not \"Tensor info,Check data sum\"");
+        throw support::Error(name, "line 1", "the header is not \"Tensor info,Check data sum\"");
     static const std::regex shape(R"(^(?:(.*)/)?(.+)_(\d+)-(.+)_([^_]+)_(before|after)(?:\.bin)?$)");
     WatchReport report;
     while (csv.next(cells)) {
         const auto line = static_cast<std::size_t>(csv.recordLine());
         const std::string place = "line " + std::to_string(line);
         if (cells.size() != 2)
-            throw Error(name, place, "row has " + std::to_string(cells.size()) + " cells, not 2");
+            throw support::Error(name, place, "row has " + std::to_string(cells.size()) + " cells, not 2");
         WatchDump dump;
         dump.line = line;
         dump.tensorInfo = trimmed(cells[0]);
         dump.checksum = trimmed(cells[1]);
         std::smatch match;
         if (!std::regex_match(dump.tensorInfo, match, shape))
-            throw Error(name, place + ", column 1 (Tensor info)",
+            throw support::Error(name, place + ", column 1 (Tensor info)",
                 "\"" + dump.tensorInfo.substr(0, 80) + "\" is not {dev}_{tid}/{op}_{call}-{watched}_{index}_{before|after}");
         dump.thread = match[1];
         dump.op = match[2];
@@ -86,7 +86,7 @@ WatchReport readWatchChecksums(const std::filesystem::path& file)
         dump.index = match[5];
         dump.after = match[6] == "after";
         if (dump.checksum.size() != 16 || dump.checksum.find_first_not_of("0123456789abcdefABCDEF") != std::string::npos)
-            throw Error(name, place + ", column 2 (Check data sum)", "\"" + dump.checksum.substr(0, 40) + "\" is not 16 hex digits");
+            throw support::Error(name, place + ", column 2 (Check data sum)", "\"" + dump.checksum.substr(0, 40) + "\" is not 16 hex digits");
         report.dumps.push_back(std::move(dump));
     }
     std::map<std::string, std::size_t> last; // tensor -> index of its previous dump

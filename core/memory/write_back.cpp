@@ -66,7 +66,7 @@ std::size_t scanRecord(std::string_view s, std::size_t p, std::uint64_t& line, s
             while (true) {
                 const auto quote = s.find('"', p);
                 if (quote == std::string_view::npos)
-                    throw Error(file, "line " + std::to_string(recordLine), "a quoted cell is not closed before the end of the file");
+                    throw support::Error(file, "line " + std::to_string(recordLine), "a quoted cell is not closed before the end of the file");
                 line += static_cast<std::uint64_t>(std::count(s.begin() + static_cast<std::ptrdiff_t>(p), s.begin() + static_cast<std::ptrdiff_t>(quote), '\n'));
                 p = quote + 1;
                 if (p < s.size() && s[p] == '"') {
@@ -131,7 +131,7 @@ void writeBackCsv(const std::filesystem::path& path, std::vector<AttrUpdate>& up
         std::ostringstream buffer;
         buffer << in.rdbuf();
         if (!in)
-            throw Error(file, {}, "cannot be read");
+            throw support::Error(file, {}, "cannot be read");
         content = std::move(buffer).str();
     }
     const std::string_view s = content;
@@ -148,8 +148,8 @@ void writeBackCsv(const std::filesystem::path& path, std::vector<AttrUpdate>& up
             attrColumn = static_cast<int>(c);
     }
     if (idColumn < 0 || attrColumn < 0)
-        throw Error(file, "line 1", "the header has no ID or Attr column");
-    AtomicFile out(path);
+        throw support::Error(file, "line 1", "the header has no ID or Attr column");
+    support::AtomicFile out(path);
     std::size_t copied = 0, next = 0;
     while (next < updates.size()) {
         while (p < s.size() && (s[p] == '\n' || s[p] == '\r'))
@@ -164,25 +164,25 @@ void writeBackCsv(const std::filesystem::path& path, std::vector<AttrUpdate>& up
             break; // the update's line is not where a row starts
         const auto place = "line " + std::to_string(recordLine);
         if (cells.size() <= static_cast<std::size_t>(std::max(idColumn, attrColumn)))
-            throw Error(file, place, "the row has no Attr cell");
+            throw support::Error(file, place, "the row has no Attr cell");
         const auto idText = unquoted(s.substr(cells[idColumn].begin, cells[idColumn].end - cells[idColumn].begin));
         if (idText != std::to_string(updates[next].id))
-            throw Error(file, place, "the row's ID is " + idText + ", not " + std::to_string(updates[next].id)
+            throw support::Error(file, place, "the row's ID is " + idText + ", not " + std::to_string(updates[next].id)
                     + " (the dump changed since it was read?)");
         const Span attr = cells[attrColumn];
         std::string text = unquoted(s.substr(attr.begin, attr.end - attr.begin));
         try {
             for (; next < updates.size() && updates[next].line == recordLine; ++next)
                 text = updatedAttr(text, updates[next]);
-        } catch (const Error& error) {
-            throw Error(file, place + ", column " + std::to_string(attrColumn + 1) + " (Attr)", error.what());
+        } catch (const support::Error& error) {
+            throw support::Error(file, place + ", column " + std::to_string(attrColumn + 1) + " (Attr)", error.what());
         }
         out.write(s.substr(copied, attr.begin - copied));
         out.write(quotedCell(text));
         copied = attr.end;
     }
     if (next < updates.size())
-        throw Error(file, "line " + std::to_string(updates[next].line),
+        throw support::Error(file, "line " + std::to_string(updates[next].line),
             "no row starts on this line (the dump changed since it was read?)");
     out.write(s.substr(copied));
     const auto permissions = std::filesystem::status(path).permissions();
@@ -202,36 +202,36 @@ std::string sqlQuoted(const std::string& text)
 void writeBackDb(const std::filesystem::path& path, std::vector<AttrUpdate>& updates)
 {
     const std::string file = path.string();
-    AtomicFile out(path);
+    support::AtomicFile out(path);
     std::string journalMode = "delete";
     {
         // A consistent copy, WAL contents included, under the temporary name.
-        SqliteDb source(path, true);
+        support::SqliteDb source(path, true);
         {
-            SqliteStatement mode(source, "PRAGMA journal_mode");
+            support::SqliteStatement mode(source, "PRAGMA journal_mode");
             if (mode.step())
                 journalMode = std::string(mode.columnText(0));
         } // finished before the VACUUM, which refuses to run beside an open statement
         source.exec("VACUUM INTO " + sqlQuoted(out.temporaryPath().string()));
     }
     {
-        SqliteDb copy(out.temporaryPath(), false);
+        support::SqliteDb copy(out.temporaryPath(), false);
         copy.exec("BEGIN");
         {
-            SqliteStatement select(copy, "SELECT rowid, Attr FROM memscope_dump WHERE ID = ? AND \"Process Id\" = ?");
-            SqliteStatement update(copy, "UPDATE memscope_dump SET Attr = ? WHERE rowid = ?");
+            support::SqliteStatement select(copy, "SELECT rowid, Attr FROM memscope_dump WHERE ID = ? AND \"Process Id\" = ?");
+            support::SqliteStatement update(copy, "UPDATE memscope_dump SET Attr = ? WHERE rowid = ?");
             for (const auto& item : updates) {
                 const auto place = "row ID " + std::to_string(item.id) + " of process " + std::to_string(item.pid);
                 select.reset();
                 select.bindInt(1, static_cast<std::int64_t>(item.id));
                 select.bindInt(2, item.pid);
                 if (!select.step())
-                    throw Error(file, place, "no such row in memscope_dump (the dump changed since it was read?)");
+                    throw support::Error(file, place, "no such row in memscope_dump (the dump changed since it was read?)");
                 const auto rowid = select.columnInt(0);
                 const auto text = select.columnOptionalText(1).value_or("");
                 auto json = text.empty() ? nlohmann::ordered_json::object() : nlohmann::ordered_json::parse(text, nullptr, false);
                 if (json.is_discarded() || !json.is_object())
-                    throw Error(file, place + ", column Attr", "Attr is not a JSON object");
+                    throw support::Error(file, place + ", column Attr", "Attr is not a JSON object");
                 const auto existing = json.contains(item.key) && json[item.key].is_string() ? json[item.key].get<std::string>() : std::string();
                 json[item.key] = mergedValue(existing, item);
                 update.reset();
@@ -253,7 +253,7 @@ std::string updatedAttr(std::string_view attr, const AttrUpdate& update)
     AttrPairs pairs;
     std::string why;
     if (!splitAttr(attr, pairs, why))
-        throw Error(why);
+        throw support::Error(why);
     if (attr.size() >= 2 && attr.front() == '"' && attr.back() == '"')
         attr = attr.substr(1, attr.size() - 2);
     for (const auto& [key, value] : pairs)
@@ -269,7 +269,7 @@ std::string updatedAttr(std::string_view attr, const AttrUpdate& update)
 
 void writeBackAttrs(const std::filesystem::path& file, std::vector<AttrUpdate> updates)
 {
-    checkRegularFile(file);
+    support::checkRegularFile(file);
     if (updates.empty())
         return;
     std::stable_sort(updates.begin(), updates.end(), [](const AttrUpdate& a, const AttrUpdate& b) { return a.line < b.line; });

@@ -29,41 +29,41 @@ ParallelSizes validateConfig(const ParallelConfig& config)
     };
     for (const auto& [name, value] : positives)
         if (value < 1)
-            throw Error(std::string(name) + " must be a positive integer");
+            throw support::Error(std::string(name) + " must be a positive integer");
     // The reference forgot the f-string prefix here and prints "({self.world_size})"; we print the value.
     if (config.worldSize > kMaxWorldSize)
-        throw Error("world_size (" + str(config.worldSize) + ") exceeds the maximum supported value of "
+        throw support::Error("world_size (" + str(config.worldSize) + ") exceeds the maximum supported value of "
             + str(kMaxWorldSize) + ".");
     if (config.numLayers > kMaxNumLayers)
-        throw Error("num_layers (" + str(config.numLayers) + ") exceeds the maximum supported value of "
+        throw support::Error("num_layers (" + str(config.numLayers) + ") exceeds the maximum supported value of "
             + str(kMaxNumLayers) + ".");
     const long long tp = config.tensorParallelSize;
     long long pp = config.pipelineParallelSize;
     // tp and pp may each exceed the world size; their product is only compared once both are known to be small.
     if (tp > config.worldSize || pp > config.worldSize || config.worldSize % (tp * pp) != 0)
-        throw Error("world_size (" + str(config.worldSize) + ") is not divisible by tensor_parallel_size(" + str(tp)
+        throw support::Error("world_size (" + str(config.worldSize) + ") is not divisible by tensor_parallel_size(" + str(tp)
             + ") x pipeline_parallel_size (" + str(pp) + ")");
 
     pp = std::min(pp, config.worldSize / tp);
     const long long transformerPp = config.standaloneEmbeddingStage ? pp - 1 : pp;
     if (transformerPp == 0 || config.numLayers % transformerPp != 0) {
         if (config.standaloneEmbeddingStage)
-            throw Error("number of layers (" + str(config.numLayers) + ") must be divisible by "
+            throw support::Error("number of layers (" + str(config.numLayers) + ") must be divisible by "
                 + "transformer_pipeline_parallel_size (" + str(transformerPp) + "), "
                 + "which is pipeline_parallel_size-1 when standalone_embedding_stage is enabled.");
-        throw Error("number of layers (" + str(config.numLayers) + ") must be divisible by pipeline_parallel_size ("
+        throw support::Error("number of layers (" + str(config.numLayers) + ") must be divisible by pipeline_parallel_size ("
             + str(pp) + ").");
     }
     const long long layersPerStage = config.numLayers / transformerPp;
     long long vpp = 1;
     if (config.layersPerVirtualStage) {
         if (layersPerStage % perVirtualStage != 0)
-            throw Error("number of layers per pipeline stage (" + str(layersPerStage)
+            throw support::Error("number of layers per pipeline stage (" + str(layersPerStage)
                 + ") must be divisible by number of layers per virtual pipeline stage (" + str(perVirtualStage)
                 + ").");
         vpp = layersPerStage / perVirtualStage;
         if (vpp > 1 && pp <= 1)
-            throw Error("pipeline-model-parallel size should be greater than 1 with virtual-pipeline");
+            throw support::Error("pipeline-model-parallel size should be greater than 1 with virtual-pipeline");
     }
     ParallelSizes sizes;
     sizes.worldSize = static_cast<int>(config.worldSize);

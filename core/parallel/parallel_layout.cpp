@@ -91,7 +91,7 @@ ParallelLayout deriveLayout(const ParallelConfig& config)
         }
     for (std::size_t t = 0; t < layout.rows.size(); ++t) {
         if (!placed[t])
-            throw Error("internal: tensor-parallel group " + std::to_string(t) + " belongs to no model copy");
+            throw support::Error("internal: tensor-parallel group " + std::to_string(t) + " belongs to no model copy");
         LayoutRow& row = layout.rows[t];
         row.label = rowLabel(static_cast<int>(t), layout.tpGroups[t]);
         row.pipelineStage = stageOfRank[static_cast<std::size_t>(row.representative)];

@@ -290,7 +290,7 @@ PlotPicture drawParallelPlot(const ParallelLayout& layout, const PlotOptions& op
 
     Surface surface(cairo_image_surface_create(CAIRO_FORMAT_RGB24, picture.width, picture.height), &cairo_surface_destroy);
     if (cairo_surface_status(surface.get()) != CAIRO_STATUS_SUCCESS)
-        throw Error("cannot make a " + std::to_string(picture.width) + " x " + std::to_string(picture.height)
+        throw support::Error("cannot make a " + std::to_string(picture.width) + " x " + std::to_string(picture.height)
             + " picture: " + cairo_status_to_string(cairo_surface_status(surface.get())));
     Context context(cairo_create(surface.get()), &cairo_destroy);
     cairo_t* cr = context.get();
@@ -367,7 +367,7 @@ PlotPicture drawParallelPlot(const ParallelLayout& layout, const PlotOptions& op
 
 void savePicture(const PlotPicture& picture, const std::filesystem::path& file)
 {
-    AtomicFile out(file, AtomicFile::OnClash::Replace);
+    support::AtomicFile out(file, support::AtomicFile::OnClash::Replace);
     out.write(picture.png);
     out.commit();
 }

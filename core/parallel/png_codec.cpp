@@ -35,7 +35,7 @@ std::string encodePng(const unsigned char* pixels, int width, int height, int st
     std::string out;
     png_structp png = png_create_write_struct(PNG_LIBPNG_VER_STRING, nullptr, &failEncoding, nullptr);
     if (!png)
-        throw Error("cannot encode the picture as PNG: out of memory");
+        throw support::Error("cannot encode the picture as PNG: out of memory");
     png_infop info = png_create_info_struct(png);
     struct Release {
         png_structp& png;
@@ -43,9 +43,9 @@ std::string encodePng(const unsigned char* pixels, int width, int height, int st
         ~Release() { png_destroy_write_struct(&png, &info); }
     } release { png, info };
     if (!info)
-        throw Error("cannot encode the picture as PNG: out of memory");
+        throw support::Error("cannot encode the picture as PNG: out of memory");
     if (setjmp(png_jmpbuf(png)))
-        throw Error("cannot encode the picture as PNG: " + encodingFailure);
+        throw support::Error("cannot encode the picture as PNG: " + encodingFailure);
     png_set_write_fn(png, &out, &appendBytes, nullptr);
     png_set_compression_level(png, 1);
     png_set_filter(png, PNG_FILTER_TYPE_BASE, PNG_FILTER_NONE);
@@ -71,7 +71,7 @@ PngPixels readPng(const std::filesystem::path& file)
         cairo_image_surface_create_from_png(file.c_str()), &cairo_surface_destroy);
     cairo_surface_t* s = surface.get();
     if (cairo_surface_status(s) != CAIRO_STATUS_SUCCESS)
-        throw Error(file.string(), {}, std::string("cannot read as PNG: ") + cairo_status_to_string(cairo_surface_status(s)));
+        throw support::Error(file.string(), {}, std::string("cannot read as PNG: ") + cairo_status_to_string(cairo_surface_status(s)));
     cairo_surface_flush(s);
     PngPixels pixels;
     pixels.width = cairo_image_surface_get_width(s);

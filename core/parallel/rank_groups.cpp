@@ -67,18 +67,18 @@ RankGenerator::RankGenerator(int tensorParallel, int expertParallel, int dataPar
     for (std::size_t i = 0; i < tokens.size(); ++i) {
         const bool known = std::any_of(std::begin(sizes), std::end(sizes), [&](const auto& s) { return s.first == tokens[i]; });
         if (!known)
-            throw Error("The order (" + original + ") has an unknown parallel dimension (" + tokens[i]
+            throw support::Error("The order (" + original + ") has an unknown parallel dimension (" + tokens[i]
                 + "); use tp, pp, dp, ep and cp joined by '-'.");
         if (std::find(tokens.begin(), tokens.begin() + static_cast<std::ptrdiff_t>(i), tokens[i]) != tokens.begin() + static_cast<std::ptrdiff_t>(i))
-            throw Error("The order (" + original + ") names the parallel dimension (" + tokens[i] + ") twice.");
+            throw support::Error("The order (" + original + ") names the parallel dimension (" + tokens[i] + ") twice.");
     }
     if (contains(tokens, "ep") && normalized.find("ep-dp") == std::string::npos && normalized.find("dp-ep") == std::string::npos)
-        throw Error("The ep and dp must be adjacent in order (" + original + ").");
+        throw support::Error("The ep and dp must be adjacent in order (" + original + ").");
     for (const auto& [name, size] : sizes) {
         if (contains(tokens, name))
             continue;
         if (size != 1)
-            throw Error("The parallel size (" + std::string(name) + ") is (" + std::to_string(size)
+            throw support::Error("The parallel size (" + std::string(name) + ") is (" + std::to_string(size)
                 + "), but it's not specified in order (" + original + ").");
         normalized += "-" + std::string(name);
         tokens.emplace_back(name);
@@ -112,7 +112,7 @@ RankGroups RankGenerator::groups(std::string_view tokens, bool separateExpert) c
     for (const std::string& token : splitTokens(std::string(tokens))) {
         const auto at = std::find(order.begin(), order.end(), token);
         if (at == order.end())
-            throw Error("no parallel dimension (" + token + ") in order (" + m_order + ")");
+            throw support::Error("no parallel dimension (" + token + ") in order (" + m_order + ")");
         masked[static_cast<std::size_t>(at - order.begin())] = true;
     }
     const std::vector<long long> strides = prefixProducts(dims);

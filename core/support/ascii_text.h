@@ -5,7 +5,7 @@
 #include <string>
 #include <string_view>
 
-namespace msprobe {
+namespace msprobe::support {
 
 // True for a non-empty run of the digits 0-9 only.
 inline bool isDigits(std::string_view text)
@@ -22,4 +22,4 @@ inline std::string asciiLower(std::string_view text)
     return out;
 }
 
-} // namespace msprobe
+} // namespace msprobe::support

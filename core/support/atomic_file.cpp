@@ -20,7 +20,7 @@
 
 namespace fs = std::filesystem;
 
-namespace msprobe {
+namespace msprobe::support {
 
 namespace {
 
@@ -312,4 +312,4 @@ void unregisterTemporaryFile(const fs::path& file)
     pending().erase(file.string());
 }
 
-} // namespace msprobe
+} // namespace msprobe::support

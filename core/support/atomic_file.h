@@ -9,7 +9,7 @@
 #include <string_view>
 #include <vector>
 
-namespace msprobe {
+namespace msprobe::support {
 
 // An output file written under a temporary name in the same folder and renamed into place by commit(), so an
 // interrupted or failed run never leaves a half-written file under the final name. Without commit() the
@@ -75,4 +75,4 @@ std::vector<std::filesystem::path> committedOutputs();
 void registerTemporaryFile(const std::filesystem::path& file);
 void unregisterTemporaryFile(const std::filesystem::path& file);
 
-} // namespace msprobe
+} // namespace msprobe::support

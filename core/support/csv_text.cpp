@@ -7,7 +7,7 @@
 #include <fstream>
 #include <sstream>
 
-namespace msprobe {
+namespace msprobe::support {
 
 int CsvTable::column(std::string_view title) const
 {
@@ -95,4 +95,4 @@ CsvTable readCsvFile(const std::filesystem::path& file)
     return parseCsvText(buffer.str(), file.string());
 }
 
-} // namespace msprobe
+} // namespace msprobe::support

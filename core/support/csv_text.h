@@ -6,7 +6,7 @@
 #include <string_view>
 #include <vector>
 
-namespace msprobe {
+namespace msprobe::support {
 
 // A CSV file (a compare result, ours or the reference's; a monitor CSV) as text cells: the header and the data rows.
 struct CsvTable {
@@ -23,4 +23,4 @@ struct CsvTable {
 CsvTable parseCsvText(std::string_view text, const std::string& fileName);
 CsvTable readCsvFile(const std::filesystem::path& file);
 
-} // namespace msprobe
+} // namespace msprobe::support

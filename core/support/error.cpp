@@ -3,7 +3,7 @@
 
 #include <algorithm>
 
-namespace msprobe {
+namespace msprobe::support {
 
 namespace {
 std::string compose(const std::string& file, const std::string& place, const std::string& message)
@@ -44,4 +44,4 @@ std::string describeOffset(const char* begin, std::size_t size, std::size_t offs
         + std::to_string(offset - lineStart + 1) + ")";
 }
 
-} // namespace msprobe
+} // namespace msprobe::support

@@ -7,7 +7,7 @@
 #include <stdexcept>
 #include <string>
 
-namespace msprobe {
+namespace msprobe::support {
 
 // The one error type the core throws. It always names the file and, where known,
 // the place inside it (byte offset, line:column, or the entry/key path).
@@ -29,4 +29,4 @@ private:
 // "byte 1234 (line 56, column 7)" for a position inside an in-memory text.
 std::string describeOffset(const char* begin, std::size_t size, std::size_t offset);
 
-} // namespace msprobe
+} // namespace msprobe::support

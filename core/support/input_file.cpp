@@ -10,7 +10,7 @@
 #include <sys/vfs.h>
 #include <unistd.h>
 
-namespace msprobe {
+namespace msprobe::support {
 
 namespace {
 
@@ -145,4 +145,4 @@ std::string readRegularFile(const std::filesystem::path& file, std::uint64_t max
     return text;
 }
 
-} // namespace msprobe
+} // namespace msprobe::support

@@ -7,7 +7,7 @@
 #include <filesystem>
 #include <string>
 
-namespace msprobe {
+namespace msprobe::support {
 
 // Option files (-dm, -cm, -lm, --mapping-file, data2db --mapping, configs) are read whole up to this size.
 inline constexpr std::uint64_t kOptionFileLimit = 64ull << 20; // 64 MiB
@@ -23,4 +23,4 @@ std::string readRegularFile(const std::filesystem::path& file, std::uint64_t max
 // "a FIFO (named pipe)", "a character device", ... for a non-regular file type (empty for a regular file).
 std::string describeFileType(const std::filesystem::path& file);
 
-} // namespace msprobe
+} // namespace msprobe::support

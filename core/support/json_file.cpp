@@ -4,7 +4,7 @@
 #include "support/error.h"
 #include "support/input_file.h"
 
-namespace msprobe {
+namespace msprobe::support {
 
 std::string readWholeFile(const std::filesystem::path& file)
 {
@@ -27,4 +27,4 @@ nlohmann::ordered_json readSmallJsonFile(const std::filesystem::path& file)
     }
 }
 
-} // namespace msprobe
+} // namespace msprobe::support

@@ -6,7 +6,7 @@
 #include <string>
 #include <limits>
 
-namespace msprobe {
+namespace msprobe::support {
 
 bool isJsonNumber(std::string_view token)
 {
@@ -79,4 +79,4 @@ std::optional<double> parseStrictNumber(std::string_view text)
     return value;
 }
 
-} // namespace msprobe
+} // namespace msprobe::support

@@ -5,7 +5,7 @@
 #include <optional>
 #include <string_view>
 
-namespace msprobe {
+namespace msprobe::support {
 
 // JSON's number: -? (0 | [1-9][0-9]*) (. [0-9]+)? ([eE] [+-]? [0-9]+)?, the whole text. No hex, no
 // leading '+' or '.', no digit separators, no text after the number.
@@ -16,4 +16,4 @@ bool isJsonNumber(std::string_view text);
 // ("nan", "-inf", "NaN", "Infinity"). Space around the text is allowed; nullopt for anything else.
 std::optional<double> parseStrictNumber(std::string_view text);
 
-} // namespace msprobe
+} // namespace msprobe::support

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "support/markup_escape.h"
 
-namespace msprobe {
+namespace msprobe::support {
 
 void appendMarkupEscaped(std::string& out, std::string_view text)
 {
@@ -39,4 +39,4 @@ std::string printableText(std::string_view text)
     return out;
 }
 
-} // namespace msprobe
+} // namespace msprobe::support

@@ -9,7 +9,7 @@
 
 namespace fs = std::filesystem;
 
-namespace msprobe {
+namespace msprobe::support {
 
 LoadedModule loadModule(const ModuleSpec& spec)
 {
@@ -46,4 +46,4 @@ LoadedModule loadModule(const ModuleSpec& spec)
     return result;
 }
 
-} // namespace msprobe
+} // namespace msprobe::support

@@ -6,7 +6,7 @@
 
 #include <string>
 
-namespace msprobe {
+namespace msprobe::support {
 
 struct ModuleSpec {
     const char* fileName; // "libmsprobe_pt_zip.so"
@@ -24,4 +24,4 @@ struct LoadedModule {
 // The first candidate that loads and exports entrySymbol; the handle stays open for the process's lifetime.
 LoadedModule loadModule(const ModuleSpec& spec);
 
-} // namespace msprobe
+} // namespace msprobe::support

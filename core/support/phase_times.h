@@ -6,7 +6,7 @@
 #include <cstdlib>
 #include <ctime>
 
-namespace msprobe {
+namespace msprobe::support {
 
 // Wall time of named phases on stderr when MSPROBE_PHASE_TIMES is set (profiling aid for bench/ and users
 // who want to know where a long compare or graph build spends its time).
@@ -39,4 +39,4 @@ private:
     double m_lastCpu;
 };
 
-} // namespace msprobe
+} // namespace msprobe::support

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "support/progress.h"
 
-namespace msprobe {
+namespace msprobe::support {
 
 ProgressReporter::ProgressReporter(std::size_t totalPairs, bool enabled, bool terminal, std::FILE* out)
     : m_total(totalPairs)
@@ -65,4 +65,4 @@ void ProgressReporter::finish()
     m_finished = true;
 }
 
-} // namespace msprobe
+} // namespace msprobe::support

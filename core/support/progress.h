@@ -7,7 +7,7 @@
 #include <mutex>
 #include <string>
 
-namespace msprobe {
+namespace msprobe::support {
 
 // Progress of a multi-pair compare on stderr: a redrawn bar on a terminal, a line every few seconds (and one
 // per finished pair) otherwise. Thread-safe; silent when disabled.
@@ -32,4 +32,4 @@ private:
     std::chrono::steady_clock::time_point m_start, m_lastLine;
 };
 
-} // namespace msprobe
+} // namespace msprobe::support

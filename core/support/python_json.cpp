@@ -6,7 +6,7 @@
 #include <cstdlib>
 #include <optional>
 
-namespace msprobe {
+namespace msprobe::support {
 
 namespace {
 
@@ -517,4 +517,4 @@ void PrettyJson::pythonLiteral(std::string_view text)
         string(text);
 }
 
-} // namespace msprobe
+} // namespace msprobe::support

@@ -6,7 +6,7 @@
 #include <cstdio>
 #include <cstdlib>
 
-namespace msprobe {
+namespace msprobe::support {
 
 void appendPythonFloatRepr(std::string& out, double value)
 {
@@ -185,4 +185,4 @@ void appendJsonString(std::string& out, std::string_view text)
     out += '"';
 }
 
-} // namespace msprobe
+} // namespace msprobe::support

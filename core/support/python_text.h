@@ -9,7 +9,7 @@
 #include <string_view>
 #include <vector>
 
-namespace msprobe {
+namespace msprobe::support {
 
 // Python's repr(float): shortest round-trip digits, "2.0" for integral values, exponent form
 // ("1e-05", "1.5e+16") below 1e-4 or from 1e16, and "nan" / "inf" / "-inf".
@@ -68,4 +68,4 @@ private:
     std::vector<bool> m_empty; // per open container: nothing written in it yet
 };
 
-} // namespace msprobe
+} // namespace msprobe::support

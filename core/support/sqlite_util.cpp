@@ -7,7 +7,7 @@
 
 #include <sys/mman.h>
 
-namespace msprobe {
+namespace msprobe::support {
 
 SqliteDb::SqliteDb(const std::filesystem::path& file, bool readOnly)
     : m_file(file.string())
@@ -176,4 +176,4 @@ std::optional<std::string> SqliteStatement::columnOptionalText(int column) const
     return std::string(columnText(column));
 }
 
-} // namespace msprobe
+} // namespace msprobe::support

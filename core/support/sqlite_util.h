@@ -12,7 +12,7 @@
 struct sqlite3;
 struct sqlite3_stmt;
 
-namespace msprobe {
+namespace msprobe::support {
 
 class SqliteDb {
 public:
@@ -79,4 +79,4 @@ private:
     sqlite3_stmt* m_stmt = nullptr;
 };
 
-} // namespace msprobe
+} // namespace msprobe::support

@@ -5,7 +5,7 @@
 #include <bit>
 #include <cstring>
 
-namespace msprobe {
+namespace msprobe::support {
 
 namespace {
 
@@ -112,4 +112,4 @@ StringId StringPool::intern(std::string_view text)
     return id;
 }
 
-} // namespace msprobe
+} // namespace msprobe::support

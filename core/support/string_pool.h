@@ -7,7 +7,7 @@
 #include <string_view>
 #include <vector>
 
-namespace msprobe {
+namespace msprobe::support {
 
 using StringId = std::uint32_t;
 inline constexpr StringId kNoString = 0xFFFFFFFFu;
@@ -45,4 +45,4 @@ private:
     std::size_t m_bytes = 0;
 };
 
-} // namespace msprobe
+} // namespace msprobe::support

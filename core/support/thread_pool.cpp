@@ -3,7 +3,7 @@
 
 #include <algorithm>
 
-namespace msprobe {
+namespace msprobe::support {
 
 ThreadPool::ThreadPool(std::size_t threads)
 {
@@ -103,4 +103,4 @@ void parallelFor(std::size_t n, std::size_t threads, const std::function<void(st
             std::rethrow_exception(failure);
 }
 
-} // namespace msprobe
+} // namespace msprobe::support

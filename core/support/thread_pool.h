@@ -10,7 +10,7 @@
 #include <thread>
 #include <vector>
 
-namespace msprobe {
+namespace msprobe::support {
 
 // A fixed set of worker threads running submitted tasks in submission order. The first exception a task
 // throws is kept and rethrown by wait(); tasks queued after it still run (they check cancellation themselves).
@@ -67,4 +67,4 @@ void runConcurrently(First first, Second second)
 // Runs fn(begin, end) over [0, n) split into contiguous chunks on up to `threads` threads (the caller's included).
 void parallelFor(std::size_t n, std::size_t threads, const std::function<void(std::size_t, std::size_t)>& fn);
 
-} // namespace msprobe
+} // namespace msprobe::support

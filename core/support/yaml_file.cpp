@@ -4,7 +4,7 @@
 #include "support/error.h"
 #include "support/input_file.h"
 
-namespace msprobe {
+namespace msprobe::support {
 
 namespace {
 
@@ -90,4 +90,4 @@ std::string yamlText(const YAML::Node& node, const std::string& file, const std:
     return node.Scalar();
 }
 
-} // namespace msprobe
+} // namespace msprobe::support

@@ -10,7 +10,7 @@
 
 #include <yaml-cpp/yaml.h>
 
-namespace msprobe {
+namespace msprobe::support {
 
 // The document of a regular file of at most kOptionFileLimit bytes. An empty document (nothing but
 // comments) is an error saying what was expected (`expected`, e.g. "a mapping of NPU name: bench name").
@@ -28,4 +28,4 @@ std::vector<std::pair<YAML::Node, YAML::Node>> yamlMembers(const YAML::Node& map
 // The text of a scalar node (key or value); throws naming the place for a mapping, a list or null.
 std::string yamlText(const YAML::Node& node, const std::string& file, const std::string& what);
 
-} // namespace msprobe
+} // namespace msprobe::support

@@ -3,7 +3,7 @@
 
 namespace msprobe::trend {
 
-BatchedInsert::BatchedInsert(msprobe::SqliteDb& db, const std::string& table, const std::vector<std::string>& columns)
+BatchedInsert::BatchedInsert(msprobe::support::SqliteDb& db, const std::string& table, const std::vector<std::string>& columns)
     : m_width(columns.size())
 {
     std::string names, row;
@@ -13,11 +13,11 @@ BatchedInsert::BatchedInsert(msprobe::SqliteDb& db, const std::string& table, co
     }
     row += ")";
     const std::string insert = "INSERT INTO " + table + " (" + names + ") VALUES ";
-    m_one = std::make_unique<msprobe::SqliteStatement>(db, insert + row);
+    m_one = std::make_unique<msprobe::support::SqliteStatement>(db, insert + row);
     std::string rows;
     for (std::size_t r = 0; r < kRows; ++r)
         rows += (r ? ", " : "") + row;
-    m_many = std::make_unique<msprobe::SqliteStatement>(db, insert + rows);
+    m_many = std::make_unique<msprobe::support::SqliteStatement>(db, insert + rows);
     m_values.reserve(kRows * m_width);
 }
 
@@ -45,7 +45,7 @@ void BatchedInsert::add(std::int64_t a, std::int64_t b)
     }
 }
 
-void BatchedInsert::bind(msprobe::SqliteStatement& statement, std::size_t firstValue, int firstIndex, std::size_t count)
+void BatchedInsert::bind(msprobe::support::SqliteStatement& statement, std::size_t firstValue, int firstIndex, std::size_t count)
 {
     for (std::size_t k = 0; k < count; ++k) {
         const int index = firstIndex + static_cast<int>(k);

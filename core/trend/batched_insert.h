@@ -18,7 +18,7 @@ class BatchedInsert {
 public:
     using Value = std::variant<std::monostate, std::int64_t, double, std::string>; // monostate: NULL
     // columns: "(a, b, c)" of `table`.
-    BatchedInsert(msprobe::SqliteDb& db, const std::string& table, const std::vector<std::string>& columns);
+    BatchedInsert(msprobe::support::SqliteDb& db, const std::string& table, const std::vector<std::string>& columns);
     ~BatchedInsert();
     BatchedInsert(const BatchedInsert&) = delete;
     BatchedInsert& operator=(const BatchedInsert&) = delete;
@@ -32,9 +32,9 @@ public:
 
 private:
     static constexpr std::size_t kRows = 64;
-    void bind(msprobe::SqliteStatement& statement, std::size_t firstValue, int firstIndex, std::size_t count);
+    void bind(msprobe::support::SqliteStatement& statement, std::size_t firstValue, int firstIndex, std::size_t count);
     std::size_t m_width;
-    std::unique_ptr<msprobe::SqliteStatement> m_one, m_many;
+    std::unique_ptr<msprobe::support::SqliteStatement> m_one, m_many;
     std::vector<Value> m_values;
 };
 

@@ -49,9 +49,9 @@ struct RankResult {
 
 std::vector<RankJob> listJobs(const fs::path& dataDir, DumpImportSummary& summary)
 {
-    const DumpTree tree = discoverDumpTree(dataDir);
-    if (tree.kind != DumpRootKind::DumpPath)
-        throw Error(dataDir.string(), {},
+    const dump::DumpTree tree = dump::discoverDumpTree(dataDir);
+    if (tree.kind != dump::DumpRootKind::DumpPath)
+        throw support::Error(dataDir.string(), {},
             "not a dump folder of step{N} directories (data2db imports a whole dump: step{S}/rank{R}/dump.json)");
     std::vector<RankJob> jobs;
     std::size_t stepIndex = 0;
@@ -85,7 +85,7 @@ std::vector<RankJob> listJobs(const fs::path& dataDir, DumpImportSummary& summar
         ++stepIndex;
     }
     if (jobs.empty())
-        throw Error(dataDir.string(), {}, "no step{S}/rank{R}/dump.json below this folder");
+        throw support::Error(dataDir.string(), {}, "no step{S}/rank{R}/dump.json below this folder");
     std::set<std::pair<std::int64_t, std::int64_t>> seen;
     for (auto& job : jobs)
         job.repeatsKeys = !seen.emplace(job.step, job.rank).second;
@@ -94,16 +94,16 @@ std::vector<RankJob> listJobs(const fs::path& dataDir, DumpImportSummary& summar
 
 RankResult readRank(const RankJob& job, const ImportOptions& options)
 {
-    thread_local DumpJsonReader reader;
+    thread_local dump::DumpJsonReader reader;
     RankResult result;
-    const DumpFile dump = reader.read(job.dumpJson);
+    const dump::DumpFile dump = reader.read(job.dumpJson);
     if (dump.level == "L1")
-        throw Error(job.dumpJson.string(), "\"level\": \"L1\"",
+        throw support::Error(job.dumpJson.string(), "\"level\": \"L1\"",
             "an L1 dump holds API calls only, without the module tree of construct.json that numbers micro steps "
             "and gives targets their layer and module tags; dump with level L0 or mix to import it");
     result.bytes = dump.fileSize;
     if (options.microStep) {
-        const ConstructInfo construct = readConstructJson(job.constructJson);
+        const dump::ConstructInfo construct = dump::readConstructJson(job.constructJson);
         result.rows = extractRankRows(dump, &construct, options.mapping);
     } else
         result.rows = extractRankRows(dump, nullptr, options.mapping);
@@ -170,7 +170,7 @@ private:
     std::mutex m_mutex;
     std::condition_variable m_ready;
     std::size_t m_submitted = 0, m_window = 2;
-    ThreadPool m_pool; // last: its workers stop before the members they use go
+    support::ThreadPool m_pool; // last: its workers stop before the members they use go
 };
 
 } // namespace
@@ -181,8 +181,8 @@ bool hasDumpSteps(const fs::path& dir)
     if (!fs::is_directory(dir, ec))
         return false;
     try {
-        return !listDumpFolders(dir, DumpFolderNames::Written).steps.empty();
-    } catch (const Error&) {
+        return !dump::listDumpFolders(dir, dump::DumpFolderNames::Written).steps.empty();
+    } catch (const support::Error&) {
         return false; // not listable here: the import names the folder and the cause
     }
 }
@@ -190,7 +190,7 @@ bool hasDumpSteps(const fs::path& dir)
 DumpImportSummary importDumpData(const fs::path& dataDir, const fs::path& dbFile, const ImportOptions& options)
 {
     if (!fs::is_directory(dataDir))
-        throw Error(dataDir.string(), {}, "not a directory");
+        throw support::Error(dataDir.string(), {}, "not a directory");
     DumpImportSummary summary;
     const std::vector<RankJob> jobs = listJobs(dataDir, summary);
     for (const auto& job : jobs)
@@ -278,7 +278,7 @@ DumpImportSummary importDumpData(const fs::path& dataDir, const fs::path& dbFile
             { { "max_rank", summary.maxRank }, { "min_step", summary.minStep }, { "max_step", summary.maxStep } },
             metricColumns);
         db.finish();
-    } catch (const Error& error) {
+    } catch (const support::Error& error) {
         rethrowImportFailure(dbFile, error);
     }
     return summary;

@@ -80,14 +80,14 @@ const std::unordered_set<std::string_view>& floatDtypes()
 }
 
 // A statistic as the reference stores it: float() of the value (strings such as "inf" included), clamped.
-std::optional<double> statValue(const DumpFile& dump, std::size_t row, const StatValue& value, std::string_view key)
+std::optional<double> statValue(const dump::DumpFile& dump, std::size_t row, const dump::StatValue& value, std::string_view key)
 {
     switch (value.kind) {
-    case StatKind::Int:
-    case StatKind::Float: return clampTrendValue(value.asDouble());
-    case StatKind::Bool: return value.b ? 1.0 : 0.0;
-    case StatKind::Null: return std::nullopt;
-    case StatKind::Missing: break;
+    case dump::StatKind::Int:
+    case dump::StatKind::Float: return clampTrendValue(value.asDouble());
+    case dump::StatKind::Bool: return value.b ? 1.0 : 0.0;
+    case dump::StatKind::Null: return std::nullopt;
+    case dump::StatKind::Missing: break;
     }
     // A string statistic is kept as an extra holding its Python repr ('inf').
     for (const auto& extra : dump.extrasOf(dump.tensors.extras[row]))
@@ -101,10 +101,10 @@ std::optional<double> statValue(const DumpFile& dump, std::size_t row, const Sta
 }
 
 // The tensor row of a node when it is a floating tensor the trend view takes.
-std::optional<std::uint32_t> floatTensor(const DumpFile& dump, std::uint32_t node)
+std::optional<std::uint32_t> floatTensor(const dump::DumpFile& dump, std::uint32_t node)
 {
-    const ValueNode& value = dump.nodes[node];
-    if (value.kind != NodeKind::Tensor)
+    const dump::ValueNode& value = dump.nodes[node];
+    if (value.kind != dump::NodeKind::Tensor)
         return std::nullopt;
     const auto row = value.payload;
     if (!tensorTypes().contains(dump.text(dump.tensors.type[row])) || !floatDtypes().contains(dump.text(dump.tensors.dtype[row])))
@@ -112,18 +112,18 @@ std::optional<std::uint32_t> floatTensor(const DumpFile& dump, std::uint32_t nod
     return row;
 }
 
-bool isRecomputeEntry(const DumpFile& dump, std::uint32_t body)
+bool isRecomputeEntry(const dump::DumpFile& dump, std::uint32_t body)
 {
     const auto node = dump.childByKey(body, "is_recompute");
-    if (node < 0 || dump.nodes[static_cast<std::size_t>(node)].kind != NodeKind::Raw)
+    if (node < 0 || dump.nodes[static_cast<std::size_t>(node)].kind != dump::NodeKind::Raw)
         return false;
     const auto row = dump.nodes[static_cast<std::size_t>(node)].payload;
-    return dump.scalars.valueKind[row] == ScalarValueKind::Bool && dump.scalars.number[row].b;
+    return dump.scalars.valueKind[row] == dump::ScalarValueKind::Bool && dump.scalars.number[row].b;
 }
 
 class RowCollector {
 public:
-    RowCollector(const DumpFile& dump, RankRows& out) : m_dump(dump), m_out(out) { }
+    RowCollector(const dump::DumpFile& dump, RankRows& out) : m_dump(dump), m_out(out) { }
 
     // The target named by m_name.
     void add(std::int64_t callIndex, DumpMetric metric, std::int64_t microStep, std::uint32_t row)
@@ -145,7 +145,7 @@ public:
         std::int64_t callIndex, DumpMetric metric, std::int64_t microStep)
     {
         const auto list = m_dump.childByKey(body, key);
-        if (list < 0 || m_dump.nodes[static_cast<std::size_t>(list)].kind != NodeKind::List)
+        if (list < 0 || m_dump.nodes[static_cast<std::size_t>(list)].kind != dump::NodeKind::List)
             return;
         const auto end = static_cast<std::uint32_t>(list) + m_dump.nodes[static_cast<std::size_t>(list)].subtreeSize;
         std::size_t i = 0;
@@ -161,7 +161,7 @@ public:
         std::int64_t microStep)
     {
         for (const auto child : m_dump.children(dict)) {
-            if (m_dump.nodes[child].kind != NodeKind::List || m_dump.nodes[child].subtreeSize < 2)
+            if (m_dump.nodes[child].kind != dump::NodeKind::List || m_dump.nodes[child].subtreeSize < 2)
                 continue;
             if (const auto row = floatTensor(m_dump, child + 1)) {
                 m_name.assign(prefix).append(".").append(m_dump.text(m_dump.nodes[child].key));
@@ -171,7 +171,7 @@ public:
     }
 
 private:
-    const DumpFile& m_dump;
+    const dump::DumpFile& m_dump;
     RankRows& m_out;
     std::unordered_map<std::string, std::uint32_t> m_index; // "name\x1fcall index" -> index into targets
     std::string m_name;
@@ -191,7 +191,7 @@ const std::vector<std::string>& dumpStatColumns()
     return columns;
 }
 
-MicroStepOfName microStepsOf(const ConstructInfo& construct)
+MicroStepOfName microStepsOf(const dump::ConstructInfo& construct)
 {
     std::unordered_map<std::string, std::int64_t> roots;
     std::int64_t next = 0;
@@ -275,7 +275,7 @@ std::vector<std::string> rebaseCallIndices(const std::vector<std::pair<std::stri
     for (std::size_t k = 0; k < keys.size(); ++k) {
         const auto& [name, micro] = keys[k];
         result.emplace_back(name);
-        const auto parts = pythonSplit(name, '.');
+        const auto parts = support::pythonSplit(name, '.');
         int position = 0;
         if (allDigits(parts.back()) && parts.back().size() <= 18)
             position = -1;
@@ -295,7 +295,7 @@ std::vector<std::string> rebaseCallIndices(const std::vector<std::pair<std::stri
         std::stable_sort(members.begin(), members.end(),
             [](const auto& a, const auto& b) { return a.first < b.first; });
         for (std::size_t n = 0; n < members.size(); ++n) {
-            auto parts = pythonSplit(keys[members[n].second].first, '.');
+            auto parts = support::pythonSplit(keys[members[n].second].first, '.');
             const std::string index = std::to_string(n);
             parts[parts.size() + static_cast<std::size_t>(group.position)] = index;
             std::string joined;
@@ -320,7 +320,7 @@ std::optional<ClassifiedKey> classifyDumpKey(const std::string& key, bool isReco
         out.metric = DumpMetric::ParametersGrad;
         out.prefix = replaceAll(key, ".parameters_grad", "");
     } else {
-        const auto parts = pythonSplit(key, '.');
+        const auto parts = support::pythonSplit(key, '.');
         if (parts.size() < 3 || parts[parts.size() - 2] != "parameters_grad")
             return std::nullopt;
         out.metric = DumpMetric::ParametersGrad;
@@ -335,7 +335,7 @@ std::optional<ClassifiedKey> classifyDumpKey(const std::string& key, bool isReco
     return out;
 }
 
-RankRows extractRankRows(const DumpFile& dump, const ConstructInfo* construct,
+RankRows extractRankRows(const dump::DumpFile& dump, const dump::ConstructInfo* construct,
     const std::vector<std::pair<std::string, std::string>>& mapping)
 {
     RankRows out;
@@ -366,7 +366,7 @@ RankRows extractRankRows(const DumpFile& dump, const ConstructInfo* construct,
     for (std::size_t k = 0; k < taken.size(); ++k) {
         const auto [entry, microStep] = taken[k];
         const std::uint32_t body = dump.entries[entry].body;
-        if (dump.nodes[body].kind != NodeKind::Dict)
+        if (dump.nodes[body].kind != dump::NodeKind::Dict)
             continue;
         const auto key = classifyDumpKey(applyMapping(names[k], mapping), isRecomputeEntry(dump, body));
         if (!key)
@@ -377,7 +377,7 @@ RankRows extractRankRows(const DumpFile& dump, const ConstructInfo* construct,
             collect.addList(body, "input_args", key->prefix, "input", key->callIndex, key->metric, microStep);
             collect.addList(body, "output", key->prefix, "output", key->callIndex, key->metric, microStep);
             const auto parameters = dump.childByKey(body, "parameters");
-            if (parameters >= 0 && dump.nodes[static_cast<std::size_t>(parameters)].kind == NodeKind::Dict)
+            if (parameters >= 0 && dump.nodes[static_cast<std::size_t>(parameters)].kind == dump::NodeKind::Dict)
                 collect.addNamedLists(static_cast<std::uint32_t>(parameters), key->prefix, key->callIndex, key->metric, microStep);
             break;
         }

@@ -39,12 +39,12 @@ struct RankRows {
     std::size_t droppedEntries = 0; // entries outside every micro-step root (parameter grads, top-level APIs)
 };
 
-using MicroStepOfName = std::unordered_map<std::string, std::int64_t, TransparentStringHash, std::equal_to<>>;
+using MicroStepOfName = std::unordered_map<std::string, std::int64_t, dump::TransparentStringHash, std::equal_to<>>;
 
 // Micro step of every construct.json node: roots are nodes without a parent, without ".backward", named
 // Module*, Cell* or optimizer*, numbered in file order; a node takes its root's number, following parents
 // with ".backward" / ".parameters_grad" read as ".forward". Nodes under no root are absent.
-MicroStepOfName microStepsOf(const ConstructInfo& construct);
+MicroStepOfName microStepsOf(const dump::ConstructInfo& construct);
 
 // Re-bases call indices within each micro step: "X.N" grouped by "X", "X.y.N.z" grouped by "X.y.z", each group
 // renumbered 0, 1, 2, ... by ascending N. keys: (name, micro step); returns the new names in the same order.
@@ -60,7 +60,7 @@ struct ClassifiedKey {
 std::optional<ClassifiedKey> classifyDumpKey(const std::string& key, bool isRecompute);
 
 // Extracts the rows of one dump. construct: null when micro steps are off (every entry is kept, micro step 0).
-RankRows extractRankRows(const DumpFile& dump, const ConstructInfo* construct,
+RankRows extractRankRows(const dump::DumpFile& dump, const dump::ConstructInfo* construct,
     const std::vector<std::pair<std::string, std::string>>& mapping);
 
 // Orders the rows by (micro step, target index, metric) and keeps the first of rows with one key (the reference

@@ -72,7 +72,7 @@ std::vector<RankDir> findRankDirs(const fs::path& dataDir)
         const std::string stamp = match[1];
         const char* end = strptime(stamp.c_str(), "%b%d_%H-%M-%S", &tm);
         if (!end || *end != '\0')
-            throw Error(entry.path().string(), "directory name",
+            throw support::Error(entry.path().string(), "directory name",
                 "the part before \"-rank\" must be a time such as Dec03_21-34-40 (%b%d_%H-%M-%S)");
         RankDir dir;
         dir.rank = *parseInteger(match[2]); // at most 5 digits (the pattern)
@@ -87,7 +87,7 @@ std::vector<RankDir> findRankDirs(const fs::path& dataDir)
                 continue;
             const auto start = parseInteger(parts[2]);
             if (!start || !parseInteger(parts[3]))
-                throw Error(file.path().string(), "file name",
+                throw support::Error(file.path().string(), "file name",
                     "the step range " + parts[2].str() + "-" + parts[3].str() + " is beyond the 64-bit integer range");
             dir.files.push_back({ file.path(), static_cast<std::size_t>(it - metrics.begin()), *start, {} });
         }
@@ -97,7 +97,7 @@ std::vector<RankDir> findRankDirs(const fs::path& dataDir)
         ranks.push_back(std::move(dir));
     }
     if (ec)
-        throw Error(dataDir.string(), {}, "cannot list the directory: " + ec.message());
+        throw support::Error(dataDir.string(), {}, "cannot list the directory: " + ec.message());
     std::sort(ranks.begin(), ranks.end(), [](const RankDir& a, const RankDir& b) { return a.rank < b.rank; });
     return ranks;
 }
@@ -113,7 +113,7 @@ struct ParsedFile {
     fs::path path;
     std::int64_t rank = 0;
     std::size_t metric = 0;
-    CsvTable table;
+    support::CsvTable table;
     std::vector<int> statColumn; // per monitorStatOrder() entry: CSV column or -1
 };
 
@@ -128,7 +128,7 @@ std::string quoted(const std::string& text)
     return out + (text.size() > 40 ? "...\"" : "\"");
 }
 
-std::string skipReason(const CsvTable& t, const std::vector<std::string>& cells, const std::optional<std::int64_t>& vpp,
+std::string skipReason(const support::CsvTable& t, const std::vector<std::string>& cells, const std::optional<std::int64_t>& vpp,
     const std::optional<std::int64_t>& step, const std::optional<std::int64_t>& micro, int microCol)
 {
     auto bad = [&](const char* column) {
@@ -176,7 +176,7 @@ std::string applyMapping(std::string name, const std::vector<std::pair<std::stri
 ImportSummary importMonitorData(const fs::path& dataDir, const fs::path& dbFile, const ImportOptions& options)
 {
     if (!fs::is_directory(dataDir))
-        throw Error(dataDir.string(), {}, "not a directory");
+        throw support::Error(dataDir.string(), {}, "not a directory");
     const auto& statOrder = monitorStatOrder();
     std::vector<ParsedFile> files;
     std::vector<bool> statUsed(statOrder.size(), false);
@@ -188,13 +188,13 @@ ImportSummary importMonitorData(const fs::path& dataDir, const fs::path& dbFile,
     for (const auto& dir : rankDirs)
         for (const auto& file : dir.files)
             toRead.emplace_back(&dir, &file);
-    std::vector<CsvTable> tables(toRead.size());
-    parallelFor(toRead.size(), std::max<std::size_t>(options.threads, 1), [&](std::size_t begin, std::size_t end) {
+    std::vector<support::CsvTable> tables(toRead.size());
+    support::parallelFor(toRead.size(), std::max<std::size_t>(options.threads, 1), [&](std::size_t begin, std::size_t end) {
         for (std::size_t k = begin; k < end; ++k)
-            tables[k] = readCsvFile(toRead[k].second->path);
+            tables[k] = support::readCsvFile(toRead[k].second->path);
     });
     // v1 files as they are; a v2 file as one v1-shaped table per metric its scopes map to.
-    std::vector<std::tuple<const RankDir*, MonitorFile, CsvTable>> inputs;
+    std::vector<std::tuple<const RankDir*, MonitorFile, support::CsvTable>> inputs;
     for (std::size_t k = 0; k < toRead.size(); ++k) {
         const auto& [dir, file] = toRead[k];
         if (file->v2Slug.empty()) {
@@ -217,7 +217,7 @@ ImportSummary importMonitorData(const fs::path& dataDir, const fs::path& dbFile,
             ParsedFile parsed { file.path, dir->rank, file.metric, std::move(table), {} };
             for (const char* required : { "vpp_stage", "name", "step" })
                 if (parsed.table.column(required) < 0)
-                    throw Error(file.path.string(), "header", std::string("missing the column \"") + required + "\"");
+                    throw support::Error(file.path.string(), "header", std::string("missing the column \"") + required + "\"");
             for (std::size_t s = 0; s < statOrder.size(); ++s) {
                 parsed.statColumn.push_back(parsed.table.column(statOrder[s]));
                 if (parsed.statColumn.back() >= 0) {
@@ -229,7 +229,7 @@ ImportSummary importMonitorData(const fs::path& dataDir, const fs::path& dbFile,
         }
     }
     if (files.empty())
-        throw Error(dataDir.string(), {},
+        throw support::Error(dataDir.string(), {},
             "no monitor CSV files: expected {time}-rank{N}-{hash}/{metric}_{start}-{end}.csv (monitor v1) or "
             "rank_{N}/{slug}_step{start}-{end}.csv (monitor v2) inside");
     summary.files = files.size();
@@ -250,7 +250,7 @@ ImportSummary importMonitorData(const fs::path& dataDir, const fs::path& dbFile,
     std::vector<FileRows> all;
     std::map<std::int64_t, std::int64_t> microCount;
     for (const auto& file : files) {
-        const CsvTable& t = file.table;
+        const support::CsvTable& t = file.table;
         const int vppCol = t.column("vpp_stage"), nameCol = t.column("name"), stepCol = t.column("step");
         const int microCol = t.column("micro_step");
         FileRows out { &file, {} };
@@ -272,7 +272,7 @@ ImportSummary importMonitorData(const fs::path& dataDir, const fs::path& dbFile,
             // Micro steps are numbered from 0 within a step and summed across steps: a count beyond
             // 2^31 is not a training run, and would overflow the step numbering.
             if (*micro > std::numeric_limits<std::int32_t>::max())
-                throw Error(file.path.string(), line, "micro_step " + std::to_string(*micro) + " is out of range");
+                throw support::Error(file.path.string(), line, "micro_step " + std::to_string(*micro) + " is out of range");
             Row row { *vpp, *step, *micro, microCol >= 0, &name, {} };
             for (std::size_t s : dbStatIndex) {
                 const int col = file.statColumn[s];
@@ -353,7 +353,7 @@ ImportSummary importMonitorData(const fs::path& dataDir, const fs::path& dbFile,
         }
         db.writeGlobalStats({ { "min_step", minStep }, { "max_step", maxStep }, { "max_rank", summary.maxRank } }, metricColumns);
         db.finish();
-    } catch (const Error& error) {
+    } catch (const support::Error& error) {
         rethrowImportFailure(dbFile, error);
     }
     return summary;

@@ -51,12 +51,12 @@ std::optional<MonitorV2FileName> parseMonitorV2FileName(const std::string& fileN
     return MonitorV2FileName { match[1], std::stoll(match[2]) };
 }
 
-std::vector<std::pair<std::size_t, CsvTable>> splitMonitorV2(
-    const CsvTable& table, const std::string& slug, const std::filesystem::path& file)
+std::vector<std::pair<std::size_t, support::CsvTable>> splitMonitorV2(
+    const support::CsvTable& table, const std::string& slug, const std::filesystem::path& file)
 {
     for (const char* required : { "vpp_stage", "step", "module_name", "scope" })
         if (table.column(required) < 0)
-            throw Error(file.string(), "header", std::string("missing the column \"") + required + "\" of the monitor v2 layout");
+            throw support::Error(file.string(), "header", std::string("missing the column \"") + required + "\" of the monitor v2 layout");
     const auto scopeCol = static_cast<std::size_t>(table.column("scope"));
     // v1 header: the same columns without scope, module_name renamed name.
     std::vector<std::string> header;
@@ -68,15 +68,15 @@ std::vector<std::pair<std::size_t, CsvTable>> splitMonitorV2(
         keep.push_back(c);
     }
     const auto& metrics = monitorMetrics();
-    std::map<std::size_t, CsvTable> byMetric;
+    std::map<std::size_t, support::CsvTable> byMetric;
     for (std::size_t r = 0; r < table.rows.size(); ++r) {
         const auto& row = table.rows[r];
         const auto metric = metricOf(slug, row[scopeCol]);
         if (!metric)
-            throw Error(file.string(), "line " + std::to_string(table.lines[r]),
+            throw support::Error(file.string(), "line " + std::to_string(table.lines[r]),
                 "scope \"" + row[scopeCol] + "\" is not one of the scopes of " + slug + " files");
         const auto index = static_cast<std::size_t>(std::find(metrics.begin(), metrics.end(), *metric) - metrics.begin());
-        CsvTable& out = byMetric[index];
+        support::CsvTable& out = byMetric[index];
         if (out.header.empty())
             out.header = header;
         std::vector<std::string> cells;

@@ -29,7 +29,7 @@ std::optional<MonitorV2FileName> parseMonitorV2FileName(const std::string& fileN
 // The rows of a v2 CSV as v1-shaped tables (vpp_stage, name, step[, micro_step], statistics), one per metric
 // (an index into monitorMetrics()), in metric order. Throws msprobe::Error naming the file and line for a
 // missing column or a scope the slug does not have.
-std::vector<std::pair<std::size_t, CsvTable>> splitMonitorV2(
-    const CsvTable& table, const std::string& slug, const std::filesystem::path& file);
+std::vector<std::pair<std::size_t, support::CsvTable>> splitMonitorV2(
+    const support::CsvTable& table, const std::string& slug, const std::filesystem::path& file);
 
 } // namespace msprobe::trend

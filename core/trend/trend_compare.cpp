@@ -16,9 +16,9 @@ namespace msprobe::trend {
 
 namespace {
 
-bool hasColumn(msprobe::SqliteDb& db, const std::string& table, const std::string& column)
+bool hasColumn(msprobe::support::SqliteDb& db, const std::string& table, const std::string& column)
 {
-    msprobe::SqliteStatement query(db, "SELECT name FROM pragma_table_info('" + table + "')");
+    msprobe::support::SqliteStatement query(db, "SELECT name FROM pragma_table_info('" + table + "')");
     while (query.step())
         if (query.columnText(0) == column)
             return true;
@@ -33,16 +33,16 @@ std::vector<TrendPoint> readTrendPoints(const std::filesystem::path& dbFile, con
 {
     const auto& known = monitorStatOrder();
     if (std::find(known.begin(), known.end(), stat) == known.end())
-        throw Error(dbFile.string(), {}, "\"" + stat + "\" is not a trend statistic (norm, min, max, mean, ...)");
-    msprobe::SqliteDb db(dbFile, true);
+        throw support::Error(dbFile.string(), {}, "\"" + stat + "\" is not a trend statistic (norm, min, max, mean, ...)");
+    msprobe::support::SqliteDb db(dbFile, true);
     const std::pair<const char*, const char*> required[]
         = { { "trend_data", "step" }, { "monitoring_targets", "target_name" }, { "monitoring_metrics", "metric_name" } };
     for (const auto& [table, column] : required)
         if (!hasColumn(db, table, column))
-            throw Error(dbFile.string(), {}, std::string("not a trend database (no table ") + table + " with " + column + ")");
+            throw support::Error(dbFile.string(), {}, std::string("not a trend database (no table ") + table + " with " + column + ")");
     if (!hasColumn(db, "trend_data", stat))
-        throw Error(dbFile.string(), {}, "the database has no \"" + stat + "\" statistic; choose one it has with --stat");
-    msprobe::SqliteStatement query(db,
+        throw support::Error(dbFile.string(), {}, "the database has no \"" + stat + "\" statistic; choose one it has with --stat");
+    msprobe::support::SqliteStatement query(db,
         "SELECT k.metric_name, m.target_name, m.vpp_stage, m.micro_step, t.rank, t.step, t." + stat
             + ", t.target_id FROM trend_data t JOIN monitoring_targets m ON t.target_id = m.target_id"
               " JOIN monitoring_metrics k ON t.metric_id = k.metric_id");

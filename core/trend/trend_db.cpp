@@ -39,7 +39,7 @@ std::optional<double> parseTrendNumber(std::string_view text)
 {
     // Python float()'s reading of what the monitor writes, with the dump reader's strict grammar: "0x10",
     // "1e", "1_000" or "16.4abc" are not numbers (strtod read their valid prefix).
-    return parseStrictNumber(text);
+    return support::parseStrictNumber(text);
 }
 
 std::optional<double> clampTrendValue(std::string_view text)
@@ -50,7 +50,7 @@ std::optional<double> clampTrendValue(std::string_view text)
 
 TrendDbWriter::TrendDbWriter(const std::filesystem::path& file, std::vector<std::string> statColumns)
     : m_output(file)
-    , m_db(std::make_unique<msprobe::SqliteDb>(m_output.temporaryPath(), false))
+    , m_db(std::make_unique<msprobe::support::SqliteDb>(m_output.temporaryPath(), false))
     , m_stats(std::move(statColumns))
 {
     m_db->exec("PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF; PRAGMA cache_size=-65536; BEGIN;");
@@ -96,18 +96,18 @@ TrendDbWriter::TrendDbWriter(const std::filesystem::path& file, std::vector<std:
     std::string names;
     for (const auto& stat : m_stats)
         names += ", " + stat;
-    m_insertRow = std::make_unique<msprobe::SqliteStatement>(*m_db,
+    m_insertRow = std::make_unique<msprobe::support::SqliteStatement>(*m_db,
         "INSERT OR IGNORE INTO trend_data (rank, step, target_id, metric_id" + names + ") VALUES (?, ?, ?, ?"
             + placeholders + ")");
-    m_insertNewRow = std::make_unique<msprobe::SqliteStatement>(*m_db,
+    m_insertNewRow = std::make_unique<msprobe::support::SqliteStatement>(*m_db,
         "INSERT INTO trend_data (rank, step, target_id, metric_id" + names + ") VALUES (?, ?, ?, ?" + placeholders + ")");
     std::string manyRows = "INSERT INTO trend_data (rank, step, target_id, metric_id" + names + ") VALUES ";
     for (std::size_t r = 0; r < kBatchRows; ++r)
         manyRows += (r ? ", (?, ?, ?, ?" : "(?, ?, ?, ?") + placeholders + ")";
-    m_insertNewRows = std::make_unique<msprobe::SqliteStatement>(*m_db, manyRows);
+    m_insertNewRows = std::make_unique<msprobe::support::SqliteStatement>(*m_db, manyRows);
     m_insertTarget = std::make_unique<BatchedInsert>(
         *m_db, "monitoring_targets", std::vector<std::string> { "target_id", "target_name", "vpp_stage", "micro_step" });
-    m_insertTag = std::make_unique<msprobe::SqliteStatement>(*m_db,
+    m_insertTag = std::make_unique<msprobe::support::SqliteStatement>(*m_db,
         "INSERT INTO monitoring_tags (tag_id, tag_name, category, metric_id) VALUES (?, ?, ?, ?)");
     m_insertMapping
         = std::make_unique<BatchedInsert>(*m_db, "tag_target_mapping", std::vector<std::string> { "tag_id", "target_id" });
@@ -119,7 +119,7 @@ std::int64_t TrendDbWriter::metricId(const std::string& metric)
 {
     auto [it, inserted] = m_metrics.emplace(metric, static_cast<std::int64_t>(m_metrics.size()) + 1);
     if (inserted) {
-        msprobe::SqliteStatement insert(*m_db, "INSERT INTO monitoring_metrics (metric_id, metric_name) VALUES (?, ?)");
+        msprobe::support::SqliteStatement insert(*m_db, "INSERT INTO monitoring_metrics (metric_id, metric_name) VALUES (?, ?)");
         insert.bindInt(1, it->second);
         insert.bindText(2, metric);
         insert.run();
@@ -158,7 +158,7 @@ void TrendDbWriter::tagTarget(std::int64_t targetId, std::int64_t metricId, cons
     }
 }
 
-void TrendDbWriter::bindRow(msprobe::SqliteStatement& statement, int first, std::int64_t rank, std::int64_t step,
+void TrendDbWriter::bindRow(msprobe::support::SqliteStatement& statement, int first, std::int64_t rank, std::int64_t step,
     std::int64_t targetId, std::int64_t metricId, std::span<const std::optional<double>> values)
 {
     statement.bindInt(first, rank);
@@ -229,7 +229,7 @@ void TrendDbWriter::writeGlobalStats(const std::vector<std::pair<std::string, st
         placeholders += placeholders.empty() ? "?" : ", ?";
     }
     m_db->exec("CREATE TABLE global_stats (\n            " + columns + "\n        )");
-    msprobe::SqliteStatement insert(*m_db, "INSERT INTO global_stats (" + names + ") VALUES (" + placeholders + ")");
+    msprobe::support::SqliteStatement insert(*m_db, "INSERT INTO global_stats (" + names + ") VALUES (" + placeholders + ")");
     int index = 1;
     for (const auto& item : numbers)
         insert.bindInt(index++, item.second);
@@ -254,11 +254,11 @@ void TrendDbWriter::finish()
     m_output.commit();
 }
 
-void rethrowImportFailure(const std::filesystem::path& dbFile, const Error& error)
+void rethrowImportFailure(const std::filesystem::path& dbFile, const support::Error& error)
 {
     if (std::string_view(error.what()) == "cancelled")
         throw error;
-    throw Error(dbFile.string(), {},
+    throw support::Error(dbFile.string(), {},
         std::string("the database was not written (an earlier file of this name is left as it was): ") + error.what());
 }
 

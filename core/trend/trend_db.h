@@ -64,7 +64,7 @@ public:
     void finish();
 
 private:
-    void bindRow(msprobe::SqliteStatement& statement, int first, std::int64_t rank, std::int64_t step,
+    void bindRow(msprobe::support::SqliteStatement& statement, int first, std::int64_t rank, std::int64_t step,
         std::int64_t targetId, std::int64_t metricId, std::span<const std::optional<double>> values);
     void flushNewRows();
     // New rows wait here and go in kBatchRows per statement (one statement per row costs twice the time).
@@ -74,18 +74,18 @@ private:
     };
     std::vector<PendingRow> m_pending;
     std::vector<std::optional<double>> m_pendingValues;
-    AtomicFile m_output;
-    std::unique_ptr<msprobe::SqliteDb> m_db;
+    support::AtomicFile m_output;
+    std::unique_ptr<msprobe::support::SqliteDb> m_db;
     std::vector<std::string> m_stats;
     std::map<std::string, std::int64_t> m_metrics;
     std::map<std::tuple<std::string, std::int64_t, std::int64_t>, std::int64_t> m_targets;
     std::map<std::tuple<std::string, std::string, std::int64_t>, std::int64_t> m_tags;
-    std::unique_ptr<msprobe::SqliteStatement> m_insertRow, m_insertNewRow, m_insertNewRows, m_insertTag;
+    std::unique_ptr<msprobe::support::SqliteStatement> m_insertRow, m_insertNewRow, m_insertNewRows, m_insertTag;
     std::unique_ptr<BatchedInsert> m_insertTarget, m_insertMapping;
 };
 
 // An import's failure as the user reads it: the database was not written and an earlier one is untouched.
 // A cancellation passes through as it is.
-[[noreturn]] void rethrowImportFailure(const std::filesystem::path& dbFile, const Error& error);
+[[noreturn]] void rethrowImportFailure(const std::filesystem::path& dbFile, const support::Error& error);
 
 } // namespace msprobe::trend

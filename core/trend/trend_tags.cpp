@@ -13,7 +13,7 @@ namespace {
 // The name's dot-separated parts (Python's str.split('.'), as everywhere names are cut).
 std::vector<std::string> splitDots(const std::string& text)
 {
-    const auto views = pythonSplit(text, '.');
+    const auto views = support::pythonSplit(text, '.');
     return { views.begin(), views.end() };
 }
 

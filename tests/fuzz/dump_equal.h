@@ -9,12 +9,12 @@
 
 namespace msprobe::fuzz {
 
-inline bool sameStats(const StatColumn& a, const StatColumn& b)
+inline bool sameStats(const dump::StatColumn& a, const dump::StatColumn& b)
 {
     if (a.size() != b.size())
         return false;
     for (std::size_t i = 0; i < a.size(); ++i) {
-        const StatValue x = a[i], y = b[i];
+        const dump::StatValue x = a[i], y = b[i];
         if (x.kind != y.kind || std::memcmp(&x.f, &y.f, sizeof x.f) != 0)
             return false;
     }
@@ -22,20 +22,20 @@ inline bool sameStats(const StatColumn& a, const StatColumn& b)
 }
 
 // Empty when equal, else the first field that differs.
-inline std::string dumpDifference(const DumpFile& a, const DumpFile& b)
+inline std::string dumpDifference(const dump::DumpFile& a, const dump::DumpFile& b)
 {
     if (a.path != b.path || a.task != b.task || a.level != b.level || a.framework != b.framework
         || a.frameworkPresent != b.frameworkPresent || a.dumpDataDir != b.dumpDataDir || a.fileSize != b.fileSize)
         return "top-level fields";
     if (a.strings.size() != b.strings.size())
         return "string pool size";
-    for (StringId id = 0; id < a.strings.size(); ++id)
+    for (support::StringId id = 0; id < a.strings.size(); ++id)
         if (a.strings.view(id) != b.strings.view(id))
             return "string " + std::to_string(id);
     if (a.entries.size() != b.entries.size())
         return "entry count";
     for (std::size_t i = 0; i < a.entries.size(); ++i) {
-        const Entry &x = a.entries[i], &y = b.entries[i];
+        const dump::Entry &x = a.entries[i], &y = b.entries[i];
         if (x.name != y.name || x.body != y.body || x.parsed.kind != y.parsed.kind || x.parsed.direction != y.parsed.direction
             || x.parsed.callIndex != y.parsed.callIndex || x.parsed.prefix != y.parsed.prefix || x.parsed.api != y.parsed.api
             || x.parsed.modulePath != y.parsed.modulePath || x.parsed.moduleClass != y.parsed.moduleClass)
@@ -44,11 +44,11 @@ inline std::string dumpDifference(const DumpFile& a, const DumpFile& b)
     if (a.nodes.size() != b.nodes.size())
         return "node count";
     for (std::size_t i = 0; i < a.nodes.size(); ++i) {
-        const ValueNode &x = a.nodes[i], &y = b.nodes[i];
+        const dump::ValueNode &x = a.nodes[i], &y = b.nodes[i];
         if (x.kind != y.kind || x.key != y.key || x.subtreeSize != y.subtreeSize || x.payload != y.payload)
             return "node " + std::to_string(i);
     }
-    const TensorTable &t = a.tensors, &u = b.tensors;
+    const dump::TensorTable &t = a.tensors, &u = b.tensors;
     if (t.type != u.type || t.dtype != u.dtype || t.shapeBegin != u.shapeBegin || t.shapeRank != u.shapeRank
         || t.shapePool != u.shapePool || t.requiresGrad != u.requiresGrad || t.dataName != u.dataName || t.md5 != u.md5)
         return "tensor columns";
@@ -59,7 +59,7 @@ inline std::string dumpDifference(const DumpFile& a, const DumpFile& b)
     for (std::size_t i = 0; i < t.extras.size(); ++i)
         if (t.extras[i].begin != u.extras[i].begin || t.extras[i].count != u.extras[i].count)
             return "tensor extras " + std::to_string(i);
-    const ScalarTable &s = a.scalars, &r = b.scalars;
+    const dump::ScalarTable &s = a.scalars, &r = b.scalars;
     if (s.type != r.type || s.valueKind != r.valueKind || s.text != r.text || !sameStats(s.number, r.number))
         return "scalar columns";
     if (s.extras.size() != r.extras.size())

@@ -8,7 +8,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
 {
     const auto file = msprobe::fuzz::scratch().write("compare_result.csv", data, size);
     msprobe::fuzz::expectResultOrError("fuzz_compare_csv", [&] {
-        const msprobe::CsvTable table = msprobe::readCsvFile(file);
+        const msprobe::support::CsvTable table = msprobe::support::readCsvFile(file);
         for (const auto& row : table.rows)
             if (row.size() != table.header.size())
                 std::abort();

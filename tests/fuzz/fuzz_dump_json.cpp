@@ -14,7 +14,7 @@
 #include <string>
 #include <string_view>
 
-namespace msprobe::dumpjson {
+namespace msprobe::dump::detail {
 std::size_t setDumpJsonChunkBytesForTesting(std::size_t bytes);
 }
 
@@ -22,19 +22,19 @@ namespace {
 
 struct Outcome {
     bool ok = false;
-    msprobe::DumpFile dump;
+    msprobe::dump::DumpFile dump;
     std::string error;
 };
 
-Outcome parseWith(msprobe::DumpJsonReader& reader, std::string_view text, std::size_t chunkBytes,
-                  const msprobe::ReadOptions& options = {})
+Outcome parseWith(msprobe::dump::DumpJsonReader& reader, std::string_view text, std::size_t chunkBytes,
+                  const msprobe::dump::ReadOptions& options = {})
 {
-    msprobe::dumpjson::setDumpJsonChunkBytesForTesting(chunkBytes);
+    msprobe::dump::detail::setDumpJsonChunkBytesForTesting(chunkBytes);
     Outcome outcome;
     try {
         outcome.dump = reader.parse(text, "fuzz.json", options);
         outcome.ok = true;
-    } catch (const msprobe::Error& error) {
+    } catch (const msprobe::support::Error& error) {
         outcome.error = error.what();
     }
     return outcome;
@@ -50,13 +50,13 @@ Outcome parseWith(msprobe::DumpJsonReader& reader, std::string_view text, std::s
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size)
 {
-    static msprobe::DumpJsonReader whole, chunked; // reused, as an application does
+    static msprobe::dump::DumpJsonReader whole, chunked; // reused, as an application does
     const std::string_view text(reinterpret_cast<const char*>(data), size);
 
     const Outcome reference = parseWith(whole, text, std::numeric_limits<std::size_t>::max());
 
     std::uint64_t last = 0;
-    msprobe::ReadOptions options;
+    msprobe::dump::ReadOptions options;
     options.progress = [&](std::uint64_t done, std::uint64_t total) {
         if (done < last || done > total || total != size)
             fail("progress " + std::to_string(done) + "/" + std::to_string(total) + " after " + std::to_string(last));

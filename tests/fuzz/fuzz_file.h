@@ -58,7 +58,7 @@ void expectResultOrError(const char* target, Parse parse)
 {
     try {
         parse();
-    } catch (const msprobe::Error&) {
+    } catch (const msprobe::support::Error&) {
     } catch (const std::exception& e) {
         std::fprintf(stderr, "%s: not a msprobe::Error: %s\n", target, e.what());
         std::abort();

@@ -15,7 +15,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     const auto file = msprobe::fuzz::scratch().write(reader == 2 ? "mapping.json" : "mapping.yaml", data + 1, size - 1);
     msprobe::fuzz::expectResultOrError("fuzz_mapping", [&] {
         if (reader == 0)
-            msprobe::readFlatYamlMapping(file);
+            msprobe::compare::readFlatYamlMapping(file);
         else if (reader == 1)
             msprobe::graph::readLayerMappingYaml(file);
         else

@@ -7,7 +7,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
 {
     const auto file = msprobe::fuzz::scratch().write("tensor.npy", data, size);
     msprobe::fuzz::expectResultOrError("fuzz_npy", [&] {
-        const msprobe::TensorData tensor = msprobe::readTensorFile(file);
+        const msprobe::dump::TensorData tensor = msprobe::dump::readTensorFile(file);
         std::size_t count = 1;
         for (auto extent : tensor.shape)
             count *= static_cast<std::size_t>(extent);

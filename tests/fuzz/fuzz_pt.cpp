@@ -10,7 +10,7 @@ extern "C" int LLVMFuzzerInitialize(int*, char***)
 {
     static const std::uint8_t notAZip[] = "not a zip";
     const auto file = msprobe::fuzz::scratch().write("tensor.pt", notAZip, sizeof notAZip);
-    msprobe::fuzz::expectResultOrError("fuzz_pt", [&] { msprobe::readTensorFile(file); });
+    msprobe::fuzz::expectResultOrError("fuzz_pt", [&] { msprobe::dump::readTensorFile(file); });
     return 0;
 }
 
@@ -18,7 +18,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
 {
     const auto file = msprobe::fuzz::scratch().write("tensor.pt", data, size);
     msprobe::fuzz::expectResultOrError("fuzz_pt", [&] {
-        const msprobe::TensorData tensor = msprobe::readTensorFile(file);
+        const msprobe::dump::TensorData tensor = msprobe::dump::readTensorFile(file);
         std::size_t count = 1;
         for (auto extent : tensor.shape)
             count *= static_cast<std::size_t>(extent);

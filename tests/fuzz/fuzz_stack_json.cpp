@@ -7,10 +7,10 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
 {
     const auto file = msprobe::fuzz::scratch().write("stack.json", data, size);
     msprobe::fuzz::expectResultOrError("fuzz_stack_json", [&] {
-        msprobe::StackInfo info = msprobe::readStackJson(file);
+        msprobe::dump::StackInfo info = msprobe::dump::readStackJson(file);
         info.buildLookup();
         for (const auto& [name, group] : info.groupOf) // both look-ups agree on every name
-            if (info.framesOf(name) != info.framesOf(name, msprobe::StackInfo::nameHash(name)) || group >= info.frames.size())
+            if (info.framesOf(name) != info.framesOf(name, msprobe::dump::StackInfo::nameHash(name)) || group >= info.frames.size())
                 std::abort();
     });
     return 0;

@@ -139,7 +139,7 @@ void GraphDiffView::buildUi()
     layout->addWidget(splitter, 1);
 
     connect(m_mode, &QComboBox::currentIndexChanged, this,
-        [this](int index) { setColourMode(static_cast<graphstyle::ColourMode>(index)); });
+        [this](int index) { setColourMode(static_cast<msprobe::views::graphstyle::ColourMode>(index)); });
     connect(m_problemMinimap, &QCheckBox::toggled, m_problemView, &GraphSideView::setMinimapVisible);
     connect(m_benchMinimap, &QCheckBox::toggled, m_benchView, &GraphSideView::setMinimapVisible);
     connect(fit, &QToolButton::clicked, this, [this] {
@@ -168,13 +168,13 @@ void GraphDiffView::setGraphs(std::shared_ptr<VisGraph> problem, std::shared_ptr
     m_bench = config.isCompare() ? std::move(bench) : nullptr;
     m_config = config;
     // Magnitude colouring stays on from one pair to the next; overflow needs a db made with -oc.
-    const bool keepMagnitude = colourMode() == graphstyle::ColourMode::Magnitude && m_bench;
+    const bool keepMagnitude = colourMode() == msprobe::views::graphstyle::ColourMode::Magnitude && m_bench;
     m_magnitudes.reset();
     {
         const QSignalBlocker block(m_mode);
         if (auto* items = qobject_cast<QStandardItemModel*>(m_mode->model())) {
-            items->item(int(graphstyle::ColourMode::Overflow))->setEnabled(config.overflowCheck);
-            items->item(int(graphstyle::ColourMode::Magnitude))->setEnabled(m_bench != nullptr);
+            items->item(int(msprobe::views::graphstyle::ColourMode::Overflow))->setEnabled(config.overflowCheck);
+            items->item(int(msprobe::views::graphstyle::ColourMode::Magnitude))->setEnabled(m_bench != nullptr);
         }
         m_mode->setCurrentIndex(0);
         m_mode->setEnabled(config.overflowCheck || m_bench);
@@ -182,9 +182,9 @@ void GraphDiffView::setGraphs(std::shared_ptr<VisGraph> problem, std::shared_ptr
     m_problemView->setMagnitudes(nullptr);
     m_benchView->setMagnitudes(nullptr);
     m_benchView->setDebugGraph(m_bench ? m_problem.get() : nullptr);
-    m_problemView->setColourMode(graphstyle::ColourMode::Precision);
-    m_benchView->setColourMode(graphstyle::ColourMode::Precision);
-    m_legend->setMode(graphstyle::ColourMode::Precision, m_bench != nullptr);
+    m_problemView->setColourMode(msprobe::views::graphstyle::ColourMode::Precision);
+    m_benchView->setColourMode(msprobe::views::graphstyle::ColourMode::Precision);
+    m_legend->setMode(msprobe::views::graphstyle::ColourMode::Precision, m_bench != nullptr);
     m_benchPane->setVisible(m_bench != nullptr);
     m_benchMinimap->setVisible(m_bench != nullptr);
     m_syncExpand->setEnabled(m_bench != nullptr);
@@ -197,7 +197,7 @@ void GraphDiffView::setGraphs(std::shared_ptr<VisGraph> problem, std::shared_ptr
     m_problemView->setGraph(m_problem, config.isCompare(), config.task);
     m_benchView->setGraph(m_bench, config.isCompare(), config.task);
     if (keepMagnitude)
-        setColourMode(graphstyle::ColourMode::Magnitude);
+        setColourMode(msprobe::views::graphstyle::ColourMode::Magnitude);
 }
 
 void GraphDiffView::setStudioFocus(StudioFocus* focus)
@@ -256,15 +256,15 @@ void GraphDiffView::expandToDepth(int depth)
         m_status->setText(tr("Laying out…"));
 }
 
-void GraphDiffView::setColourMode(graphstyle::ColourMode mode)
+void GraphDiffView::setColourMode(msprobe::views::graphstyle::ColourMode mode)
 {
-    if ((mode == graphstyle::ColourMode::Overflow && !m_config.overflowCheck) || (mode == graphstyle::ColourMode::Magnitude && !m_bench))
-        mode = graphstyle::ColourMode::Precision;
+    if ((mode == msprobe::views::graphstyle::ColourMode::Overflow && !m_config.overflowCheck) || (mode == msprobe::views::graphstyle::ColourMode::Magnitude && !m_bench))
+        mode = msprobe::views::graphstyle::ColourMode::Precision;
     {
         const QSignalBlocker block(m_mode);
         m_mode->setCurrentIndex(int(mode));
     }
-    if (mode == graphstyle::ColourMode::Magnitude && !m_magnitudes) {
+    if (mode == msprobe::views::graphstyle::ColourMode::Magnitude && !m_magnitudes) {
         // Read once per pair when first asked for (it reads every node's stored data), then kept up to date.
         m_magnitudes = std::make_shared<const std::vector<float>>(m_magnitudeProvider ? m_magnitudeProvider() : std::vector<float> {});
         m_problemView->setMagnitudes(m_magnitudes);
@@ -388,13 +388,13 @@ void GraphDiffView::showMenu(Side side, std::uint32_t node, const QPoint& global
 
 QColor GraphDiffView::peerColour(const std::string& index) const
 {
-    if (colourMode() == graphstyle::ColourMode::Overflow)
-        return graphstyle::overflowColour(index);
+    if (colourMode() == msprobe::views::graphstyle::ColourMode::Overflow)
+        return msprobe::views::graphstyle::overflowColour(index);
     char* end = nullptr;
     double value = std::strtod(index.c_str(), &end);
     if (index.empty() || !end || *end != '\0')
         value = 0; // the plugin's colour lookup falls back to index 0
-    return graphstyle::precisionColour(msprobe::graph::levelOfIndex(value));
+    return msprobe::views::graphstyle::precisionColour(msprobe::graph::levelOfIndex(value));
 }
 
 void GraphDiffView::addPeerMenu(QMenu& menu, const VisNode& node)
@@ -421,7 +421,7 @@ void GraphDiffView::goToPeer(int rank, const QString& node)
     m_focus->setNode(node, StudioFocus::Side::Problem);
 }
 
-graphstyle::ColourMode GraphDiffView::colourMode() const { return static_cast<graphstyle::ColourMode>(std::max(0, m_mode->currentIndex())); }
+msprobe::views::graphstyle::ColourMode GraphDiffView::colourMode() const { return static_cast<msprobe::views::graphstyle::ColourMode>(std::max(0, m_mode->currentIndex())); }
 
 void GraphDiffView::refreshNodes(const QStringList& names)
 {
@@ -455,7 +455,7 @@ bool GraphDiffView::goToFirstDivergence()
 {
     if (!m_problem)
         return false;
-    const std::uint32_t node = firstDivergence(*m_problem, m_focus->microStep());
+    const std::uint32_t node = msprobe::views::firstDivergence(*m_problem, m_focus->microStep());
     if (node == kNoVisNode)
         return false;
     m_focus->setNode(nameOf(m_problem.get(), node), Side::Problem);

@@ -58,8 +58,8 @@ public:
     void setSearchHighlight(const QString& text, bool regex);
     // Both sides: every module less than depth levels below the root open, the rest closed (0: collapse all).
     void expandToDepth(int depth);
-    void setColourMode(graphstyle::ColourMode mode);
-    graphstyle::ColourMode colourMode() const;
+    void setColourMode(msprobe::views::graphstyle::ColourMode mode);
+    msprobe::views::graphstyle::ColourMode colourMode() const;
     // True once both sides have placed their nodes after the last change.
     bool isSettled() const;
     GraphSideView* sideView(StudioFocus::Side side) const;

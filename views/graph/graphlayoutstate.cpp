@@ -221,7 +221,7 @@ void GraphLayoutState::layoutNext()
 void GraphLayoutState::store(std::uint32_t group, const layout::LayoutKey& key, std::shared_ptr<const layout::LayoutResult> result)
 {
     const double labelWidth = 6.0 * double(displayLabel(*m_graph, group).size()) + 24;
-    const QSizeF size(std::max(result->width + 2 * graphstyle::kPad, labelWidth), result->height + graphstyle::kHeader + 2 * graphstyle::kPad);
+    const QSizeF size(std::max(result->width + 2 * msprobe::views::graphstyle::kPad, labelWidth), result->height + msprobe::views::graphstyle::kHeader + 2 * msprobe::views::graphstyle::kPad);
     m_layouts[group] = { key, std::move(result), size };
 }
 
@@ -243,7 +243,7 @@ void GraphLayoutState::place(std::uint32_t node, QPointF at, int depth)
         return;
     const GroupLayout& group = m_layouts.at(node);
     const auto& result = *group.result;
-    const QPointF origin(at.x() + (group.size.width() - result.width) / 2, at.y() + graphstyle::kHeader + graphstyle::kPad);
+    const QPointF origin(at.x() + (group.size.width() - result.width) / 2, at.y() + msprobe::views::graphstyle::kHeader + msprobe::views::graphstyle::kPad);
     const auto children = visibleChildren(node);
     for (std::size_t i = 0; i < children.size() && i < result.boxes.size(); ++i)
         place(children[i], origin + QPointF(result.boxes[i].x, result.boxes[i].y), depth + 1);

@@ -29,7 +29,7 @@ GraphLegend::GraphLegend(QWidget* parent)
     setSizePolicy(policy);
 }
 
-void GraphLegend::setMode(graphstyle::ColourMode mode, bool compare)
+void GraphLegend::setMode(msprobe::views::graphstyle::ColourMode mode, bool compare)
 {
     m_mode = mode;
     m_compare = compare;
@@ -45,16 +45,16 @@ std::vector<GraphLegend::Entry> GraphLegend::entries() const
     out.push_back({ tr("Leaf"), Shape::Leaf, {}, tr("An unexpanded node: it has no children, so it cannot be expanded") });
     out.push_back({ tr("API list"), Shape::ApiList, {}, tr("A collection of standalone APIs between modules") });
     out.push_back({ tr("Multi collection"), Shape::MultiCollection, {}, tr("A collection of fused operators") });
-    if (m_mode == graphstyle::ColourMode::Overflow) {
-        out.push_back({ tr("Medium"), Shape::Chip, graphstyle::overflowColour("medium"), QString() });
-        out.push_back({ tr("High"), Shape::Chip, graphstyle::overflowColour("high"), QString() });
-        out.push_back({ tr("Critical"), Shape::Chip, graphstyle::overflowColour("critical"), QString() });
+    if (m_mode == msprobe::views::graphstyle::ColourMode::Overflow) {
+        out.push_back({ tr("Medium"), Shape::Chip, msprobe::views::graphstyle::overflowColour("medium"), QString() });
+        out.push_back({ tr("High"), Shape::Chip, msprobe::views::graphstyle::overflowColour("high"), QString() });
+        out.push_back({ tr("Critical"), Shape::Chip, msprobe::views::graphstyle::overflowColour("critical"), QString() });
         return out;
     }
     const QString noGrade = tr("A matched node without a compared output (no grade); a matched bench node takes its "
                                "debug partner's colour");
     const QString unmatched = tr("No node on the other side");
-    if (m_compare && m_mode == graphstyle::ColourMode::Magnitude) {
+    if (m_compare && m_mode == msprobe::views::graphstyle::ColourMode::Magnitude) {
         const QString why = tr("The node's worst output relative error (Max, Min, Mean, Norm; tensor mode: 1 - cosine or "
                                "MaxRelativeErr; md5: a differing checksum is 100%), capped at 100%");
         for (int step = 0; step < msprobe::graph::kMagnitudeSteps; ++step) {
@@ -62,20 +62,20 @@ std::vector<GraphLegend::Entry> GraphLegend::entries() const
             const QString text = step + 1 == msprobe::graph::kMagnitudeSteps ? tr("≥ %1%").arg(from)
                 : step == 0                                                 ? tr("< %1%").arg(to)
                                                                             : tr("%1–%2%").arg(from).arg(to);
-            out.push_back({ text, Shape::Chip, graphstyle::magnitudeColour((step + 0.5) / msprobe::graph::kMagnitudeSteps), why });
+            out.push_back({ text, Shape::Chip, msprobe::views::graphstyle::magnitudeColour((step + 0.5) / msprobe::graph::kMagnitudeSteps), why });
         }
-        out.push_back({ tr("No grade"), Shape::Chip, graphstyle::noGradeColour(), noGrade });
-        out.push_back({ tr("Unmatched"), Shape::Chip, graphstyle::precisionColour(PrecisionLevel::Unmatched), unmatched });
+        out.push_back({ tr("No grade"), Shape::Chip, msprobe::views::graphstyle::noGradeColour(), noGrade });
+        out.push_back({ tr("Unmatched"), Shape::Chip, msprobe::views::graphstyle::precisionColour(PrecisionLevel::Unmatched), unmatched });
         return out;
     }
     if (m_compare) {
-        out.push_back({ tr("Pass"), Shape::Chip, graphstyle::precisionColour(PrecisionLevel::Pass), QString() });
-        out.push_back({ tr("Warning"), Shape::Chip, graphstyle::precisionColour(PrecisionLevel::Warning), QString() });
-        out.push_back({ tr("Error"), Shape::Chip, graphstyle::precisionColour(PrecisionLevel::Error), QString() });
-        out.push_back({ tr("No grade"), Shape::Chip, graphstyle::noGradeColour(), noGrade });
-        out.push_back({ tr("Unmatched"), Shape::Chip, graphstyle::precisionColour(PrecisionLevel::Unmatched), unmatched });
+        out.push_back({ tr("Pass"), Shape::Chip, msprobe::views::graphstyle::precisionColour(PrecisionLevel::Pass), QString() });
+        out.push_back({ tr("Warning"), Shape::Chip, msprobe::views::graphstyle::precisionColour(PrecisionLevel::Warning), QString() });
+        out.push_back({ tr("Error"), Shape::Chip, msprobe::views::graphstyle::precisionColour(PrecisionLevel::Error), QString() });
+        out.push_back({ tr("No grade"), Shape::Chip, msprobe::views::graphstyle::noGradeColour(), noGrade });
+        out.push_back({ tr("Unmatched"), Shape::Chip, msprobe::views::graphstyle::precisionColour(PrecisionLevel::Unmatched), unmatched });
     } else {
-        out.push_back({ tr("Node (one dump: not compared)"), Shape::Chip, graphstyle::buildColour(), QString() });
+        out.push_back({ tr("Node (one dump: not compared)"), Shape::Chip, msprobe::views::graphstyle::buildColour(), QString() });
     }
     return out;
 }
@@ -177,7 +177,7 @@ void GraphLegend::paintEvent(QPaintEvent*)
         case Shape::ApiList: outline(Qt::CustomDashLine, { 6, 1 }); painter.drawRect(shape); break;
         case Shape::MultiCollection: outline(Qt::CustomDashLine, { 2, 1 }); painter.drawRect(shape); break;
         case Shape::Chip:
-            painter.setPen(graphstyle::borderOf(e.colour));
+            painter.setPen(msprobe::views::graphstyle::borderOf(e.colour));
             painter.setBrush(e.colour);
             painter.drawRoundedRect(shape, 4, 4);
             break;

@@ -12,7 +12,7 @@ class GraphLegend : public QWidget {
     Q_OBJECT
 public:
     explicit GraphLegend(QWidget* parent = nullptr);
-    void setMode(graphstyle::ColourMode mode, bool compare);
+    void setMode(msprobe::views::graphstyle::ColourMode mode, bool compare);
     QSize sizeHint() const override;
     QSize minimumSizeHint() const override;
     bool hasHeightForWidth() const override;
@@ -39,6 +39,6 @@ private:
     std::vector<Entry> entries() const;
     std::vector<QRect> placeEntries(int width) const;
 
-    graphstyle::ColourMode m_mode = graphstyle::ColourMode::Precision;
+    msprobe::views::graphstyle::ColourMode m_mode = msprobe::views::graphstyle::ColourMode::Precision;
     bool m_compare = true;
 };

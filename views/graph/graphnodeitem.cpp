@@ -6,6 +6,8 @@
 
 using namespace msprobe::graph;
 
+namespace msprobe::views {
+
 namespace {
 
 constexpr double kBadgeRadius = 7, kSearchOutline = 4;
@@ -133,3 +135,5 @@ void GraphNodeItem::paintBadge(QPainter* painter) const
     painter->drawText(QRectF(centre.x() - kBadgeRadius - 4, centre.y() - kBadgeRadius, 2 * kBadgeRadius + 8, 2 * kBadgeRadius), Qt::AlignCenter,
         count);
 }
+
+} // namespace msprobe::views

@@ -11,13 +11,15 @@
 #include <memory>
 #include <vector>
 
+namespace msprobe::views {
+
 // What every item of a side reads when it paints (owned by the side view, shared by its items).
 struct SidePaintState {
     const msprobe::graph::VisGraph* graph = nullptr;
     std::vector<msprobe::graph::SubtreeSummary> summaries;
     bool benchSide = false;
     bool compare = true;
-    graphstyle::ColourMode mode = graphstyle::ColourMode::Precision;
+    msprobe::views::graphstyle::ColourMode mode = msprobe::views::graphstyle::ColourMode::Precision;
     // The bench side's debug graph: a matched bench node takes its partner's colour. Null on the debug side.
     const msprobe::graph::VisGraph* debugGraph = nullptr;
     // Magnitude mode: the debug graph's error magnitudes by node index (shared by both sides); null otherwise.
@@ -56,3 +58,5 @@ private:
     bool m_expanded;
     QString m_label;
 };
+
+} // namespace msprobe::views

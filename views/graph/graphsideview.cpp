@@ -56,7 +56,7 @@ void GraphSideView::setGraph(std::shared_ptr<VisGraph> graph, bool compare, cons
     setSearchHighlight(m_searchText, m_searchRegex);
 }
 
-void GraphSideView::setColourMode(graphstyle::ColourMode mode)
+void GraphSideView::setColourMode(msprobe::views::graphstyle::ColourMode mode)
 {
     m_paint.mode = mode;
     m_scene->update();
@@ -97,7 +97,7 @@ void GraphSideView::rebuildItems()
     if (!graph)
         return;
     for (const auto& box : m_layout.boxes())
-        m_scene->addItem(new GraphNodeItem(m_paint, box, QString::fromStdString(displayLabel(*graph, box.node))));
+        m_scene->addItem(new msprobe::views::GraphNodeItem(m_paint, box, QString::fromStdString(displayLabel(*graph, box.node))));
     // One path per nesting depth, drawn above its group's body and below the boxes it connects.
     std::map<int, QPainterPath> paths;
     for (const auto& edge : m_layout.edges())
@@ -155,12 +155,12 @@ void GraphSideView::centreOn(std::uint32_t node)
     centerOn(box->rect.center().x(), y);
 }
 
-const GraphNodeItem* GraphSideView::itemAt(const QPoint& viewportPos) const
+const msprobe::views::GraphNodeItem* GraphSideView::itemAt(const QPoint& viewportPos) const
 {
     // items() is sorted by descending z: the innermost box comes first.
     for (QGraphicsItem* item : items(viewportPos))
-        if (item->type() == GraphNodeItem::Type) {
-            auto* node = static_cast<const GraphNodeItem*>(item);
+        if (item->type() == msprobe::views::GraphNodeItem::Type) {
+            auto* node = static_cast<const msprobe::views::GraphNodeItem*>(item);
             if (node->box().contains(mapToScene(viewportPos)))
                 return node;
         }
@@ -181,14 +181,14 @@ void GraphSideView::setDropTarget(std::uint32_t node)
     m_scene->update();
 }
 
-bool GraphSideView::startsNodeDrag(const GraphNodeItem* item, const QPoint& viewportPos) const
+bool GraphSideView::startsNodeDrag(const msprobe::views::GraphNodeItem* item, const QPoint& viewportPos) const
 {
     if (!item)
         return false;
     if (!item->expanded())
         return true;
     // An open group is dragged by its title strip; its body pans like empty space.
-    return mapToScene(viewportPos).y() < item->box().top() + graphstyle::kHeader;
+    return mapToScene(viewportPos).y() < item->box().top() + msprobe::views::graphstyle::kHeader;
 }
 
 void GraphSideView::mousePressEvent(QMouseEvent* event)
@@ -305,7 +305,7 @@ QString GraphSideView::toolTipOf(std::uint32_t node) const
     std::pair<std::string, std::string> data { n.inputData, n.outputData };
     if (data.first.empty() && data.second.empty() && m_dataProvider)
         data = m_dataProvider(n.name);
-    return nodeToolTip(graph, node, m_paint.benchSide, m_task, data.first, data.second,
+    return msprobe::views::nodeToolTip(graph, node, m_paint.benchSide, m_task, data.first, data.second,
         node < m_paint.summaries.size() ? &m_paint.summaries[node] : nullptr);
 }
 
@@ -340,11 +340,11 @@ void GraphSideView::setSearchHighlight(const QString& text, bool regex)
     m_paint.searchHits.clear();
     m_paint.searchColour = palette().color(QPalette::Highlight);
     if (m_paint.graph && !text.isEmpty()) {
-        NodeFilter filter;
+        msprobe::views::NodeFilter filter;
         filter.text = text;
         filter.regex = regex;
         m_paint.searchHits.assign(m_paint.graph->nodes.size(), false);
-        for (std::uint32_t node : filterNodes(*m_paint.graph, filter))
+        for (std::uint32_t node : msprobe::views::filterNodes(*m_paint.graph, filter))
             m_paint.searchHits[node] = true;
     }
     m_scene->update();

@@ -24,7 +24,7 @@ public:
 
     void setGraph(std::shared_ptr<msprobe::graph::VisGraph> graph, bool compare, const std::string& task);
     void setNodeDataProvider(NodeDataProvider provider) { m_dataProvider = std::move(provider); }
-    void setColourMode(graphstyle::ColourMode mode);
+    void setColourMode(msprobe::views::graphstyle::ColourMode mode);
     // Bench side: the debug graph whose colours its matched nodes take (null: none).
     void setDebugGraph(const msprobe::graph::VisGraph* debug);
     // The debug graph's error magnitudes by node index, for Magnitude mode (null: none yet).
@@ -95,13 +95,13 @@ private:
 
     void rebuildItems();
     void centreOn(std::uint32_t node);
-    const GraphNodeItem* itemAt(const QPoint& viewportPos) const;
-    bool startsNodeDrag(const GraphNodeItem* item, const QPoint& viewportPos) const;
+    const msprobe::views::GraphNodeItem* itemAt(const QPoint& viewportPos) const;
+    bool startsNodeDrag(const msprobe::views::GraphNodeItem* item, const QPoint& viewportPos) const;
     QString toolTipOf(std::uint32_t node) const;
 
     QGraphicsScene* m_scene;
     GraphLayoutState m_layout;
-    SidePaintState m_paint;
+    msprobe::views::SidePaintState m_paint;
     std::string m_task;
     NodeDataProvider m_dataProvider;
     GraphMinimap* m_minimap;

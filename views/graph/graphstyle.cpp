@@ -7,7 +7,7 @@
 
 using msprobe::graph::PrecisionLevel;
 
-namespace graphstyle {
+namespace msprobe::views::graphstyle {
 
 QColor precisionColour(PrecisionLevel level)
 {
@@ -85,4 +85,4 @@ QFont nodeFont()
     return font;
 }
 
-} // namespace graphstyle
+} // namespace msprobe::views::graphstyle

@@ -10,7 +10,7 @@
 
 #include <cmath>
 
-namespace graphstyle {
+namespace msprobe::views::graphstyle {
 
 // Magnitude: the node's error magnitude (graph/visdb/error_magnitude.h) on the plugin's five-step palette.
 enum class ColourMode { Precision, Overflow, Magnitude };
@@ -36,4 +36,4 @@ QColor listChipOf(msprobe::graph::PrecisionLevel level);
 QFont nodeFont();
 inline constexpr double kHeader = 18, kPad = 8; // expanded group: title strip and inner margin
 
-} // namespace graphstyle
+} // namespace msprobe::views::graphstyle

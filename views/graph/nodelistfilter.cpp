@@ -5,6 +5,8 @@
 
 using namespace msprobe::graph;
 
+namespace msprobe::views {
+
 namespace {
 
 bool gradeMatches(const VisNode& node, const NodeFilter& filter)
@@ -50,3 +52,5 @@ std::uint32_t firstDivergence(const VisGraph& graph, int microStep)
     const auto errors = filterNodes(graph, filter);
     return errors.empty() ? kNoVisNode : errors.front();
 }
+
+} // namespace msprobe::views

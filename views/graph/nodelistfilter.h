@@ -10,6 +10,8 @@
 #include <set>
 #include <vector>
 
+namespace msprobe::views {
+
 struct NodeFilter {
     QString text; // empty: every node
     bool regex = false;
@@ -25,3 +27,5 @@ std::vector<std::uint32_t> filterNodes(const msprobe::graph::VisGraph& graph, co
 
 // The first error-level leaf of the debug graph in node_order (kNoVisNode when none).
 std::uint32_t firstDivergence(const msprobe::graph::VisGraph& graph, int microStep = -1);
+
+} // namespace msprobe::views

@@ -13,7 +13,7 @@ NodeListModel::NodeListModel(QObject* parent)
 {
 }
 
-void NodeListModel::setNodes(std::shared_ptr<const VisGraph> graph, std::vector<std::uint32_t> nodes, bool benchSide, graphstyle::ColourMode chips)
+void NodeListModel::setNodes(std::shared_ptr<const VisGraph> graph, std::vector<std::uint32_t> nodes, bool benchSide, msprobe::views::graphstyle::ColourMode chips)
 {
     beginResetModel();
     m_graph = std::move(graph);
@@ -48,11 +48,11 @@ QVariant NodeListModel::data(const QModelIndex& index, int role) const
     case Qt::DisplayRole:
     case Qt::ToolTipRole: return QString::fromStdString(node.name);
     case Qt::DecorationRole:
-        if (m_chips == graphstyle::ColourMode::Overflow)
-            return graphstyle::overflowColour(node.overflow);
+        if (m_chips == msprobe::views::graphstyle::ColourMode::Overflow)
+            return msprobe::views::graphstyle::overflowColour(node.overflow);
         if (m_benchSide)
-            return graphstyle::listChipOf(node.matched() ? PrecisionLevel::Pass : PrecisionLevel::Unmatched);
-        return graphstyle::listChipOf(levelOf(node));
+            return msprobe::views::graphstyle::listChipOf(node.matched() ? PrecisionLevel::Pass : PrecisionLevel::Unmatched);
+        return msprobe::views::graphstyle::listChipOf(levelOf(node));
     case NodeIndexRole: return QVariant::fromValue(m_nodes[std::size_t(index.row())]);
     case MatchSpanRole: {
         if (m_highlight.isEmpty())

@@ -17,7 +17,7 @@ public:
     explicit NodeListModel(QObject* parent = nullptr);
 
     void setNodes(std::shared_ptr<const msprobe::graph::VisGraph> graph, std::vector<std::uint32_t> nodes, bool benchSide,
-        graphstyle::ColourMode chips);
+        msprobe::views::graphstyle::ColourMode chips);
     // The search text the list was filtered with (a case-insensitive substring or a regular expression).
     void setHighlight(const QString& text, bool regex);
     std::uint32_t nodeAt(int row) const { return m_nodes.at(std::size_t(row)); }
@@ -30,7 +30,7 @@ private:
     std::shared_ptr<const msprobe::graph::VisGraph> m_graph;
     std::vector<std::uint32_t> m_nodes;
     bool m_benchSide = false;
-    graphstyle::ColourMode m_chips = graphstyle::ColourMode::Precision;
+    msprobe::views::graphstyle::ColourMode m_chips = msprobe::views::graphstyle::ColourMode::Precision;
     QString m_highlight;
     bool m_highlightRegex = false;
 };

@@ -145,9 +145,9 @@ void NodeListPanel::setStudioFocus(StudioFocus* focus)
     connect(focus, &StudioFocus::microStepChanged, this, &NodeListPanel::apply);
 }
 
-NodeFilter NodeListPanel::currentFilter() const
+msprobe::views::NodeFilter NodeListPanel::currentFilter() const
 {
-    NodeFilter filter;
+    msprobe::views::NodeFilter filter;
     filter.text = m_search->text();
     filter.regex = m_regex->isChecked();
     for (const auto& [box, level] : m_levelBoxes)
@@ -167,17 +167,17 @@ StudioFocus::Side NodeListPanel::side() const
 
 void NodeListPanel::apply()
 {
-    const NodeFilter filter = currentFilter();
+    const msprobe::views::NodeFilter filter = currentFilter();
     // The grade filters list leaf debug nodes, as the reference does.
     if (filter.gradesOnly() && m_side->currentIndex() != 0) {
         const QSignalBlocker block(m_side);
         m_side->setCurrentIndex(0);
     }
     const auto& graph = side() == StudioFocus::Side::Bench ? m_bench : m_problem;
-    std::vector<std::uint32_t> nodes = graph ? filterNodes(*graph, filter) : std::vector<std::uint32_t> {};
+    std::vector<std::uint32_t> nodes = graph ? msprobe::views::filterNodes(*graph, filter) : std::vector<std::uint32_t> {};
     const bool overflowChips = filter.levels.empty() && !filter.overflow.empty();
     m_model->setNodes(graph, std::move(nodes), side() == StudioFocus::Side::Bench,
-        overflowChips ? graphstyle::ColourMode::Overflow : graphstyle::ColourMode::Precision);
+        overflowChips ? msprobe::views::graphstyle::ColourMode::Overflow : msprobe::views::graphstyle::ColourMode::Precision);
     m_model->setHighlight(filter.text, filter.regex);
     m_header->setText(tr("Node list (%1)").arg(count()));
     m_message->setText(filter.regex && !QRegularExpression(filter.text).isValid() ? tr("Invalid regular expression") : QString());

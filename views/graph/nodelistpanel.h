@@ -48,7 +48,7 @@ private:
     void choose(int row);
     void step(int delta);
     void followFocus(const QString& name, StudioFocus::Side side);
-    NodeFilter currentFilter() const;
+    msprobe::views::NodeFilter currentFilter() const;
 
     std::shared_ptr<msprobe::graph::VisGraph> m_problem, m_bench;
     StudioFocus* m_focus = nullptr;

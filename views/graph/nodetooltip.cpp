@@ -3,6 +3,8 @@
 
 using namespace msprobe::graph;
 
+namespace msprobe::views {
+
 namespace {
 
 QString text(const std::string& s) { return QString::fromStdString(s).toHtmlEscaped(); }
@@ -48,3 +50,5 @@ QString nodeToolTip(const VisGraph& graph, std::uint32_t index, bool benchSide, 
                     .arg(levelName(hidden->worst));
     return html;
 }
+
+} // namespace msprobe::views

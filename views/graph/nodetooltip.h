@@ -6,6 +6,10 @@
 
 #include <QString>
 
+namespace msprobe::views {
+
 // inputData/outputData: the node's stored JSON (may be empty: then only the level and what hides below are said).
 QString nodeToolTip(const msprobe::graph::VisGraph& graph, std::uint32_t node, bool benchSide, const std::string& task,
     const std::string& inputData, const std::string& outputData, const msprobe::graph::SubtreeSummary* hidden);
+
+} // namespace msprobe::views

@@ -155,7 +155,7 @@ void MatchController::run(const QString& name, Plan plan, bool report)
             deliver(MappingFileReport {}, QString::fromUtf8(error.what()));
         }
     };
-    const bool slow = m_matcher->mode() == msprobe::CompareMode::Tensor;
+    const bool slow = m_matcher->mode() == msprobe::compare::CompareMode::Tensor;
     if (!slow) {
         execute([&](MappingFileReport result, const QString& error) {
             error.isEmpty() ? push(name, std::move(result), report) : emit failed(error);

@@ -125,7 +125,7 @@ void NodeMatchPanel::refresh()
     m_problemMatched->setNames(lists[2]);
     m_benchMatched->setNames(lists[3]);
     // Tensor mode: the reference offers neither mapping files nor descendants there.
-    const bool tensor = matcher && matcher->mode() == msprobe::CompareMode::Tensor;
+    const bool tensor = matcher && matcher->mode() == msprobe::compare::CompareMode::Tensor;
     m_fileBox->setVisible(!tensor);
     m_matchDescendants->setVisible(!tensor);
     m_unmatchDescendants->setVisible(!tensor);

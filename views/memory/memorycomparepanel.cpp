@@ -15,7 +15,7 @@
 
 namespace {
 
-QString bytesText(std::int64_t bytes) { return QString::fromStdString(studio::formatBytes(bytes)); }
+QString bytesText(std::int64_t bytes) { return QString::fromStdString(msprobe::studio::formatBytes(bytes)); }
 
 QString signedBytes(std::int64_t bytes) { return (bytes > 0 ? QStringLiteral("+") : QString()) + bytesText(bytes); }
 
@@ -58,7 +58,7 @@ MemoryComparePanel::MemoryComparePanel(QWidget* parent)
     connect(m_stepB, &QComboBox::currentIndexChanged, this, &MemoryComparePanel::compare);
 }
 
-void MemoryComparePanel::fillSteps(QComboBox* box, const studio::MemoryDocument* document)
+void MemoryComparePanel::fillSteps(QComboBox* box, const msprobe::studio::MemoryDocument* document)
 {
     const QSignalBlocker blocker(box);
     box->clear();
@@ -67,11 +67,11 @@ void MemoryComparePanel::fillSteps(QComboBox* box, const studio::MemoryDocument*
     const QString name = QString::fromStdString(document->file.filename().string());
     box->addItem(tr("%1 — whole capture").arg(name), 0);
     for (std::uint32_t step = 1; step <= document->timeline.steps.size() + 1; ++step)
-        if (studio::stepSpan(document->timeline, step))
+        if (msprobe::studio::stepSpan(document->timeline, step))
             box->addItem(tr("%1 — step %2").arg(name).arg(step), step);
 }
 
-void MemoryComparePanel::setRuns(std::shared_ptr<const studio::MemoryDocument> a, std::shared_ptr<const studio::MemoryDocument> b)
+void MemoryComparePanel::setRuns(std::shared_ptr<const msprobe::studio::MemoryDocument> a, std::shared_ptr<const msprobe::studio::MemoryDocument> b)
 {
     m_a = std::move(a);
     m_b = b ? std::move(b) : m_a;
@@ -103,16 +103,16 @@ void MemoryComparePanel::compare()
         m_summary->setText(tr("Open a memory dump, then compare two of its steps or a second dump (File → Compare with memory dump…)."));
         return;
     }
-    const studio::MemoryRun a { m_a, m_stepA->currentData().toUInt() }, b { m_b, m_stepB->currentData().toUInt() };
+    const msprobe::studio::MemoryRun a { m_a, m_stepA->currentData().toUInt() }, b { m_b, m_stepB->currentData().toUInt() };
     try {
-        m_comparison = studio::compareRuns(a, b);
+        m_comparison = msprobe::studio::compareRuns(a, b);
     } catch (const std::exception& error) {
         m_summary->setText(QString::fromUtf8(error.what()));
         return;
     }
     const auto& c = *m_comparison;
-    auto at = [](const studio::MemoryDocument& document, std::int64_t ts) {
-        return QString::fromStdString(studio::formatOffsetNs(ts - document.timeline.beginNs));
+    auto at = [](const msprobe::studio::MemoryDocument& document, std::int64_t ts) {
+        return QString::fromStdString(msprobe::studio::formatOffsetNs(ts - document.timeline.beginNs));
     };
     std::size_t onlyA = 0, onlyB = 0;
     for (const auto& block : c.blocks)
@@ -126,7 +126,7 @@ void MemoryComparePanel::compare()
                            .arg(onlyA));
     m_chart->setOperators(c.operators);
     for (const auto& differing : c.blocks) {
-        const studio::MemoryDocument& document = differing.inB ? *m_b : *m_a;
+        const msprobe::studio::MemoryDocument& document = differing.inB ? *m_b : *m_a;
         const auto& item = document.timeline.blocks[differing.block];
         auto* row = new QTreeWidgetItem(m_blocks,
             { differing.inB ? tr("B (adds)") : tr("A (removes)"), bytesText(differing.size),
@@ -142,5 +142,5 @@ QString MemoryComparePanel::csv() const
 {
     if (!m_comparison)
         return {};
-    return QString::fromStdString(studio::comparisonCsv(*m_comparison, *m_a, *m_b));
+    return QString::fromStdString(msprobe::studio::comparisonCsv(*m_comparison, *m_a, *m_b));
 }

@@ -20,11 +20,11 @@ public:
     explicit MemoryComparePanel(QWidget* parent = nullptr);
 
     // b null: compare two steps of a (steps 1 and 2 first, when it has them).
-    void setRuns(std::shared_ptr<const studio::MemoryDocument> a, std::shared_ptr<const studio::MemoryDocument> b);
+    void setRuns(std::shared_ptr<const msprobe::studio::MemoryDocument> a, std::shared_ptr<const msprobe::studio::MemoryDocument> b);
     // Picks the step of each side (0 = whole capture) and compares again.
     void setSteps(std::uint32_t stepA, std::uint32_t stepB);
 
-    const studio::MemoryComparison* comparison() const { return m_comparison ? &*m_comparison : nullptr; }
+    const msprobe::studio::MemoryComparison* comparison() const { return m_comparison ? &*m_comparison : nullptr; }
     MemoryDiffChart* chart() const { return m_chart; }
     QTreeWidget* blockList() const { return m_blocks; }
     QLabel* summary() const { return m_summary; }
@@ -32,10 +32,10 @@ public:
 
 private:
     void compare();
-    void fillSteps(QComboBox* box, const studio::MemoryDocument* document);
+    void fillSteps(QComboBox* box, const msprobe::studio::MemoryDocument* document);
 
-    std::shared_ptr<const studio::MemoryDocument> m_a, m_b;
-    std::optional<studio::MemoryComparison> m_comparison;
+    std::shared_ptr<const msprobe::studio::MemoryDocument> m_a, m_b;
+    std::optional<msprobe::studio::MemoryComparison> m_comparison;
     QComboBox* m_stepA;
     QComboBox* m_stepB;
     QLabel* m_summary;

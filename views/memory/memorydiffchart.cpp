@@ -13,7 +13,7 @@ namespace {
 constexpr double kLeft = 84, kRight = 10, kTop = 24, kGap = 10, kBottom = 8;
 const QColor kRunA(78, 121, 167), kRunB(242, 142, 43), kMore(214, 39, 40), kLess(89, 161, 79);
 
-QString bytesText(std::int64_t bytes) { return QString::fromStdString(studio::formatBytes(bytes)); }
+QString bytesText(std::int64_t bytes) { return QString::fromStdString(msprobe::studio::formatBytes(bytes)); }
 
 } // namespace
 
@@ -24,7 +24,7 @@ MemoryDiffChart::MemoryDiffChart(QWidget* parent)
     setMinimumSize(300, 160);
 }
 
-void MemoryDiffChart::setOperators(std::vector<studio::AlignedOperator> operators)
+void MemoryDiffChart::setOperators(std::vector<msprobe::studio::AlignedOperator> operators)
 {
     m_operators = std::move(operators);
     m_maxBytes = 1;

@@ -15,8 +15,8 @@ class MemoryDiffChart : public QWidget {
 public:
     explicit MemoryDiffChart(QWidget* parent = nullptr);
 
-    void setOperators(std::vector<studio::AlignedOperator> operators);
-    const std::vector<studio::AlignedOperator>& operators() const { return m_operators; }
+    void setOperators(std::vector<msprobe::studio::AlignedOperator> operators);
+    const std::vector<msprobe::studio::AlignedOperator>& operators() const { return m_operators; }
 
     QRectF curveRect() const;
     QRectF differenceRect() const;
@@ -34,6 +34,6 @@ protected:
 
 private:
     double xOf(std::size_t index) const;
-    std::vector<studio::AlignedOperator> m_operators;
+    std::vector<msprobe::studio::AlignedOperator> m_operators;
     std::int64_t m_maxBytes = 1, m_maxDifference = 1;
 };

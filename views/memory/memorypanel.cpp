@@ -84,10 +84,10 @@ QString MemoryPanel::csv() const
         return m_compare->csv();
     if (!m_document)
         return {};
-    return QString::fromStdString(studio::timelineCsv(*m_document, m_timeline->selection()));
+    return QString::fromStdString(msprobe::studio::timelineCsv(*m_document, m_timeline->selection()));
 }
 
-void MemoryPanel::setDocuments(std::shared_ptr<const studio::MemoryDocument> document, std::shared_ptr<const studio::MemoryDocument> compared)
+void MemoryPanel::setDocuments(std::shared_ptr<const msprobe::studio::MemoryDocument> document, std::shared_ptr<const msprobe::studio::MemoryDocument> compared)
 {
     m_compare->setRuns(document, compared);
     if (document == m_document)
@@ -103,9 +103,9 @@ void MemoryPanel::setDocuments(std::shared_ptr<const studio::MemoryDocument> doc
     const auto& timeline = m_document->timeline;
     std::size_t leaks = 0, alive = 0, inefficient = 0;
     for (const auto& block : timeline.blocks) {
-        leaks += (block.marks & studio::kMarkStepLeak) != 0;
-        alive += (block.marks & studio::kMarkAliveAtEnd) != 0;
-        inefficient += (block.marks & studio::kMarkInefficient) != 0;
+        leaks += (block.marks & msprobe::studio::kMarkStepLeak) != 0;
+        alive += (block.marks & msprobe::studio::kMarkAliveAtEnd) != 0;
+        inefficient += (block.marks & msprobe::studio::kMarkInefficient) != 0;
     }
     m_summary->setText(tr("%1 — %2 blocks, %3 steps, %4 operators; peak %5 live at %6; %7 step leaks, %8 blocks alive at the end, "
                           "%9 inefficient. Wheel: zoom, drag: pan, double click: whole capture.")
@@ -113,8 +113,8 @@ void MemoryPanel::setDocuments(std::shared_ptr<const studio::MemoryDocument> doc
                            .arg(timeline.blocks.size())
                            .arg(timeline.steps.size())
                            .arg(timeline.ops.size())
-                           .arg(QString::fromStdString(studio::formatBytes(timeline.peak.liveBytes)),
-                               QString::fromStdString(studio::formatOffsetNs(timeline.peak.tsNs - timeline.beginNs)))
+                           .arg(QString::fromStdString(msprobe::studio::formatBytes(timeline.peak.liveBytes)),
+                               QString::fromStdString(msprobe::studio::formatOffsetNs(timeline.peak.tsNs - timeline.beginNs)))
                            .arg(leaks)
                            .arg(alive)
                            .arg(inefficient));
@@ -139,19 +139,19 @@ void MemoryPanel::showDecompositionAt(std::int64_t tsNs)
         return;
     }
     m_decompositionTitle->setText(tr("Live at %1: %2 in %3 blocks, by owner")
-                                      .arg(QString::fromStdString(studio::formatOffsetNs(result.timeNs - m_document->timeline.beginNs)),
-                                          QString::fromStdString(studio::formatBytes(result.liveBytes)))
+                                      .arg(QString::fromStdString(msprobe::studio::formatOffsetNs(result.timeNs - m_document->timeline.beginNs)),
+                                          QString::fromStdString(msprobe::studio::formatBytes(result.liveBytes)))
                                       .arg(result.liveBlocks));
     std::map<std::string, QTreeWidgetItem*> categories;
     for (const auto& [category, bytes] : result.categories) {
-        auto* item = new QTreeWidgetItem(m_decomposition, { QString::fromStdString(category), QString::fromStdString(studio::formatBytes(bytes)) });
+        auto* item = new QTreeWidgetItem(m_decomposition, { QString::fromStdString(category), QString::fromStdString(msprobe::studio::formatBytes(bytes)) });
         item->setData(1, Qt::UserRole, QVariant::fromValue<qlonglong>(bytes));
         categories[category] = item;
     }
     for (const auto& share : result.owners) {
         QTreeWidgetItem* parent = categories.count(share.category) ? categories[share.category] : nullptr;
         const QStringList cells { share.owner.empty() ? tr("(untagged)") : QString::fromStdString(share.owner),
-            QString::fromStdString(studio::formatBytes(share.bytes)), QString::number(share.blocks) };
+            QString::fromStdString(msprobe::studio::formatBytes(share.bytes)), QString::number(share.blocks) };
         auto* item = parent ? new QTreeWidgetItem(parent, cells) : new QTreeWidgetItem(m_decomposition, cells);
         item->setData(1, Qt::UserRole, QVariant::fromValue<qlonglong>(share.bytes));
     }

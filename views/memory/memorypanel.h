@@ -23,9 +23,9 @@ class MemoryPanel : public QWidget {
 public:
     explicit MemoryPanel(QWidget* parent = nullptr);
 
-    void setDocument(std::shared_ptr<const studio::MemoryDocument> document) { setDocuments(std::move(document), nullptr); }
+    void setDocument(std::shared_ptr<const msprobe::studio::MemoryDocument> document) { setDocuments(std::move(document), nullptr); }
     // compared null: the compare tab compares two steps of document.
-    void setDocuments(std::shared_ptr<const studio::MemoryDocument> document, std::shared_ptr<const studio::MemoryDocument> compared);
+    void setDocuments(std::shared_ptr<const msprobe::studio::MemoryDocument> document, std::shared_ptr<const msprobe::studio::MemoryDocument> compared);
     MemoryComparePanel* comparePanel() const { return m_compare; }
     void showComparison();
     bool comparisonShown() const;
@@ -38,7 +38,7 @@ public:
     void showDecompositionAt(std::int64_t tsNs);
 
 private:
-    std::shared_ptr<const studio::MemoryDocument> m_document;
+    std::shared_ptr<const msprobe::studio::MemoryDocument> m_document;
     MemoryTimelineView* m_timeline;
     QLabel* m_summary;
     QLabel* m_decompositionTitle;

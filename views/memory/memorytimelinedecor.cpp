@@ -6,14 +6,14 @@
 
 #include <QPainter>
 
-using namespace memorytimeline;
+using namespace msprobe::views::memorytimeline;
 
 void MemoryTimelineView::paintLanes(QPainter& painter) const
 {
     const QRectF plot = plotRect();
     const auto& timeline = m_document->timeline;
     const QFontMetricsF metrics(font());
-    auto lane = [&](const std::vector<studio::TimelineSpan>& spans, double top, const QString& title, const QColor& a, const QColor& b,
+    auto lane = [&](const std::vector<msprobe::studio::TimelineSpan>& spans, double top, const QString& title, const QColor& a, const QColor& b,
                     bool highlight) {
         painter.setPen(palette().color(QPalette::Text));
         painter.drawText(QRectF(0, top, kLeft - 6, kLane), Qt::AlignRight | Qt::AlignVCenter, title);
@@ -23,7 +23,7 @@ void MemoryTimelineView::paintLanes(QPainter& painter) const
         // Spans are by start and barely overlap (outermost operators, steps): start a few before the first one
         // starting in view; one sub-pixel box per pixel column is enough.
         const auto firstInView = std::lower_bound(spans.begin(), spans.end(), m_t0,
-            [this](const studio::TimelineSpan& span, double t) { return static_cast<double>(span.startNs - m_origin) < t; });
+            [this](const msprobe::studio::TimelineSpan& span, double t) { return static_cast<double>(span.startNs - m_origin) < t; });
         const std::size_t first = static_cast<std::size_t>(std::max<std::ptrdiff_t>(0, firstInView - spans.begin() - 64));
         const double xScale = plot.width() / (m_t1 - m_t0);
         auto xOf = [&](std::int64_t ts) { return plot.left() + (static_cast<double>(ts - m_origin) - m_t0) * xScale; };
@@ -39,7 +39,7 @@ void MemoryTimelineView::paintLanes(QPainter& painter) const
                 // column, or the one before it when that one reaches past it.
                 const double nextNs = m_t0 + (filledTo + 1 - plot.left()) / xScale;
                 auto next = std::lower_bound(spans.begin() + static_cast<std::ptrdiff_t>(i), spans.end(), nextNs,
-                    [this](const studio::TimelineSpan& s, double t) { return static_cast<double>(s.startNs - m_origin) < t; });
+                    [this](const msprobe::studio::TimelineSpan& s, double t) { return static_cast<double>(s.startNs - m_origin) < t; });
                 const std::size_t target = static_cast<std::size_t>(next - spans.begin());
                 if (target > i + 1 && static_cast<double>(spans[target - 1].endNs - m_origin) >= nextNs)
                     i = target - 2; // the loop's ++i lands on target - 1
@@ -106,7 +106,7 @@ void MemoryTimelineView::paintAxes(QPainter& painter) const
         painter.drawLine(QPointF(plot.left(), y), QPointF(plot.right(), y));
         painter.setPen(text);
         painter.drawText(QRectF(0, y - 8, kLeft - 6, 16), Qt::AlignRight | Qt::AlignVCenter,
-            QString::fromStdString(studio::formatBytes(static_cast<std::int64_t>(bytes))));
+            QString::fromStdString(msprobe::studio::formatBytes(static_cast<std::int64_t>(bytes))));
     }
     const double axisTop = plot.bottom() + 3 * kLane;
     painter.setPen(text);

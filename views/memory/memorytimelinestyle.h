@@ -10,7 +10,7 @@
 #include <cmath>
 #include <cstdint>
 
-namespace memorytimeline {
+namespace msprobe::views::memorytimeline {
 
 inline constexpr double kLeft = 72, kRight = 10, kTop = 26, kLane = 18, kAxis = 22;
 inline constexpr double kMinSpanNs = 100;
@@ -50,4 +50,4 @@ inline double niceStep(double span, int ticks)
 }
 
 
-} // namespace memorytimeline
+} // namespace msprobe::views::memorytimeline

@@ -13,7 +13,7 @@
 #include <cmath>
 #include <limits>
 
-using namespace memorytimeline;
+using namespace msprobe::views::memorytimeline;
 
 namespace {
 
@@ -21,7 +21,7 @@ namespace {
 struct BlockMapper {
     double left, bottom, t0, xScale, yScale;
     std::int64_t origin;
-    QRectF rect(const studio::TimelineBlock& b) const
+    QRectF rect(const msprobe::studio::TimelineBlock& b) const
     {
         const double x0 = left + (static_cast<double>(b.startNs - origin) - t0) * xScale;
         const double x1 = left + (static_cast<double>(b.endNs - origin) - t0) * xScale;
@@ -41,7 +41,7 @@ MemoryTimelineView::MemoryTimelineView(QWidget* parent)
     setAttribute(Qt::WA_OpaquePaintEvent);
 }
 
-void MemoryTimelineView::setDocument(std::shared_ptr<const studio::MemoryDocument> document)
+void MemoryTimelineView::setDocument(std::shared_ptr<const msprobe::studio::MemoryDocument> document)
 {
     m_document = std::move(document);
     m_frame.reset();
@@ -130,7 +130,7 @@ double MemoryTimelineView::yOfBytes(double bytes) const
     return plot.bottom() - bytes / bytesTop() * plot.height();
 }
 
-QRectF MemoryTimelineView::blockRect(const studio::TimelineBlock& block) const
+QRectF MemoryTimelineView::blockRect(const msprobe::studio::TimelineBlock& block) const
 {
     return QRectF(QPointF(xOfTimestamp(block.startNs), yOfBytes(static_cast<double>(block.offset + block.size))),
         QPointF(xOfTimestamp(block.endNs), yOfBytes(static_cast<double>(block.offset))));
@@ -208,7 +208,7 @@ void MemoryTimelineView::exactColumns(Columns& out) const
     auto columnOf = [&](double x) { return std::clamp(static_cast<int>(std::floor(x - plot.left())), 0, count - 1); };
     const BlockMapper mapper { plot.left(), plot.bottom(), m_t0, plot.width() / (m_t1 - m_t0), plot.height() / bytesTop(), m_origin };
 
-    forEachVisibleBlock([&](const studio::TimelineBlock& block) {
+    forEachVisibleBlock([&](const msprobe::studio::TimelineBlock& block) {
         const QRectF rect = mapper.rect(block);
         if (static_cast<double>(block.startNs - m_origin) >= m_t0) {
             const int c = columnOf(rect.left());
@@ -231,7 +231,7 @@ void MemoryTimelineView::exactColumns(Columns& out) const
     // Live bytes: each column gets the value carried into it and every point inside it, so its maximum survives.
     const auto& live = timeline.live;
     auto firstInView = std::lower_bound(live.begin(), live.end(), m_t0,
-        [this](const studio::LivePoint& p, double t) { return static_cast<double>(p.tsNs - m_origin) < t; });
+        [this](const msprobe::studio::LivePoint& p, double t) { return static_cast<double>(p.tsNs - m_origin) < t; });
     double carried = firstInView == live.begin() ? -1 : static_cast<double>(std::prev(firstInView)->liveBytes);
     const int firstColumn = columnOf(xOfTimestamp(timeline.beginNs));
     const int lastColumn = columnOf(xOfTimestamp(timeline.endNs));
@@ -264,7 +264,7 @@ std::vector<std::size_t> MemoryTimelineView::selectedOperators() const
 {
     if (!m_document || !m_selection)
         return {};
-    return studio::operatorsInRange(m_document->timeline, m_selection->first, m_selection->second);
+    return msprobe::studio::operatorsInRange(m_document->timeline, m_selection->first, m_selection->second);
 }
 
 void MemoryTimelineView::showSpan(std::int64_t beginTs, std::int64_t endTs)
@@ -284,7 +284,7 @@ std::optional<std::size_t> MemoryTimelineView::blockAt(const QPointF& pos) const
     const double t = timeOfX(pos.x()), bytes = (plotRect().bottom() - pos.y()) / plotRect().height() * bytesTop();
     const double halfPixelBytes = bytesTop() / plotRect().height() / 2;
     std::optional<std::size_t> best;
-    forEachBlockIn(t - halfPixelNs, t + halfPixelNs, [&](const studio::TimelineBlock& block) {
+    forEachBlockIn(t - halfPixelNs, t + halfPixelNs, [&](const msprobe::studio::TimelineBlock& block) {
         if (bytes + halfPixelBytes < static_cast<double>(block.offset) || bytes - halfPixelBytes > static_cast<double>(block.offset + block.size))
             return;
         const std::size_t index = static_cast<std::size_t>(&block - blocks.data());
@@ -307,7 +307,7 @@ template<typename Fn>
 void MemoryTimelineView::forEachBlockIn(double t0, double t1, Fn&& fn) const
 {
     const auto& blocks = m_document->timeline.blocks;
-    auto visible = [&](const studio::TimelineBlock& b) {
+    auto visible = [&](const msprobe::studio::TimelineBlock& b) {
         return static_cast<double>(b.endNs - m_origin) >= t0 && static_cast<double>(b.startNs - m_origin) <= t1;
     };
     for (std::uint32_t i : m_longBlocks)
@@ -315,19 +315,19 @@ void MemoryTimelineView::forEachBlockIn(double t0, double t1, Fn&& fn) const
             fn(blocks[i]);
     const double from = t0 - static_cast<double>(m_shortSpanNs);
     auto it = std::lower_bound(blocks.begin(), blocks.end(), from,
-        [this](const studio::TimelineBlock& b, double t) { return static_cast<double>(b.startNs - m_origin) < t; });
+        [this](const msprobe::studio::TimelineBlock& b, double t) { return static_cast<double>(b.startNs - m_origin) < t; });
     for (; it != blocks.end() && static_cast<double>(it->startNs - m_origin) <= t1; ++it)
         if (it->endNs - it->startNs <= m_shortSpanNs && visible(*it))
             fn(*it);
 }
 
-QColor MemoryTimelineView::blockColour(const studio::TimelineBlock& block) const
+QColor MemoryTimelineView::blockColour(const msprobe::studio::TimelineBlock& block) const
 {
-    if (block.marks & studio::kMarkStepLeak)
+    if (block.marks & msprobe::studio::kMarkStepLeak)
         return kLeakColour;
-    if (block.marks & studio::kMarkInefficient)
+    if (block.marks & msprobe::studio::kMarkInefficient)
         return kInefficientColour;
-    if (block.marks & studio::kMarkAliveAtEnd)
+    if (block.marks & msprobe::studio::kMarkAliveAtEnd)
         return kAliveColour;
     return paletteColour(block.block);
 }
@@ -403,9 +403,9 @@ QImage MemoryTimelineView::renderBlocks(const Columns& cols) const
         // Aggregated columns hold every block alive in them (a leak alive to the end would redden them all): they
         // stay neutral, and the marked blocks are drawn over them one by one.
         const std::uint8_t marks = cols.aggregated && overlayMarked ? 0 : cols.marks[c];
-        const QColor colour = (marks & studio::kMarkStepLeak) ? kLeakColour
-            : (marks & studio::kMarkInefficient)               ? kInefficientColour
-            : (marks & studio::kMarkAliveAtEnd)                ? kAliveColour
+        const QColor colour = (marks & msprobe::studio::kMarkStepLeak) ? kLeakColour
+            : (marks & msprobe::studio::kMarkInefficient)               ? kInefficientColour
+            : (marks & msprobe::studio::kMarkAliveAtEnd)                ? kAliveColour
                                                                 : kAggregatedColour;
         const double x = plot.left() + static_cast<double>(c);
         fill(x, yOfBytes(top), x + 1, yOfBytes(bottom), colour.rgba());
@@ -417,11 +417,11 @@ QImage MemoryTimelineView::renderBlocks(const Columns& cols) const
     std::vector<std::int32_t> thin[ClassCount];
     std::vector<std::uint8_t> thinRows[ClassCount]; // rows holding any thin block, the only ones scanned
     auto thinClass = [](std::uint8_t marks) {
-        return (marks & studio::kMarkStepLeak) ? Leak : (marks & studio::kMarkInefficient) ? Inefficient : (marks & studio::kMarkAliveAtEnd) ? Alive : Plain;
+        return (marks & msprobe::studio::kMarkStepLeak) ? Leak : (marks & msprobe::studio::kMarkInefficient) ? Inefficient : (marks & msprobe::studio::kMarkAliveAtEnd) ? Alive : Plain;
     };
     const QRgb outline = palette().color(QPalette::Base).rgba();
     const BlockMapper mapper { plot.left(), plot.bottom(), m_t0, plot.width() / (m_t1 - m_t0), plot.height() / bytesTop(), m_origin };
-    auto drawBlock = [&](const studio::TimelineBlock& block) {
+    auto drawBlock = [&](const msprobe::studio::TimelineBlock& block) {
         const QRectF rect = mapper.rect(block);
         if (rect.width() < 1 && !cols.aggregated)
             return;
@@ -515,8 +515,8 @@ void MemoryTimelineView::paintLiveCurve(QPainter& painter, const Columns& cols) 
     painter.setBrush(kLeakColour);
     painter.drawEllipse(QPointF(x, y), 3.5, 3.5);
     const QString label = tr("peak %1 at %2")
-                              .arg(QString::fromStdString(studio::formatBytes(peak.liveBytes)),
-                                  QString::fromStdString(studio::formatOffsetNs(peak.tsNs - m_document->timeline.beginNs)));
+                              .arg(QString::fromStdString(msprobe::studio::formatBytes(peak.liveBytes)),
+                                  QString::fromStdString(msprobe::studio::formatOffsetNs(peak.tsNs - m_document->timeline.beginNs)));
     const QFontMetricsF metrics(font());
     const double textX = x + 6 + metrics.horizontalAdvance(label) > plot.right() ? x - 6 - metrics.horizontalAdvance(label) : x + 6;
     painter.setPen(palette().color(QPalette::Text));

@@ -26,8 +26,8 @@ class MemoryTimelineView : public QWidget {
 public:
     explicit MemoryTimelineView(QWidget* parent = nullptr);
 
-    void setDocument(std::shared_ptr<const studio::MemoryDocument> document);
-    const studio::MemoryDocument* document() const { return m_document.get(); }
+    void setDocument(std::shared_ptr<const msprobe::studio::MemoryDocument> document);
+    const msprobe::studio::MemoryDocument* document() const { return m_document.get(); }
 
     // The time axis shown, in nanoseconds since the capture's first event (relative, so a double keeps every
     // nanosecond: absolute msMemScope timestamps near 1.7e18 would round to 256 ns).
@@ -45,7 +45,7 @@ public:
     double timeOfX(double x) const;
     double xOfTimestamp(std::int64_t tsNs) const { return xOfTime(static_cast<double>(tsNs - m_origin)); }
     double yOfBytes(double bytes) const;
-    QRectF blockRect(const studio::TimelineBlock& block) const;
+    QRectF blockRect(const msprobe::studio::TimelineBlock& block) const;
 
     // The selected time range (trace timestamps), drawn as a band; the operators it overlaps are highlighted.
     void setSelection(std::int64_t beginTs, std::int64_t endTs);
@@ -110,10 +110,10 @@ private:
     void forEachBlockIn(double t0, double t1, Fn&& fn) const;
     bool aggregatedColumns(Columns& out) const;
     void exactColumns(Columns& out) const;
-    QColor blockColour(const studio::TimelineBlock& block) const;
+    QColor blockColour(const msprobe::studio::TimelineBlock& block) const;
     double bytesTop() const;
 
-    std::shared_ptr<const studio::MemoryDocument> m_document;
+    std::shared_ptr<const msprobe::studio::MemoryDocument> m_document;
     std::vector<std::uint32_t> m_longBlocks; // timeline.blocks indexes living longer than m_shortSpanNs
     std::int64_t m_shortSpanNs = 0;
     std::vector<std::uint32_t> m_markedBlocks; // blocks with marks, drawn one by one over aggregated columns

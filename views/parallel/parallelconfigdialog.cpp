@@ -124,7 +124,7 @@ QString ParallelConfigDialog::whyInvalid() const
 {
     try {
         msprobe::parallel::deriveLayout(config());
-    } catch (const msprobe::Error& error) {
+    } catch (const msprobe::support::Error& error) {
         return QString::fromUtf8(error.what());
     }
     return {};
@@ -155,7 +155,7 @@ void ParallelConfigDialog::validate()
             m_tpWarning = tr("The dumps' group_ranks [%1] is not a TP group of this configuration; check the order.").arg(ranks.join(QStringLiteral(", ")));
             summary += QLatin1Char('\n') + m_tpWarning;
         }
-    } catch (const msprobe::Error& error) {
+    } catch (const msprobe::support::Error& error) {
         why = QString::fromUtf8(error.what());
     }
     m_summary->setText(summary);

@@ -54,7 +54,7 @@ void ParallelPanel::setStudioFocus(StudioFocus* focus) { m_view->setStudioFocus(
 
 void ParallelPanel::setAvailableRanks(std::vector<int> ranks) { m_view->setAvailableRanks(std::move(ranks)); }
 
-void ParallelPanel::setResults(std::map<int, RowResult> results)
+void ParallelPanel::setResults(std::map<int, msprobe::studio::RowResult> results)
 {
     m_colourByResult->setEnabled(!results.empty());
     m_view->setResults(std::move(results));
@@ -80,7 +80,7 @@ void ParallelPanel::configure()
         msprobe::parallel::ParallelConfig proposed;
         proposed.worldSize = 8;
         proposed.numLayers = 8;
-        proposed = studio::configFromHints(m_setup->lastHints(), proposed);
+        proposed = msprobe::studio::configFromHints(m_setup->lastHints(), proposed);
         dialog.setConfig(proposed);
         if (!m_setup->lastHints().sources.isEmpty())
             dialog.setNote(tr("From the dumps: %1").arg(m_setup->lastHints().sources.join(QStringLiteral("; "))));

@@ -29,7 +29,7 @@ public:
     QLabel* sourceLabel() const { return m_source; }
     void setStudioFocus(StudioFocus* focus);
     void setAvailableRanks(std::vector<int> ranks);
-    void setResults(std::map<int, RowResult> results);
+    void setResults(std::map<int, msprobe::studio::RowResult> results);
 
 public slots:
     // Opens the configuration dialog on the current (or proposed) configuration; applies it when accepted.

@@ -29,31 +29,31 @@ QFont sceneFont(double points, bool bold = false)
     return font;
 }
 
-QColor resultColor(RowResult result)
+QColor resultColor(msprobe::studio::RowResult result)
 {
     switch (result) {
-    case RowResult::Pass:
+    case msprobe::studio::RowResult::Pass:
         return QColor(0x66, 0xbb, 0x6a);
-    case RowResult::Warning:
+    case msprobe::studio::RowResult::Warning:
         return QColor(0xff, 0xa7, 0x26);
-    case RowResult::Error:
+    case msprobe::studio::RowResult::Error:
         return QColor(0xe5, 0x39, 0x35);
-    case RowResult::None:
+    case msprobe::studio::RowResult::None:
         break;
     }
     return QColor(0xbd, 0xbd, 0xbd);
 }
 
-QString resultName(RowResult result)
+QString resultName(msprobe::studio::RowResult result)
 {
     switch (result) {
-    case RowResult::Pass:
+    case msprobe::studio::RowResult::Pass:
         return ParallelView::tr("pass");
-    case RowResult::Warning:
+    case msprobe::studio::RowResult::Warning:
         return ParallelView::tr("warning");
-    case RowResult::Error:
+    case msprobe::studio::RowResult::Error:
         return ParallelView::tr("error");
-    case RowResult::None:
+    case msprobe::studio::RowResult::None:
         break;
     }
     return ParallelView::tr("not compared");
@@ -93,7 +93,7 @@ void ParallelView::setAvailableRanks(std::vector<int> ranks)
     std::sort(m_availableRanks.begin(), m_availableRanks.end());
 }
 
-void ParallelView::setResults(std::map<int, RowResult> results)
+void ParallelView::setResults(std::map<int, msprobe::studio::RowResult> results)
 {
     m_results = std::move(results);
     update();
@@ -105,9 +105,9 @@ void ParallelView::setColourByResult(bool on)
     update();
 }
 
-RowResult ParallelView::rowResult(int row) const
+msprobe::studio::RowResult ParallelView::rowResult(int row) const
 {
-    RowResult worst = RowResult::None;
+    msprobe::studio::RowResult worst = msprobe::studio::RowResult::None;
     for (int rank : m_grid.rowRanks(row))
         if (auto it = m_results.find(rank); it != m_results.end())
             worst = std::max(worst, it->second);
@@ -374,7 +374,7 @@ void ParallelView::paintLegend(QPainter& painter, const Geometry& g) const
         painter.drawText(QRectF(g.legendLeft, y, kLegendWidth, line), Qt::AlignCenter, tr("Compare result"));
         y += line;
         painter.setFont(sceneFont(9));
-        for (RowResult r : { RowResult::Pass, RowResult::Warning, RowResult::Error, RowResult::None })
+        for (msprobe::studio::RowResult r : { msprobe::studio::RowResult::Pass, msprobe::studio::RowResult::Warning, msprobe::studio::RowResult::Error, msprobe::studio::RowResult::None })
             entry(resultColor(r), resultName(r));
     }
 }

@@ -27,11 +27,11 @@ public:
     void setStudioFocus(StudioFocus* focus);
     // The ranks the session has data for; a click prefers them (empty: any rank).
     void setAvailableRanks(std::vector<int> ranks);
-    void setResults(std::map<int, RowResult> results);
+    void setResults(std::map<int, msprobe::studio::RowResult> results);
     void setColourByResult(bool on);
     bool colourByResult() const { return m_colourByResult; }
     // The worst Result of the ranks of a row; None when none of them was compared.
-    RowResult rowResult(int row) const;
+    msprobe::studio::RowResult rowResult(int row) const;
     // The fill of a block as drawn (copy colour, or result colour when colouring by result).
     QColor blockColor(int row) const;
 
@@ -85,7 +85,7 @@ private:
     ParallelGrid m_grid;
     QPointer<StudioFocus> m_focus;
     std::vector<int> m_availableRanks;
-    std::map<int, RowResult> m_results;
+    std::map<int, msprobe::studio::RowResult> m_results;
     bool m_colourByResult = false;
     double m_scale = 1;
     QPointF m_offset;

@@ -4,8 +4,6 @@
 #include <algorithm>
 #include <cmath>
 
-namespace trendview {
-
 AxisScrollBar::AxisScrollBar(Qt::Orientation orientation, QCPAxis* axis, QWidget* parent)
     : QScrollBar(orientation, parent)
     , m_axis(axis)
@@ -50,5 +48,3 @@ void AxisScrollBar::move(int value)
     m_axis->parentPlot()->replot(QCustomPlot::rpQueuedReplot);
     m_updating = false;
 }
-
-} // namespace trendview

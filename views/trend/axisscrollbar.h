@@ -7,8 +7,6 @@
 
 #include <QScrollBar>
 
-namespace trendview {
-
 class AxisScrollBar : public QScrollBar {
     Q_OBJECT
 public:
@@ -25,5 +23,3 @@ private:
     bool m_updating = false;
     static constexpr double kSteps = 1000; // scroll-bar units per extent
 };
-
-} // namespace trendview

@@ -9,7 +9,13 @@
 #include <cmath>
 #include <limits>
 
-namespace trendview {
+using msprobe::views::noDataColour;
+using msprobe::views::continuousColours;
+using msprobe::views::piecewiseSegments;
+using msprobe::views::styleTrendPlot;
+using msprobe::studio::TrendGrid;
+using msprobe::views::HeatmapMode;
+using msprobe::views::HeatmapPiece;
 
 namespace {
 
@@ -34,6 +40,8 @@ QString shortLabel(const QString& label, int keep)
 }
 
 } // namespace
+
+namespace msprobe::views {
 
 const std::vector<QColor>& continuousColours()
 {
@@ -77,6 +85,8 @@ std::vector<HeatmapPiece> piecewiseSegments(const std::vector<double>& values)
                                               : QStringLiteral("%1 ~ %2").arg(exponential(piece.lower), exponential(piece.upper));
     return pieces;
 }
+
+} // namespace msprobe::views
 
 TrendHeatmap::TrendHeatmap(QWidget* parent)
     : QCustomPlot(parent)
@@ -307,4 +317,3 @@ void TrendHeatmap::mouseMoveEvent(QMouseEvent* event)
         QToolTip::hideText();
 }
 
-} // namespace trendview

@@ -10,7 +10,7 @@
 
 #include <vector>
 
-namespace trendview {
+namespace msprobe::views {
 
 enum class HeatmapMode { Continuous, Piecewise };
 
@@ -28,15 +28,17 @@ std::vector<HeatmapPiece> piecewiseSegments(const std::vector<double>& values);
 const std::vector<QColor>& continuousColours();
 QColor noDataColour();
 
+} // namespace msprobe::views
+
 class TrendHeatmap : public QCustomPlot {
     Q_OBJECT
 public:
     explicit TrendHeatmap(QWidget* parent = nullptr);
 
-    void setGrid(TrendGrid grid, HeatmapMode mode);
-    const TrendGrid& grid() const { return m_grid; }
-    HeatmapMode mode() const { return m_mode; }
-    const std::vector<HeatmapPiece>& pieces() const { return m_pieces; }
+    void setGrid(msprobe::studio::TrendGrid grid, msprobe::views::HeatmapMode mode);
+    const msprobe::studio::TrendGrid& grid() const { return m_grid; }
+    msprobe::views::HeatmapMode mode() const { return m_mode; }
+    const std::vector<msprobe::views::HeatmapPiece>& pieces() const { return m_pieces; }
     // The colour a cell is drawn in (no data: noDataColour()).
     QColor cellColour(int column, int row) const;
     // Marks a row (linked selection) and brings it into view; -1 clears.
@@ -59,9 +61,9 @@ protected:
 private:
     void updateTicks();
 
-    TrendGrid m_grid;
-    HeatmapMode m_mode = HeatmapMode::Continuous;
-    std::vector<HeatmapPiece> m_pieces;
+    msprobe::studio::TrendGrid m_grid;
+    msprobe::views::HeatmapMode m_mode = msprobe::views::HeatmapMode::Continuous;
+    std::vector<msprobe::views::HeatmapPiece> m_pieces;
     QCPColorMap* m_map;
     QCPColorScale* m_scale;
     QCPGraph* m_marks;
@@ -71,5 +73,3 @@ private:
     const QStringList* m_ticksFor = nullptr; // the labels the ticks were made for; null: make them again
     QPoint m_pressAt;
 };
-
-} // namespace trendview

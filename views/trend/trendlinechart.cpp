@@ -9,7 +9,9 @@
 #include <cmath>
 #include <limits>
 
-namespace trendview {
+using msprobe::views::styleTrendPlot;
+using msprobe::studio::TrendSeries;
+using msprobe::views::downsampleMinMax;
 
 namespace {
 
@@ -37,6 +39,8 @@ protected:
 };
 
 } // namespace
+
+namespace msprobe::views {
 
 DownsampledLine downsampleMinMax(const std::vector<double>& x, const std::vector<double>& y, double low, double high, int columns)
 {
@@ -94,6 +98,8 @@ DownsampledLine downsampleMinMax(const std::vector<double>& x, const std::vector
     }
     return out;
 }
+
+} // namespace msprobe::views
 
 TrendLineChart::TrendLineChart(QWidget* parent)
     : QCustomPlot(parent)
@@ -253,4 +259,3 @@ void TrendLineChart::mouseMoveEvent(QMouseEvent* event)
         QToolTip::showText(event->globalPosition().toPoint(), valuesAt(x), this);
 }
 
-} // namespace trendview

@@ -11,7 +11,7 @@
 
 #include <vector>
 
-namespace trendview {
+namespace msprobe::views {
 
 struct DownsampledLine {
     std::vector<double> x, y; // NaN y: a gap
@@ -23,13 +23,15 @@ struct DownsampledLine {
 // column holds one. y is clamped to +-1e8 for display.
 DownsampledLine downsampleMinMax(const std::vector<double>& x, const std::vector<double>& y, double low, double high, int columns);
 
+} // namespace msprobe::views
+
 class TrendLineChart : public QCustomPlot {
     Q_OBJECT
 public:
     explicit TrendLineChart(QWidget* parent = nullptr);
 
     // Adds a line; false (nothing added) when a line of that name is shown already or it has no point.
-    bool addSeries(const TrendSeries& series);
+    bool addSeries(const msprobe::studio::TrendSeries& series);
     void clearSeries();
     int seriesCount() const { return static_cast<int>(m_lines.size()); }
     QStringList seriesNames() const;
@@ -50,12 +52,10 @@ private:
     void resample();
 
     struct Line {
-        TrendSeries data;
+        msprobe::studio::TrendSeries data;
         QCPGraph* graph;
         QCPGraph* nanMarks;
     };
     std::vector<Line> m_lines;
     QCPItemStraightLine* m_crosshair;
 };
-
-} // namespace trendview

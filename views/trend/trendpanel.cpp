@@ -23,10 +23,10 @@
 
 #include <cmath>
 
-using trendview::Dimension;
-using trendview::HeatmapMode;
-using trendview::TrendGrid;
-using trendview::TrendQuery;
+using msprobe::studio::Dimension;
+using msprobe::views::HeatmapMode;
+using msprobe::studio::TrendGrid;
+using msprobe::studio::TrendQuery;
 
 namespace {
 
@@ -63,8 +63,8 @@ TrendPanel::TrendPanel(QWidget* parent)
     , m_tagsLabel(new QLabel(this))
     , m_modeLabel(new QLabel(this))
     , m_splitter(new QSplitter(Qt::Horizontal, this))
-    , m_heatmap(new trendview::TrendHeatmap(this))
-    , m_lines(new trendview::TrendLineChart(this))
+    , m_heatmap(new TrendHeatmap(this))
+    , m_lines(new TrendLineChart(this))
 {
     setObjectName(QStringLiteral("trendPanel"));
     setAcceptDrops(true);
@@ -77,8 +77,8 @@ TrendPanel::TrendPanel(QWidget* parent)
     auto* heatmapLayout = new QGridLayout(heatmapBox);
     heatmapLayout->setContentsMargins(0, 0, 0, 0);
     heatmapLayout->setSpacing(0);
-    m_xSlider = new trendview::AxisScrollBar(Qt::Horizontal, m_heatmap->xAxis, heatmapBox);
-    m_ySlider = new trendview::AxisScrollBar(Qt::Vertical, m_heatmap->yAxis, heatmapBox);
+    m_xSlider = new AxisScrollBar(Qt::Horizontal, m_heatmap->xAxis, heatmapBox);
+    m_ySlider = new AxisScrollBar(Qt::Vertical, m_heatmap->yAxis, heatmapBox);
     m_xSlider->setObjectName(QStringLiteral("trendXSlider"));
     m_ySlider->setObjectName(QStringLiteral("trendYSlider"));
     heatmapLayout->addWidget(m_heatmap, 0, 0);
@@ -105,7 +105,7 @@ TrendPanel::TrendPanel(QWidget* parent)
     layout->addWidget(m_empty);
     layout->addWidget(m_splitter, 1);
     m_splitter->hide();
-    connect(m_heatmap, &trendview::TrendHeatmap::cellClicked, this, &TrendPanel::activateCell);
+    connect(m_heatmap, &TrendHeatmap::cellClicked, this, &TrendPanel::activateCell);
     retranslate();
 }
 
@@ -162,7 +162,7 @@ QWidget* TrendPanel::buildToolbar()
     buttons->addWidget(exportButton);
     buttons->addStretch(1);
     form->addLayout(buttons);
-    connect(clear, &QToolButton::clicked, m_lines, &trendview::TrendLineChart::clearSeries);
+    connect(clear, &QToolButton::clicked, m_lines, &TrendLineChart::clearSeries);
     connect(exportButton, &QToolButton::clicked, this, &TrendPanel::exportRequested);
 
     connect(m_metric, &QComboBox::currentIndexChanged, this, &TrendPanel::metricChanged);
@@ -211,8 +211,8 @@ void TrendPanel::changeEvent(QEvent* event)
     if (event->type() == QEvent::LanguageChange)
         retranslate();
     if (event->type() == QEvent::PaletteChange) { // the dark theme switched on or off
-        trendview::styleTrendPlot(m_heatmap);
-        trendview::styleTrendPlot(m_lines);
+        msprobe::views::styleTrendPlot(m_heatmap);
+        msprobe::views::styleTrendPlot(m_lines);
         m_heatmap->replot();
         m_lines->replot();
     }
@@ -274,7 +274,7 @@ TrendQuery TrendPanel::query() const
     return query;
 }
 
-QString TrendPanel::cellsCsv() const { return trendview::gridCsv(m_heatmap->grid()); }
+QString TrendPanel::cellsCsv() const { return msprobe::studio::gridCsv(m_heatmap->grid()); }
 
 QString TrendPanel::divergenceText() const { return m_divergence->text(); }
 
@@ -439,7 +439,7 @@ void TrendPanel::activateCell(int column, int row)
         m_focus->setGraph(static_cast<int>(step), static_cast<int>(rank));
     for (const auto& target : m_source->problem()->targets(q.metric))
         if (target.id == targetId) {
-            const QString node = trendview::graphNodeOfTarget(target, q.metric);
+            const QString node = msprobe::studio::graphNodeOfTarget(target, q.metric);
             if (!node.isEmpty())
                 m_focus->setNode(node);
         }
@@ -458,10 +458,10 @@ void TrendPanel::followNode(const QString& name)
         m_heatmap->selectRow(-1);
         return;
     }
-    const QString module = trendview::graphNodeModule(name);
+    const QString module = msprobe::studio::graphNodeModule(name);
     for (int row = 0; row < grid.rows(); ++row) {
         const QString target = grid.yJoinNames[static_cast<std::size_t>(row)].section(QLatin1Char(' '), 0, 0);
-        if (trendview::targetOfModule(target, module)) {
+        if (msprobe::studio::targetOfModule(target, module)) {
             m_heatmap->selectRow(row);
             return;
         }

@@ -29,8 +29,8 @@ public:
     void setSource(TrendSource* source);
     void setStudioFocus(StudioFocus* focus);
 
-    trendview::TrendHeatmap* heatmap() const { return m_heatmap; }
-    trendview::TrendLineChart* lineChart() const { return m_lines; }
+    TrendHeatmap* heatmap() const { return m_heatmap; }
+    TrendLineChart* lineChart() const { return m_lines; }
     QComboBox* metricBox() const { return m_metric; }
     QComboBox* statBox() const { return m_stat; }
     QComboBox* dimensionBox() const { return m_dimension; }
@@ -38,10 +38,10 @@ public:
     QComboBox* modeBox() const { return m_mode; }
     QListWidget* tagList() const { return m_tags; }
     QCheckBox* differenceBox() const { return m_difference; }
-    trendview::AxisScrollBar* xSlider() const { return m_xSlider; }
-    trendview::AxisScrollBar* ySlider() const { return m_ySlider; }
+    AxisScrollBar* xSlider() const { return m_xSlider; }
+    AxisScrollBar* ySlider() const { return m_ySlider; }
     // What the toolbar asks for now.
-    trendview::TrendQuery query() const;
+    msprobe::studio::TrendQuery query() const;
     // The heat map's cells as CSV (gridCsv).
     QString cellsCsv() const;
     QString divergenceText() const;
@@ -74,7 +74,7 @@ private:
     void reloadTags();
     void reloadValues();
     void reloadHeatmap();
-    void showHeatmap(const trendview::TrendGrid& grid, const QString& error);
+    void showHeatmap(const msprobe::studio::TrendGrid& grid, const QString& error);
     void followNode(const QString& name);
     void followGraph(int step, int rank);
     void filterTags(const QString& text);
@@ -89,9 +89,9 @@ private:
     QLabel *m_empty, *m_legendNote, *m_divergence;
     QLabel *m_metricLabel, *m_statLabel, *m_dimensionLabel, *m_valueLabel, *m_tagsLabel, *m_modeLabel;
     QSplitter* m_splitter;
-    trendview::TrendHeatmap* m_heatmap;
-    trendview::TrendLineChart* m_lines;
-    trendview::AxisScrollBar *m_xSlider = nullptr, *m_ySlider = nullptr;
+    TrendHeatmap* m_heatmap;
+    TrendLineChart* m_lines;
+    AxisScrollBar *m_xSlider = nullptr, *m_ySlider = nullptr;
     quint64 m_pendingGrid = 0; // the TrendSource request whose grid the heat map waits for
     bool m_rebuilding = false;
     bool m_focusing = false;

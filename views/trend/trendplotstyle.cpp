@@ -3,7 +3,7 @@
 
 #include "qcustomplot_include.h"
 
-namespace trendview {
+namespace msprobe::views {
 
 void styleTrendPlot(QCustomPlot* plot)
 {
@@ -32,4 +32,4 @@ void styleTrendPlot(QCustomPlot* plot)
         }
 }
 
-} // namespace trendview
+} // namespace msprobe::views

@@ -4,8 +4,8 @@
 
 class QCustomPlot;
 
-namespace trendview {
+namespace msprobe::views {
 
 void styleTrendPlot(QCustomPlot* plot);
 
-} // namespace trendview
+} // namespace msprobe::views

@@ -55,12 +55,12 @@ std::string oneLine(const std::exception& error)
 
 std::vector<c10::IValue> loadInputs(const std::string& path, const c10::Device& device)
 {
-    const std::string bytes = readWholeFile(path);
+    const std::string bytes = support::readWholeFile(path);
     c10::IValue value;
     try {
         value = torch::jit::pickle_load(std::vector<char>(bytes.begin(), bytes.end()));
     } catch (const std::exception& error) {
-        throw Error(path, "", "cannot read inputs (expected torch.save of a tensor, tuple or list): " + oneLine(error));
+        throw support::Error(path, "", "cannot read inputs (expected torch.save of a tensor, tuple or list): " + oneLine(error));
     }
     std::vector<c10::IValue> args;
     if (value.isTuple()) {
@@ -72,7 +72,7 @@ std::vector<c10::IValue> loadInputs(const std::string& path, const c10::Device& 
     } else if (value.isTensor()) {
         args.push_back(value);
     } else {
-        throw Error(path, "", "inputs must be a tensor, a tuple or a list, not " + value.tagKind());
+        throw support::Error(path, "", "inputs must be a tensor, a tuple or a list, not " + value.tagKind());
     }
     for (auto& arg : args)
         if (arg.isTensor())
@@ -109,7 +109,7 @@ int run(const std::string& model, const std::string& input, const std::string& c
     try {
         module = torch::jit::load(model, dev);
     } catch (const std::exception& error) {
-        throw Error(model, "", "cannot load TorchScript model: " + oneLine(error));
+        throw support::Error(model, "", "cannot load TorchScript model: " + oneLine(error));
     }
     const auto inputs = loadInputs(input, dev);
     PrecisionDebugger debugger(config, dumpPath.empty() ? std::nullopt : std::optional<std::string>(dumpPath));
@@ -120,7 +120,7 @@ int run(const std::string& model, const std::string& input, const std::string& c
             std::vector<at::Tensor> outs;
             collectFloat(out, outs);
             if (outs.empty())
-                throw Error(model, "", "--backward: the model returned no floating-point tensor that requires grad");
+                throw support::Error(model, "", "--backward: the model returned no floating-point tensor that requires grad");
             at::Tensor total = outs[0].sum();
             for (std::size_t k = 1; k < outs.size(); ++k)
                 total = total + outs[k].sum();
@@ -155,7 +155,7 @@ extern "C" __attribute__((visibility("default"))) int msprobe_dump_run(
     } catch (const UsageFailure& failure) {
         copyMessage(failure.what(), error, errorSize);
         return 2;
-    } catch (const msprobe::Error& failure) {
+    } catch (const msprobe::support::Error& failure) {
         copyMessage(failure.what(), error, errorSize);
         return 1;
     } catch (const std::exception& failure) { // a libtorch failure while running the model

@@ -38,12 +38,12 @@ std::string oneLine(const std::exception& error)
 
 std::vector<c10::IValue> loadInputs(const std::string& path)
 {
-    const std::string bytes = readWholeFile(path);
+    const std::string bytes = support::readWholeFile(path);
     c10::IValue value;
     try {
         value = torch::jit::pickle_load(std::vector<char>(bytes.begin(), bytes.end()));
     } catch (const std::exception& error) {
-        throw Error(path, "", "cannot read inputs (expected torch.save of a tensor, tuple or list): " + oneLine(error));
+        throw support::Error(path, "", "cannot read inputs (expected torch.save of a tensor, tuple or list): " + oneLine(error));
     }
     if (value.isTuple())
         return value.toTupleRef().elements().vec();
@@ -51,7 +51,7 @@ std::vector<c10::IValue> loadInputs(const std::string& path)
         return value.toListRef().vec();
     if (value.isTensor())
         return { value };
-    throw Error(path, "", "inputs must be a tensor, a tuple or a list, not " + value.tagKind());
+    throw support::Error(path, "", "inputs must be a tensor, a tuple or a list, not " + value.tagKind());
 }
 
 at::Tensor lossOf(const c10::IValue& out)
@@ -90,7 +90,7 @@ int run(const MsprobeMemoryCaptureRequest& r)
     try {
         module = torch::jit::load(r.model);
     } catch (const std::exception& error) {
-        throw Error(r.model, "", "cannot load TorchScript model: " + oneLine(error));
+        throw support::Error(r.model, "", "cannot load TorchScript model: " + oneLine(error));
     }
     memory.start(module); // module scopes from here on
     for (long step = 1; step <= r.steps; ++step) {
@@ -99,7 +99,7 @@ int run(const MsprobeMemoryCaptureRequest& r)
             if (r.backward) {
                 const at::Tensor loss = lossOf(out);
                 if (!loss.defined())
-                    throw Error(r.model, "", "--backward: the model returned no floating-point tensor that requires grad");
+                    throw support::Error(r.model, "", "--backward: the model returned no floating-point tensor that requires grad");
                 loss.backward();
             }
         }
@@ -131,7 +131,7 @@ extern "C" __attribute__((visibility("default"))) int msprobe_memory_capture_run
     } catch (const UsageFailure& failure) {
         copyMessage(failure.what(), error, errorSize);
         return 2;
-    } catch (const msprobe::Error& failure) {
+    } catch (const msprobe::support::Error& failure) {
         copyMessage(failure.what(), error, errorSize);
         return 1;
     } catch (const std::exception& failure) { // a libtorch failure while running the model

@@ -8,59 +8,61 @@
 
 #include <algorithm>
 
+namespace msprobe::studio {
+
 namespace {
 
 QString fromUtf8(std::string_view text) { return QString::fromUtf8(text.data(), static_cast<qsizetype>(text.size())); }
 
 class ComparedRows final : public CompareRows {
 public:
-    explicit ComparedRows(std::shared_ptr<const msprobe::CompareTable> table)
+    explicit ComparedRows(std::shared_ptr<const msprobe::compare::CompareTable> table)
         : m_table(std::move(table))
         , m_columns(m_table->columns())
     {
     }
     int rowCount() const override { return static_cast<int>(m_table->rows.size()); }
     int columnCount() const override { return static_cast<int>(m_columns.size()); }
-    QString header(int column) const override { return fromUtf8(msprobe::columnTitle(m_columns[static_cast<std::size_t>(column)])); }
+    QString header(int column) const override { return fromUtf8(msprobe::compare::columnTitle(m_columns[static_cast<std::size_t>(column)])); }
     QString text(int row, int column) const override
     {
-        msprobe::Cell cell;
+        msprobe::compare::Cell cell;
         m_table->cell(static_cast<std::size_t>(row), m_columns[static_cast<std::size_t>(column)], cell);
         switch (cell.kind) {
-        case msprobe::Cell::Kind::Str:
-        case msprobe::Cell::Kind::List: return fromUtf8(cell.text);
-        case msprobe::Cell::Kind::Int: return QString::number(cell.i);
-        case msprobe::Cell::Kind::Float: return QString::number(cell.f, 'g', QLocale::FloatingPointShortest);
-        case msprobe::Cell::Kind::Bool: return cell.b ? QStringLiteral("True") : QStringLiteral("False");
-        case msprobe::Cell::Kind::Missing: return QString();
+        case msprobe::compare::Cell::Kind::Str:
+        case msprobe::compare::Cell::Kind::List: return fromUtf8(cell.text);
+        case msprobe::compare::Cell::Kind::Int: return QString::number(cell.i);
+        case msprobe::compare::Cell::Kind::Float: return QString::number(cell.f, 'g', QLocale::FloatingPointShortest);
+        case msprobe::compare::Cell::Kind::Bool: return cell.b ? QStringLiteral("True") : QStringLiteral("False");
+        case msprobe::compare::Cell::Kind::Missing: return QString();
         }
         return QString();
     }
     RowResult result(int row) const override
     {
         switch (m_table->rows[static_cast<std::size_t>(row)].level) {
-        case msprobe::ResultLevel::Pass: return RowResult::Pass;
-        case msprobe::ResultLevel::Warning: return RowResult::Warning;
-        case msprobe::ResultLevel::Error: return RowResult::Error;
+        case msprobe::compare::ResultLevel::Pass: return RowResult::Pass;
+        case msprobe::compare::ResultLevel::Warning: return RowResult::Warning;
+        case msprobe::compare::ResultLevel::Error: return RowResult::Error;
         }
         return RowResult::None;
     }
     QString npuName(int row) const override
     {
-        msprobe::Cell cell;
-        m_table->cell(static_cast<std::size_t>(row), msprobe::Column::NpuName, cell);
+        msprobe::compare::Cell cell;
+        m_table->cell(static_cast<std::size_t>(row), msprobe::compare::Column::NpuName, cell);
         return fromUtf8(cell.text);
     }
-    const msprobe::CompareTable* table() const override { return m_table.get(); }
+    const msprobe::compare::CompareTable* table() const override { return m_table.get(); }
 
 private:
-    std::shared_ptr<const msprobe::CompareTable> m_table;
-    std::vector<msprobe::Column> m_columns;
+    std::shared_ptr<const msprobe::compare::CompareTable> m_table;
+    std::vector<msprobe::compare::Column> m_columns;
 };
 
 class CsvRows final : public CompareRows {
 public:
-    explicit CsvRows(msprobe::CsvTable csv)
+    explicit CsvRows(msprobe::support::CsvTable csv)
         : m_csv(std::move(csv))
         , m_result(m_csv.column("Result"))
         , m_name(std::max(0, m_csv.column("NPU Name")))
@@ -77,7 +79,7 @@ public:
     QString npuName(int row) const override { return text(row, m_name); }
 
 private:
-    msprobe::CsvTable m_csv;
+    msprobe::support::CsvTable m_csv;
     int m_result, m_name;
 };
 
@@ -162,12 +164,12 @@ int CompareRows::column(const QString& title) const
     return -1;
 }
 
-std::shared_ptr<const CompareRows> compareRowsOf(std::shared_ptr<const msprobe::CompareTable> table)
+std::shared_ptr<const CompareRows> compareRowsOf(std::shared_ptr<const msprobe::compare::CompareTable> table)
 {
     return std::make_shared<ComparedRows>(std::move(table));
 }
 
-std::shared_ptr<const CompareRows> compareRowsOf(msprobe::CsvTable csv) { return std::make_shared<CsvRows>(std::move(csv)); }
+std::shared_ptr<const CompareRows> compareRowsOf(msprobe::support::CsvTable csv) { return std::make_shared<CsvRows>(std::move(csv)); }
 
 RowResult rowResultOf(const QString& resultCell)
 {
@@ -194,3 +196,5 @@ QString nodeOwningItem(const msprobe::graph::VisGraph& graph, const QString& ite
     }
     return QString();
 }
+
+} // namespace msprobe::studio

@@ -16,6 +16,8 @@ namespace msprobe::graph {
 class VisGraph;
 }
 
+namespace msprobe::studio {
+
 enum class RowResult { None, Pass, Warning, Error };
 
 class CompareRows {
@@ -29,7 +31,7 @@ public:
     // The NPU item name of the row ("Functional.linear.0.forward.input.0").
     virtual QString npuName(int row) const = 0;
     // The core table when compared here (exports need it); null for a CSV.
-    virtual const msprobe::CompareTable* table() const { return nullptr; }
+    virtual const msprobe::compare::CompareTable* table() const { return nullptr; }
     // The step and rank the row was compared for; {-1, -1} when the rows belong to one graph pair.
     virtual std::pair<int, int> origin(int) const { return { -1, -1 }; }
 
@@ -37,8 +39,8 @@ public:
     int column(const QString& title) const;
 };
 
-std::shared_ptr<const CompareRows> compareRowsOf(std::shared_ptr<const msprobe::CompareTable> table);
-std::shared_ptr<const CompareRows> compareRowsOf(msprobe::CsvTable csv);
+std::shared_ptr<const CompareRows> compareRowsOf(std::shared_ptr<const msprobe::compare::CompareTable> table);
+std::shared_ptr<const CompareRows> compareRowsOf(msprobe::support::CsvTable csv);
 
 // Several steps' and ranks' results in one table, in (step, rank) order, with "Step" and "Rank" columns first.
 // Columns are taken from the first part and matched by title in the others (empty when a part lacks one).
@@ -53,3 +55,5 @@ RowResult rowResultOf(const QString& resultCell);
 // The graph node an item belongs to: the longest dot-separated prefix of the item name that names a node
 // ("Module.head.Linear.parameters_grad.0.bias" -> "Module.head.Linear.parameters_grad.0"); empty when none.
 QString nodeOwningItem(const msprobe::graph::VisGraph& graph, const QString& itemName);
+
+} // namespace msprobe::studio

@@ -8,7 +8,7 @@
 #include <map>
 #include <tuple>
 
-namespace studio {
+namespace msprobe::studio {
 
 namespace mem = msprobe::memory;
 
@@ -25,7 +25,7 @@ Window windowOf(const MemoryRun& run)
         return { timeline.beginNs, timeline.endNs };
     const TimelineSpan* span = stepSpan(timeline, run.step);
     if (!span)
-        throw msprobe::Error(run.document->file.string(), "step " + std::to_string(run.step),
+        throw msprobe::support::Error(run.document->file.string(), "step " + std::to_string(run.step),
             "the dump has no step " + std::to_string(run.step) + " (it has " + std::to_string(timeline.steps.size()) + ")");
     return { span->startNs, span->endNs };
 }
@@ -156,4 +156,4 @@ MemoryComparison compareRuns(const MemoryRun& a, const MemoryRun& b)
     return out;
 }
 
-} // namespace studio
+} // namespace msprobe::studio

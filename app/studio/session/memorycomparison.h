@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 
-namespace studio {
+namespace msprobe::studio {
 
 struct MemoryRun {
     std::shared_ptr<const MemoryDocument> document;
@@ -51,4 +51,4 @@ bool isLiveAt(const TimelineBlock& block, std::int64_t tsNs);
 // The time span of step `step` ("step N" in timeline.steps), or nullptr.
 const TimelineSpan* stepSpan(const MemoryTimeline& timeline, std::uint32_t step);
 
-} // namespace studio
+} // namespace msprobe::studio

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "memorycsv.h"
 
-namespace studio {
+namespace msprobe::studio {
 
 namespace mem = msprobe::memory;
 
@@ -50,4 +50,4 @@ std::string comparisonCsv(const MemoryComparison& comparison, const MemoryDocume
     return out;
 }
 
-} // namespace studio
+} // namespace msprobe::studio

@@ -9,7 +9,7 @@
 #include <string>
 #include <utility>
 
-namespace studio {
+namespace msprobe::studio {
 
 // Header: allocation_id,ptr,size_bytes,pool,device,owner,operator,alloc_offset_ns,free_offset_ns,alive_at_end,step,reason
 // (offsets from the capture's first event; free_offset_ns empty for blocks alive at the end).
@@ -18,4 +18,4 @@ std::string timelineCsv(const MemoryDocument& document, std::optional<std::pair<
 // Header: side,size_bytes,operator,owner,allocation_id,alloc_offset_ns,reason; side is "A only" or "B only".
 std::string comparisonCsv(const MemoryComparison& comparison, const MemoryDocument& a, const MemoryDocument& b);
 
-} // namespace studio
+} // namespace msprobe::studio

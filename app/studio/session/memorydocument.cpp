@@ -12,7 +12,7 @@
 #include <map>
 #include <set>
 
-namespace studio {
+namespace msprobe::studio {
 
 namespace mem = msprobe::memory;
 
@@ -21,7 +21,7 @@ namespace {
 void checkCancel(const std::atomic<bool>* cancel)
 {
     if (cancel && cancel->load())
-        throw msprobe::Error("cancelled");
+        throw msprobe::support::Error("cancelled");
 }
 
 std::int64_t eventTime(const mem::MemTrace& trace, std::uint32_t event, std::int64_t fallback)
@@ -403,4 +403,4 @@ std::string formatOffsetNs(std::int64_t ns)
     return buffer;
 }
 
-} // namespace studio
+} // namespace msprobe::studio

@@ -19,7 +19,7 @@
 #include <string>
 #include <vector>
 
-namespace studio {
+namespace msprobe::studio {
 
 enum MemoryMark : std::uint8_t {
     kMarkStepLeak = 1, // §2.1: allocated in step k, still alive at the end of step k+1 or later
@@ -91,4 +91,4 @@ std::string formatBytes(std::int64_t bytes);
 // "+12.345 ms" relative to the capture's start.
 std::string formatOffsetNs(std::int64_t ns);
 
-} // namespace studio
+} // namespace msprobe::studio

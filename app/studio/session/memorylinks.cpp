@@ -7,7 +7,7 @@
 #include <cctype>
 #include <set>
 
-namespace studio {
+namespace msprobe::studio {
 
 namespace {
 
@@ -110,4 +110,4 @@ std::vector<std::string> nodesOfOperators(const MemoryTimeline& timeline, const 
     return out;
 }
 
-} // namespace studio
+} // namespace msprobe::studio

@@ -13,7 +13,7 @@
 #include <string_view>
 #include <vector>
 
-namespace studio {
+namespace msprobe::studio {
 
 // The timeline.ops indexes overlapping [beginNs, endNs], in time order.
 std::vector<std::size_t> operatorsInRange(const MemoryTimeline& timeline, std::int64_t beginNs, std::int64_t endNs);
@@ -39,4 +39,4 @@ const TimelineSpan* spanOfGraphStep(const MemoryTimeline& timeline, int graphSte
 std::vector<std::string> nodesOfOperators(const MemoryTimeline& timeline, const std::vector<std::size_t>& operators,
     const std::vector<std::string>& nodeNames);
 
-} // namespace studio
+} // namespace msprobe::studio

@@ -6,7 +6,7 @@
 #include <algorithm>
 #include <cmath>
 
-namespace studio {
+namespace msprobe::studio {
 
 TimelineLod buildTimelineLod(const MemoryTimeline& timeline)
 {
@@ -119,4 +119,4 @@ TimelineLod buildTimelineLod(const MemoryTimeline& timeline)
     return lod;
 }
 
-} // namespace studio
+} // namespace msprobe::studio

@@ -12,7 +12,7 @@
 #include <limits>
 #include <vector>
 
-namespace studio {
+namespace msprobe::studio {
 
 struct MemoryTimeline;
 
@@ -39,4 +39,4 @@ struct TimelineLod {
 // Leaves: the power of two at or above the number of blocks, between 4096 and 2^18.
 TimelineLod buildTimelineLod(const MemoryTimeline& timeline);
 
-} // namespace studio
+} // namespace msprobe::studio

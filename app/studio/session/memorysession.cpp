@@ -91,7 +91,7 @@ void MemorySession::open(const QString& file, Slot slot)
     load.watcher.setFuture(QtConcurrent::run([file, cancelFlag, self]() -> Result {
         Result result;
         try {
-            result.document = studio::loadMemoryDocument(file.toStdString(), cancelFlag.get(), [&](int percent, const std::string& stage) {
+            result.document = msprobe::studio::loadMemoryDocument(file.toStdString(), cancelFlag.get(), [&](int percent, const std::string& stage) {
                 const QString text = QString::fromStdString(stage);
                 QMetaObject::invokeMethod(self, [self, percent, text] { emit self->progress(percent, text); }, Qt::QueuedConnection);
             });

@@ -27,7 +27,7 @@ public:
     void cancel(); // both slots
     void cancel(Slot slot);
     bool isLoading() const { return m_loads[0].watcher.isRunning() || m_loads[1].watcher.isRunning(); }
-    std::shared_ptr<const studio::MemoryDocument> document(Slot slot = Slot::Primary) const { return m_loads[index(slot)].document; }
+    std::shared_ptr<const msprobe::studio::MemoryDocument> document(Slot slot = Slot::Primary) const { return m_loads[index(slot)].document; }
     void closeCompared();
     // A msMemScope dump by its look: a CSV whose header starts "ID,Event,Event Type", or a .db named memscope*.
     static bool looksLikeMemoryDump(const QString& path);
@@ -40,13 +40,13 @@ signals:
 
 private:
     struct Result {
-        std::shared_ptr<const studio::MemoryDocument> document;
+        std::shared_ptr<const msprobe::studio::MemoryDocument> document;
         QString error;
     };
     struct Load {
         QFutureWatcher<Result> watcher;
         std::shared_ptr<std::atomic<bool>> cancel;
-        std::shared_ptr<const studio::MemoryDocument> document;
+        std::shared_ptr<const msprobe::studio::MemoryDocument> document;
     };
     static int index(Slot slot) { return slot == Slot::Primary ? 0 : 1; }
     Load m_loads[2];

@@ -7,7 +7,7 @@
 #include <fstream>
 #include <limits>
 
-namespace studio {
+namespace msprobe::studio {
 
 namespace {
 
@@ -155,4 +155,4 @@ std::string formatStack(std::string_view cell, std::size_t maxFrames)
     return out;
 }
 
-} // namespace studio
+} // namespace msprobe::studio

@@ -12,7 +12,7 @@
 #include <string_view>
 #include <vector>
 
-namespace studio {
+namespace msprobe::studio {
 
 struct CallStacks {
     std::string python, c; // the cells as written: one frame per line, innermost first; "" when none
@@ -41,4 +41,4 @@ std::string frameModule(std::string_view frame);
 // "  <repeats n times>" (memory_viz does the same); "" when the cell holds no frame.
 std::string formatStack(std::string_view cell, std::size_t maxFrames);
 
-} // namespace studio
+} // namespace msprobe::studio

@@ -6,7 +6,7 @@
 
 #include <QCoreApplication>
 
-namespace studio {
+namespace msprobe::studio {
 
 namespace {
 
@@ -29,21 +29,21 @@ Verdicts summarizeComparisons(const std::filesystem::path& problem, const std::f
     const std::map<Key, std::shared_ptr<const CompareRows>>& results)
 {
     Verdicts verdicts;
-    const msprobe::JobOptions options; // the CLI's defaults: its tolerance, no -da
-    for (const auto& pair : msprobe::resolveComparePairs(problem, bench, {}, false)) {
+    const msprobe::compare::JobOptions options; // the CLI's defaults: its tolerance, no -da
+    for (const auto& pair : msprobe::compare::resolveComparePairs(problem, bench, {}, false)) {
         const Key key { numberAfter(pair.step, "step"), numberAfter(pair.label, "rank") };
         const auto found = results.find(key);
         if (found == results.end() || !found->second || !found->second->table())
             continue;
-        msprobe::PairOutcome outcome;
+        msprobe::compare::PairOutcome outcome;
         outcome.pair = pair;
-        msprobe::summarizePair(*found->second->table(), outcome, options);
+        msprobe::compare::summarizePair(*found->second->table(), outcome, options);
         verdicts.emplace(key, std::move(outcome));
     }
     return verdicts;
 }
 
-QString verdictText(const msprobe::PairOutcome& outcome)
+QString verdictText(const msprobe::compare::PairOutcome& outcome)
 {
     QStringList parts;
     if (outcome.firstDivergence)
@@ -60,7 +60,7 @@ QString verdictText(const msprobe::PairOutcome& outcome)
 
 std::string verdictJson(const Verdicts& verdicts, std::optional<Key> only)
 {
-    msprobe::JobOutcome job;
+    msprobe::compare::JobOutcome job;
     for (const auto& [key, outcome] : verdicts) {
         if (only && key != *only)
             continue;
@@ -69,11 +69,11 @@ std::string verdictJson(const Verdicts& verdicts, std::optional<Key> only)
         job.unpaired += outcome.unpaired;
         job.unreadableFiles += outcome.unreadableFiles;
         if (outcome.error)
-            job.worst = msprobe::ResultLevel::Error;
-        else if (outcome.warning && job.worst == msprobe::ResultLevel::Pass)
-            job.worst = msprobe::ResultLevel::Warning;
+            job.worst = msprobe::compare::ResultLevel::Error;
+        else if (outcome.warning && job.worst == msprobe::compare::ResultLevel::Pass)
+            job.worst = msprobe::compare::ResultLevel::Warning;
     }
-    return msprobe::renderVerdictJson(job);
+    return msprobe::compare::renderVerdictJson(job);
 }
 
-} // namespace studio
+} // namespace msprobe::studio

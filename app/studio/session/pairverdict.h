@@ -17,9 +17,9 @@
 #include <optional>
 #include <string>
 
-namespace studio {
+namespace msprobe::studio {
 
-using Verdicts = std::map<Key, msprobe::PairOutcome>;
+using Verdicts = std::map<Key, msprobe::compare::PairOutcome>;
 
 // The CLI's summary of every compared pair of problem vs bench (paired as msprobe compare pairs them; the pair's
 // NPU dump.json gives construct.json for the innermost-entry rule). Pairs without a core table are left out.
@@ -27,7 +27,7 @@ Verdicts summarizeComparisons(const std::filesystem::path& problem, const std::f
     const std::map<Key, std::shared_ptr<const CompareRows>>& results);
 
 // "First divergence: ENTRY — why: REASON; NaN/Inf first at ENTRY; N rows unpaired" (or "No divergence: …").
-QString verdictText(const msprobe::PairOutcome& outcome);
+QString verdictText(const msprobe::compare::PairOutcome& outcome);
 
 // The verdict JSON of `msprobe compare --json` for these pairs (only: one (step, rank) pair, else all).
 std::string verdictJson(const Verdicts& verdicts, std::optional<Key> only = std::nullopt);
@@ -35,4 +35,4 @@ std::string verdictJson(const Verdicts& verdicts, std::optional<Key> only = std:
 // "rank3" -> 3, "step12" -> 12; anything else -> 0 (how the session keys a compared pair).
 int numberAfter(const std::string& text, const std::string& prefix);
 
-} // namespace studio
+} // namespace msprobe::studio

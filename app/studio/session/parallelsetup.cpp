@@ -14,7 +14,7 @@
 #include <regex>
 #include <set>
 
-namespace studio {
+namespace msprobe::studio {
 
 namespace {
 
@@ -230,7 +230,7 @@ std::optional<std::string> orderWithTpGroup(const msprobe::parallel::ParallelCon
                 std::sort(tp.begin(), tp.end());
                 return tp == sorted;
             });
-        } catch (const msprobe::Error&) {
+        } catch (const msprobe::support::Error&) {
             return false;
         }
     };
@@ -264,7 +264,7 @@ QString rememberKey(const LoadRequest& request)
     return QString::fromLatin1(QCryptographicHash::hash(text.toUtf8(), QCryptographicHash::Sha1).toHex());
 }
 
-} // namespace studio
+} // namespace msprobe::studio
 
 ParallelSetup::ParallelSetup(StudioSession* session, QObject* parent)
     : QObject(parent ? parent : session)
@@ -281,14 +281,14 @@ QString ParallelSetup::setConfig(const msprobe::parallel::ParallelConfig& config
 {
     try {
         m_layout = std::make_shared<const msprobe::parallel::ParallelLayout>(msprobe::parallel::deriveLayout(config));
-    } catch (const msprobe::Error& error) {
+    } catch (const msprobe::support::Error& error) {
         return QString::fromUtf8(error.what());
     }
     m_config = config;
     m_source = source;
     m_detail = detail;
     if (m_session && source == Source::User)
-        remember(studio::rememberKey(m_session->request()));
+        remember(msprobe::studio::rememberKey(m_session->request()));
     emit changed();
     return {};
 }
@@ -332,9 +332,9 @@ void ParallelSetup::readFromSession()
     if (!m_session)
         return;
     m_hints = {};
-    if (restore(studio::rememberKey(m_session->request())))
+    if (restore(msprobe::studio::rememberKey(m_session->request())))
         return;
-    m_hints = studio::hintsFromSession(*m_session);
+    m_hints = msprobe::studio::hintsFromSession(*m_session);
     const bool merged = !m_session->request().parallelMerge.empty();
     if (!m_hints.worldSize || !m_hints.numLayers) {
         m_layout.reset();
@@ -343,10 +343,10 @@ void ParallelSetup::readFromSession()
         emit changed();
         return;
     }
-    msprobe::parallel::ParallelConfig config = studio::configFromHints(m_hints, {});
+    msprobe::parallel::ParallelConfig config = msprobe::studio::configFromHints(m_hints, {});
     if (!merged && !m_hints.tpGroup.empty()) {
         // The dumps' group must be a TP group of the grid drawn; Megatron's default order may not make it one.
-        if (const auto order = studio::orderWithTpGroup(config, m_hints.tpGroup)) {
+        if (const auto order = msprobe::studio::orderWithTpGroup(config, m_hints.tpGroup)) {
             if (*order != config.order)
                 m_hints.sources << tr("order %1: the first that makes that group a TP group").arg(QString::fromStdString(*order));
             config.order = *order;

@@ -19,7 +19,7 @@
 
 class StudioSession;
 
-namespace studio {
+namespace msprobe::studio {
 
 // What the dumps or the graph flags tell about the configuration; fields left empty are unknown.
 struct ParallelHints {
@@ -56,7 +56,7 @@ std::map<int, RowResult> worstResultPerRank(const StudioSession& session, int st
 // The key configurations are remembered under: the opened input(s).
 QString rememberKey(const LoadRequest& request);
 
-} // namespace studio
+} // namespace msprobe::studio
 
 class ParallelSetup : public QObject {
     Q_OBJECT
@@ -79,7 +79,7 @@ public:
     // Where the configuration came from, in words ("read from the dumps: tp 2 from group_ranks of …").
     QString sourceText() const;
     // What the dumps gave when no layout could be derived from them (e.g. the layer count is missing).
-    const studio::ParallelHints& lastHints() const { return m_hints; }
+    const msprobe::studio::ParallelHints& lastHints() const { return m_hints; }
 
     // Reads the session again (what a finished load does).
     void readFromSession();
@@ -96,5 +96,5 @@ private:
     std::shared_ptr<const msprobe::parallel::ParallelLayout> m_layout;
     Source m_source = Source::None;
     QString m_detail;
-    studio::ParallelHints m_hints;
+    msprobe::studio::ParallelHints m_hints;
 };

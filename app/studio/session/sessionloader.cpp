@@ -14,21 +14,21 @@
 
 namespace fs = std::filesystem;
 
-namespace sessionloader {
+namespace msprobe::studio::sessionloader {
 
 namespace {
 
 void checkCancel(const std::atomic<bool>* cancel)
 {
     if (cancel && cancel->load())
-        throw msprobe::Error("cancelled");
+        throw msprobe::support::Error("cancelled");
 }
 
 } // namespace
 
-studio::GraphStage loadVisDb(const fs::path& file)
+msprobe::studio::GraphStage loadVisDb(const fs::path& file)
 {
-    studio::GraphStage stage;
+    msprobe::studio::GraphStage stage;
     stage.visDbPath = QString::fromStdString(file.string());
     stage.db = std::make_shared<msprobe::graph::VisDb>(file);
     stage.config = stage.db->config();
@@ -41,11 +41,11 @@ studio::GraphStage loadVisDb(const fs::path& file)
         if (!pair.problem) // a bench graph alone is shown as a single graph
             std::swap(pair.problem, pair.bench);
     if (stage.graphs.empty())
-        throw msprobe::Error(file.string(), "tb_nodes", "the database holds no graph");
+        throw msprobe::support::Error(file.string(), "tb_nodes", "the database holds no graph");
     return stage;
 }
 
-studio::GraphStage buildGraphs(const fs::path& problem, const fs::path& bench, const fs::path& outputDir,
+msprobe::studio::GraphStage buildGraphs(const fs::path& problem, const fs::path& bench, const fs::path& outputDir,
     const LoadRequest& request, const std::atomic<bool>* cancel, const Progress& progress,
     const std::function<void(const std::string& message)>& warn, SharedDumps* dumps)
 {
@@ -74,29 +74,29 @@ studio::GraphStage buildGraphs(const fs::path& problem, const fs::path& bench, c
     return loadVisDb(result.database);
 }
 
-std::map<studio::Key, std::shared_ptr<const CompareRows>> compareDumps(const fs::path& problem, const fs::path& bench,
+std::map<msprobe::studio::Key, std::shared_ptr<const CompareRows>> compareDumps(const fs::path& problem, const fs::path& bench,
     const LoadRequest& request, const std::atomic<bool>* cancel, const Progress& progress, SharedDumps* dumps)
 {
-    const auto pairs = msprobe::resolveComparePairs(problem, bench, fs::path(), false);
-    std::map<studio::Key, std::shared_ptr<const CompareRows>> results;
-    msprobe::CompareOptions options;
+    const auto pairs = msprobe::compare::resolveComparePairs(problem, bench, fs::path(), false);
+    std::map<msprobe::studio::Key, std::shared_ptr<const CompareRows>> results;
+    msprobe::compare::CompareOptions options;
     options.fuzzyMatch = request.fuzzyMatch;
-    msprobe::CompareHooks hooks;
+    msprobe::compare::CompareHooks hooks;
     if (dumps)
         hooks.readDump = [dumps](const fs::path& file) { return dumps->borrow(file); };
-    msprobe::compareEachPair(pairs, options, cancel,
-        [&](std::size_t i, const msprobe::ComparePair& pair) {
+    msprobe::compare::compareEachPair(pairs, options, cancel,
+        [&](std::size_t i, const msprobe::compare::ComparePair& pair) {
             if (progress)
                 progress(static_cast<int>(100 * i / pairs.size()), pair.step + (pair.step.empty() ? "" : " ") + pair.label);
         },
-        [&](const msprobe::ComparePair& pair, std::unique_ptr<msprobe::CompareTable> table) {
+        [&](const msprobe::compare::ComparePair& pair, std::unique_ptr<msprobe::compare::CompareTable> table) {
             results[{ pair.stepNumber, pair.rankNumber }] = compareRowsOf(std::move(table));
         },
         std::move(hooks));
     return results;
 }
 
-std::map<studio::Key, std::shared_ptr<const CompareRows>> readCompareCsv(const fs::path& file)
+std::map<msprobe::studio::Key, std::shared_ptr<const CompareRows>> readCompareCsv(const fs::path& file)
 {
     static const std::regex rankInName(R"(_rank(\d+)_)");
     int step = 0, rank = 0;
@@ -105,12 +105,12 @@ std::map<studio::Key, std::shared_ptr<const CompareRows>> readCompareCsv(const f
     if (std::regex_search(name, match, rankInName))
         rank = std::stoi(match[1]);
     // compare writes a dump_path's results in step{N} folders named as the dump's.
-    if (const auto parent = msprobe::stepNumberOf(file.parent_path().filename().string()))
+    if (const auto parent = msprobe::dump::stepNumberOf(file.parent_path().filename().string()))
         step = *parent;
-    msprobe::CsvTable table = msprobe::readCsvFile(file);
+    msprobe::support::CsvTable table = msprobe::support::readCsvFile(file);
     // Every compare CSV (statistics, md5, tensor; ours or the reference's) names both sides.
     if (table.column("NPU Name") < 0 || table.column("Bench Name") < 0)
-        throw msprobe::Error(file.string(), "line 1",
+        throw msprobe::support::Error(file.string(), "line 1",
             "not a compare result: the header has no \"NPU Name\" and \"Bench Name\" columns");
     return { { { step, rank }, compareRowsOf(std::move(table)) } };
 }
@@ -122,8 +122,8 @@ fs::path newOutputDir(const QString& chosen)
         dir = QStandardPaths::writableLocation(QStandardPaths::CacheLocation) + QStringLiteral("/graphs/")
             + QDateTime::currentDateTime().toString(QStringLiteral("yyyyMMdd-HHmmss-zzz"));
     if (!QDir().mkpath(dir))
-        throw msprobe::Error(dir.toStdString(), {}, "cannot create the output folder");
+        throw msprobe::support::Error(dir.toStdString(), {}, "cannot create the output folder");
     return fs::path(dir.toStdString());
 }
 
-} // namespace sessionloader
+} // namespace msprobe::studio::sessionloader

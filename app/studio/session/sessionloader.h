@@ -12,30 +12,30 @@
 #include <map>
 #include <string>
 
-namespace sessionloader {
+namespace msprobe::studio::sessionloader {
 
 using Progress = std::function<void(int percent, const std::string& stage)>;
 
 // Every (step, rank) graph of the database, problem and bench side.
-studio::GraphStage loadVisDb(const std::filesystem::path& file);
+msprobe::studio::GraphStage loadVisDb(const std::filesystem::path& file);
 
 // msprobe graph_visualize of problem (and bench when not empty) into outputDir, then loadVisDb. warn receives
 // what graph_visualize would log as warnings (e.g. a layer mapping it could not read). dumps, when given,
 // parses each dump.json for the graphs and keeps the parse for compareDumps.
-studio::GraphStage buildGraphs(const std::filesystem::path& problem, const std::filesystem::path& bench,
+msprobe::studio::GraphStage buildGraphs(const std::filesystem::path& problem, const std::filesystem::path& bench,
     const std::filesystem::path& outputDir, const LoadRequest& request, const std::atomic<bool>* cancel, const Progress& progress,
     const std::function<void(const std::string& message)>& warn = {}, SharedDumps* dumps = nullptr);
 
 // The compare engine on every rank pair of the two dumps (paired as msprobe compare pairs them). dumps, when
 // given, hands over the parses buildGraphs made instead of reading the files again.
-std::map<studio::Key, std::shared_ptr<const CompareRows>> compareDumps(const std::filesystem::path& problem,
+std::map<msprobe::studio::Key, std::shared_ptr<const CompareRows>> compareDumps(const std::filesystem::path& problem,
     const std::filesystem::path& bench, const LoadRequest& request, const std::atomic<bool>* cancel, const Progress& progress,
     SharedDumps* dumps = nullptr);
 
 // A compare_result CSV; its step and rank come from the path ("…/step1/compare_result_rank2_….csv"), else 0.
-std::map<studio::Key, std::shared_ptr<const CompareRows>> readCompareCsv(const std::filesystem::path& file);
+std::map<msprobe::studio::Key, std::shared_ptr<const CompareRows>> readCompareCsv(const std::filesystem::path& file);
 
 // A new folder for generated vis.dbs under the cache location.
 std::filesystem::path newOutputDir(const QString& chosen);
 
-} // namespace sessionloader
+} // namespace msprobe::studio::sessionloader

@@ -15,6 +15,8 @@
 #include <memory>
 #include <utility>
 
+namespace msprobe::studio {
+
 struct LoadRequest {
     enum class Kind { DumpFolder, Pair, VisDb, CompareCsv };
     Kind kind = Kind::DumpFolder;
@@ -32,8 +34,6 @@ struct LoadRequest {
     static LoadRequest forPaths(const QStringList& paths, QString* error);
 };
 
-namespace studio {
-
 using Key = std::pair<int, int>; // (step, rank)
 
 struct GraphPair {
@@ -49,4 +49,4 @@ struct GraphStage {
     std::map<Key, GraphPair> graphs;
 };
 
-} // namespace studio
+} // namespace msprobe::studio

@@ -5,6 +5,8 @@
 
 namespace fs = std::filesystem;
 
+namespace msprobe::studio {
+
 std::shared_ptr<SharedDumps::Slot> SharedDumps::slotOf(const fs::path& file)
 {
     std::error_code ec;
@@ -18,13 +20,15 @@ std::shared_ptr<SharedDumps::Slot> SharedDumps::slotOf(const fs::path& file)
     return slot;
 }
 
-std::shared_ptr<const msprobe::DumpFile> SharedDumps::borrow(const fs::path& file)
+std::shared_ptr<const msprobe::dump::DumpFile> SharedDumps::borrow(const fs::path& file)
 {
     const auto slot = slotOf(file);
     const std::lock_guard lock(slot->mutex);
     if (!slot->dump) {
         ++m_parses;
-        slot->dump = std::make_shared<const msprobe::DumpFile>(msprobe::readDumpJson(file));
+        slot->dump = std::make_shared<const msprobe::dump::DumpFile>(msprobe::dump::readDumpJson(file));
     }
     return slot->dump;
 }
+
+} // namespace msprobe::studio

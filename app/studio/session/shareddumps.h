@@ -14,17 +14,19 @@
 #include <mutex>
 #include <string>
 
+namespace msprobe::studio {
+
 class SharedDumps {
 public:
     // The parsed file, read now unless an earlier call read it. Throws msprobe::Error as readDumpJson does.
-    std::shared_ptr<const msprobe::DumpFile> borrow(const std::filesystem::path& file);
+    std::shared_ptr<const msprobe::dump::DumpFile> borrow(const std::filesystem::path& file);
     // How many times a dump.json was parsed here.
     std::size_t parses() const { return m_parses.load(); }
 
 private:
     struct Slot {
         std::mutex mutex;
-        std::shared_ptr<const msprobe::DumpFile> dump;
+        std::shared_ptr<const msprobe::dump::DumpFile> dump;
     };
     std::shared_ptr<Slot> slotOf(const std::filesystem::path& file);
 
@@ -32,3 +34,5 @@ private:
     std::map<std::string, std::shared_ptr<Slot>> m_slots; // by canonical path
     std::atomic<std::size_t> m_parses { 0 };
 };
+
+} // namespace msprobe::studio

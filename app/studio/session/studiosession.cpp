@@ -24,16 +24,16 @@ bool isVisDbFile(const QFileInfo& info) { return info.isFile() && info.fileName(
 bool isCsvFile(const QFileInfo& info) { return info.isFile() && info.suffix().compare(QLatin1String("csv"), Qt::CaseInsensitive) == 0; }
 
 // Scales a stage's 0..100 into [from, to] of the whole load.
-sessionloader::Progress scaled(const sessionloader::Progress& report, int from, int to)
+msprobe::studio::sessionloader::Progress scaled(const msprobe::studio::sessionloader::Progress& report, int from, int to)
 {
     return [report, from, to](int percent, const std::string& stage) { report(from + (to - from) * percent / 100, stage); };
 }
 
 } // namespace
 
-LoadRequest LoadRequest::forPaths(const QStringList& paths, QString* error)
+msprobe::studio::LoadRequest msprobe::studio::LoadRequest::forPaths(const QStringList& paths, QString* error)
 {
-    LoadRequest request;
+    msprobe::studio::LoadRequest request;
     for (const QString& path : paths) {
         if (!QFileInfo::exists(path)) {
             *error = QObject::tr("%1 does not exist.").arg(path);
@@ -89,7 +89,7 @@ void StudioSession::clear()
     m_matcherKey = { -1, -1 };
 }
 
-void StudioSession::open(const LoadRequest& request)
+void StudioSession::open(const msprobe::studio::LoadRequest& request)
 {
     cancel();
     waitForIdle();
@@ -99,7 +99,7 @@ void StudioSession::open(const LoadRequest& request)
     const std::uint64_t generation = ++m_generation;
     m_cancel = std::make_shared<std::atomic<bool>>(false);
     m_loading = true;
-    emit loadStarted(request.kind == LoadRequest::Kind::Pair ? tr("%1 vs %2").arg(request.path, request.bench) : request.path);
+    emit loadStarted(request.kind == msprobe::studio::LoadRequest::Kind::Pair ? tr("%1 vs %2").arg(request.path, request.bench) : request.path);
     m_future = QtConcurrent::run([this, request, generation, cancelFlag = m_cancel] { runLoad(request, generation, cancelFlag); });
 }
 
@@ -148,11 +148,11 @@ void StudioSession::applyGraphs(GraphStage stage)
     emit graphsChanged();
 }
 
-void StudioSession::runLoad(LoadRequest request, std::uint64_t generation, std::shared_ptr<std::atomic<bool>> cancelFlag)
+void StudioSession::runLoad(msprobe::studio::LoadRequest request, std::uint64_t generation, std::shared_ptr<std::atomic<bool>> cancelFlag)
 {
     const std::atomic<bool>* cancel = cancelFlag.get();
     auto lastPercent = std::make_shared<int>(-1);
-    const sessionloader::Progress report = [this, generation, lastPercent](int percent, const std::string& stage) {
+    const msprobe::studio::sessionloader::Progress report = [this, generation, lastPercent](int percent, const std::string& stage) {
         if (percent == *lastPercent)
             return;
         *lastPercent = percent;
@@ -176,18 +176,18 @@ void StudioSession::runLoad(LoadRequest request, std::uint64_t generation, std::
     };
     try {
         switch (request.kind) {
-        case LoadRequest::Kind::DumpFolder: {
+        case msprobe::studio::LoadRequest::Kind::DumpFolder: {
             report(0, "reading the dump folder");
-            auto summary = std::make_shared<const msprobe::TreeSummary>(msprobe::summarizeDumpTree(msprobe::discoverDumpTree(nativePath(request.path))));
+            auto summary = std::make_shared<const msprobe::dump::TreeSummary>(msprobe::dump::summarizeDumpTree(msprobe::dump::discoverDumpTree(nativePath(request.path))));
             publishPart(generation, [this, summary] {
                 m_summary = summary;
                 emit summaryChanged();
             });
             try {
-                auto stage = sessionloader::buildGraphs(nativePath(request.path), {}, sessionloader::newOutputDir(request.outputDir),
+                auto stage = msprobe::studio::sessionloader::buildGraphs(nativePath(request.path), {}, msprobe::studio::sessionloader::newOutputDir(request.outputDir),
                     request, cancel, scaled(report, 30, 100), graphWarning);
                 publishPart(generation, [this, stage]() mutable { applyGraphs(std::move(stage)); });
-            } catch (const msprobe::Error& error) {
+            } catch (const msprobe::support::Error& error) {
                 if (cancel->load())
                     throw;
                 const QString why = QString::fromUtf8(error.what());
@@ -196,15 +196,15 @@ void StudioSession::runLoad(LoadRequest request, std::uint64_t generation, std::
             }
             break;
         }
-        case LoadRequest::Kind::Pair: {
+        case msprobe::studio::LoadRequest::Kind::Pair: {
             QStringList failures;
             // One parse of each dump.json, shared by the graphs and the compare tables.
-            SharedDumps dumps;
+            msprobe::studio::SharedDumps dumps;
             try {
-                auto stage = sessionloader::buildGraphs(nativePath(request.path), nativePath(request.bench),
-                    sessionloader::newOutputDir(request.outputDir), request, cancel, scaled(report, 0, 60), graphWarning, &dumps);
+                auto stage = msprobe::studio::sessionloader::buildGraphs(nativePath(request.path), nativePath(request.bench),
+                    msprobe::studio::sessionloader::newOutputDir(request.outputDir), request, cancel, scaled(report, 0, 60), graphWarning, &dumps);
                 publishPart(generation, [this, stage]() mutable { applyGraphs(std::move(stage)); });
-            } catch (const msprobe::Error& error) {
+            } catch (const msprobe::support::Error& error) {
                 if (cancel->load())
                     throw;
                 const QString why = QString::fromUtf8(error.what());
@@ -212,16 +212,16 @@ void StudioSession::runLoad(LoadRequest request, std::uint64_t generation, std::
                 failures << tr("Graph: %1").arg(why);
             }
             try {
-                auto results = sessionloader::compareDumps(nativePath(request.path), nativePath(request.bench), request, cancel,
+                auto results = msprobe::studio::sessionloader::compareDumps(nativePath(request.path), nativePath(request.bench), request, cancel,
                     scaled(report, 60, 100), &dumps);
-                auto verdicts = studio::summarizeComparisons(nativePath(request.path), nativePath(request.bench), results);
+                auto verdicts = msprobe::studio::summarizeComparisons(nativePath(request.path), nativePath(request.bench), results);
                 publishPart(generation, [this, results, verdicts = std::move(verdicts)] {
                     m_compare = results;
                     m_verdicts = verdicts;
                     m_allCompare.reset();
                     emit compareChanged();
                 });
-            } catch (const msprobe::Error& error) {
+            } catch (const msprobe::support::Error& error) {
                 if (cancel->load())
                     throw;
                 failures << tr("Compare: %1").arg(QString::fromUtf8(error.what()));
@@ -235,25 +235,25 @@ void StudioSession::runLoad(LoadRequest request, std::uint64_t generation, std::
                 warn(failure);
             // The Dump summary tab: the problem side's, read last so the graphs and the table come first.
             try {
-                auto summary = std::make_shared<const msprobe::TreeSummary>(
-                    msprobe::summarizeDumpTree(msprobe::discoverDumpTree(nativePath(request.path))));
+                auto summary = std::make_shared<const msprobe::dump::TreeSummary>(
+                    msprobe::dump::summarizeDumpTree(msprobe::dump::discoverDumpTree(nativePath(request.path))));
                 publishPart(generation, [this, summary] {
                     m_summary = summary;
                     emit summaryChanged();
                 });
-            } catch (const msprobe::Error& error) {
+            } catch (const msprobe::support::Error& error) {
                 if (cancel->load())
                     throw;
                 warn(tr("Dump summary: %1").arg(QString::fromUtf8(error.what())));
             }
             break;
         }
-        case LoadRequest::Kind::VisDb: {
+        case msprobe::studio::LoadRequest::Kind::VisDb: {
             report(0, "reading the vis.db");
-            auto stage = sessionloader::loadVisDb(nativePath(request.path));
+            auto stage = msprobe::studio::sessionloader::loadVisDb(nativePath(request.path));
             publishPart(generation, [this, stage]() mutable { applyGraphs(std::move(stage)); });
             // A compare db alone still has its compare columns: the table shows them.
-            auto results = studio::compareRowsFromVisDb(*stage.db, nativePath(request.path));
+            auto results = msprobe::studio::compareRowsFromVisDb(*stage.db, nativePath(request.path));
             publishPart(generation, [this, results] {
                 m_compare = results;
                 m_allCompare.reset();
@@ -261,9 +261,9 @@ void StudioSession::runLoad(LoadRequest request, std::uint64_t generation, std::
             });
             break;
         }
-        case LoadRequest::Kind::CompareCsv: {
+        case msprobe::studio::LoadRequest::Kind::CompareCsv: {
             report(0, "reading the CSV");
-            auto results = sessionloader::readCompareCsv(nativePath(request.path));
+            auto results = msprobe::studio::sessionloader::readCompareCsv(nativePath(request.path));
             publishPart(generation, [this, results] {
                 m_compare = results;
                 m_allCompare.reset();
@@ -285,21 +285,21 @@ StudioSession::GraphPair StudioSession::graphs(int step, int rank) const
     return it == m_graphs.end() ? GraphPair {} : it->second;
 }
 
-std::shared_ptr<const CompareRows> StudioSession::compareRows(int step, int rank) const
+std::shared_ptr<const msprobe::studio::CompareRows> StudioSession::compareRows(int step, int rank) const
 {
     const auto it = m_compare.find({ step, rank });
     return it == m_compare.end() ? nullptr : it->second;
 }
 
-std::shared_ptr<const CompareRows> StudioSession::allCompareRows() const
+std::shared_ptr<const msprobe::studio::CompareRows> StudioSession::allCompareRows() const
 {
     if (m_compare.size() < 2)
         return nullptr;
     if (!m_allCompare) {
-        std::vector<CompareRowsPart> parts;
+        std::vector<msprobe::studio::CompareRowsPart> parts;
         for (const auto& [key, rows] : m_compare)
             parts.push_back({ key.first, key.second, rows });
-        m_allCompare = combinedCompareRows(std::move(parts));
+        m_allCompare = msprobe::studio::combinedCompareRows(std::move(parts));
     }
     return m_allCompare;
 }
@@ -324,18 +324,18 @@ std::vector<int> StudioSession::ranks() const
     return { found.begin(), found.end() };
 }
 
-std::optional<msprobe::DivergencePoint> StudioSession::firstDivergence(int step, int rank) const
+std::optional<msprobe::compare::DivergencePoint> StudioSession::firstDivergence(int step, int rank) const
 {
-    if (const msprobe::PairOutcome* outcome = verdict(step, rank))
+    if (const msprobe::compare::PairOutcome* outcome = verdict(step, rank))
         return outcome->firstDivergence;
     const auto rows = compareRows(step, rank);
-    const msprobe::CompareTable* table = rows ? rows->table() : nullptr;
+    const msprobe::compare::CompareTable* table = rows ? rows->table() : nullptr;
     if (!table)
         return std::nullopt;
-    return msprobe::firstDivergence(*table);
+    return msprobe::compare::firstDivergence(*table);
 }
 
-const msprobe::PairOutcome* StudioSession::verdict(int step, int rank) const
+const msprobe::compare::PairOutcome* StudioSession::verdict(int step, int rank) const
 {
     const auto it = m_verdicts.find({ step, rank });
     return it == m_verdicts.end() ? nullptr : &it->second;

@@ -26,42 +26,42 @@
 class StudioSession : public QObject {
     Q_OBJECT
 public:
-    using GraphPair = studio::GraphPair;
-    using Key = studio::Key;
-    using GraphStage = studio::GraphStage;
+    using GraphPair = msprobe::studio::GraphPair;
+    using Key = msprobe::studio::Key;
+    using GraphStage = msprobe::studio::GraphStage;
 
     explicit StudioSession(QObject* parent = nullptr);
     ~StudioSession() override;
 
-    void open(const LoadRequest& request);
+    void open(const msprobe::studio::LoadRequest& request);
     void cancel();
     bool isLoading() const { return m_loading; }
     // Blocks until the worker has stopped (shutdown, tests).
     void waitForIdle();
 
-    const LoadRequest& request() const { return m_request; }
-    std::shared_ptr<const msprobe::TreeSummary> summary() const { return m_summary; }
+    const msprobe::studio::LoadRequest& request() const { return m_request; }
+    std::shared_ptr<const msprobe::dump::TreeSummary> summary() const { return m_summary; }
     QString visDbPath() const { return m_visDbPath; }
     const msprobe::graph::VisDbConfig& config() const { return m_config; }
     std::shared_ptr<msprobe::graph::VisDb> visDb() const { return m_db; }
     const std::map<Key, GraphPair>& graphs() const { return m_graphs; }
     GraphPair graphs(int step, int rank) const;
-    std::shared_ptr<const CompareRows> compareRows(int step, int rank) const;
+    std::shared_ptr<const msprobe::studio::CompareRows> compareRows(int step, int rank) const;
     // Every step's and rank's compare rows in one table (Step and Rank columns first); null unless there are two
     // or more compared pairs.
-    std::shared_ptr<const CompareRows> allCompareRows() const;
-    const std::map<Key, std::shared_ptr<const CompareRows>>& compareResults() const { return m_compare; }
+    std::shared_ptr<const msprobe::studio::CompareRows> allCompareRows() const;
+    const std::map<Key, std::shared_ptr<const msprobe::studio::CompareRows>>& compareResults() const { return m_compare; }
     // Steps and ranks present in the graphs or the compare results, sorted.
     std::vector<int> steps() const;
     std::vector<int> ranks() const;
     QStringList warnings() const { return m_warnings; }
     // The core's first-divergence verdict (the rule `msprobe compare` prints) for a pair compared in this
     // session; nullopt when none diverges or the pair has no compare table here (a CSV or a vis.db alone).
-    std::optional<msprobe::DivergencePoint> firstDivergence(int step, int rank) const;
+    std::optional<msprobe::compare::DivergencePoint> firstDivergence(int step, int rank) const;
     // The pair's summary as `msprobe compare` prints it (counts, first divergence, first NaN/Inf); null when the
     // pair was not compared here.
-    const msprobe::PairOutcome* verdict(int step, int rank) const;
-    const studio::Verdicts& verdicts() const { return m_verdicts; }
+    const msprobe::compare::PairOutcome* verdict(int step, int rank) const;
+    const msprobe::studio::Verdicts& verdicts() const { return m_verdicts; }
     // Why the dumps opened have no graph (an L1 dump: no construct.json); empty when graphs loaded or none was asked.
     QString graphUnavailable() const { return m_graphUnavailable; }
     // How many dump.json parses the last pair load made: one per file, the graphs and the compare sharing it.
@@ -92,7 +92,7 @@ signals:
 
 private:
     void clear();
-    void runLoad(LoadRequest request, std::uint64_t generation, std::shared_ptr<std::atomic<bool>> cancel);
+    void runLoad(msprobe::studio::LoadRequest request, std::uint64_t generation, std::shared_ptr<std::atomic<bool>> cancel);
     // Runs f on the GUI thread if generation is still the current one.
     template <typename F>
     void publish(std::uint64_t generation, F&& f);
@@ -102,18 +102,18 @@ private:
     void replaceWithPending();
     void applyGraphs(GraphStage stage);
 
-    LoadRequest m_request;
-    LoadRequest m_pendingRequest; // the load under way; becomes m_request when its first part arrives
+    msprobe::studio::LoadRequest m_request;
+    msprobe::studio::LoadRequest m_pendingRequest; // the load under way; becomes m_request when its first part arrives
     bool m_replacePending = false;
-    std::shared_ptr<const msprobe::TreeSummary> m_summary;
+    std::shared_ptr<const msprobe::dump::TreeSummary> m_summary;
     QString m_visDbPath;
     msprobe::graph::VisDbConfig m_config;
     std::shared_ptr<msprobe::graph::VisDb> m_db;
     std::map<Key, GraphPair> m_graphs;
-    std::map<Key, std::shared_ptr<const CompareRows>> m_compare;
-    mutable std::shared_ptr<const CompareRows> m_allCompare; // built on first use
+    std::map<Key, std::shared_ptr<const msprobe::studio::CompareRows>> m_compare;
+    mutable std::shared_ptr<const msprobe::studio::CompareRows> m_allCompare; // built on first use
     QStringList m_warnings;
-    studio::Verdicts m_verdicts;
+    msprobe::studio::Verdicts m_verdicts;
     QString m_graphUnavailable;
     std::size_t m_dumpParses = 0;
     std::shared_ptr<msprobe::graph::ManualMatcher> m_matcher;

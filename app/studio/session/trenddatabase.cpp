@@ -10,7 +10,7 @@
 #include <limits>
 #include <map>
 
-namespace trendview {
+namespace msprobe::studio {
 
 namespace {
 
@@ -96,19 +96,19 @@ TrendDatabase::TrendDatabase(const QString& file)
     : m_file(file)
 {
     const std::string path = file.toStdString();
-    m_db = std::make_unique<msprobe::SqliteDb>(std::filesystem::path(path), true);
+    m_db = std::make_unique<msprobe::support::SqliteDb>(std::filesystem::path(path), true);
     std::map<QString, QStringList> statsOf;
     try {
-        msprobe::SqliteStatement columns(*m_db, "SELECT name FROM pragma_table_info('trend_data')");
+        msprobe::support::SqliteStatement columns(*m_db, "SELECT name FROM pragma_table_info('trend_data')");
         while (columns.step()) {
             const QString column = text(columns.columnText(0));
             const auto& known = msprobe::trend::monitorStatOrder();
             if (std::find(known.begin(), known.end(), column.toStdString()) != known.end())
                 m_statColumns << column;
         }
-        msprobe::SqliteStatement global(*m_db, "SELECT * FROM global_stats ORDER BY ROWID DESC LIMIT 1");
+        msprobe::support::SqliteStatement global(*m_db, "SELECT * FROM global_stats ORDER BY ROWID DESC LIMIT 1");
         if (!global.step())
-            throw msprobe::Error(path, "global_stats", "the table is empty: not a database data2db wrote");
+            throw msprobe::support::Error(path, "global_stats", "the table is empty: not a database data2db wrote");
         for (int c = 0; c < global.columnCount(); ++c) {
             const QString name = text(global.columnName(c));
             if (name == QLatin1String("max_rank"))
@@ -126,15 +126,15 @@ TrendDatabase::TrendDatabase(const QString& file)
                 m_stats.push_back(stats);
             }
         }
-    } catch (const msprobe::Error& error) {
+    } catch (const msprobe::support::Error& error) {
         if (m_statColumns.isEmpty() || std::string_view(error.what()).find("no such table") != std::string_view::npos)
-            throw msprobe::Error(path, {}, std::string("not a trend database (") + error.what() + ")");
+            throw msprobe::support::Error(path, {}, std::string("not a trend database (") + error.what() + ")");
         throw;
     }
     if (m_statColumns.isEmpty())
-        throw msprobe::Error(path, "trend_data", "not a trend database (no trend_data table with statistic columns)");
+        throw msprobe::support::Error(path, "trend_data", "not a trend database (no trend_data table with statistic columns)");
     // The distinct ranks, one seek each on the key's first column (global_stats' max_rank is not trusted to be dense).
-    msprobe::SqliteStatement nextRank(*m_db, "SELECT rank FROM trend_data WHERE rank > ?1 ORDER BY rank LIMIT 1");
+    msprobe::support::SqliteStatement nextRank(*m_db, "SELECT rank FROM trend_data WHERE rank > ?1 ORDER BY rank LIMIT 1");
     for (std::int64_t after = std::numeric_limits<std::int64_t>::min();;) {
         nextRank.bindInt(1, after);
         if (!nextRank.step())
@@ -152,7 +152,7 @@ const std::vector<std::pair<std::int64_t, std::int64_t>>& TrendDatabase::rankSte
     // Past this many pairs, seeking them all costs about as much as one scan of the table.
     constexpr std::size_t kMaxPairs = 200000;
     std::vector<std::pair<std::int64_t, std::int64_t>> pairs;
-    msprobe::SqliteStatement nextStep(*m_db, "SELECT step FROM trend_data WHERE rank = ?1 AND step > ?2 ORDER BY step LIMIT 1");
+    msprobe::support::SqliteStatement nextStep(*m_db, "SELECT step FROM trend_data WHERE rank = ?1 AND step > ?2 ORDER BY step LIMIT 1");
     for (const std::int64_t rank : m_ranks)
         for (std::int64_t after = std::numeric_limits<std::int64_t>::min();;) {
             nextStep.bindInt(1, rank);
@@ -179,7 +179,7 @@ const std::vector<std::int64_t>& TrendDatabase::targetsWithData(std::int64_t met
     if (it != m_targetsWithData.end())
         return it->second;
     std::vector<std::int64_t> targets;
-    msprobe::SqliteStatement query(*m_db, "SELECT DISTINCT target_id FROM trend_data WHERE metric_id = ?1 ORDER BY target_id");
+    msprobe::support::SqliteStatement query(*m_db, "SELECT DISTINCT target_id FROM trend_data WHERE metric_id = ?1 ORDER BY target_id");
     query.bindInt(1, metricId);
     while (query.step())
         targets.push_back(query.columnInt(0));
@@ -201,7 +201,7 @@ bool TrendDatabase::validStat(const QString& metric, const QString& stat) const
 
 std::optional<std::int64_t> TrendDatabase::metricId(const QString& metric) const
 {
-    msprobe::SqliteStatement query(*m_db, "SELECT metric_id FROM monitoring_metrics WHERE metric_name = ?");
+    msprobe::support::SqliteStatement query(*m_db, "SELECT metric_id FROM monitoring_metrics WHERE metric_name = ?");
     query.bindText(1, metric.toStdString());
     if (!query.step())
         return std::nullopt;
@@ -229,7 +229,7 @@ std::vector<TrendTarget> TrendDatabase::targets(const QString& metric, const QSt
     const std::vector<std::int64_t>& withData = targetsWithData(*id);
     const QString sql = QStringLiteral("SELECT target_id, vpp_stage, target_name, micro_step FROM monitoring_targets WHERE 1")
         + tagFilter(tags, QStringLiteral("target_id"), 1) + QStringLiteral(" ORDER BY target_id");
-    msprobe::SqliteStatement query(*m_db, sql.toStdString());
+    msprobe::support::SqliteStatement query(*m_db, sql.toStdString());
     for (qsizetype i = 0; i < tags.size(); ++i)
         query.bindText(static_cast<int>(i) + 1, tags[i].toStdString());
     std::vector<TrendTarget> out;
@@ -241,7 +241,7 @@ std::vector<TrendTarget> TrendDatabase::targets(const QString& metric, const QSt
 
 std::optional<TrendTarget> TrendDatabase::targetByJoinName(const QString& joinName) const
 {
-    msprobe::SqliteStatement query(*m_db, "SELECT target_id, vpp_stage, target_name, micro_step FROM monitoring_targets");
+    msprobe::support::SqliteStatement query(*m_db, "SELECT target_id, vpp_stage, target_name, micro_step FROM monitoring_targets");
     while (query.step()) {
         TrendTarget target { query.columnInt(0), query.columnInt(1), query.columnInt(3), text(query.columnText(2)) };
         if (target.joinName() == joinName)
@@ -257,7 +257,7 @@ std::vector<TrendTag> TrendDatabase::tags(const QString& metric) const
         return {};
     // A tag of a metric is mapped to a target when data2db (ours and the reference) stores a row of that metric for
     // it: the mapping alone answers, without a scan of trend_data.
-    msprobe::SqliteStatement query(*m_db,
+    msprobe::support::SqliteStatement query(*m_db,
         "SELECT DISTINCT mt.tag_name, mt.category FROM monitoring_tags mt JOIN tag_target_mapping ttm ON mt.tag_id = "
         "ttm.tag_id WHERE mt.metric_id = ?1 ORDER BY mt.category, mt.tag_name");
     query.bindInt(1, *id);
@@ -292,7 +292,7 @@ TrendGrid TrendDatabase::grid(const TrendQuery& request) const
     const QString sql = QStringLiteral("SELECT t.rank, t.step, t.target_id, t.%1 FROM trend_data t WHERE %2 AND t.metric_id = ?3")
                             .arg(request.stat, where)
         + tagFilter(tags, QStringLiteral("t.target_id"), 5);
-    msprobe::SqliteStatement query(*m_db, sql.toStdString());
+    msprobe::support::SqliteStatement query(*m_db, sql.toStdString());
 
     struct Row {
         std::int64_t x, y;
@@ -329,7 +329,7 @@ TrendGrid TrendDatabase::grid(const TrendQuery& request) const
     else
         readRows(0, 0);
     if (request.dimension != Dimension::Module) {
-        msprobe::SqliteStatement targets(*m_db, "SELECT target_id, vpp_stage, target_name, micro_step FROM monitoring_targets");
+        msprobe::support::SqliteStatement targets(*m_db, "SELECT target_id, vpp_stage, target_name, micro_step FROM monitoring_targets");
         while (targets.step())
             if (const std::int64_t target = targets.columnInt(0); ys.contains(target))
                 targetsById[target] = { target, targets.columnInt(1), targets.columnInt(3), text(targets.columnText(2)) };
@@ -392,7 +392,7 @@ TrendSeries TrendDatabase::series(const TrendQuery& request, std::int64_t xKey, 
                                        "JOIN monitoring_targets m ON t.target_id = m.target_id WHERE t.metric_id = ?1 AND %3")
                             .arg(over, request.stat, where)
         + tagFilter(tags, QStringLiteral("t.target_id"), 4) + QStringLiteral(" ORDER BY %1").arg(over);
-    msprobe::SqliteStatement query(*m_db, sql.toStdString());
+    msprobe::support::SqliteStatement query(*m_db, sql.toStdString());
     QString yLabel;
     const auto readPoints = [&](std::int64_t rank) {
         query.bindInt(1, *id);
@@ -482,4 +482,4 @@ QString gridCsv(const TrendGrid& grid)
     return out;
 }
 
-} // namespace trendview
+} // namespace msprobe::studio

@@ -16,11 +16,11 @@
 #include <optional>
 #include <vector>
 
-namespace msprobe {
+namespace msprobe::support {
 class SqliteDb;
 }
 
-namespace trendview {
+namespace msprobe::studio {
 
 // Step: one step, x = rank, y = target. Rank: one rank, x = step, y = target. Module: one target, x = step,
 // y = rank.
@@ -110,7 +110,7 @@ private:
     const std::vector<std::int64_t>& targetsWithData(std::int64_t metricId) const;
 
     QString m_file;
-    std::unique_ptr<msprobe::SqliteDb> m_db;
+    std::unique_ptr<msprobe::support::SqliteDb> m_db;
     QStringList m_metrics;
     std::vector<QStringList> m_stats;
     QStringList m_statColumns; // trend_data's statistic columns
@@ -132,4 +132,4 @@ bool targetOfModule(const QString& targetName, const QString& module);
 // The grid as CSV: x key, y key, y label, value (empty when no data), one line per cell with data or NULL.
 QString gridCsv(const TrendGrid& grid);
 
-} // namespace trendview
+} // namespace msprobe::studio

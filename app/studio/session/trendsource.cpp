@@ -16,10 +16,10 @@
 #include <cmath>
 
 namespace fs = std::filesystem;
-using trendview::Dimension;
-using trendview::TrendGrid;
-using trendview::TrendQuery;
-using trendview::TrendSeries;
+using msprobe::studio::Dimension;
+using msprobe::studio::TrendGrid;
+using msprobe::studio::TrendQuery;
+using msprobe::studio::TrendSeries;
 
 namespace {
 
@@ -33,7 +33,7 @@ QString trendDatabaseOf(const QString& input, const fs::path& outputDir, const c
     if (info.isFile())
         return input;
     if (!info.isDir())
-        throw msprobe::Error(input.toStdString(), {}, "no such file or folder");
+        throw msprobe::support::Error(input.toStdString(), {}, "no such file or folder");
     const fs::path path(input.toStdString());
     if (msprobe::trend::hasDumpSteps(path)) {
         const fs::path db = outputDir / (std::string(side) + "_dump_data.trend.db");
@@ -48,7 +48,7 @@ QString trendDatabaseOf(const QString& input, const fs::path& outputDir, const c
     const QStringList databases = QDir(input).entryList({ QStringLiteral("*.trend.db") }, QDir::Files, QDir::Name);
     if (databases.size() == 1)
         return QDir(input).filePath(databases.front());
-    throw msprobe::Error(input.toStdString(), {},
+    throw msprobe::support::Error(input.toStdString(), {},
         databases.empty() ? "neither a dump folder (step{S}/...), a monitor folder ({time}-rank{N}-{hash}/ or rank_{N}/) "
                             "nor a folder with a *.trend.db"
                           : "holds several *.trend.db files: open the one to show");
@@ -141,14 +141,14 @@ TrendSource::Resolved TrendSource::resolve(QString problem, QString bench, std::
     Resolved out;
     try {
         const bool importing = !QFileInfo(problem).isFile() || (!bench.isEmpty() && !QFileInfo(bench).isFile());
-        const fs::path outputDir = importing ? sessionloader::newOutputDir(QString()) : fs::path();
+        const fs::path outputDir = importing ? msprobe::studio::sessionloader::newOutputDir(QString()) : fs::path();
         const int sides = bench.isEmpty() ? 1 : 2;
         auto optionsFor = [&](int side, const QString& name) {
             msprobe::trend::ImportOptions options;
             options.threads = 2;
             options.progress = [this, cancel, generation, side, sides, name](std::size_t done, std::size_t total) {
                 if (cancel->load())
-                    throw msprobe::Error("cancelled");
+                    throw msprobe::support::Error("cancelled");
                 const int percent = static_cast<int>((100 * side + 100 * done / std::max<std::size_t>(total, 1)) / sides);
                 QMetaObject::invokeMethod(this, [this, generation, percent, name, done, total] {
                     if (generation == m_generation)
@@ -171,8 +171,8 @@ TrendSource::Resolved TrendSource::resolve(QString problem, QString bench, std::
 void TrendSource::openDatabases(Resolved& resolved) const
 {
     try {
-        resolved.problemDb = std::make_shared<const trendview::TrendDatabase>(resolved.problem);
-        resolved.benchDb = resolved.bench.isEmpty() ? nullptr : std::make_shared<const trendview::TrendDatabase>(resolved.bench);
+        resolved.problemDb = std::make_shared<const msprobe::studio::TrendDatabase>(resolved.problem);
+        resolved.benchDb = resolved.bench.isEmpty() ? nullptr : std::make_shared<const msprobe::studio::TrendDatabase>(resolved.bench);
         const auto& db = *resolved.problemDb;
         if (!resolved.benchDb && !db.metrics().isEmpty() && !db.stats(db.metrics().front()).isEmpty()) {
             TrendQuery first;
@@ -208,7 +208,7 @@ const msprobe::trend::TrendCompareResult& TrendSource::compareFiles(const QStrin
             auto problem = msprobe::trend::readTrendPoints(problemFile.toStdString(), stat.toStdString());
             auto bench = msprobe::trend::readTrendPoints(benchFile.toStdString(), stat.toStdString());
             result = msprobe::trend::compareTrends(std::move(problem), std::move(bench), tolerance);
-        } catch (const msprobe::Error&) {
+        } catch (const msprobe::support::Error&) {
             // A statistic one side lacks: nothing compared, no marks.
         }
     }
@@ -259,9 +259,9 @@ quint64 TrendSource::requestGrid(const TrendQuery& query, bool difference)
         QString error;
         try {
             if (!connections->problem)
-                connections->problem = std::make_unique<trendview::TrendDatabase>(connections->problemFile);
+                connections->problem = std::make_unique<msprobe::studio::TrendDatabase>(connections->problemFile);
             if (!connections->benchFile.isEmpty() && !connections->bench)
-                connections->bench = std::make_unique<trendview::TrendDatabase>(connections->benchFile);
+                connections->bench = std::make_unique<msprobe::studio::TrendDatabase>(connections->benchFile);
             const bool pair = connections->bench && difference;
             const auto* result = pair ? &compareFiles(connections->problemFile, connections->benchFile, query.stat, tolerance) : nullptr;
             if (request != latest->load())
@@ -283,7 +283,7 @@ void TrendSource::finishQueries()
     QCoreApplication::sendPostedEvents(this, QEvent::MetaCall);
 }
 
-TrendGrid TrendSource::gridOf(const trendview::TrendDatabase& problemDb, const trendview::TrendDatabase* benchDb,
+TrendGrid TrendSource::gridOf(const msprobe::studio::TrendDatabase& problemDb, const msprobe::studio::TrendDatabase* benchDb,
     const TrendQuery& query, bool difference, const msprobe::trend::TrendCompareResult* compareResult)
 {
     TrendGrid problem = problemDb.grid(query);

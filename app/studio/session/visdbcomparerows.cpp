@@ -8,7 +8,7 @@
 
 #include <algorithm>
 
-namespace studio {
+namespace msprobe::studio {
 
 namespace {
 
@@ -54,7 +54,7 @@ std::map<Key, std::shared_ptr<const CompareRows>> compareRowsFromVisDb(const msp
                 try {
                     data = nlohmann::ordered_json::parse(*text);
                 } catch (const std::exception& error) {
-                    throw msprobe::Error(file.string(), "node " + node.name, std::string("stored data is not JSON: ") + error.what());
+                    throw msprobe::support::Error(file.string(), "node " + node.name, std::string("stored data is not JSON: ") + error.what());
                 }
                 if (!data.is_object())
                     continue;
@@ -74,7 +74,7 @@ std::map<Key, std::shared_ptr<const CompareRows>> compareRowsFromVisDb(const msp
         }
         if (items.empty())
             continue;
-        msprobe::CsvTable table;
+        msprobe::support::CsvTable table;
         table.header = { "NPU Name", "Bench Name" };
         for (const std::string& column : columns) {
             const auto title = csvTitles().find(column);
@@ -92,4 +92,4 @@ std::map<Key, std::shared_ptr<const CompareRows>> compareRowsFromVisDb(const msp
     return out;
 }
 
-} // namespace studio
+} // namespace msprobe::studio

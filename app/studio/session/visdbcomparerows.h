@@ -10,10 +10,10 @@
 #include <map>
 #include <memory>
 
-namespace studio {
+namespace msprobe::studio {
 
 // One table per (step, rank) of the db's debug ("NPU") graphs; empty for a build db. Throws msprobe::Error for
 // a node whose stored data is not JSON (naming the node).
 std::map<Key, std::shared_ptr<const CompareRows>> compareRowsFromVisDb(const msprobe::graph::VisDb& db, const std::filesystem::path& file);
 
-} // namespace studio
+} // namespace msprobe::studio

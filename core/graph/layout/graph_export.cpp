@@ -160,12 +160,12 @@ void appendSvg(std::string& out, const VisGraph& graph, const Picture& picture, 
         std::snprintf(buf, sizeof buf, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" rx=\"5\" fill=\"%s\" stroke=\"#666666\"%s>",
             b.x + dx, b.y, b.w, b.h, fill.c_str(), dash);
         out += buf;
-        out += "<title>" + markupEscaped(node.name) + "</title></rect>\n";
+        out += "<title>" + support::markupEscaped(node.name) + "</title></rect>\n";
         const double ty = b.expanded ? b.y + 13 : b.y + b.h / 2 + 4;
         std::snprintf(buf, sizeof buf, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"10\" font-family=\"sans-serif\" text-anchor=\"middle\">",
             b.x + dx + b.w / 2, ty);
         out += buf;
-        out += markupEscaped(displayLabel(graph, b.node)) + "</text>\n";
+        out += support::markupEscaped(displayLabel(graph, b.node)) + "</text>\n";
         // A collapsed module tells what it hides: the worst level below and how many nodes are bad.
         const SubtreeSummary& hidden = summary[b.node];
         if (!b.expanded && !node.children.empty() && compare && hidden.bad() > 0) {
@@ -189,7 +189,7 @@ void appendSvg(std::string& out, const VisGraph& graph, const Picture& picture, 
 // All or nothing, as every output: an interrupted or failed write leaves no partial picture (nor replaces one).
 void writeText(const std::filesystem::path& file, const std::string& text)
 {
-    AtomicFile out(file);
+    support::AtomicFile out(file);
     out.write(text);
     out.commit();
 }
@@ -207,7 +207,7 @@ void writePng(const std::filesystem::path& file, const std::vector<std::pair<con
 {
     std::string offered;
     if (!pngExportAvailable(&offered))
-        throw Error(file.string(), {},
+        throw support::Error(file.string(), {},
             "PNG export needs Graphviz's cairo or gd renderer plugin (Debian package libgvc6, registered with "
             "`dot -c`); this Graphviz offers only: "
             + (offered.empty() ? std::string("no output devices") : offered) + ". Export SVG instead.");
@@ -239,11 +239,11 @@ void writePng(const std::filesystem::path& file, const std::vector<std::pair<con
             set(n, "label", displayLabel(graph, b.node));
         }
     }
-    AtomicFile out(file); // Graphviz writes by path: into the temporary, renamed once whole
+    support::AtomicFile out(file); // Graphviz writes by path: into the temporary, renamed once whole
     if (gvLayout(gvc, g, "nop") != 0 || gvRenderFilename(gvc, g, "png", out.temporaryPath().string().c_str()) != 0) {
         agclose(g);
         gvFreeContext(gvc);
-        throw Error(file.string(), {}, "Graphviz cannot render PNG here (its cairo or gd plugin is missing); use SVG");
+        throw support::Error(file.string(), {}, "Graphviz cannot render PNG here (its cairo or gd plugin is missing); use SVG");
     }
     gvFreeLayout(gvc, g);
     agclose(g);
@@ -336,7 +336,7 @@ void exportVisDbPicture(const std::filesystem::path& database, const std::filesy
     const bool compare = db.config().isCompare();
     VisGraph npu = db.load(options.step, options.rank, "NPU");
     if (npu.nodes.empty())
-        throw Error(database.string(), {}, "no NPU graph for step " + std::to_string(options.step) + " rank " + std::to_string(options.rank));
+        throw support::Error(database.string(), {}, "no NPU graph for step " + std::to_string(options.step) + " rank " + std::to_string(options.rank));
     std::vector<std::pair<const VisGraph*, Picture>> sides;
     const auto npuExpanded = chooseExpanded(npu, options);
     sides.emplace_back(&npu, Composer(npu, npuExpanded).compose());

@@ -55,7 +55,7 @@ LayoutResult layoutGroup(const LayoutRequest& request, const LayoutOptions& opti
     }
     GVC_t* gvc = context();
     if (!gvc)
-        throw Error("Graphviz could not create a context");
+        throw support::Error("Graphviz could not create a context");
     Agraph_t* g = agopen(cstr("group"), Agdirected, nullptr);
     agattr(g, AGRAPH, cstr("rankdir"), cstr("TB"));
     agattr(g, AGRAPH, cstr("nodesep"), cstr(number(options.nodeSep / 72.0).c_str()));
@@ -90,7 +90,7 @@ LayoutResult layoutGroup(const LayoutRequest& request, const LayoutOptions& opti
     }
     if (gvLayout(gvc, g, "dot") != 0) {
         agclose(g);
-        throw Error("Graphviz dot layout failed (is the dot layout plugin installed?)");
+        throw support::Error("Graphviz dot layout failed (is the dot layout plugin installed?)");
     }
     const boxf bb = GD_bb(g);
     result.width = bb.UR.x - bb.LL.x;

@@ -5,8 +5,8 @@
 
 namespace msprobe::graph {
 
-std::unordered_map<std::string, std::string> crossRuntimeNodeMap(const ItemTable& npu, const ItemTable& bench,
-    const CrossRuntimeKeys& keys)
+std::unordered_map<std::string, std::string> crossRuntimeNodeMap(const compare::ItemTable& npu, const compare::ItemTable& bench,
+    const compare::CrossRuntimeKeys& keys)
 {
     std::unordered_map<std::string_view, std::string_view> benchByKey;
     for (std::size_t e = 0; e < bench.entries().size() && e < keys.benchEntryKeys.size(); ++e)
@@ -23,17 +23,17 @@ std::unordered_map<std::string, std::string> crossRuntimeNodeMap(const ItemTable
 }
 
 bool keyCrossRuntimeNodePair(std::string_view npuNode, std::span<CompareItem> npu, std::string_view benchNode, std::span<CompareItem> bench,
-    NodePairKeys& keys)
+    compare::NodePairKeys& keys)
 {
     auto sideOf = [](std::string_view node, std::span<CompareItem> items) {
-        NodePairSide side { node, {}, {} };
+        compare::NodePairSide side { node, {}, {} };
         for (const CompareItem& item : items) {
             side.items.push_back(item.name);
             side.tensor.push_back(item.fields.dtype.starts_with("torch.") && item.fields.dtype != "torch.ProcessGroup");
         }
         return side;
     };
-    keys = crossRuntimeNodePairKeys(sideOf(npuNode, npu), sideOf(benchNode, bench));
+    keys = compare::crossRuntimeNodePairKeys(sideOf(npuNode, npu), sideOf(benchNode, bench));
     if (!keys.active)
         return false;
     for (std::size_t i = 0; i < npu.size(); ++i) {
@@ -47,7 +47,7 @@ bool keyCrossRuntimeNodePair(std::string_view npuNode, std::span<CompareItem> np
     return true;
 }
 
-CrossRuntimeGraphSummary crossRuntimeGraphSummary(const Graph& npu, const CrossRuntimeKeys& keys)
+CrossRuntimeGraphSummary crossRuntimeGraphSummary(const Graph& npu, const compare::CrossRuntimeKeys& keys)
 {
     constexpr std::size_t kListed = 20;
     CrossRuntimeGraphSummary summary;
@@ -70,7 +70,7 @@ CrossRuntimeGraphSummary crossRuntimeGraphSummary(const Graph& npu, const CrossR
     if (!unpaired.empty())
         summary.info += "; not paired: " + unpaired + (listed > kListed ? ", ..." : "");
     const std::size_t missing = summary.operators - summary.paired;
-    if (tooManyUnpaired(missing, summary.operators))
+    if (compare::tooManyUnpaired(missing, summary.operators))
         summary.warning = "cross-runtime pairing left " + std::to_string(missing) + " of " + std::to_string(summary.operators)
             + " operator nodes without a partner: more than a tenth were not compared with anything";
     return summary;

@@ -16,14 +16,14 @@ namespace msprobe::graph {
 
 // NPU entry name -> bench entry name for every entry whose cross-runtime key the other side has (the layer map
 // matchGraphs takes).
-std::unordered_map<std::string, std::string> crossRuntimeNodeMap(const ItemTable& npu, const ItemTable& bench,
-    const CrossRuntimeKeys& keys);
+std::unordered_map<std::string, std::string> crossRuntimeNodeMap(const compare::ItemTable& npu, const compare::ItemTable& bench,
+    const compare::CrossRuntimeKeys& keys);
 
 // A node pair matched by hand (the studio, --mapping-file): when one node is an Aten.* operator and the other a
 // Python API, sets every item's pairKey / ignored as the automatic cross-runtime pairing would pair them
 // (crossRuntimeNodePairKeys; the items view keys, keep it alive) and returns true; else leaves them alone.
 bool keyCrossRuntimeNodePair(std::string_view npuNode, std::span<CompareItem> npu, std::string_view benchNode, std::span<CompareItem> bench,
-    NodePairKeys& keys);
+    compare::NodePairKeys& keys);
 
 // What graph_visualize says after matchGraphs: info is "cross-runtime pairing (counted per module call): P of N
 // operator nodes paired; not paired: A, B, ..."; warning is set only when more than a tenth of the operator nodes
@@ -32,6 +32,6 @@ struct CrossRuntimeGraphSummary {
     std::string info, warning;
     std::size_t operators = 0, paired = 0;
 };
-CrossRuntimeGraphSummary crossRuntimeGraphSummary(const Graph& npu, const CrossRuntimeKeys& keys);
+CrossRuntimeGraphSummary crossRuntimeGraphSummary(const Graph& npu, const compare::CrossRuntimeKeys& keys);
 
 } // namespace msprobe::graph

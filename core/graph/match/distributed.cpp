@@ -74,7 +74,7 @@ const ApiConfig* configOf(std::string_view api)
 
 std::string apiOf(const std::string& id)
 {
-    const auto parts = pythonSplit(id, '.');
+    const auto parts = support::pythonSplit(id, '.');
     return parts.size() > 1 ? std::string(parts[1]) : std::string {};
 }
 
@@ -268,7 +268,7 @@ std::string precisionText(double value)
     if (value == static_cast<double>(static_cast<std::int64_t>(value)))
         return std::to_string(static_cast<std::int64_t>(value));
     std::string out;
-    appendPythonFloatRepr(out, value);
+    support::appendPythonFloatRepr(out, value);
     return out;
 }
 
@@ -282,7 +282,7 @@ void dumpPython(std::string& out, const Json& value)
             if (!first)
                 out += ", ";
             first = false;
-            appendJsonString(out, key);
+            support::appendJsonString(out, key);
             out += ": ";
             dumpPython(out, item);
         }
@@ -296,7 +296,7 @@ void dumpPython(std::string& out, const Json& value)
         }
         out += ']';
     } else if (value.is_string()) {
-        appendJsonString(out, value.get<std::string>());
+        support::appendJsonString(out, value.get<std::string>());
     } else {
         out += value.dump();
     }
@@ -304,12 +304,12 @@ void dumpPython(std::string& out, const Json& value)
 
 } // namespace
 
-void analyseDistributed(SqliteDb& db, bool overflowCheck)
+void analyseDistributed(support::SqliteDb& db, bool overflowCheck)
 {
     // data_source -> step -> rank -> nodes
     std::map<std::string, std::map<std::int64_t, StepInfo>> all; // sources and steps: any order will do
     {
-        SqliteStatement query(db, "SELECT node_name, input_data, rank, step, data_source, precision_index, overflow_level "
+        support::SqliteStatement query(db, "SELECT node_name, input_data, rank, step, data_source, precision_index, overflow_level "
                                   "FROM tb_nodes WHERE is_distributed = 1");
         while (query.step()) {
             CommNode node;
@@ -328,7 +328,7 @@ void analyseDistributed(SqliteDb& db, bool overflowCheck)
     }
     if (all.empty())
         return;
-    SqliteStatement update(db, "UPDATE tb_nodes SET matched_distributed = ? WHERE step = ? AND rank = ? AND data_source = ? AND node_name = ?");
+    support::SqliteStatement update(db, "UPDATE tb_nodes SET matched_distributed = ? WHERE step = ? AND rank = ? AND data_source = ? AND node_name = ?");
     db.exec("BEGIN");
     for (auto& [source, steps] : all)
         for (auto& [step, info] : steps) {

@@ -3,13 +3,13 @@
 // vis.db as the reference does: it reads the Distributed.* rows of every rank and fills matched_distributed.
 #pragma once
 
-namespace msprobe {
+namespace msprobe::support {
 class SqliteDb;
 }
 
 namespace msprobe::graph {
 
 // overflowCheck: the peer's index shown is its overflow level instead of its precision index.
-void analyseDistributed(SqliteDb& db, bool overflowCheck);
+void analyseDistributed(support::SqliteDb& db, bool overflowCheck);
 
 } // namespace msprobe::graph

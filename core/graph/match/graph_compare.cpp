@@ -18,12 +18,12 @@ namespace {
 
 constexpr int kInputSection = 0, kOutputSection = 2;
 
-int sectionOf(ItemState state)
+int sectionOf(compare::ItemState state)
 {
     switch (state) {
-    case ItemState::Parameters: return 1;
-    case ItemState::Output: return kOutputSection;
-    case ItemState::ParametersGrad: return 3;
+    case compare::ItemState::Parameters: return 1;
+    case compare::ItemState::Output: return kOutputSection;
+    case compare::ItemState::ParametersGrad: return 3;
     default: return 0;
     }
 }
@@ -38,13 +38,13 @@ void strCell(ResultCell& cell, std::string_view text) { setCell(cell, ResultCell
 void plainCell(ResultCell& cell, std::string_view text) { setCell(cell, ResultCell::Kind::Plain, text); }
 void nullCell(ResultCell& cell) { setCell(cell, ResultCell::Kind::Null, {}); }
 
-void pyCell(ResultCell& cell, const PyVal& value)
+void pyCell(ResultCell& cell, const compare::PyVal& value)
 {
-    if (value.kind == PyKind::Str)
+    if (value.kind == compare::PyKind::Str)
         return value.s == " " ? nullCell(cell) : strCell(cell, value.s);
     cell.kind = ResultCell::Kind::Plain;
     cell.text.clear();
-    appendPyText(cell.text, value);
+    compare::appendPyText(cell.text, value);
 }
 
 // Makes cells hold count null cells, keeping the buffers of the cells it already has.
@@ -58,24 +58,24 @@ void resetCells(std::vector<ResultCell>& cells, std::size_t count)
 }
 
 // The reference's requires_grad of an item: "True"/"False", or None (empty here).
-std::string_view requiresGradOf(const ItemFields& fields)
+std::string_view requiresGradOf(const compare::ItemFields& fields)
 {
     return fields.requiresGrad == "True" || fields.requiresGrad == "False" ? fields.requiresGrad : std::string_view {};
 }
 
 // get_rela_diff_summary_mode: diffs are numbers unless N/A / Nan; inf/-inf/nan results get a trailing tab.
-void summaryCells(const PyVal npu[4], const PyVal bench[4], ResultCell* out, std::string& normRel)
+void summaryCells(const compare::PyVal npu[4], const compare::PyVal bench[4], ResultCell* out, std::string& normRel)
 {
     for (int k = 0; k < 4; ++k) {
         std::string& diff = out[k].text;
         std::string& rel = out[4 + k].text;
         bool warn = false;
-        legacyStatisticDiff(npu[k], bench[k], diff, rel, warn);
+        compare::legacyStatisticDiff(npu[k], bench[k], diff, rel, warn);
         if (diff == "inf" || diff == "-inf" || diff == "nan") {
             out[k].kind = ResultCell::Kind::Str;
             diff += '\t';
         } else {
-            out[k].kind = diff == kNA || diff == kNanText ? ResultCell::Kind::Str : ResultCell::Kind::Plain;
+            out[k].kind = diff == compare::kNA || diff == compare::kNanText ? ResultCell::Kind::Str : ResultCell::Kind::Plain;
         }
         out[4 + k].kind = ResultCell::Kind::Str;
         if (k == 3)
@@ -89,13 +89,13 @@ void compareItemsOf(const Graph& graph, const std::vector<NodeItem>& items, std:
 {
     out.resize(items.size());
     for (std::size_t i = 0; i < items.size(); ++i) {
-        const Item& item = graph.items->items()[items[i].item];
+        const compare::Item& item = graph.items->items()[items[i].item];
         out[i].name.clear();
         graph.items->appendName(out[i].name, item);
         out[i].fields = graph.items->fields(item);
         itemStats(graph, items[i].item, out[i].fields.stats);
         out[i].section = sectionOf(item.state);
-        out[i].null = item.node == kNullNode;
+        out[i].null = item.node == compare::kNullNode;
         out[i].pairKey = keys && items[i].item < keys->size() ? std::string_view((*keys)[items[i].item]) : std::string_view {};
         out[i].ignored = ignored && items[i].item < ignored->size() && (*ignored)[items[i].item];
     }
@@ -104,8 +104,8 @@ void compareItemsOf(const Graph& graph, const std::vector<NodeItem>& items, std:
 // Per-thread buffers of the row compare, reused from one node pair to the next.
 struct RowScratch {
     std::array<std::vector<std::size_t>, 4> npuSections, benchSections;
-    std::vector<RuleRow> rules;
-    std::vector<RuleOutcome> outcomes;
+    std::vector<compare::RuleRow> rules;
+    std::vector<compare::RuleOutcome> outcomes;
 };
 
 struct PairScratch {
@@ -120,14 +120,14 @@ PairScratch& threadPairScratch()
 }
 
 void compareItemsInto(ItemsCompare& result, std::span<const CompareItem> npu, std::span<const CompareItem> bench,
-    CompareMode mode, const TensorMetricsSource& tensors);
+    compare::CompareMode mode, const TensorMetricsSource& tensors);
 
 // Compares the pair into scratch.rows; npuItems receives the NPU node's items.
-void compareNodePairInto(const Graph& npu, std::uint32_t n, const Graph& bench, std::uint32_t b, CompareMode mode,
-    std::vector<NodeItem>& npuItems, PairScratch& scratch, const CrossRuntimeKeys* crossRuntime = nullptr)
+void compareNodePairInto(const Graph& npu, std::uint32_t n, const Graph& bench, std::uint32_t b, compare::CompareMode mode,
+    std::vector<NodeItem>& npuItems, PairScratch& scratch, const compare::CrossRuntimeKeys* crossRuntime = nullptr)
 {
     scratch.rows.compared = false;
-    scratch.rows.level = ResultLevel::Pass;
+    scratch.rows.level = compare::ResultLevel::Pass;
     scratch.rows.fileProblems.clear();
     npuItems = npu.nodeItems(n);
     if (npuItems.empty())
@@ -139,7 +139,7 @@ void compareNodePairInto(const Graph& npu, std::uint32_t n, const Graph& bench, 
         compareItemsOf(npu, npuItems, scratch.npuItems);
         compareItemsOf(bench, bench.nodeItems(b), scratch.benchItems);
     }
-    thread_local NodePairKeys pairKeys; // a cross-runtime pair made by hand: items pair by aten argument names
+    thread_local compare::NodePairKeys pairKeys; // a cross-runtime pair made by hand: items pair by aten argument names
     if (npu.node(n).modified
         && !keyCrossRuntimeNodePair(npu.node(n).id, scratch.npuItems, bench.node(b).id, scratch.benchItems, pairKeys)) {
         pairByPlainPosition(scratch.npuItems);
@@ -153,22 +153,22 @@ void compareNodePairInto(const Graph& npu, std::uint32_t n, const Graph& bench, 
 
 } // namespace
 
-TensorMetrics compareTensorFiles(const std::optional<std::string>& npuDir, const CompareItem& npu,
+compare::TensorMetrics compareTensorFiles(const std::optional<std::string>& npuDir, const CompareItem& npu,
     const std::optional<std::string>& benchDir, const CompareItem* bench)
 {
     if (!bench || npu.fields.dataName == "-1" || bench->fields.dataName == "-1")
-        return tensorMetricsError("unsupported", {});
+        return compare::tensorMetricsError("unsupported", {});
     if (!npuDir || !benchDir) { // the dump.json names no dump_data_dir: its tensor files cannot be found
-        TensorMetrics metrics = tensorMetricsError("unsupported", {});
+        compare::TensorMetrics metrics = compare::tensorMetricsError("unsupported", {});
         for (const auto& [dir, item] : { std::pair { &npuDir, &npu }, { &benchDir, bench } })
             if (!*dir)
                 metrics.fileProblems.push_back({ std::string(item->fields.dataName), "the dump.json gives no dump_data_dir" });
         return metrics;
     }
-    return compareTensorFilePair(*npuDir, npu.fields.dataName, *benchDir, bench->fields.dataName);
+    return compare::compareTensorFilePair(*npuDir, npu.fields.dataName, *benchDir, bench->fields.dataName);
 }
 
-double precisionIndexOf(std::string_view nodeId, ResultLevel level, CompareMode mode)
+double precisionIndexOf(std::string_view nodeId, compare::ResultLevel level, compare::CompareMode mode)
 {
     const std::size_t dot = nodeId.find('.');
     if (dot != std::string_view::npos) {
@@ -176,12 +176,12 @@ double precisionIndexOf(std::string_view nodeId, ResultLevel level, CompareMode 
         api = api.substr(0, api.find('.'));
         for (std::string_view ignored : { "empty", "empty_like", "empty_with_format", "new_empty_strided", "new_empty", "empty_strided" })
             if (api == ignored)
-                return mode == CompareMode::Md5 ? 1.0 : 0.0;
+                return mode == compare::CompareMode::Md5 ? 1.0 : 0.0;
     }
     switch (level) {
-    case ResultLevel::Warning: return 0.5;
-    case ResultLevel::Error: return 1.0;
-    case ResultLevel::Pass: break;
+    case compare::ResultLevel::Warning: return 0.5;
+    case compare::ResultLevel::Error: return 1.0;
+    case compare::ResultLevel::Pass: break;
     }
     return 0.0;
 }
@@ -189,10 +189,10 @@ double precisionIndexOf(std::string_view nodeId, ResultLevel level, CompareMode 
 namespace {
 
 void compareItemsInto(ItemsCompare& result, std::span<const CompareItem> npu, std::span<const CompareItem> bench,
-    CompareMode mode, const TensorMetricsSource& tensors)
+    compare::CompareMode mode, const TensorMetricsSource& tensors)
 {
     result.compared = false;
-    result.level = ResultLevel::Pass;
+    result.level = compare::ResultLevel::Pass;
     result.fileProblems.clear();
     if (npu.empty()) {
         result.cells.clear();
@@ -240,56 +240,56 @@ void compareItemsInto(ItemsCompare& result, std::span<const CompareItem> npu, st
                     npuSections[s][k] });
     }
 
-    std::vector<RuleRow>& rules = scratch.rules;
+    std::vector<compare::RuleRow>& rules = scratch.rules;
     rules.resize(rows.size());
-    thread_local std::vector<std::vector<TensorFileProblem>> rowProblems;
+    thread_local std::vector<std::vector<compare::TensorFileProblem>> rowProblems;
     rowProblems.assign(rows.size(), {});
     for (std::size_t r = 0; r < rows.size(); ++r) {
         const Row& row = rows[r];
-        RuleRow& rule = rules[r];
+        compare::RuleRow& rule = rules[r];
         // A reused rule: every field is set below, or reset here.
         rule.npuMissing = false;
-        rule.cosine = rule.oneThousandth = PyVal {};
+        rule.cosine = rule.oneThousandth = compare::PyVal {};
         rule.isOutput = row.npu->name.find(".output.") != std::string::npos;
         ResultCell* cells = result.cells.data() + row.npuIndex * stride;
-        const ItemFields& nf = row.npu->fields;
-        const ItemFields* bf = row.bench ? &row.bench->fields : nullptr;
+        const compare::ItemFields& nf = row.npu->fields;
+        const compare::ItemFields* bf = row.bench ? &row.bench->fields : nullptr;
         rule.matched = !(row.npu->null || (row.bench && row.bench->null));
         rule.benchFused = row.bench
             && (row.bench->name.find("qkv") != std::string::npos || row.bench->name.find("gate_up") != std::string::npos);
         rule.npuMax = nf.stats[0];
         rule.npuMin = nf.stats[1];
         rule.npuReqGrad = requiresGradOf(nf);
-        rule.npuDtype = nf.dtype == kNoneText ? std::string_view {} : nf.dtype;
+        rule.npuDtype = nf.dtype == compare::kNoneText ? std::string_view {} : nf.dtype;
         rule.npuShape = nf.shape;
         rule.npuMd5 = nf.md5;
         if (bf) {
             rule.benchMax = bf->stats[0];
             rule.benchMin = bf->stats[1];
             rule.benchReqGrad = requiresGradOf(*bf);
-            rule.benchDtype = bf->dtype == kNoneText ? std::string_view {} : bf->dtype;
+            rule.benchDtype = bf->dtype == compare::kNoneText ? std::string_view {} : bf->dtype;
             rule.benchShape = bf->shape;
             rule.benchMd5 = bf->md5;
         } else {
             // Missing bench items are the string "Nan" in every bench column.
-            rule.benchMax = rule.benchMin = PyVal::str(kNanText);
-            rule.benchReqGrad = kNanText;
-            rule.benchDtype = kNanText;
-            rule.benchShape = std::string(kNanText);
-            rule.benchMd5 = std::string(kNanText);
+            rule.benchMax = rule.benchMin = compare::PyVal::str(compare::kNanText);
+            rule.benchReqGrad = compare::kNanText;
+            rule.benchDtype = compare::kNanText;
+            rule.benchShape = std::string(compare::kNanText);
+            rule.benchMd5 = std::string(compare::kNanText);
         }
         const std::string_view nrg = requiresGradOf(nf);
         const bool consistent = bf ? nrg == requiresGradOf(*bf) : false;
-        if (mode == CompareMode::Statistics) {
+        if (mode == compare::CompareMode::Statistics) {
             if (bf)
                 summaryCells(nf.stats, bf->stats, cells, rule.normRelativeErr);
             else
                 rule.normRelativeErr.assign(1, ' '); // not = " ": GCC 12 reports a false -Wrestrict there
             plainCell(cells[8], consistent ? "True" : "False");
-        } else if (mode == CompareMode::Md5) {
+        } else if (mode == compare::CompareMode::Md5) {
             plainCell(cells[1], consistent ? "True" : "False");
         } else {
-            const TensorMetrics metrics = tensors ? tensors(*row.npu, row.bench) : tensorMetricsError("unsupported", {});
+            const compare::TensorMetrics metrics = tensors ? tensors(*row.npu, row.bench) : compare::tensorMetricsError("unsupported", {});
             for (int k = 0; k < 6; ++k)
                 pyCell(cells[k], metrics.cells[static_cast<std::size_t>(k)]);
             rule.cosine = metrics.cells[0];
@@ -310,16 +310,16 @@ void compareItemsInto(ItemsCompare& result, std::span<const CompareItem> npu, st
         }
     for (auto& rule : rules)
         rule.apiSegment = api;
-    std::vector<RuleOutcome>& outcomes = scratch.outcomes;
-    outcomes.assign(rules.size(), RuleOutcome {});
-    applyResultRules(mode, rules, outcomes);
+    std::vector<compare::RuleOutcome>& outcomes = scratch.outcomes;
+    outcomes.assign(rules.size(), compare::RuleOutcome {});
+    compare::applyResultRules(mode, rules, outcomes);
     for (std::size_t r = 0; r < rows.size(); ++r) {
         ResultCell* cells = result.cells.data() + rows[r].npuIndex * stride;
-        const std::size_t resultAt = mode == CompareMode::Md5 ? 0 : stride - 2;
+        const std::size_t resultAt = mode == compare::CompareMode::Md5 ? 0 : stride - 2;
         // A row whose tensor file is missing or unreadable was not compared: never a pass.
-        const ResultLevel level = rowProblems[r].empty() ? outcomes[r].level : ResultLevel::Error;
+        const compare::ResultLevel level = rowProblems[r].empty() ? outcomes[r].level : compare::ResultLevel::Error;
         strCell(cells[resultAt], toString(level));
-        strCell(cells[stride - 1], errMessageWithProblems(outcomes[r].messages, rowProblems[r]));
+        strCell(cells[stride - 1], compare::errMessageWithProblems(outcomes[r].messages, rowProblems[r]));
         result.level = std::max(result.level, level);
         result.fileProblems.insert(result.fileProblems.end(), rowProblems[r].begin(), rowProblems[r].end());
     }
@@ -328,7 +328,7 @@ void compareItemsInto(ItemsCompare& result, std::span<const CompareItem> npu, st
 
 } // namespace
 
-ItemsCompare compareItems(std::span<const CompareItem> npu, std::span<const CompareItem> bench, CompareMode mode,
+ItemsCompare compareItems(std::span<const CompareItem> npu, std::span<const CompareItem> bench, compare::CompareMode mode,
     const TensorMetricsSource& tensors)
 {
     ItemsCompare result;
@@ -342,7 +342,7 @@ void pairByPlainPosition(std::span<CompareItem> items)
         item.section = item.section == kOutputSection ? kOutputSection : kInputSection;
 }
 
-NodeCompare compareNodePair(const Graph& npu, std::uint32_t n, const Graph& bench, std::uint32_t b, CompareMode mode)
+NodeCompare compareNodePair(const Graph& npu, std::uint32_t n, const Graph& bench, std::uint32_t b, compare::CompareMode mode)
 {
     NodeCompare result;
     PairScratch scratch;
@@ -353,8 +353,8 @@ NodeCompare compareNodePair(const Graph& npu, std::uint32_t n, const Graph& benc
     return result;
 }
 
-void recompareNode(Graph& npu, std::uint32_t n, const Graph& bench, CompareMode mode, TensorFileProblemLog* tensorProblems,
-    const CrossRuntimeKeys* crossRuntime)
+void recompareNode(Graph& npu, std::uint32_t n, const Graph& bench, compare::CompareMode mode, compare::TensorFileProblemLog* tensorProblems,
+    const compare::CrossRuntimeKeys* crossRuntime)
 {
     if (npu.rendered.size() < npu.size())
         npu.rendered.resize(npu.size());
@@ -373,7 +373,7 @@ void recompareNode(Graph& npu, std::uint32_t n, const Graph& bench, CompareMode 
     node.precision = precisionIndexOf(node.id, scratch.rows.level, mode);
     RenderOptions options;
     options.mode = mode;
-    options.md5Mode = mode == CompareMode::Md5;
+    options.md5Mode = mode == compare::CompareMode::Md5;
     renderNodeDataExact(npu.rendered[n].input, npu, n, npuItems, false, options, &scratch.rows.cells);
     renderNodeDataExact(npu.rendered[n].output, npu, n, npuItems, true, options, &scratch.rows.cells);
 }
@@ -402,9 +402,9 @@ void compareGraphs(Graph& npu, const Graph& bench, const GraphCompareOptions& op
     for (std::uint32_t n = 0; n < npu.size(); ++n)
         if (npu.node(n).partner != kNoNode)
             matched.push_back(n);
-    const std::size_t threads = options.threads ? options.threads : defaultThreadCount();
+    const std::size_t threads = options.threads ? options.threads : support::defaultThreadCount();
     std::atomic<std::size_t> done { 0 };
-    parallelFor(matched.size(), threads, [&](std::size_t begin, std::size_t end) {
+    support::parallelFor(matched.size(), threads, [&](std::size_t begin, std::size_t end) {
         for (std::size_t i = begin; i < end; ++i) {
             if (options.cancel && options.cancel->load())
                 return;

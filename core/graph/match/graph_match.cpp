@@ -176,7 +176,7 @@ std::string descendantKey(const GraphNode& node) { return descendantKey(node.id,
 
 std::string descendantKey(std::string_view id, int nodeType)
 {
-    const auto parts = pythonSplit(id, '.');
+    const auto parts = support::pythonSplit(id, '.');
     auto digits = [](std::string_view s) {
         return !s.empty() && s.find_first_not_of("0123456789") == std::string_view::npos;
     };

@@ -30,7 +30,7 @@ std::string join(const std::vector<std::string>& parts, std::size_t begin, std::
 
 std::vector<std::string> split(std::string_view text, char sep)
 {
-    const auto parts = pythonSplit(text, sep);
+    const auto parts = support::pythonSplit(text, sep);
     return { parts.begin(), parts.end() };
 }
 
@@ -46,14 +46,14 @@ void setName(DataItem& item, const std::string& name)
     const auto parts = split(name, '.');
     const std::size_t n = parts.size();
     if (n < 4)
-        throw Error("layer mapping", name, "a dump key needs at least four dot-separated fields");
+        throw support::Error("layer mapping", name, "a dump key needs at least four dot-separated fields");
     if (parts[n - 1] == "parameters_grad") {
         item.apiType = item.state = "parameters_grad";
         item.apiName = parts[n - 3];
         item.typeName = parts[n - 2];
         return;
     }
-    if (parts[n - 2] == "parameters_grad" && isDigits(parts[n - 1])) {
+    if (parts[n - 2] == "parameters_grad" && support::isDigits(parts[n - 1])) {
         item.apiType = item.state = "parameters_grad";
         item.apiName = parts[n - 4];
         item.typeName = parts[n - 3];
@@ -84,7 +84,7 @@ void setLayerScope(DataItem& item, const std::optional<std::string>& parent)
     }
     item.layerScope = list.empty() ? "TopLayer" : join(list, 0, list.size() >= 3 ? list.size() - 3 : 0);
     if (parent && parent->find('.') != std::string::npos && split(*parent, '.').size() < 4)
-        throw Error("layer mapping", *parent, "a construct.json parent needs at least four dot-separated fields");
+        throw support::Error("layer mapping", *parent, "a construct.json parent needs at least four dot-separated fields");
 }
 
 // The innermost framework function between the API template frame and the forward/backward frame.
@@ -120,7 +120,7 @@ std::string frameScope(const std::vector<std::string>& stack, bool mindspore)
     if (fields[0].find("msprobe") != std::string::npos || fields[0].find("MindSpeed") != std::string::npos)
         return {};
     if (fields.size() < 3)
-        throw Error("layer mapping", frame, "a stack frame is not 'File ..., line ..., in ...'");
+        throw support::Error("layer mapping", frame, "a stack frame is not 'File ..., line ..., in ...'");
     if (fields[2].find("construct") != std::string::npos || fields[2].find("__call__") != std::string::npos)
         return {};
     std::istringstream words(fields[2]);

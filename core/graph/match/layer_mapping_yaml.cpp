@@ -26,15 +26,15 @@ void assignLast(std::vector<std::pair<std::string, Value>>& list, const std::str
 LayerMappingRules rulesOf(const YAML::Node& root, const std::string& file)
 {
     LayerMappingRules rules;
-    for (const auto& [classNode, mapNode] : yamlMembers(root, file, "a layer-mapping file")) {
-        const std::string className = yamlText(classNode, file, "a class name");
+    for (const auto& [classNode, mapNode] : support::yamlMembers(root, file, "a layer-mapping file")) {
+        const std::string className = support::yamlText(classNode, file, "a class name");
         std::vector<std::pair<std::string, std::string>> renames;
         if (!mapNode.IsNull()) // "ClassName:" alone: no renames
-            for (const auto& [keyNode, valueNode] : yamlMembers(mapNode, file, "the mapping of class '" + className + "'")) {
-                const std::string key = yamlText(keyNode, file, "a child path of class '" + className + "'");
-                std::string value = yamlText(valueNode, file, "the bench path of '" + key + "'");
+            for (const auto& [keyNode, valueNode] : support::yamlMembers(mapNode, file, "the mapping of class '" + className + "'")) {
+                const std::string key = support::yamlText(keyNode, file, "a child path of class '" + className + "'");
+                std::string value = support::yamlText(valueNode, file, "the bench path of '" + key + "'");
                 if (key.empty() || value.empty())
-                    throw Error(file, yamlPlace(keyNode), "empty child path");
+                    throw support::Error(file, support::yamlPlace(keyNode), "empty child path");
                 assignLast(renames, key, std::move(value));
             }
         assignLast(rules, className, std::move(renames));
@@ -46,7 +46,7 @@ LayerMappingRules rulesOf(const YAML::Node& root, const std::string& file)
 
 LayerMappingRules readLayerMappingYaml(const std::filesystem::path& file)
 {
-    return rulesOf(loadYamlFile(file, kExpected), file.string());
+    return rulesOf(support::loadYamlFile(file, kExpected), file.string());
 }
 
 } // namespace msprobe::graph

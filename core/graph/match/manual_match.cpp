@@ -44,7 +44,7 @@ std::string nodeTypeName(int type)
 // BEGIN IMMEDIATE ... COMMIT, rolled back unless committed.
 class WriteTransaction {
 public:
-    explicit WriteTransaction(SqliteDb& db)
+    explicit WriteTransaction(support::SqliteDb& db)
         : m_db(db)
     {
         m_db.exec("BEGIN IMMEDIATE");
@@ -61,7 +61,7 @@ public:
     }
 
 private:
-    SqliteDb& m_db;
+    support::SqliteDb& m_db;
     bool m_done = false;
 };
 
@@ -169,12 +169,12 @@ ManualMatcher::ManualMatcher(std::filesystem::path database, int step, int rank)
     const VisDb db(m_database);
     m_config = db.config();
     if (!m_config.isCompare())
-        throw Error(m_database.string(), {}, "nodes can be matched by hand only in a compare vis.db (this one is a build graph)");
+        throw support::Error(m_database.string(), {}, "nodes can be matched by hand only in a compare vis.db (this one is a build graph)");
     m_mode = compareModeOfTask(m_config.task, m_database.string());
     m_npu = db.load(step, rank, "NPU", true);
     m_bench = db.load(step, rank, "Bench", true);
     if (m_npu.nodes.empty() || m_bench.nodes.empty())
-        throw Error(m_database.string(), "step " + std::to_string(step) + ", rank " + std::to_string(rank),
+        throw support::Error(m_database.string(), "step " + std::to_string(step) + ", rank " + std::to_string(rank),
             "no NPU and bench graph for this step and rank");
 }
 
@@ -185,7 +185,7 @@ MatchRow ManualMatcher::row(const std::string& dataSource, const std::string& na
     const VisGraph& graph = dataSource == "NPU" ? m_npu : m_bench;
     const std::uint32_t index = graph.find(name);
     if (index == kNoVisNode)
-        throw Error(m_database.string(), dataSource + " node '" + name + "'", "no such node in step " + std::to_string(m_step)
+        throw support::Error(m_database.string(), dataSource + " node '" + name + "'", "no such node in step " + std::to_string(m_step)
                 + ", rank " + std::to_string(m_rank));
     const VisNode& node = graph.nodes[index];
     return { dataSource, node.name, node.link, node.precision, node.modified, node.inputData, node.outputData };
@@ -206,7 +206,7 @@ MatchRow ManualMatcher::npuRow(std::uint32_t n, std::uint32_t partner) const
     out.link = pathOf(m_bench, partner);
     const StoredItems benchItems(other.inputData, other.outputData, m_database.string() + ", bench node " + other.name);
     std::vector<CompareItem> npuCompare = items.compareItems(), benchCompare = benchItems.compareItems();
-    NodePairKeys crossRuntime; // an Aten.* node matched to a Python API node: items pair by aten argument names
+    compare::NodePairKeys crossRuntime; // an Aten.* node matched to a Python API node: items pair by aten argument names
     keyCrossRuntimeNodePair(node.name, npuCompare, other.name, benchCompare, crossRuntime);
     const ItemsCompare rows = compareItems(npuCompare, benchCompare, m_mode,
         [&](const CompareItem& a, const CompareItem* b) { return compareTensorFiles(node.dumpDataDir, a, other.dumpDataDir, b); });
@@ -275,12 +275,12 @@ MatchEdit ManualMatcher::planMatch(const std::string& npuNode, const std::string
 {
     const std::uint32_t n = m_npu.find(npuNode), b = m_bench.find(benchNode);
     if (n == kNoVisNode)
-        throw Error(m_database.string(), "NPU node '" + npuNode + "'", "no such node");
+        throw support::Error(m_database.string(), "NPU node '" + npuNode + "'", "no such node");
     if (b == kNoVisNode)
-        throw Error(m_database.string(), "bench node '" + benchNode + "'", "no such node");
+        throw support::Error(m_database.string(), "bench node '" + benchNode + "'", "no such node");
     Draft draft(m_npu, m_bench);
     if (auto error = draft.matchPair(n, b); !error.empty())
-        throw Error(m_database.string(), npuNode + " -> " + benchNode, error);
+        throw support::Error(m_database.string(), npuNode + " -> " + benchNode, error);
     if (descendants)
         draft.matchDescendants(n, b);
     const std::uint32_t on = m_npu.find(oppositeDirectionId(npuNode)), ob = m_bench.find(oppositeDirectionId(benchNode));
@@ -293,10 +293,10 @@ MatchEdit ManualMatcher::planUnmatch(const std::string& npuNode, bool descendant
 {
     const std::uint32_t n = m_npu.find(npuNode);
     if (n == kNoVisNode)
-        throw Error(m_database.string(), "NPU node '" + npuNode + "'", "no such node");
+        throw support::Error(m_database.string(), "NPU node '" + npuNode + "'", "no such node");
     Draft draft(m_npu, m_bench);
     if (draft.npuPartner(n) == kNoVisNode)
-        throw Error(m_database.string(), "NPU node '" + npuNode + "'", "the node is not matched");
+        throw support::Error(m_database.string(), "NPU node '" + npuNode + "'", "the node is not matched");
     draft.unmatchNode(n);
     if (descendants)
         draft.unmatchDescendants(n);
@@ -337,9 +337,9 @@ MappingFileReport ManualMatcher::planMappingFile(const std::filesystem::path& fi
 void ManualMatcher::apply(const std::vector<MatchRow>& rows)
 {
     {
-        SqliteDb db(m_database, false);
+        support::SqliteDb db(m_database, false);
         WriteTransaction transaction(db);
-        SqliteStatement update(db, "UPDATE tb_nodes SET matched_node_link = ?, input_data = ?, output_data = ?, precision_index = ?, "
+        support::SqliteStatement update(db, "UPDATE tb_nodes SET matched_node_link = ?, input_data = ?, output_data = ?, precision_index = ?, "
                                    "modified = ? WHERE step = ? AND rank = ? AND data_source = ? AND node_name = ?");
         for (const auto& row : rows) {
             std::vector<std::string_view> ids(row.link.begin(), row.link.end());
@@ -359,7 +359,7 @@ void ManualMatcher::apply(const std::vector<MatchRow>& rows)
             update.bindText(9, row.name);
             update.run();
             if (sqlite3_changes(db.handle()) != 1)
-                throw Error(m_database.string(), row.dataSource + " node '" + row.name + "'", "the row to update is missing");
+                throw support::Error(m_database.string(), row.dataSource + " node '" + row.name + "'", "the row to update is missing");
         }
         transaction.commit();
     }

@@ -51,7 +51,7 @@ public:
     const std::filesystem::path& database() const { return m_database; }
     int step() const { return m_step; }
     int rank() const { return m_rank; }
-    CompareMode mode() const { return m_mode; }
+    compare::CompareMode mode() const { return m_mode; }
     const VisDbConfig& config() const { return m_config; }
     const VisGraph& npu() const { return m_npu; }
     const VisGraph& bench() const { return m_bench; }
@@ -86,7 +86,7 @@ private:
     std::filesystem::path m_database;
     int m_step, m_rank;
     VisDbConfig m_config;
-    CompareMode m_mode = CompareMode::Statistics;
+    compare::CompareMode m_mode = compare::CompareMode::Statistics;
     VisGraph m_npu, m_bench;
 };
 

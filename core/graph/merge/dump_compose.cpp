@@ -3,8 +3,8 @@
 
 namespace msprobe::graph {
 
-DumpComposer::DumpComposer(const DumpFile& base)
-    : m_file(std::make_shared<DumpFile>())
+DumpComposer::DumpComposer(const dump::DumpFile& base)
+    : m_file(std::make_shared<dump::DumpFile>())
 {
     m_file->path = base.path;
     m_file->task = base.task;
@@ -14,32 +14,32 @@ DumpComposer::DumpComposer(const DumpFile& base)
     m_file->dumpDataDir = base.dumpDataDir;
 }
 
-StringId DumpComposer::copyString(const DumpFile& from, StringId id)
+support::StringId DumpComposer::copyString(const dump::DumpFile& from, support::StringId id)
 {
-    return id == kNoString ? kNoString : m_file->strings.intern(from.text(id));
+    return id == support::kNoString ? support::kNoString : m_file->strings.intern(from.text(id));
 }
 
-ExtrasRange DumpComposer::copyExtras(const DumpFile& from, ExtrasRange range)
+dump::ExtrasRange DumpComposer::copyExtras(const dump::DumpFile& from, dump::ExtrasRange range)
 {
     if (range.count == 0)
         return {};
-    ExtrasRange copied { static_cast<std::uint32_t>(m_file->extras.size()), range.count };
-    for (const LeafExtra& extra : from.extrasOf(range))
+    dump::ExtrasRange copied { static_cast<std::uint32_t>(m_file->extras.size()), range.count };
+    for (const dump::LeafExtra& extra : from.extrasOf(range))
         m_file->extras.push_back({ copyString(from, extra.key), copyString(from, extra.text) });
     return copied;
 }
 
-std::uint32_t DumpComposer::copySubtree(const DumpFile& from, std::uint32_t node)
+std::uint32_t DumpComposer::copySubtree(const dump::DumpFile& from, std::uint32_t node)
 {
-    DumpFile& out = *m_file;
+    dump::DumpFile& out = *m_file;
     const auto first = static_cast<std::uint32_t>(out.nodes.size());
     const std::uint32_t end = node + from.nodes[node].subtreeSize;
     for (std::uint32_t n = node; n < end; ++n) {
-        ValueNode copy = from.nodes[n];
+        dump::ValueNode copy = from.nodes[n];
         copy.key = copyString(from, copy.key);
-        if (copy.kind == NodeKind::Tensor) {
-            const TensorTable& t = from.tensors;
-            TensorTable& ot = out.tensors;
+        if (copy.kind == dump::NodeKind::Tensor) {
+            const dump::TensorTable& t = from.tensors;
+            dump::TensorTable& ot = out.tensors;
             const std::uint32_t row = copy.payload;
             copy.payload = static_cast<std::uint32_t>(ot.size());
             ot.type.push_back(copyString(from, t.type[row]));
@@ -56,9 +56,9 @@ std::uint32_t DumpComposer::copySubtree(const DumpFile& from, std::uint32_t node
             ot.dataName.push_back(copyString(from, t.dataName[row]));
             ot.md5.push_back(copyString(from, t.md5[row]));
             ot.extras.push_back(copyExtras(from, t.extras[row]));
-        } else if (copy.kind == NodeKind::Scalar || copy.kind == NodeKind::Raw) {
-            const ScalarTable& s = from.scalars;
-            ScalarTable& os = out.scalars;
+        } else if (copy.kind == dump::NodeKind::Scalar || copy.kind == dump::NodeKind::Raw) {
+            const dump::ScalarTable& s = from.scalars;
+            dump::ScalarTable& os = out.scalars;
             const std::uint32_t row = copy.payload;
             copy.payload = static_cast<std::uint32_t>(os.size());
             os.type.push_back(copyString(from, s.type[row]));
@@ -72,27 +72,27 @@ std::uint32_t DumpComposer::copySubtree(const DumpFile& from, std::uint32_t node
     return first;
 }
 
-std::uint32_t DumpComposer::addEntry(std::string_view name, const DumpFile* inputs, std::uint32_t inputEntry,
-    const DumpFile* outputs, std::uint32_t outputEntry)
+std::uint32_t DumpComposer::addEntry(std::string_view name, const dump::DumpFile* inputs, std::uint32_t inputEntry,
+    const dump::DumpFile* outputs, std::uint32_t outputEntry)
 {
-    DumpFile& out = *m_file;
-    Entry entry;
+    dump::DumpFile& out = *m_file;
+    dump::Entry entry;
     entry.name = out.strings.intern(name);
-    entry.parsed = parseEntryName(out.strings.view(entry.name));
+    entry.parsed = dump::parseEntryName(out.strings.view(entry.name));
     const bool same = inputs == outputs && inputEntry == outputEntry;
     if (same && inputs) {
         entry.body = copySubtree(*inputs, inputs->entries[inputEntry].body);
     } else {
         // A Dict body made of the input keys of one entry and the "output" key of the other.
         entry.body = static_cast<std::uint32_t>(out.nodes.size());
-        ValueNode body;
-        body.kind = NodeKind::Dict;
+        dump::ValueNode body;
+        body.kind = dump::NodeKind::Dict;
         out.nodes.push_back(body);
-        auto take = [&](const DumpFile* from, std::uint32_t fromEntry, bool outputKey) {
+        auto take = [&](const dump::DumpFile* from, std::uint32_t fromEntry, bool outputKey) {
             if (!from)
                 return;
             const std::uint32_t fromBody = from->entries[fromEntry].body;
-            if (from->nodes[fromBody].kind != NodeKind::Dict) {
+            if (from->nodes[fromBody].kind != dump::NodeKind::Dict) {
                 if (!outputKey)
                     copySubtree(*from, fromBody);
                 return;

@@ -67,7 +67,7 @@ private:
                 while (g < f.graphs.size() && f.graphs[g].rank != rank)
                     ++g;
                 if (g == f.graphs.size())
-                    throw Error(m_where, "parallel merge", "the rank group of rank " + std::to_string(ranks.front()) + " names rank "
+                    throw support::Error(m_where, "parallel merge", "the rank group of rank " + std::to_string(ranks.front()) + " names rank "
                             + std::to_string(rank) + ", which has no rank folder");
                 group.push_back(g);
             }
@@ -153,8 +153,8 @@ std::vector<MergedGraph> mergeRankGraphs(std::vector<std::pair<int, Graph>> grap
         out.microSteps = forest.graphs[g].microSteps;
         try {
             out.graph = forest.materialize(g);
-        } catch (const Error& error) {
-            throw Error(where, "parallel merge", error.what());
+        } catch (const support::Error& error) {
+            throw support::Error(where, "parallel merge", error.what());
         }
         merged.push_back(std::move(out));
     }

@@ -25,15 +25,15 @@ std::optional<int> sendTargetOf(const MergeForest& forest, const RankGraph& grap
         if (half.graph == kNoNode)
             continue;
         const Graph& source = forest.sources[half.graph];
-        const DumpFile& dump = *source.dump;
+        const dump::DumpFile& dump = *source.dump;
         const std::string prefix = std::string(source.node(half.node).id) + ".";
         if (mentions(id, ".batch_isend_irecv.")) {
             for (const NodeItem& nodeItem : source.nodeItems(half.node)) {
-                const Item& item = source.items->items()[nodeItem.item];
-                if (!nodeItem.output || item.node == kNullNode || dump.nodes[item.node].kind != NodeKind::Tensor)
+                const compare::Item& item = source.items->items()[nodeItem.item];
+                if (!nodeItem.output || item.node == compare::kNullNode || dump.nodes[item.node].kind != dump::NodeKind::Tensor)
                     continue;
                 std::string op, peer;
-                for (const LeafExtra& extra : dump.extrasOf(dump.tensors.extras[dump.nodes[item.node].payload])) {
+                for (const dump::LeafExtra& extra : dump.extrasOf(dump.tensors.extras[dump.nodes[item.node].payload])) {
                     std::string text(dump.text(extra.text));
                     if (text.size() >= 2 && (text.front() == '\'' || text.front() == '"'))
                         text = text.substr(1, text.size() - 2);
@@ -49,11 +49,11 @@ std::optional<int> sendTargetOf(const MergeForest& forest, const RankGraph& grap
             for (const NodeItem& nodeItem : source.nodeItems(half.node)) {
                 if (nodeItem.output || source.itemName(nodeItem.item) != prefix + "input.dst")
                     continue;
-                const Item& item = source.items->items()[nodeItem.item];
-                if (item.node == kNullNode || dump.nodes[item.node].kind != NodeKind::Scalar)
+                const compare::Item& item = source.items->items()[nodeItem.item];
+                if (item.node == compare::kNullNode || dump.nodes[item.node].kind != dump::NodeKind::Scalar)
                     continue;
-                const StatValue value = dump.scalars.number[dump.nodes[item.node].payload];
-                if (value.kind == StatKind::Int)
+                const dump::StatValue value = dump.scalars.number[dump.nodes[item.node].payload];
+                if (value.kind == dump::StatKind::Int)
                     return static_cast<int>(value.i);
             }
         }

@@ -16,17 +16,17 @@ namespace {
 constexpr std::string_view kTpMergedInfo = "This data is the merged data after tensor parallelism(TP), and the data is merged from rank ";
 constexpr const char* kStatNames[4] = { "Max", "Min", "Mean", "Norm" };
 
-bool isNumber(const StatValue& v) { return v.kind == StatKind::Int || v.kind == StatKind::Float || v.kind == StatKind::Bool; }
-double asDouble(const StatValue& v) { return v.kind == StatKind::Bool ? (v.b ? 1.0 : 0.0) : v.asDouble(); }
+bool isNumber(const dump::StatValue& v) { return v.kind == dump::StatKind::Int || v.kind == dump::StatKind::Float || v.kind == dump::StatKind::Bool; }
+double asDouble(const dump::StatValue& v) { return v.kind == dump::StatKind::Bool ? (v.b ? 1.0 : 0.0) : v.asDouble(); }
 
 // Python's a == b (mean/norm with a relative tolerance of 1e-6 when uncertain); non-numbers count as equal.
-bool valueSame(const StatValue& a, const StatValue& b, bool uncertain)
+bool valueSame(const dump::StatValue& a, const dump::StatValue& b, bool uncertain)
 {
     if (!isNumber(a) || !isNumber(b))
         return true;
     const double x = asDouble(a), y = asDouble(b);
     if (!uncertain)
-        return a.kind == StatKind::Int && b.kind == StatKind::Int ? a.i == b.i : x == y;
+        return a.kind == dump::StatKind::Int && b.kind == dump::StatKind::Int ? a.i == b.i : x == y;
     const double diff = std::fabs(x - y);
     if (std::isnan(diff))
         return std::isnan(x) && std::isnan(y);
@@ -49,11 +49,11 @@ std::string rankList(const std::vector<int>& ranks)
     return out + "]";
 }
 
-StatValue add(const StatValue& a, const StatValue& b)
+dump::StatValue add(const dump::StatValue& a, const dump::StatValue& b)
 {
-    if (a.kind == StatKind::Int && b.kind == StatKind::Int)
-        return StatValue::ofInt(a.i + b.i);
-    return StatValue::ofFloat(asDouble(a) + asDouble(b));
+    if (a.kind == dump::StatKind::Int && b.kind == dump::StatKind::Int)
+        return dump::StatValue::ofInt(a.i + b.i);
+    return dump::StatValue::ofFloat(asDouble(a) + asDouble(b));
 }
 
 // Merges each param list into the main node's statistics; returns the formula lines.
@@ -68,10 +68,10 @@ std::vector<std::string> mergeParams(MergeForest& forest, std::uint32_t main, bo
             if (std::any_of(params.begin(), params.end(), [k](const MergeParam& p) { return !isNumber(p.stats[k]); }))
                 continue;
             std::string values;
-            StatValue result;
+            dump::StatValue result;
             double squares = 0;
             for (std::size_t i = 0; i < params.size(); ++i) {
-                const StatValue& v = params[i].stats[k];
+                const dump::StatValue& v = params[i].stats[k];
                 if (i)
                     values += k == 0 || k == 1 ? ", " : " + ";
                 values += statText(v);
@@ -93,9 +93,9 @@ std::vector<std::string> mergeParams(MergeForest& forest, std::uint32_t main, bo
             }
             const auto count = static_cast<double>(params.size());
             if (k == 2)
-                result = StatValue::ofFloat(asDouble(result) / count);
+                result = dump::StatValue::ofFloat(asDouble(result) / count);
             else if (k == 3)
-                result = StatValue::ofFloat(std::pow(squares, 0.5));
+                result = dump::StatValue::ofFloat(std::pow(squares, 0.5));
             forest.setStat(main, output, need.key, k, result);
             std::string line = std::string("The ") + kStatNames[k] + " value merging method for " + need.key + " is: ";
             if (k == 0)
@@ -277,12 +277,12 @@ private:
                 // The reduce output's statistics as they are: a string one ("inf") stays a string, an absent one
                 // becomes None.
                 for (int k = 0; k < 4; ++k) {
-                    if (reduceOut[0].stats[k].kind != StatKind::Missing)
+                    if (reduceOut[0].stats[k].kind != dump::StatKind::Missing)
                         f.setStat(matmul, true, matmulOut[0].key, k, reduceOut[0].stats[k]);
                     else if (!reduceOut[0].statTexts[k].empty())
                         f.setStatText(matmul, true, matmulOut[0].key, k, reduceOut[0].statTexts[k]);
                     else
-                        f.setStat(matmul, true, matmulOut[0].key, k, StatValue::null());
+                        f.setStat(matmul, true, matmulOut[0].key, k, dump::StatValue::null());
                 }
                 f.node(matmul).mergeInfo.push_back("The output of this data is merged from " + f.node(reduce).id + "." + reduceOut[0].key);
                 reduces.erase(reduces.begin() + static_cast<std::ptrdiff_t>(r));
@@ -355,20 +355,20 @@ std::vector<int> groupRanksOf(const MergeForest& forest, std::uint32_t n)
         return {};
     const Graph& graph = forest.sources[half.graph];
     const std::string wanted = std::string(graph.node(half.node).id) + ".input.group";
-    const DumpFile& dump = *graph.dump;
+    const dump::DumpFile& dump = *graph.dump;
     for (const NodeItem& nodeItem : graph.nodeItems(half.node)) {
         if (nodeItem.output || graph.itemName(nodeItem.item) != wanted)
             continue;
-        const Item& item = graph.items->items()[nodeItem.item];
-        if (item.node == kNullNode)
+        const compare::Item& item = graph.items->items()[nodeItem.item];
+        if (item.node == compare::kNullNode)
             return {};
-        const ValueNode& value = dump.nodes[item.node];
-        ExtrasRange range;
-        if (value.kind == NodeKind::Scalar || value.kind == NodeKind::Raw)
+        const dump::ValueNode& value = dump.nodes[item.node];
+        dump::ExtrasRange range;
+        if (value.kind == dump::NodeKind::Scalar || value.kind == dump::NodeKind::Raw)
             range = dump.scalars.extras[value.payload];
-        else if (value.kind == NodeKind::Tensor)
+        else if (value.kind == dump::NodeKind::Tensor)
             range = dump.tensors.extras[value.payload];
-        for (const LeafExtra& extra : dump.extrasOf(range)) {
+        for (const dump::LeafExtra& extra : dump.extrasOf(range)) {
             if (dump.text(extra.key) != "group_ranks")
                 continue;
             std::vector<int> ranks;

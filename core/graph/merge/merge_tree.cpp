@@ -71,18 +71,18 @@ std::string joinDotted(const std::vector<std::string>& parts)
     return out;
 }
 
-std::string statText(const StatValue& value)
+std::string statText(const dump::StatValue& value)
 {
     switch (value.kind) {
-    case StatKind::Int: return std::to_string(value.i);
-    case StatKind::Float: {
+    case dump::StatKind::Int: return std::to_string(value.i);
+    case dump::StatKind::Float: {
         std::string out;
-        appendPythonFloatRepr(out, value.f);
+        support::appendPythonFloatRepr(out, value.f);
         return out;
     }
-    case StatKind::Bool: return value.b ? "True" : "False";
-    case StatKind::Null:
-    case StatKind::Missing: break;
+    case dump::StatKind::Bool: return value.b ? "True" : "False";
+    case dump::StatKind::Null:
+    case dump::StatKind::Missing: break;
     }
     return "None";
 }
@@ -158,32 +158,32 @@ std::vector<MergeParam> MergeForest::params(std::uint32_t n, bool output) const
         return out;
     const Graph& graph = sources[half.graph];
     const std::string prefix = std::string(graph.node(half.node).id) + ".";
-    const DumpFile& dump = *graph.dump;
+    const dump::DumpFile& dump = *graph.dump;
     for (const NodeItem& nodeItem : graph.nodeItems(half.node)) {
         if (nodeItem.output != output)
             continue;
         MergeParam param;
         const std::string name = graph.itemName(nodeItem.item);
         param.key = name.starts_with(prefix) ? name.substr(prefix.size()) : name;
-        const Item& item = graph.items->items()[nodeItem.item];
-        if (item.node != kNullNode) {
-            const ValueNode& value = dump.nodes[item.node];
-            if (value.kind == NodeKind::Tensor) {
-                const TensorTable& t = dump.tensors;
+        const compare::Item& item = graph.items->items()[nodeItem.item];
+        if (item.node != compare::kNullNode) {
+            const dump::ValueNode& value = dump.nodes[item.node];
+            if (value.kind == dump::NodeKind::Tensor) {
+                const dump::TensorTable& t = dump.tensors;
                 param.dtype = dump.text(t.dtype[value.payload]);
                 if (!param.dtype.empty()) {
                     param.stats[0] = t.max[value.payload];
                     param.stats[1] = t.min[value.payload];
                     param.stats[2] = t.mean[value.payload];
                     param.stats[3] = t.norm[value.payload];
-                    for (const LeafExtra& extra : dump.extrasOf(t.extras[value.payload]))
+                    for (const dump::LeafExtra& extra : dump.extrasOf(t.extras[value.payload]))
                         for (int k = 0; k < 4; ++k)
-                            if (dump.text(extra.key) == kStatKeys[k] && param.stats[k].kind == StatKind::Missing)
+                            if (dump.text(extra.key) == dump::kStatKeys[k] && param.stats[k].kind == dump::StatKind::Missing)
                                 param.statTexts[k] = std::string(dump.text(extra.text));
                 }
-            } else if (value.kind == NodeKind::Scalar && !endsWithCommParam(param.key)) {
-                const ScalarValueKind kind = dump.scalars.valueKind[value.payload];
-                if (kind == ScalarValueKind::Int || kind == ScalarValueKind::Float || kind == ScalarValueKind::Bool)
+            } else if (value.kind == dump::NodeKind::Scalar && !endsWithCommParam(param.key)) {
+                const dump::ScalarValueKind kind = dump.scalars.valueKind[value.payload];
+                if (kind == dump::ScalarValueKind::Int || kind == dump::ScalarValueKind::Float || kind == dump::ScalarValueKind::Bool)
                     for (auto& stat : param.stats)
                         stat = dump.scalars.number[value.payload];
             }
@@ -205,7 +205,7 @@ std::vector<MergeParam> MergeForest::params(std::uint32_t n, bool output) const
     return out;
 }
 
-void MergeForest::setStat(std::uint32_t n, bool output, const std::string& key, int k, const StatValue& value)
+void MergeForest::setStat(std::uint32_t n, bool output, const std::string& key, int k, const dump::StatValue& value)
 {
     DataHalf& half = output ? nodes[n].output : nodes[n].input;
     half.stats[key][k] = value;
@@ -216,7 +216,7 @@ void MergeForest::setStat(std::uint32_t n, bool output, const std::string& key, 
 
 void MergeForest::setStatText(std::uint32_t n, bool output, const std::string& key, int k, const std::string& reprText)
 {
-    setStat(n, output, key, k, StatValue {});
+    setStat(n, output, key, k, dump::StatValue {});
     DataHalf& half = output ? nodes[n].output : nodes[n].input;
     half.statTexts[key][k] = reprText;
 }
@@ -272,7 +272,7 @@ Graph MergeForest::materialize(std::size_t g) const
         std::uint32_t graphNode, mergeNode, dumpEntry;
     };
     std::vector<Pending> pending;
-    auto dumpEntryOf = [&](const DataHalf& half, const DumpFile*& file, std::uint32_t& entry) {
+    auto dumpEntryOf = [&](const DataHalf& half, const dump::DumpFile*& file, std::uint32_t& entry) {
         file = nullptr;
         entry = 0;
         if (half.graph == kNoNode)
@@ -295,7 +295,7 @@ Graph MergeForest::materialize(std::size_t g) const
         }
         if (!from.mergeInfo.empty())
             out.parallelMergeInfo[graphNode] = from.mergeInfo;
-        const DumpFile *inFile = nullptr, *outFile = nullptr;
+        const dump::DumpFile *inFile = nullptr, *outFile = nullptr;
         std::uint32_t inEntry = 0, outEntry = 0;
         dumpEntryOf(from.input, inFile, inEntry);
         dumpEntryOf(from.output, outFile, outEntry);
@@ -315,10 +315,10 @@ Graph MergeForest::materialize(std::size_t g) const
         auto [m, parent] = stack.back();
         stack.pop_back();
         if (++guard > nodes.size())
-            throw Error("parallel merge", "rank " + std::to_string(rankGraph.rank), "the merged tree has a cycle at " + nodes[m].id);
+            throw support::Error("parallel merge", "rank " + std::to_string(rankGraph.rank), "the merged tree has a cycle at " + nodes[m].id);
         const MergeNode& from = nodes[m];
         if (out.find(from.id) != kNoNode)
-            throw Error("parallel merge", "rank " + std::to_string(rankGraph.rank),
+            throw support::Error("parallel merge", "rank " + std::to_string(rankGraph.rank),
                 "two nodes of the merged graph are both named '" + from.id
                     + "' (the ranks' graphs do not fit the given --tp/--pp layout); the merge is refused rather than dropping one");
         const std::uint32_t created = out.add(from.op, from.id);
@@ -329,8 +329,8 @@ Graph MergeForest::materialize(std::size_t g) const
     }
 
     // The composed dump: replaced statistics are written into its tensor rows.
-    DumpFile& dump = composer.file();
-    auto items = std::make_shared<ItemTable>(dump, FlattenOptions {});
+    dump::DumpFile& dump = composer.file();
+    auto items = std::make_shared<compare::ItemTable>(dump, compare::FlattenOptions {});
     std::vector<std::uint32_t> itemEntryOf(dump.entries.size(), kNoNode);
     for (std::uint32_t e = 0; e < items->entries().size(); ++e)
         itemEntryOf[items->entries()[e].dumpEntry] = e;
@@ -344,11 +344,11 @@ Graph MergeForest::materialize(std::size_t g) const
             items->renameItems(itemEntry, sources[from.graph].node(from.source).id, from.id);
         if (itemEntry == kNoNode || (from.input.stats.empty() && from.output.stats.empty()))
             continue;
-        const EntryInfo& info = items->entries()[itemEntry];
+        const compare::EntryInfo& info = items->entries()[itemEntry];
         const std::string prefix = from.id + ".";
         for (std::uint32_t i = info.firstItem; i < info.firstItem + info.itemCount; ++i) {
-            const Item& item = items->items()[i];
-            if (item.node == kNullNode || dump.nodes[item.node].kind != NodeKind::Tensor)
+            const compare::Item& item = items->items()[i];
+            if (item.node == compare::kNullNode || dump.nodes[item.node].kind != dump::NodeKind::Tensor)
                 continue;
             const std::string name = items->name(item);
             const bool output = name.find(".output.") != std::string::npos && name.find(".input.") == std::string::npos;
@@ -358,7 +358,7 @@ Graph MergeForest::materialize(std::size_t g) const
             if (it == replaced.end())
                 continue;
             const std::uint32_t row = dump.nodes[item.node].payload;
-            StatColumn* columns[4] = { &dump.tensors.max, &dump.tensors.min, &dump.tensors.mean, &dump.tensors.norm };
+            dump::StatColumn* columns[4] = { &dump.tensors.max, &dump.tensors.min, &dump.tensors.mean, &dump.tensors.norm };
             for (int k = 0; k < 4; ++k)
                 if (it->second[k])
                     columns[k]->set(row, *it->second[k]);
@@ -367,18 +367,18 @@ Graph MergeForest::materialize(std::size_t g) const
             auto text = texts.find(key);
             if (text == texts.end())
                 continue;
-            std::vector<LeafExtra> extras;
-            for (const LeafExtra& extra : dump.extrasOf(dump.tensors.extras[row])) {
+            std::vector<dump::LeafExtra> extras;
+            for (const dump::LeafExtra& extra : dump.extrasOf(dump.tensors.extras[row])) {
                 const std::string_view name = dump.text(extra.key);
                 bool replacedText = false;
                 for (int k = 0; k < 4; ++k)
-                    replacedText = replacedText || (name == kStatKeys[k] && it->second[k]);
+                    replacedText = replacedText || (name == dump::kStatKeys[k] && it->second[k]);
                 if (!replacedText)
                     extras.push_back(extra);
             }
             for (int k = 0; k < 4; ++k)
                 if (!text->second[k].empty())
-                    extras.push_back({ dump.strings.intern(kStatKeys[k]), dump.strings.intern(text->second[k]) });
+                    extras.push_back({ dump.strings.intern(dump::kStatKeys[k]), dump.strings.intern(text->second[k]) });
             dump.tensors.extras[row] = { static_cast<std::uint32_t>(dump.extras.size()), static_cast<std::uint32_t>(extras.size()) };
             if (extras.empty())
                 dump.tensors.extras[row] = {};

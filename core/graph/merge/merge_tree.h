@@ -21,7 +21,7 @@ namespace msprobe::graph {
 struct DataHalf {
     std::uint32_t graph = kNoNode; // index into MergeForest::sources; kNoNode: no items
     std::uint32_t node = kNoNode;
-    std::map<std::string, std::array<std::optional<StatValue>, 4>, std::less<>> stats;
+    std::map<std::string, std::array<std::optional<dump::StatValue>, 4>, std::less<>> stats;
     // Replaced statistics that are strings ("inf"), as Python repr() text; their stats entry is Missing.
     std::map<std::string, std::array<std::string, 4>, std::less<>> statTexts;
 };
@@ -43,7 +43,7 @@ struct MergeNode {
 struct MergeParam {
     std::string key; // relative to the node id
     std::string_view dtype; // tensors only; "" otherwise
-    StatValue stats[4]; // Max, Min, Mean, Norm; Missing when not a number
+    dump::StatValue stats[4]; // Max, Min, Mean, Norm; Missing when not a number
     std::string statTexts[4]; // a statistic written as a string ("inf"): its repr() text ("'inf'"); else empty
 };
 
@@ -85,7 +85,7 @@ public:
 
     std::vector<MergeParam> params(std::uint32_t n, bool output) const;
     bool hasData(std::uint32_t n, bool output) const { return !params(n, output).empty(); }
-    void setStat(std::uint32_t n, bool output, const std::string& key, int k, const StatValue& value);
+    void setStat(std::uint32_t n, bool output, const std::string& key, int k, const dump::StatValue& value);
     // A statistic replaced by a string one (reprText as MergeParam::statTexts holds it).
     void setStatText(std::uint32_t n, bool output, const std::string& key, int k, const std::string& reprText);
     // Ids from the root down to the parent (the reference's get_ancestors).
@@ -105,6 +105,6 @@ inline constexpr std::string_view kApisAllRanks = "Apis_Between_Modules_All_Rank
 std::vector<std::string> splitDotted(std::string_view id);
 std::string joinDotted(const std::vector<std::string>& parts);
 // Python str() of a statistic ("5", "5.0", "nan", "True", "None").
-std::string statText(const StatValue& value);
+std::string statText(const dump::StatValue& value);
 
 } // namespace msprobe::graph

@@ -17,7 +17,7 @@ namespace {
 
 class EntryWriter {
 public:
-    EntryWriter(PrettyJson& out, const DumpFile& dump, std::string_view nodeId)
+    EntryWriter(support::PrettyJson& out, const dump::DumpFile& dump, std::string_view nodeId)
         : m_out(out)
         , m_dump(dump)
         , m_prefix(std::string(nodeId) + ".")
@@ -27,10 +27,10 @@ public:
     // dropMd5: a direct item of input_args / input_kwargs / output (the reference removes the md5 there).
     void value(std::uint32_t node, bool dropMd5 = false)
     {
-        const ValueNode& v = m_dump.nodes[node];
+        const dump::ValueNode& v = m_dump.nodes[node];
         switch (v.kind) {
-        case NodeKind::Null: m_out.null(); return;
-        case NodeKind::List:
+        case dump::NodeKind::Null: m_out.null(); return;
+        case dump::NodeKind::List:
             m_out.beginArray();
             for (const std::uint32_t child : m_dump.children(node)) {
                 m_out.element();
@@ -38,7 +38,7 @@ public:
             }
             m_out.endArray();
             return;
-        case NodeKind::Dict:
+        case dump::NodeKind::Dict:
             m_out.beginObject();
             for (const std::uint32_t child : m_dump.children(node)) {
                 m_out.key(m_dump.text(m_dump.nodes[child].key));
@@ -46,16 +46,16 @@ public:
             }
             m_out.endObject();
             return;
-        case NodeKind::Tensor: tensor(v.payload, dropMd5); return;
-        case NodeKind::Scalar: scalar(v.payload); return;
-        case NodeKind::Raw: scalarValue(v.payload); return;
+        case dump::NodeKind::Tensor: tensor(v.payload, dropMd5); return;
+        case dump::NodeKind::Scalar: scalar(v.payload); return;
+        case dump::NodeKind::Raw: scalarValue(v.payload); return;
         }
     }
 
     // The entry body, its top-level input_args / input_kwargs / output items without md5.
     void body(std::uint32_t node, const std::vector<std::string>* mergeInfo)
     {
-        if (m_dump.nodes[node].kind != NodeKind::Dict) {
+        if (m_dump.nodes[node].kind != dump::NodeKind::Dict) {
             value(node);
             return;
         }
@@ -64,8 +64,8 @@ public:
             const std::string_view key = m_dump.text(m_dump.nodes[child].key);
             m_out.key(key);
             const bool topLevelItems = key == "input_args" || key == "input_kwargs" || key == "output";
-            if (topLevelItems && (m_dump.nodes[child].kind == NodeKind::List || m_dump.nodes[child].kind == NodeKind::Dict)) {
-                const bool list = m_dump.nodes[child].kind == NodeKind::List;
+            if (topLevelItems && (m_dump.nodes[child].kind == dump::NodeKind::List || m_dump.nodes[child].kind == dump::NodeKind::Dict)) {
+                const bool list = m_dump.nodes[child].kind == dump::NodeKind::List;
                 list ? m_out.beginArray() : m_out.beginObject();
                 for (const std::uint32_t item : m_dump.children(child)) {
                     if (list)
@@ -92,19 +92,19 @@ public:
     }
 
 private:
-    void stat(const StatValue& s)
+    void stat(const dump::StatValue& s)
     {
         switch (s.kind) {
-        case StatKind::Int: m_out.number(s.i); return;
-        case StatKind::Float: m_out.number(s.f); return;
-        case StatKind::Bool: m_out.boolean(s.b); return;
-        case StatKind::Null:
-        case StatKind::Missing: m_out.null(); return;
+        case dump::StatKind::Int: m_out.number(s.i); return;
+        case dump::StatKind::Float: m_out.number(s.f); return;
+        case dump::StatKind::Bool: m_out.boolean(s.b); return;
+        case dump::StatKind::Null:
+        case dump::StatKind::Missing: m_out.null(); return;
         }
     }
 
     // A key the reader kept as text: class_type bare, everything else as Python repr().
-    void extra(const LeafExtra& e)
+    void extra(const dump::LeafExtra& e)
     {
         m_out.key(m_dump.text(e.key));
         if (m_dump.text(e.key) == "class_type")
@@ -118,14 +118,14 @@ private:
         return key == "Max" || key == "Min" || key == "Mean" || key == "Norm";
     }
 
-    void tensorFields(std::uint32_t row, bool dropMd5, std::span<const LeafExtra> extras)
+    void tensorFields(std::uint32_t row, bool dropMd5, std::span<const dump::LeafExtra> extras)
     {
-        const TensorTable& t = m_dump.tensors;
-        if (t.type[row] != kNoString) {
+        const dump::TensorTable& t = m_dump.tensors;
+        if (t.type[row] != support::kNoString) {
             m_out.key("type");
             m_out.string(m_dump.text(t.type[row]));
         }
-        if (t.dtype[row] != kNoString) {
+        if (t.dtype[row] != support::kNoString) {
             m_out.key("dtype");
             m_out.string(m_dump.text(t.dtype[row]));
         }
@@ -136,15 +136,15 @@ private:
             m_out.number(dim);
         }
         m_out.endArray();
-        const StatValue stats[4] = { t.max[row], t.min[row], t.mean[row], t.norm[row] };
+        const dump::StatValue stats[4] = { t.max[row], t.min[row], t.mean[row], t.norm[row] };
         for (int k = 0; k < 4; ++k) {
-            if (stats[k].kind != StatKind::Missing) {
-                m_out.key(kStatKeys[k]);
+            if (stats[k].kind != dump::StatKind::Missing) {
+                m_out.key(dump::kStatKeys[k]);
                 stat(stats[k]);
                 continue;
             }
-            for (const LeafExtra& e : extras) // a statistic written as a string ("inf")
-                if (m_dump.text(e.key) == kStatKeys[k])
+            for (const dump::LeafExtra& e : extras) // a statistic written as a string ("inf")
+                if (m_dump.text(e.key) == dump::kStatKeys[k])
                     extra(e);
         }
         if (t.requiresGrad[row] >= 0) {
@@ -152,11 +152,11 @@ private:
             m_out.boolean(t.requiresGrad[row] == 1);
         }
         // A node renamed by the merge has no data_name (the reference rebuilds its entry from the items).
-        if (t.dataName[row] != kNoString && m_dump.text(t.dataName[row]).starts_with(m_prefix)) {
+        if (t.dataName[row] != support::kNoString && m_dump.text(t.dataName[row]).starts_with(m_prefix)) {
             m_out.key("data_name");
             m_out.string(m_dump.text(t.dataName[row]));
         }
-        if (t.md5[row] != kNoString && !dropMd5) {
+        if (t.md5[row] != support::kNoString && !dropMd5) {
             m_out.key("md5");
             m_out.string(m_dump.text(t.md5[row]));
         }
@@ -166,11 +166,11 @@ private:
     {
         const auto extras = m_dump.extrasOf(m_dump.tensors.extras[row]);
         bool p2p = false;
-        for (const LeafExtra& e : extras)
+        for (const dump::LeafExtra& e : extras)
             p2p = p2p || (m_dump.text(e.key) == "class_type" && m_dump.text(e.text) == "torch.distributed.P2POp");
         m_out.beginObject();
         if (p2p) {
-            for (const LeafExtra& e : extras)
+            for (const dump::LeafExtra& e : extras)
                 if (!isStatKey(m_dump.text(e.key)))
                     extra(e);
             m_out.key("tensor");
@@ -179,7 +179,7 @@ private:
             m_out.endObject();
         } else {
             tensorFields(row, dropMd5, extras);
-            for (const LeafExtra& e : extras)
+            for (const dump::LeafExtra& e : extras)
                 if (!isStatKey(m_dump.text(e.key)))
                     extra(e);
         }
@@ -188,44 +188,44 @@ private:
 
     void scalarValue(std::uint32_t row)
     {
-        const ScalarTable& s = m_dump.scalars;
-        const StatValue number = s.number[row];
+        const dump::ScalarTable& s = m_dump.scalars;
+        const dump::StatValue number = s.number[row];
         switch (s.valueKind[row]) {
-        case ScalarValueKind::Missing:
-        case ScalarValueKind::Null: m_out.null(); return;
-        case ScalarValueKind::Bool:
-        case ScalarValueKind::Int:
-        case ScalarValueKind::Float: stat(number); return;
-        case ScalarValueKind::String: m_out.string(m_dump.text(s.text[row])); return;
-        case ScalarValueKind::Composite: m_out.pythonLiteral(m_dump.text(s.text[row])); return;
+        case dump::ScalarValueKind::Missing:
+        case dump::ScalarValueKind::Null: m_out.null(); return;
+        case dump::ScalarValueKind::Bool:
+        case dump::ScalarValueKind::Int:
+        case dump::ScalarValueKind::Float: stat(number); return;
+        case dump::ScalarValueKind::String: m_out.string(m_dump.text(s.text[row])); return;
+        case dump::ScalarValueKind::Composite: m_out.pythonLiteral(m_dump.text(s.text[row])); return;
         }
     }
 
     void scalar(std::uint32_t row)
     {
-        const ScalarTable& s = m_dump.scalars;
+        const dump::ScalarTable& s = m_dump.scalars;
         m_out.beginObject();
-        if (s.type[row] != kNoString) {
+        if (s.type[row] != support::kNoString) {
             m_out.key("type");
             m_out.string(m_dump.text(s.type[row]));
         }
-        if (s.valueKind[row] != ScalarValueKind::Missing) {
+        if (s.valueKind[row] != dump::ScalarValueKind::Missing) {
             m_out.key("value");
             scalarValue(row);
         }
-        for (const LeafExtra& e : m_dump.extrasOf(s.extras[row]))
+        for (const dump::LeafExtra& e : m_dump.extrasOf(s.extras[row]))
             extra(e);
         m_out.endObject();
     }
 
-    PrettyJson& m_out;
-    const DumpFile& m_dump;
+    support::PrettyJson& m_out;
+    const dump::DumpFile& m_dump;
     std::string m_prefix;
 };
 
 void writeFile(const fs::path& file, const std::string& text)
 {
-    AtomicFile out(file);
+    support::AtomicFile out(file);
     out.write(text);
     out.commit();
 }
@@ -234,7 +234,7 @@ void writeFile(const fs::path& file, const std::string& text)
 
 std::string mergedConstructJson(const Graph& graph)
 {
-    PrettyJson out;
+    support::PrettyJson out;
     out.beginObject();
     for (const std::uint32_t n : graph.postOrder()) {
         const GraphNode& node = graph.node(n);
@@ -249,9 +249,9 @@ std::string mergedConstructJson(const Graph& graph)
 
 std::string mergedDumpJson(const Graph& graph)
 {
-    PrettyJson out;
+    support::PrettyJson out;
     out.beginObject();
-    const DumpFile* dump = graph.dump.get();
+    const dump::DumpFile* dump = graph.dump.get();
     out.key("task");
     out.string(dump ? dump->task : graph.task);
     out.key("level");
@@ -272,7 +272,7 @@ std::string mergedDumpJson(const Graph& graph)
             const GraphNode& node = graph.node(n);
             if (n == Graph::root() || node.entry == kNoNode)
                 continue;
-            const EntryInfo& info = graph.items->entries()[node.entry];
+            const compare::EntryInfo& info = graph.items->entries()[node.entry];
             if (info.itemCount == 0)
                 continue;
             auto merge = graph.parallelMergeInfo.find(n);
@@ -300,7 +300,7 @@ std::string mergedStackJson(const Graph& graph)
             groups.emplace_back(std::move(frames), std::vector<std::string> {});
         groups[it->second].second.emplace_back(node.id);
     }
-    PrettyJson out;
+    support::PrettyJson out;
     out.beginObject();
     for (std::size_t g = 0; g < groups.size(); ++g) {
         out.key(std::to_string(g));
@@ -326,7 +326,7 @@ fs::path writeMergedGraphJson(const Graph& graph, const fs::path& output, int st
     std::error_code ec;
     fs::create_directories(dir, ec);
     if (ec)
-        throw Error(dir.string(), {}, "cannot create the folder: " + ec.message());
+        throw support::Error(dir.string(), {}, "cannot create the folder: " + ec.message());
     writeFile(dir / "construct.json", mergedConstructJson(graph));
     writeFile(dir / "dump.json", mergedDumpJson(graph));
     writeFile(dir / "stack.json", mergedStackJson(graph));

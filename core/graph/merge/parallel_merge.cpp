@@ -70,7 +70,7 @@ const char* toString(MergeStrategy strategy)
 
 void validateParallelParams(const ParallelParams& p, std::size_t rankDirs, const std::string& where)
 {
-    auto fail = [&](const std::string& message) { throw Error(where, "parallel merge", message); };
+    auto fail = [&](const std::string& message) { throw support::Error(where, "parallel merge", message); };
     if (p.rankSize <= 0 || p.tp <= 0 || p.pp <= 0 || p.vpp <= 0)
         fail("--rank_size, --tp, --pp and --vpp must be positive integers");
     if (rankDirs != static_cast<std::size_t>(p.rankSize))
@@ -110,9 +110,9 @@ RankGroups megatronRankGroups(int worldSize, int tp, int pp, const std::string& 
     std::string order = givenOrder;
     std::transform(order.begin(), order.end(), order.begin(), [](unsigned char c) { return char(std::tolower(c)); });
     if (order.find("ep") != std::string::npos && order.find("ep-dp") == std::string::npos && order.find("dp-ep") == std::string::npos)
-        throw Error("--order " + givenOrder + ": ep and dp must be adjacent");
+        throw support::Error("--order " + givenOrder + ": ep and dp must be adjacent");
     if (tp <= 0 || pp <= 0 || worldSize % (tp * pp) != 0)
-        throw Error("world size " + std::to_string(worldSize) + " is not divisible by tp x pp (" + std::to_string(tp * pp) + ")");
+        throw support::Error("world size " + std::to_string(worldSize) + " is not divisible by tp x pp (" + std::to_string(tp * pp) + ")");
     const int dp = worldSize / (tp * pp);
     std::vector<std::string> tokens = splitOrder(order);
     const std::vector<std::pair<std::string, int>> dimensions = { { "tp", tp }, { "pp", pp }, { "dp", dp }, { "ep", 1 }, { "cp", 1 } };
@@ -120,7 +120,7 @@ RankGroups megatronRankGroups(int worldSize, int tp, int pp, const std::string& 
         if (std::find(tokens.begin(), tokens.end(), name) != tokens.end())
             continue;
         if (size != 1)
-            throw Error("--order " + givenOrder + ": " + name + " not specified in order");
+            throw support::Error("--order " + givenOrder + ": " + name + " not specified in order");
         tokens.push_back(name);
     }
     std::erase(tokens, std::string("ep"));
@@ -128,7 +128,7 @@ RankGroups megatronRankGroups(int worldSize, int tp, int pp, const std::string& 
     for (const auto& token : tokens) {
         auto it = std::find_if(dimensions.begin(), dimensions.end(), [&](const auto& d) { return d.first == token; });
         if (it == dimensions.end())
-            throw Error("--order " + givenOrder + ": unknown dimension '" + token + "'");
+            throw support::Error("--order " + givenOrder + ": unknown dimension '" + token + "'");
         sizes.push_back(it->second);
     }
     return { groupsOf(tokens, sizes, worldSize, "tp"), groupsOf(tokens, sizes, worldSize, "pp"), groupsOf(tokens, sizes, worldSize, "dp") };

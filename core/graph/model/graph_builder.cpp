@@ -71,7 +71,7 @@ std::string_view joinFirst(std::string_view name, const std::vector<std::string_
 
 class Builder {
 public:
-    Builder(Graph& graph, const ConstructInfo& construct, BuildReport& report)
+    Builder(Graph& graph, const dump::ConstructInfo& construct, BuildReport& report)
         : m_graph(graph)
         , m_construct(construct)
         , m_report(report)
@@ -111,8 +111,8 @@ private:
     {
         if (!endsWithDirectionNumber(child, "backward"))
             return parent;
-        const auto childParts = pythonSplit(child, '.');
-        const auto parentParts = pythonSplit(parent, '.');
+        const auto childParts = support::pythonSplit(child, '.');
+        const auto parentParts = support::pythonSplit(parent, '.');
         if (childParts.size() < 5 || parentParts.size() < 4)
             return parent;
         if (joinFirst(child, childParts, childParts.size() - 4) == joinFirst(parent, parentParts, parentParts.size() - 3))
@@ -297,12 +297,12 @@ private:
     }
 
     Graph& m_graph;
-    const ConstructInfo& m_construct;
+    const dump::ConstructInfo& m_construct;
     BuildReport& m_report;
     std::unordered_map<std::string_view, std::uint32_t> m_entryOf;
 };
 
-std::string tensorDirFor(const DumpFile& dump, const fs::path& rankDir, bool& present)
+std::string tensorDirFor(const dump::DumpFile& dump, const fs::path& rankDir, bool& present)
 {
     present = !dump.dumpDataDir.empty();
     if (!present)
@@ -315,24 +315,24 @@ std::string tensorDirFor(const DumpFile& dump, const fs::path& rankDir, bool& pr
 
 } // namespace
 
-Graph buildGraph(ConstructInfo construct, std::shared_ptr<const DumpFile> dump, StackInfo stack,
+Graph buildGraph(dump::ConstructInfo construct, std::shared_ptr<const dump::DumpFile> dump, dump::StackInfo stack,
     const fs::path& rankDir, BuildReport* report)
 {
     BuildReport local;
     BuildReport& out = report ? *report : local;
     if (construct.nodes.empty())
-        throw Error((rankDir / "construct.json").string(), {},
+        throw support::Error((rankDir / "construct.json").string(), {},
             "construct.json is empty, so the model structure is unknown and no graph can be built; dump with "
             "level L0 or mix to record it");
     Graph graph;
     graph.dump = dump;
-    graph.items = std::make_shared<ItemTable>(*dump, FlattenOptions {});
+    graph.items = std::make_shared<compare::ItemTable>(*dump, compare::FlattenOptions {});
     graph.stacks = std::move(stack);
     graph.task = dump->task;
     graph.framework = dump->framework;
     graph.megatronMicroSteps = construct.megatronMicroStepNumber;
     graph.dumpDataDir = tensorDirFor(*dump, rankDir, graph.hasDumpDataDir);
-    graph.construct = std::make_shared<ConstructInfo>(std::move(construct));
+    graph.construct = std::make_shared<dump::ConstructInfo>(std::move(construct));
     Builder(graph, *graph.construct, out).run();
     return graph;
 }
@@ -342,15 +342,15 @@ Graph buildGraph(const fs::path& rankDir, BuildReport* report, const DumpFileSou
     for (const char* name : { "construct.json", "dump.json", "stack.json" }) {
         std::error_code ec;
         if (!fs::is_regular_file(rankDir / name, ec))
-            throw Error((rankDir / name).string(), {}, "missing: graph_visualize needs construct.json, dump.json and stack.json");
+            throw support::Error((rankDir / name).string(), {}, "missing: graph_visualize needs construct.json, dump.json and stack.json");
     }
-    ConstructInfo construct = readConstructJson(rankDir / "construct.json");
+    dump::ConstructInfo construct = dump::readConstructJson(rankDir / "construct.json");
     if (construct.nodes.empty())
-        throw Error((rankDir / "construct.json").string(), {},
+        throw support::Error((rankDir / "construct.json").string(), {},
             "construct.json is empty, so the model structure is unknown and no graph can be built; dump with "
             "level L0 or mix to record it");
-    auto dump = readDump ? readDump(rankDir / "dump.json") : std::make_shared<const DumpFile>(readDumpJson(rankDir / "dump.json"));
-    return buildGraph(std::move(construct), std::move(dump), readStackJson(rankDir / "stack.json"), rankDir, report);
+    auto dump = readDump ? readDump(rankDir / "dump.json") : std::make_shared<const dump::DumpFile>(dump::readDumpJson(rankDir / "dump.json"));
+    return buildGraph(std::move(construct), std::move(dump), dump::readStackJson(rankDir / "stack.json"), rankDir, report);
 }
 
 } // namespace msprobe::graph

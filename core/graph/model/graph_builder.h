@@ -20,7 +20,7 @@ struct BuildReport {
 };
 
 // Where a rank's dump.json comes from: the file read here, or a parse shared with a compare (the studio).
-using DumpFileSource = std::function<std::shared_ptr<const DumpFile>(const std::filesystem::path& dumpJson)>;
+using DumpFileSource = std::function<std::shared_ptr<const dump::DumpFile>(const std::filesystem::path& dumpJson)>;
 
 // Builds the graph of one rank directory (construct.json, dump.json, stack.json). Throws msprobe::Error
 // naming the file for a missing file, malformed JSON, or an empty construct.json (L1 dumps). readDump, when
@@ -28,7 +28,7 @@ using DumpFileSource = std::function<std::shared_ptr<const DumpFile>(const std::
 Graph buildGraph(const std::filesystem::path& rankDir, BuildReport* report = nullptr, const DumpFileSource& readDump = {});
 
 // The same from data already loaded; rankDir decides where tensor files are looked for.
-Graph buildGraph(ConstructInfo construct, std::shared_ptr<const DumpFile> dump, StackInfo stack,
+Graph buildGraph(dump::ConstructInfo construct, std::shared_ptr<const dump::DumpFile> dump, dump::StackInfo stack,
     const std::filesystem::path& rankDir, BuildReport* report = nullptr);
 
 // Python's re.sub(r"\.backward\.(\d+)$", ".forward.\1") and friends; return false when the pattern is absent.

@@ -10,7 +10,7 @@ std::string shortLabel(std::string_view name, int type, bool rootChild)
 {
     if (rootChild)
         return std::string(name);
-    const auto parts = pythonSplit(name, '.');
+    const auto parts = support::pythonSplit(name, '.');
     auto digits = [](std::string_view s) { return !s.empty() && s.find_first_not_of("0123456789") == std::string_view::npos; };
     std::size_t keep = type == 0 ? 4 : 2;
     if (parts.size() >= keep && digits(parts[parts.size() - keep]))

@@ -158,7 +158,7 @@ std::vector<NodeItem> Graph::nodeItems(std::uint32_t index) const
     const GraphNode& node = nodes[index];
     if (node.entry == kNoNode || !items)
         return result;
-    const EntryInfo& info = items->entries()[node.entry];
+    const compare::EntryInfo& info = items->entries()[node.entry];
     // The kept items' names, one after another in one buffer (this runs for every node of both graphs).
     thread_local std::string names;
     thread_local std::vector<std::pair<std::size_t, std::size_t>> spans; // offset, length

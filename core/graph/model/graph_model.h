@@ -16,11 +16,11 @@
 #include <unordered_map>
 #include <vector>
 
-namespace msprobe {
-
+namespace msprobe::compare {
 class ItemTable;
+}
 
-namespace graph {
+namespace msprobe::graph {
 
 inline constexpr std::uint32_t kNoNode = 0xFFFFFFFFu;
 
@@ -79,10 +79,10 @@ public:
     std::string task; // dump.json "task"
     std::string framework = "pytorch";
     std::optional<int> megatronMicroSteps;
-    std::shared_ptr<const DumpFile> dump;
-    std::shared_ptr<const ItemTable> items;
-    StackInfo stacks;
-    std::shared_ptr<const ConstructInfo> construct;
+    std::shared_ptr<const dump::DumpFile> dump;
+    std::shared_ptr<const compare::ItemTable> items;
+    dump::StackInfo stacks;
+    std::shared_ptr<const dump::ConstructInfo> construct;
     std::vector<GraphNode> nodes;
     std::vector<RenderedData> rendered; // by node; filled for compared NPU nodes only
     // parallel_merge_info lines by node: set only on graphs made by a parallel merge.
@@ -118,12 +118,11 @@ public:
     std::vector<std::string> stackFrames(const GraphNode& node) const;
 
 private:
-    StringPool m_names;
+    support::StringPool m_names;
     std::unordered_map<std::string_view, std::uint32_t> m_index;
 };
 
 // "Module.a.b.Linear.forward.0" -> module; "Functional.relu.0.forward" -> function API; else module.
 NodeOp nodeOpOf(std::string_view name);
 
-} // namespace graph
-} // namespace msprobe
+} // namespace msprobe::graph

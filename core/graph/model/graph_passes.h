@@ -16,6 +16,6 @@ int pageByMicroStep(Graph& graph, Graph* other = nullptr);
 void checkOverflow(Graph& graph);
 
 // The level one dump entry gets (exposed for tests).
-OverflowLevel overflowLevelOf(const DumpFile& dump, std::size_t entry);
+OverflowLevel overflowLevelOf(const dump::DumpFile& dump, std::size_t entry);
 
 } // namespace msprobe::graph

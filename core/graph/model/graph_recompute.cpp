@@ -32,9 +32,9 @@ bool isRecomputeName(const std::vector<std::string_view>& parts)
 {
     if (parts.size() > 7)
         return true;
-    if (parts.size() == 7 && !(isDigits(parts[1]) && isDigits(parts[3])))
+    if (parts.size() == 7 && !(support::isDigits(parts[1]) && support::isDigits(parts[3])))
         return true;
-    if (parts.size() == 6 && !isDigits(parts[1]))
+    if (parts.size() == 6 && !support::isDigits(parts[1]))
         return true;
     return false;
 }
@@ -96,7 +96,7 @@ void handleRecompute(Graph& graph)
             if (it == graph.stacks.groupOf.end() || !stackShowsRecompute(graph.stacks.frames[it->second]))
                 continue;
         }
-        auto parts = pythonSplit(node.id, '.');
+        auto parts = support::pythonSplit(node.id, '.');
         const std::size_t keep = parts.size() >= 2 ? parts.size() - 2 : 0;
         std::string prefix;
         for (std::size_t k = 0; k < keep; ++k)

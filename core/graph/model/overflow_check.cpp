@@ -11,7 +11,7 @@ namespace msprobe::graph {
 namespace {
 
 // has_nan_inf: a leaf whose Max, Min or Mean reads "inf", "-inf" or "nan" (Norm is not looked at).
-bool statAnomalous(const StatValue& value) { return value.kind == StatKind::Float && !std::isfinite(value.f); }
+bool statAnomalous(const dump::StatValue& value) { return value.kind == dump::StatKind::Float && !std::isfinite(value.f); }
 
 bool textAnomalous(std::string_view text)
 {
@@ -23,10 +23,10 @@ bool textAnomalous(std::string_view text)
     return lower == "inf" || lower == "-inf" || lower == "nan";
 }
 
-bool leafAnomalous(const DumpFile& dump, std::uint32_t node)
+bool leafAnomalous(const dump::DumpFile& dump, std::uint32_t node)
 {
-    const ValueNode& v = dump.nodes[node];
-    if (v.kind == NodeKind::Tensor) {
+    const dump::ValueNode& v = dump.nodes[node];
+    if (v.kind == dump::NodeKind::Tensor) {
         const auto& t = dump.tensors;
         if (statAnomalous(t.max[v.payload]) || statAnomalous(t.min[v.payload]) || statAnomalous(t.mean[v.payload]))
             return true;
@@ -37,7 +37,7 @@ bool leafAnomalous(const DumpFile& dump, std::uint32_t node)
         }
         return false;
     }
-    if (v.kind == NodeKind::Scalar) {
+    if (v.kind == dump::NodeKind::Scalar) {
         for (const auto& extra : dump.extrasOf(dump.scalars.extras[v.payload])) {
             const std::string_view key = dump.text(extra.key);
             if ((key == "Max" || key == "Min" || key == "Mean") && textAnomalous(dump.text(extra.text)))
@@ -48,12 +48,12 @@ bool leafAnomalous(const DumpFile& dump, std::uint32_t node)
 }
 
 // _has_anomaly: dicts are checked as leaves only, lists are searched recursively.
-bool anomalous(const DumpFile& dump, std::uint32_t node, int depth = 0)
+bool anomalous(const dump::DumpFile& dump, std::uint32_t node, int depth = 0)
 {
-    const ValueNode& v = dump.nodes[node];
-    if (v.kind == NodeKind::Tensor || v.kind == NodeKind::Scalar)
+    const dump::ValueNode& v = dump.nodes[node];
+    if (v.kind == dump::NodeKind::Tensor || v.kind == dump::NodeKind::Scalar)
         return leafAnomalous(dump, node);
-    if (v.kind == NodeKind::List && depth < 400)
+    if (v.kind == dump::NodeKind::List && depth < 400)
         for (auto child : dump.children(node))
             if (anomalous(dump, child, depth + 1))
                 return true;
@@ -66,35 +66,35 @@ struct Io {
     std::vector<std::uint32_t> outputs;
 };
 
-Io ioOf(const DumpFile& dump, std::uint32_t body)
+Io ioOf(const dump::DumpFile& dump, std::uint32_t body)
 {
     Io io;
-    if (dump.nodes[body].kind != NodeKind::Dict)
+    if (dump.nodes[body].kind != dump::NodeKind::Dict)
         return io;
     std::int64_t args = dump.childByKey(body, "input_args");
     if (args < 0)
         args = dump.childByKey(body, "input");
-    if (args >= 0 && dump.nodes[std::size_t(args)].kind == NodeKind::List)
+    if (args >= 0 && dump.nodes[std::size_t(args)].kind == dump::NodeKind::List)
         io.args = dump.children(std::uint32_t(args));
     const std::int64_t kwargs = dump.childByKey(body, "input_kwargs");
-    if (kwargs >= 0 && dump.nodes[std::size_t(kwargs)].kind == NodeKind::Dict)
+    if (kwargs >= 0 && dump.nodes[std::size_t(kwargs)].kind == dump::NodeKind::Dict)
         for (auto child : dump.children(std::uint32_t(kwargs)))
             io.kwargs.emplace_back(dump.text(dump.nodes[child].key), child);
     const std::int64_t outputs = dump.childByKey(body, "output");
-    if (outputs >= 0 && dump.nodes[std::size_t(outputs)].kind == NodeKind::List)
+    if (outputs >= 0 && dump.nodes[std::size_t(outputs)].kind == dump::NodeKind::List)
         io.outputs = dump.children(std::uint32_t(outputs));
     return io;
 }
 
 // The top-level tensor norms that are numbers and not NaN.
-std::vector<double> norms(const DumpFile& dump, const std::vector<std::uint32_t>& nodes)
+std::vector<double> norms(const dump::DumpFile& dump, const std::vector<std::uint32_t>& nodes)
 {
     std::vector<double> out;
     for (auto n : nodes) {
-        const ValueNode& v = dump.nodes[n];
-        if (v.kind != NodeKind::Tensor || dump.text(dump.tensors.type[v.payload]) != "torch.Tensor")
+        const dump::ValueNode& v = dump.nodes[n];
+        if (v.kind != dump::NodeKind::Tensor || dump.text(dump.tensors.type[v.payload]) != "torch.Tensor")
             continue;
-        const StatValue norm = dump.tensors.norm[v.payload];
+        const dump::StatValue norm = dump.tensors.norm[v.payload];
         if (norm.isNumber() && !std::isnan(norm.asDouble()))
             out.push_back(norm.asDouble());
     }
@@ -126,7 +126,7 @@ const IgnoreRule* ignoreRuleFor(std::string_view key)
 }
 
 // The false-positive filter: every anomalous item of each kind the rule names must be one it ignores.
-bool ignored(const DumpFile& dump, std::string_view entryName, const Io& io)
+bool ignored(const dump::DumpFile& dump, std::string_view entryName, const Io& io)
 {
     std::string key;
     const std::size_t first = entryName.find('.');
@@ -155,7 +155,7 @@ bool ignored(const DumpFile& dump, std::string_view entryName, const Io& io)
 
 } // namespace
 
-OverflowLevel overflowLevelOf(const DumpFile& dump, std::size_t entry)
+OverflowLevel overflowLevelOf(const dump::DumpFile& dump, std::size_t entry)
 {
     const Io io = ioOf(dump, dump.entries[entry].body);
     bool inputBad = false;
@@ -192,7 +192,7 @@ OverflowLevel overflowLevelOf(const DumpFile& dump, std::size_t entry)
 
 void checkOverflow(Graph& graph)
 {
-    const DumpFile& dump = *graph.dump;
+    const dump::DumpFile& dump = *graph.dump;
     for (std::size_t e = 0; e < dump.entries.size(); ++e) {
         const std::uint32_t node = graph.find(dump.entryName(e));
         if (node != kNoNode)

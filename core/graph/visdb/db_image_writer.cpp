@@ -43,7 +43,7 @@ std::uint64_t imageChunkHash(std::string_view bytes)
     return (h ^ (h >> 29)) * k2;
 }
 
-DbImageWriter::DbImageWriter(const std::filesystem::path& file, AtomicFile::OnClash onClash)
+DbImageWriter::DbImageWriter(const std::filesystem::path& file, support::AtomicFile::OnClash onClash)
     : m_out(file, onClash)
 {
     m_out.useDirectWrites();
@@ -85,7 +85,7 @@ void DbImageWriter::finish(std::string_view image)
     if (m_early.valid())
         chunks = m_early.get();
     if (image.size() < m_earlyEnd)
-        throw Error(m_out.finalPath().string(), {}, "internal error: the database image shrank while it was written");
+        throw support::Error(m_out.finalPath().string(), {}, "internal error: the database image shrank while it was written");
 
     // Check the early chunks against the finished image, half on a helper thread.
     std::vector<char> changed(chunks.size(), 0);
@@ -110,7 +110,7 @@ void DbImageWriter::finish(std::string_view image)
     const std::size_t headSize = static_cast<std::size_t>(std::min<std::uint64_t>(kHeadBytes, image.size()));
     std::unique_ptr<char, FreeDeleter> head(static_cast<char*>(std::aligned_alloc(4096, kHeadBytes)));
     if (!head)
-        throw Error(m_out.finalPath().string(), {}, "out of memory");
+        throw support::Error(m_out.finalPath().string(), {}, "out of memory");
     std::memcpy(head.get(), image.data(), headSize);
     if (headSize >= 100)
         head.get()[18] = head.get()[19] = 2;

@@ -17,7 +17,7 @@ namespace msprobe::graph {
 
 class DbImageWriter {
 public:
-    explicit DbImageWriter(const std::filesystem::path& file, AtomicFile::OnClash onClash = AtomicFile::OnClash::Replace);
+    explicit DbImageWriter(const std::filesystem::path& file, support::AtomicFile::OnClash onClash = support::AtomicFile::OnClash::Replace);
     ~DbImageWriter();
     DbImageWriter(const DbImageWriter&) = delete;
     DbImageWriter& operator=(const DbImageWriter&) = delete;
@@ -41,7 +41,7 @@ private:
     struct Chunk {
         std::uint64_t offset = 0, size = 0, hash = 0;
     };
-    AtomicFile m_out;
+    support::AtomicFile m_out;
     std::future<std::vector<Chunk>> m_early;
     std::uint64_t m_earlyEnd = 0;
     std::size_t m_rewritten = 0;

@@ -43,7 +43,7 @@ std::optional<double> metricOf(const Json& item, const char* key)
 
 } // namespace
 
-double errorMagnitude(std::string_view outputData, CompareMode mode)
+double errorMagnitude(std::string_view outputData, compare::CompareMode mode)
 {
     if (outputData.empty())
         return NAN;
@@ -59,21 +59,21 @@ double errorMagnitude(std::string_view outputData, CompareMode mode)
         if (!item.is_object())
             continue;
         // NaN or inf in the debug side's own statistics leaves the relative errors "N/A": it is the worst case.
-        if (mode != CompareMode::Md5)
+        if (mode != compare::CompareMode::Md5)
             for (const char* key : { "Max", "Min", "Mean", "Norm" })
                 if (const auto value = metricOf(item, key); value && std::isinf(*value))
                     worst = 1;
         switch (mode) {
-        case CompareMode::Statistics:
+        case compare::CompareMode::Statistics:
             for (const char* key : { "MaxRelativeErr", "MinRelativeErr", "MeanRelativeErr", "NormRelativeErr" })
                 consider(metricOf(item, key));
             break;
-        case CompareMode::Tensor:
+        case compare::CompareMode::Tensor:
             if (const auto cosine = metricOf(item, "Cosine"))
                 consider(std::isfinite(*cosine) ? 1 - *cosine : INFINITY);
             consider(metricOf(item, "MaxRelativeErr"));
             break;
-        case CompareMode::Md5: {
+        case compare::CompareMode::Md5: {
             const auto result = item.find("Result");
             const std::string text = result != item.end() && result->is_string() ? result->get<std::string>() : std::string();
             if (text == "pass")
@@ -87,7 +87,7 @@ double errorMagnitude(std::string_view outputData, CompareMode mode)
     return worst < 0 ? NAN : std::min(1.0, worst);
 }
 
-std::vector<float> errorMagnitudes(const VisGraph& graph, CompareMode mode)
+std::vector<float> errorMagnitudes(const VisGraph& graph, compare::CompareMode mode)
 {
     std::vector<float> out(graph.nodes.size(), NAN);
     for (std::size_t i = 0; i < graph.nodes.size(); ++i)

@@ -17,10 +17,10 @@ namespace msprobe::graph {
 // 1 - Cosine and MaxRelativeErr; md5 mode 0 when every checksum Result is "pass", 1 when one differs ("error").
 // An output whose own Max/Min/Mean/Norm is NaN or inf counts as 1. NaN when no output item has such a value (a
 // node without outputs, or values "N/A" / "unsupported"). Malformed JSON: NaN.
-double errorMagnitude(std::string_view outputData, CompareMode mode);
+double errorMagnitude(std::string_view outputData, compare::CompareMode mode);
 
 // errorMagnitude of every node of a graph loaded with its data, by node index (NaN for unmatched nodes).
-std::vector<float> errorMagnitudes(const VisGraph& graph, CompareMode mode);
+std::vector<float> errorMagnitudes(const VisGraph& graph, compare::CompareMode mode);
 
 // The five steps of the scale: [0, .2) [.2, .4) [.4, .6) [.6, .8) [.8, 1]; -1 for NaN.
 int magnitudeStep(double magnitude);

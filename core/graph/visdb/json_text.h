@@ -15,7 +15,7 @@ inline void appendJsonText(std::string& out, std::string_view text)
     for (const char ch : text) {
         const auto c = static_cast<unsigned char>(ch);
         if (c < 0x20 || c >= 0x80 || c == '"' || c == '\\') {
-            appendJsonString(out, text); // escapes and non-ASCII exactly as the reference writes them
+            support::appendJsonString(out, text); // escapes and non-ASCII exactly as the reference writes them
             return;
         }
     }

@@ -22,7 +22,7 @@ constexpr std::array<std::string_view, 3> kMd5Keys = { "Result", "Requires_grad 
 constexpr std::array<std::string_view, 9> kTensorKeys = { "Cosine", "EucDist", "MaxAbsErr", "MaxRelativeErr",
     "One Thousandth Err Ratio", "Five Thousandths Err Ratio", "Requires_grad Consistent", "Result", "Err_message" };
 
-std::string_view extraText(const DumpFile& dump, ExtrasRange range, std::string_view key)
+std::string_view extraText(const dump::DumpFile& dump, dump::ExtrasRange range, std::string_view key)
 {
     for (const auto& extra : dump.extrasOf(range))
         if (dump.text(extra.key) == key)
@@ -30,7 +30,7 @@ std::string_view extraText(const DumpFile& dump, ExtrasRange range, std::string_
     return {};
 }
 
-bool hasExtra(const DumpFile& dump, ExtrasRange range, std::string_view key)
+bool hasExtra(const dump::DumpFile& dump, dump::ExtrasRange range, std::string_view key)
 {
     for (const auto& extra : dump.extrasOf(range))
         if (dump.text(extra.key) == key)
@@ -70,20 +70,20 @@ public:
     }
     void null(std::string_view key) { plain(key, "null"); }
     // Python's str() of the value, quoted; the digits, signs, "inf" and "nan" it prints need no escaping.
-    void stat(std::string_view key, const StatValue& value)
+    void stat(std::string_view key, const dump::StatValue& value)
     {
         sep(key);
         m_out += '"';
         switch (value.kind) {
-        case StatKind::Float: appendPythonFloatRepr(m_out, value.f); break;
-        case StatKind::Int: {
+        case dump::StatKind::Float: support::appendPythonFloatRepr(m_out, value.f); break;
+        case dump::StatKind::Int: {
             char buf[24];
             m_out.append(buf, std::to_chars(buf, buf + sizeof buf, value.i).ptr);
             break;
         }
-        case StatKind::Bool: m_out += pythonBool(value.b); break;
-        case StatKind::Missing:
-        case StatKind::Null: m_out += "null"; break;
+        case dump::StatKind::Bool: m_out += support::pythonBool(value.b); break;
+        case dump::StatKind::Missing:
+        case dump::StatKind::Null: m_out += "null"; break;
         }
         m_out += '"';
     }
@@ -91,7 +91,7 @@ public:
     {
         sep("shape");
         m_out += '"';
-        appendShapeText(m_out, dims);
+        compare::appendShapeText(m_out, dims);
         m_out += '"';
     }
     void cell(std::string_view key, const ResultCell& cell)
@@ -120,17 +120,17 @@ struct ScalarText {
     bool isNone = false;
 };
 
-ScalarText scalarValue(const DumpFile& dump, std::uint32_t row)
+ScalarText scalarValue(const dump::DumpFile& dump, std::uint32_t row)
 {
     const auto kind = dump.scalars.valueKind[row];
     ScalarText value;
     value.text = dump.text(dump.scalars.text[row]);
-    value.isString = kind == ScalarValueKind::String || kind == ScalarValueKind::Composite;
-    value.isNone = kind == ScalarValueKind::Null || kind == ScalarValueKind::Missing;
+    value.isString = kind == dump::ScalarValueKind::String || kind == dump::ScalarValueKind::Composite;
+    value.isNone = kind == dump::ScalarValueKind::Null || kind == dump::ScalarValueKind::Missing;
     return value;
 }
 
-void appendResults(ItemWriter& w, CompareMode mode, const ResultCell* cells)
+void appendResults(ItemWriter& w, compare::CompareMode mode, const ResultCell* cells)
 {
     if (!cells)
         return;
@@ -141,40 +141,40 @@ void appendResults(ItemWriter& w, CompareMode mode, const ResultCell* cells)
 
 void appendCollapsed(std::string& out) { out += "{\"value\": \"null\"}"; }
 
-void appendTensor(std::string& out, const Graph& graph, std::uint32_t row, bool md5Mode, bool batchP2p, CompareMode mode,
+void appendTensor(std::string& out, const Graph& graph, std::uint32_t row, bool md5Mode, bool batchP2p, compare::CompareMode mode,
     const ResultCell* cells)
 {
-    const DumpFile& dump = *graph.dump;
+    const dump::DumpFile& dump = *graph.dump;
     const auto& t = dump.tensors;
-    const ExtrasRange extras = t.extras[row];
-    const StatValue stats[4] = { t.max[row], t.min[row], t.mean[row], t.norm[row] };
+    const dump::ExtrasRange extras = t.extras[row];
+    const dump::StatValue stats[4] = { t.max[row], t.min[row], t.mean[row], t.norm[row] };
     std::string_view statText[4];
     for (int k = 0; k < 4; ++k)
-        if (stats[k].kind == StatKind::Missing)
-            statText[k] = extraText(dump, extras, kStatKeys[k]);
+        if (stats[k].kind == dump::StatKind::Missing)
+            statText[k] = extraText(dump, extras, dump::kStatKeys[k]);
     // "Max" null empties the whole item.
-    if (stats[0].kind == StatKind::Null || (stats[0].kind == StatKind::Missing && statText[0].empty())
-        || (stats[0].kind == StatKind::Missing && unquote(statText[0]) == "None")) {
+    if (stats[0].kind == dump::StatKind::Null || (stats[0].kind == dump::StatKind::Missing && statText[0].empty())
+        || (stats[0].kind == dump::StatKind::Missing && unquote(statText[0]) == "None")) {
         appendCollapsed(out);
         return;
     }
     out += '{';
     ItemWriter w(out);
     w.plain("type", dump.text(t.type[row]));
-    if (t.dtype[row] != kNoString)
+    if (t.dtype[row] != support::kNoString)
         w.str("dtype", dump.text(t.dtype[row]));
     w.shape(t.shape(row));
     for (int k = 0; k < 4; ++k) {
-        if (stats[k].kind != StatKind::Missing)
-            w.stat(kStatKeys[k], stats[k]);
+        if (stats[k].kind != dump::StatKind::Missing)
+            w.stat(dump::kStatKeys[k], stats[k]);
         else if (!statText[k].empty())
-            isPythonStringRepr(statText[k]) ? w.str(kStatKeys[k], unquote(statText[k])) : w.plain(kStatKeys[k], statText[k]);
+            isPythonStringRepr(statText[k]) ? w.str(dump::kStatKeys[k], unquote(statText[k])) : w.plain(dump::kStatKeys[k], statText[k]);
     }
     if (t.requiresGrad[row] >= 0)
         w.plain("requires_grad", t.requiresGrad[row] ? "True" : "False");
     const std::string_view dataName = dump.text(t.dataName[row]);
     w.str("data_name", dataName.empty() ? std::string_view("-1") : dataName);
-    if (md5Mode && t.md5[row] != kNoString)
+    if (md5Mode && t.md5[row] != support::kNoString)
         w.str("md5", dump.text(t.md5[row]));
     const bool p2p = hasExtra(dump, extras, "class_type");
     for (const auto& extra : dump.extrasOf(extras)) {
@@ -189,10 +189,10 @@ void appendTensor(std::string& out, const Graph& graph, std::uint32_t row, bool 
     if (t.requiresGrad[row] < 0)
         w.null("requires_grad");
     for (int k = 0; k < 4; ++k)
-        if (stats[k].kind == StatKind::Missing && statText[k].empty())
-            w.null(kStatKeys[k]);
-    if (md5Mode && t.md5[row] == kNoString)
-        w.str("md5", crc32Hex(""));
+        if (stats[k].kind == dump::StatKind::Missing && statText[k].empty())
+            w.null(dump::kStatKeys[k]);
+    if (md5Mode && t.md5[row] == support::kNoString)
+        w.str("md5", compare::crc32Hex(""));
     if (p2p) {
         for (std::string_view key : { "class_type", "op", "peer", "tag", "group_id" }) {
             if (batchP2p && key != "class_type")
@@ -206,14 +206,14 @@ void appendTensor(std::string& out, const Graph& graph, std::uint32_t row, bool 
 }
 
 void appendScalar(std::string& out, const Graph& graph, std::uint32_t row, std::string_view itemName, bool md5Mode,
-    bool batchP2p, CompareMode mode, const ResultCell* cells)
+    bool batchP2p, compare::CompareMode mode, const ResultCell* cells)
 {
-    const DumpFile& dump = *graph.dump;
+    const dump::DumpFile& dump = *graph.dump;
     const auto& s = dump.scalars;
     const std::string_view type = dump.text(s.type[row]);
-    const ExtrasRange extras = s.extras[row];
+    const dump::ExtrasRange extras = s.extras[row];
     const ScalarText value = scalarValue(dump, row);
-    const bool hasValue = s.valueKind[row] != ScalarValueKind::Missing;
+    const bool hasValue = s.valueKind[row] != dump::ScalarValueKind::Missing;
     const std::string_view last = itemName.substr(itemName.rfind('.') + 1);
     const bool rankParam = last == "src" || last == "dst" || last == "group_src" || last == "group_dst";
 
@@ -268,7 +268,7 @@ void appendScalar(std::string& out, const Graph& graph, std::uint32_t row, std::
     w.str("data_name", "-1");
     if (!hasExtra(dump, extras, "requires_grad"))
         w.null("requires_grad");
-    for (auto key : kStatKeys) {
+    for (auto key : dump::kStatKeys) {
         if (value.isString || statSource == StatSource::ValueAsString)
             w.str(key, value.text);
         else
@@ -277,22 +277,22 @@ void appendScalar(std::string& out, const Graph& graph, std::uint32_t row, std::
     if (type == "ellipsis" || rankParam)
         w.str("dtype", type);
     else
-        w.str("dtype", pythonTypeName(s.valueKind[row], value.text));
+        w.str("dtype", compare::pythonTypeName(s.valueKind[row], value.text));
     w.str("shape", "[]");
     if (md5Mode)
-        w.str("md5", rankParam ? std::string(value.text) : crc32Hex(hasValue ? value.text : std::string_view {}));
+        w.str("md5", rankParam ? std::string(value.text) : compare::crc32Hex(hasValue ? value.text : std::string_view {}));
     appendResults(w, mode, cells);
     out += '}';
 }
 
 } // namespace
 
-std::span<const std::string_view> resultKeys(CompareMode mode)
+std::span<const std::string_view> resultKeys(compare::CompareMode mode)
 {
     switch (mode) {
-    case CompareMode::Md5: return kMd5Keys;
-    case CompareMode::Tensor: return kTensorKeys;
-    case CompareMode::Statistics: break;
+    case compare::CompareMode::Md5: return kMd5Keys;
+    case compare::CompareMode::Tensor: return kTensorKeys;
+    case compare::CompareMode::Statistics: break;
     }
     return kSummaryKeys;
 }
@@ -355,24 +355,24 @@ void appendResultCell(std::string& out, const ResultCell& cell)
     }
 }
 
-void itemStats(const Graph& graph, std::uint32_t item, PyVal out[4])
+void itemStats(const Graph& graph, std::uint32_t item, compare::PyVal out[4])
 {
-    const Item& it = graph.items->items()[item];
+    const compare::Item& it = graph.items->items()[item];
     graph.items->stats(it, out);
-    if (it.node == kNullNode)
+    if (it.node == compare::kNullNode)
         return;
-    const DumpFile& dump = *graph.dump;
-    const ValueNode& v = dump.nodes[it.node];
-    if (v.kind != NodeKind::Tensor)
+    const dump::DumpFile& dump = *graph.dump;
+    const dump::ValueNode& v = dump.nodes[it.node];
+    if (v.kind != dump::NodeKind::Tensor)
         return;
     const auto& t = dump.tensors;
-    const StatValue stats[4] = { t.max[v.payload], t.min[v.payload], t.mean[v.payload], t.norm[v.payload] };
+    const dump::StatValue stats[4] = { t.max[v.payload], t.min[v.payload], t.mean[v.payload], t.norm[v.payload] };
     for (int k = 0; k < 4; ++k) {
-        if (stats[k].kind != StatKind::Missing)
+        if (stats[k].kind != dump::StatKind::Missing)
             continue;
-        const std::string_view text = extraText(dump, t.extras[v.payload], kStatKeys[k]);
+        const std::string_view text = extraText(dump, t.extras[v.payload], dump::kStatKeys[k]);
         if (!text.empty())
-            out[k] = PyVal::str(unquote(text));
+            out[k] = compare::PyVal::str(unquote(text));
     }
 }
 
@@ -387,7 +387,7 @@ void appendNodeData(std::string& out, const Graph& graph, std::uint32_t node, co
     for (std::size_t i = 0; i < items.size(); ++i) {
         if (items[i].output != output)
             continue;
-        const Item& item = graph.items->items()[items[i].item];
+        const compare::Item& item = graph.items->items()[items[i].item];
         name.clear();
         graph.items->appendName(name, item);
         if (!first)
@@ -396,12 +396,12 @@ void appendNodeData(std::string& out, const Graph& graph, std::uint32_t node, co
         appendJsonText(out, name);
         out += ": ";
         const ResultCell* cells = results && results->size() >= (i + 1) * stride ? results->data() + i * stride : nullptr;
-        if (item.node == kNullNode) {
+        if (item.node == compare::kNullNode) {
             appendCollapsed(out);
             continue;
         }
-        const ValueNode& v = graph.dump->nodes[item.node];
-        if (v.kind == NodeKind::Tensor)
+        const dump::ValueNode& v = graph.dump->nodes[item.node];
+        if (v.kind == dump::NodeKind::Tensor)
             appendTensor(out, graph, v.payload, options.md5Mode, batchP2p, options.mode, cells);
         else
             appendScalar(out, graph, v.payload, name, options.md5Mode, batchP2p, options.mode, cells);

@@ -26,11 +26,11 @@ struct ResultCell {
 };
 
 // The result fields a mode appends to each compared NPU item, in order.
-std::span<const std::string_view> resultKeys(CompareMode mode);
+std::span<const std::string_view> resultKeys(compare::CompareMode mode);
 
 struct RenderOptions {
     bool md5Mode = false; // keep the md5 field
-    CompareMode mode = CompareMode::Statistics;
+    compare::CompareMode mode = compare::CompareMode::Statistics;
 };
 
 // Appends the JSON object of the node's input_data (output == false) or output_data. results, when given,
@@ -55,6 +55,6 @@ void appendResultCell(std::string& out, const ResultCell& cell);
 
 // Statistic k (0 Max .. 3 Norm) of an item as the reference's item dict holds it (None as "None",
 // string placeholders such as "inf" kept as strings).
-void itemStats(const Graph& graph, std::uint32_t item, PyVal out[4]);
+void itemStats(const Graph& graph, std::uint32_t item, compare::PyVal out[4]);
 
 } // namespace msprobe::graph

@@ -17,7 +17,7 @@ using Json = nlohmann::ordered_json;
 
 bool isResultKey(std::string_view key)
 {
-    for (CompareMode mode : { CompareMode::Statistics, CompareMode::Md5, CompareMode::Tensor })
+    for (compare::CompareMode mode : { compare::CompareMode::Statistics, compare::CompareMode::Md5, compare::CompareMode::Tensor })
         for (std::string_view result : resultKeys(mode))
             if (key == result)
                 return true;
@@ -34,24 +34,24 @@ std::string_view viewOr(const std::string* text, std::string_view fallback) { re
 
 // A statistic as the compare table held it before the graph rendered it as text: numbers for numbers, bools
 // for scalar bools, None for "null", strings otherwise (str scalars and rank parameters stay strings).
-PyVal statOf(const std::string* text, bool keepString)
+compare::PyVal statOf(const std::string* text, bool keepString)
 {
     if (!text || *text == "null")
-        return PyVal::str(kNoneText);
+        return compare::PyVal::str(compare::kNoneText);
     const std::string_view t = *text;
     if (keepString)
-        return PyVal::str(t);
+        return compare::PyVal::str(t);
     if (t == "True" || t == "False")
-        return PyVal::boolean(t == "True");
+        return compare::PyVal::boolean(t == "True");
     std::int64_t integer = 0;
     const auto [end, ec] = std::from_chars(t.data(), t.data() + t.size(), integer);
     if (ec == std::errc() && end == t.data() + t.size())
-        return PyVal::integer(integer);
+        return compare::PyVal::integer(integer);
     double real = 0;
     const bool numeric = t.find_first_not_of("0123456789.eE+-infatyINFATY") == std::string_view::npos;
-    if (numeric && parsePythonFloat(t, real))
-        return PyVal::real(real);
-    return PyVal::str(t);
+    if (numeric && compare::parsePythonFloat(t, real))
+        return compare::PyVal::real(real);
+    return compare::PyVal::str(t);
 }
 
 void appendValue(std::string& out, const Json& value)
@@ -84,7 +84,7 @@ StoredItems::StoredItems(std::string_view inputData, std::string_view outputData
         }
         into = Json::parse(text, nullptr, false);
         if (!into.is_object())
-            throw Error(where, column, "not a JSON object");
+            throw support::Error(where, column, "not a JSON object");
     };
     parse(inputData, m_data->input, "input_data");
     parse(outputData, m_data->output, "output_data");
@@ -145,14 +145,14 @@ std::vector<CompareItem> StoredItems::compareItems() const
             c.section = 3;
         else if (key.find(".parameters.") != std::string::npos)
             c.section = 1;
-        ItemFields& f = c.fields;
+        compare::ItemFields& f = c.fields;
         if (collapsed(i)) {
             c.null = true;
             for (auto& stat : f.stats)
-                stat = PyVal::str(kNoneText);
-            f.dtype = kNoneText;
+                stat = compare::PyVal::str(compare::kNoneText);
+            f.dtype = compare::kNoneText;
             f.shape = "None";
-            f.requiresGrad = kNA;
+            f.requiresGrad = compare::kNA;
             f.md5 = "N/A";
             f.dataName = "-1";
             continue;
@@ -164,22 +164,22 @@ std::vector<CompareItem> StoredItems::compareItems() const
         if (type == "torch.ProcessGroup") {
             const std::string* ranks = stringField(item, "group_ranks");
             for (auto& stat : f.stats)
-                stat = ranks ? PyVal::str(*ranks) : PyVal::str(kNoneText);
+                stat = ranks ? compare::PyVal::str(*ranks) : compare::PyVal::str(compare::kNoneText);
         } else {
             for (int k = 0; k < 4; ++k)
-                f.stats[k] = statOf(stringField(item, kStatKeys[k]), type == "str" || rankParam);
+                f.stats[k] = statOf(stringField(item, dump::kStatKeys[k]), type == "str" || rankParam);
         }
         f.dtype = viewOr(stringField(item, "dtype"), type == "torch.ProcessGroup" ? type : std::string_view("<class 'NoneType'>"));
         f.shape = std::string(viewOr(stringField(item, "shape"), "[]"));
         const std::string_view grad = viewOr(stringField(item, "requires_grad"), {});
-        f.requiresGrad = grad == "True" ? std::string_view("True") : grad == "False" ? std::string_view("False") : kNA;
+        f.requiresGrad = grad == "True" ? std::string_view("True") : grad == "False" ? std::string_view("False") : compare::kNA;
         f.md5 = std::string(viewOr(stringField(item, "md5"), "N/A"));
         f.dataName = viewOr(stringField(item, "data_name"), "-1");
     }
     return out;
 }
 
-std::string StoredItems::render(bool output, CompareMode mode, const std::vector<ResultCell>* cells) const
+std::string StoredItems::render(bool output, compare::CompareMode mode, const std::vector<ResultCell>* cells) const
 {
     const std::size_t stride = resultKeys(mode).size();
     std::string out = "{";
@@ -225,15 +225,15 @@ std::string StoredItems::render(bool output, CompareMode mode, const std::vector
     return out;
 }
 
-CompareMode compareModeOfTask(const std::string& task, const std::string& file)
+compare::CompareMode compareModeOfTask(const std::string& task, const std::string& file)
 {
     if (task == "summary")
-        return CompareMode::Statistics;
+        return compare::CompareMode::Statistics;
     if (task == "md5")
-        return CompareMode::Md5;
+        return compare::CompareMode::Md5;
     if (task == "all")
-        return CompareMode::Tensor;
-    throw Error(file, "tb_config.task", "nodes can be compared in summary, md5 or all (tensor) mode, not '" + task + "'");
+        return compare::CompareMode::Tensor;
+    throw support::Error(file, "tb_config.task", "nodes can be compared in summary, md5 or all (tensor) mode, not '" + task + "'");
 }
 
 } // namespace msprobe::graph

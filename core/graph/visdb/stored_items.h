@@ -34,7 +34,7 @@ public:
     std::vector<CompareItem> compareItems() const;
     // input_data (output == false) or output_data with every compare-result field removed and, when cells is
     // given (resultKeys(mode).size() per item, all items), the new results appended to each item.
-    std::string render(bool output, CompareMode mode, const std::vector<ResultCell>* cells) const;
+    std::string render(bool output, compare::CompareMode mode, const std::vector<ResultCell>* cells) const;
 
 private:
     struct Data;
@@ -42,6 +42,6 @@ private:
 };
 
 // The compare mode a vis.db's tb_config.task names: "summary", "md5", "all". Throws Error otherwise.
-CompareMode compareModeOfTask(const std::string& task, const std::string& file);
+compare::CompareMode compareModeOfTask(const std::string& task, const std::string& file);
 
 } // namespace msprobe::graph

@@ -67,12 +67,12 @@ VisDb::VisDb(const std::filesystem::path& file, Access access)
 {
     std::error_code ec;
     if (!std::filesystem::is_regular_file(file, ec))
-        throw Error(file.string(), {}, "no such vis.db file");
-    m_db = access == Access::Snapshot ? SqliteDb::snapshot(file) : std::make_unique<SqliteDb>(file, true);
+        throw support::Error(file.string(), {}, "no such vis.db file");
+    m_db = access == Access::Snapshot ? support::SqliteDb::snapshot(file) : std::make_unique<support::SqliteDb>(file, true);
     try {
-        SqliteStatement config(*m_db, "SELECT graph_type, task, tool_tip, micro_steps, overflow_check, node_colors, rank_list, step_list FROM tb_config");
+        support::SqliteStatement config(*m_db, "SELECT graph_type, task, tool_tip, micro_steps, overflow_check, node_colors, rank_list, step_list FROM tb_config");
         if (!config.step())
-            throw Error(file.string(), "tb_config", "the table is empty");
+            throw support::Error(file.string(), "tb_config", "the table is empty");
         m_config.graphType = std::string(config.columnText(0));
         m_config.task = std::string(config.columnText(1));
         m_config.toolTip = config.columnOptionalText(2);
@@ -81,10 +81,10 @@ VisDb::VisDb(const std::filesystem::path& file, Access access)
         m_config.nodeColors = std::string(config.columnText(5));
         m_config.ranks = intList(config.columnText(6));
         m_config.steps = intList(config.columnText(7));
-    } catch (const Error& error) {
+    } catch (const support::Error& error) {
         // What SQLite says is what tells the reader; the statement it failed on (cut at 60 characters) does not.
         const bool placeIsSql = error.place().find(' ') != std::string::npos;
-        throw Error(file.string(), placeIsSql ? std::string() : error.place(), "not a vis.db file: " + error.detail());
+        throw support::Error(file.string(), placeIsSql ? std::string() : error.place(), "not a vis.db file: " + error.detail());
     }
 }
 
@@ -93,7 +93,7 @@ VisDb::~VisDb() = default;
 std::vector<VisDb::GraphKey> VisDb::graphs() const
 {
     std::vector<GraphKey> keys;
-    SqliteStatement query(*m_db, "SELECT DISTINCT step, rank, data_source FROM tb_nodes ORDER BY step, rank, data_source DESC");
+    support::SqliteStatement query(*m_db, "SELECT DISTINCT step, rank, data_source FROM tb_nodes ORDER BY step, rank, data_source DESC");
     while (query.step())
         keys.push_back({ int(query.columnInt(0)), int(query.columnInt(1)), std::string(query.columnText(2)) });
     return keys;
@@ -109,7 +109,7 @@ VisGraph VisDb::load(int step, int rank, const std::string& dataSource, bool wit
                       "matched_node_link, stack_id, matched_distributed, modified, dump_data_dir, parallel_merge_info";
     sql += withData ? ", input_data, output_data" : "";
     sql += " FROM tb_nodes WHERE step = ? AND rank = ? AND data_source = ? ORDER BY node_order";
-    SqliteStatement query(*m_db, sql);
+    support::SqliteStatement query(*m_db, sql);
     query.bindInt(1, step);
     query.bindInt(2, rank);
     query.bindText(3, dataSource);
@@ -141,7 +141,7 @@ VisGraph VisDb::load(int step, int rank, const std::string& dataSource, bool wit
 
 std::pair<std::string, std::string> VisDb::nodeData(int step, int rank, const std::string& dataSource, const std::string& name) const
 {
-    SqliteStatement query(*m_db, "SELECT input_data, output_data FROM tb_nodes WHERE step = ? AND rank = ? AND data_source = ? AND node_name = ?");
+    support::SqliteStatement query(*m_db, "SELECT input_data, output_data FROM tb_nodes WHERE step = ? AND rank = ? AND data_source = ? AND node_name = ?");
     query.bindInt(1, step);
     query.bindInt(2, rank);
     query.bindText(3, dataSource);
@@ -153,7 +153,7 @@ std::pair<std::string, std::string> VisDb::nodeData(int step, int rank, const st
 
 std::vector<std::string> VisDb::stackFrames(const std::string& stackId) const
 {
-    SqliteStatement query(*m_db, "SELECT stack_info FROM tb_stack WHERE id = ?");
+    support::SqliteStatement query(*m_db, "SELECT stack_info FROM tb_stack WHERE id = ?");
     query.bindText(1, stackId);
     return query.step() ? stringList(query.columnText(0)) : std::vector<std::string> {};
 }
@@ -161,8 +161,8 @@ std::vector<std::string> VisDb::stackFrames(const std::string& stackId) const
 std::size_t VisDb::rowCount(const std::string& table) const
 {
     if (table != "tb_nodes" && table != "tb_stack" && table != "tb_config")
-        throw Error(m_db->file(), table, "unknown table");
-    SqliteStatement query(*m_db, "SELECT COUNT(*) FROM " + table);
+        throw support::Error(m_db->file(), table, "unknown table");
+    support::SqliteStatement query(*m_db, "SELECT COUNT(*) FROM " + table);
     return query.step() ? static_cast<std::size_t>(query.columnInt(0)) : 0;
 }
 

@@ -11,7 +11,7 @@
 #include <unordered_map>
 #include <vector>
 
-namespace msprobe {
+namespace msprobe::support {
 class SqliteDb;
 }
 
@@ -91,7 +91,7 @@ public:
     std::size_t rowCount(const std::string& table) const;
 
 private:
-    std::unique_ptr<SqliteDb> m_db;
+    std::unique_ptr<support::SqliteDb> m_db;
     VisDbConfig m_config;
 };
 

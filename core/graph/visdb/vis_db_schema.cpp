@@ -40,9 +40,9 @@ std::string stringMap(const Pairs& pairs)
     for (std::size_t i = 0; i < pairs.size(); ++i) {
         if (i)
             out += ", ";
-        appendJsonString(out, pairs[i].first);
+        support::appendJsonString(out, pairs[i].first);
         out += ": ";
-        appendJsonString(out, pairs[i].second);
+        support::appendJsonString(out, pairs[i].second);
     }
     out += '}';
     return out;
@@ -52,47 +52,47 @@ void colour(std::string& out, std::string_view hex, std::string_view range, std:
 {
     if (out.size() > 1)
         out += ", ";
-    appendJsonString(out, hex);
+    support::appendJsonString(out, hex);
     out += ": {\"value\": ";
     out += range;
     out += ", \"description\": ";
-    appendJsonString(out, description);
+    support::appendJsonString(out, description);
     out += ", \"accuracy_level\": ";
-    appendJsonString(out, level);
+    support::appendJsonString(out, level);
     out += '}';
 }
 
 } // namespace
 
-std::string_view taskName(CompareMode mode)
+std::string_view taskName(compare::CompareMode mode)
 {
     switch (mode) {
-    case CompareMode::Md5: return "md5";
-    case CompareMode::Tensor: return "all";
-    case CompareMode::Statistics: break;
+    case compare::CompareMode::Md5: return "md5";
+    case compare::CompareMode::Tensor: return "all";
+    case compare::CompareMode::Statistics: break;
     }
     return "summary";
 }
 
-std::string toolTipJson(CompareMode mode)
+std::string toolTipJson(compare::CompareMode mode)
 {
     switch (mode) {
-    case CompareMode::Md5: return stringMap({ { "md5", kTipMd5 } });
-    case CompareMode::Tensor:
+    case compare::CompareMode::Md5: return stringMap({ { "md5", kTipMd5 } });
+    case compare::CompareMode::Tensor:
         return stringMap({ { "One Thousandth Err Ratio", kTipOneThousandth }, { "Five Thousandths Err Ratio", kTipFiveThousandths },
             { "Cosine", kTipCosine }, { "MaxAbsErr", kTipMaxAbsErr }, { "MaxRelativeErr", kTipMaxRelativeErr } });
-    case CompareMode::Statistics: break;
+    case compare::CompareMode::Statistics: break;
     }
     return stringMap({ { "Max diff", kTipMaxDiff }, { "Min diff", kTipMinDiff }, { "Mean diff", kTipMeanDiff },
         { "L2norm diff", kTipNormDiff } });
 }
 
-std::string nodeColorsJson(CompareMode mode)
+std::string nodeColorsJson(compare::CompareMode mode)
 {
-    const std::string_view pass = mode == CompareMode::Md5 ? kMd5SameDescription
-        : mode == CompareMode::Tensor                    ? kTensorDescription
+    const std::string_view pass = mode == compare::CompareMode::Md5 ? kMd5SameDescription
+        : mode == compare::CompareMode::Tensor                    ? kTensorDescription
                                                          : kSummaryDescription;
-    const std::string_view bad = mode == CompareMode::Md5 ? kMd5DifferentDescription : pass;
+    const std::string_view bad = mode == compare::CompareMode::Md5 ? kMd5DifferentDescription : pass;
     std::string out = "{";
     colour(out, "#FFFCF3", "[0, 0.3]", pass, "pass");
     colour(out, "#FFDC7F", "[0.3, 0.6]", bad, "warning");

@@ -74,10 +74,10 @@ inline constexpr std::string_view kInsertConfig
       "rank_list, step_list) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)";
 
 // tb_config.tool_tip of a compare DB (json.dumps text, non-ASCII escaped).
-std::string toolTipJson(CompareMode mode);
+std::string toolTipJson(compare::CompareMode mode);
 // tb_config.node_colors of a compare DB.
-std::string nodeColorsJson(CompareMode mode);
+std::string nodeColorsJson(compare::CompareMode mode);
 // "summary" / "md5" / "all".
-std::string_view taskName(CompareMode mode);
+std::string_view taskName(compare::CompareMode mode);
 
 } // namespace msprobe::graph

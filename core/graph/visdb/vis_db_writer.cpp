@@ -39,7 +39,7 @@ std::string_view nodeTypeText(NodeOp op)
     case NodeOp::FunctionApi: return "1";
     case NodeOp::ApiCollection: return "9";
     }
-    throw Error("vis.db", {}, "unknown node type " + std::to_string(int(op)));
+    throw support::Error("vis.db", {}, "unknown node type " + std::to_string(int(op)));
 }
 
 void renderRow(RowText& row, const Graph& graph, const Graph* other, const RenderOptions& options)
@@ -103,7 +103,7 @@ std::int64_t physicalMemoryBytes()
 
 } // namespace
 
-VisDbWriter::VisDbWriter(fs::path file, std::int64_t memoryBudget, AtomicFile::OnClash onClash)
+VisDbWriter::VisDbWriter(fs::path file, std::int64_t memoryBudget, support::AtomicFile::OnClash onClash)
     : m_file(std::move(file))
     , m_onClash(onClash)
 {
@@ -115,10 +115,10 @@ VisDbWriter::VisDbWriter(fs::path file, std::int64_t memoryBudget, AtomicFile::O
     m_inMemory = m_memoryBudget > 0;
     if (m_inMemory) {
         // Room for the last graph written before the budget check moves the database to disk.
-        m_db = SqliteDb::inMemory(m_file.string(), std::max(physical / 2, m_memoryBudget * 2));
+        m_db = support::SqliteDb::inMemory(m_file.string(), std::max(physical / 2, m_memoryBudget * 2));
     } else {
         m_onDisk.emplace(m_file, m_onClash);
-        m_db = std::make_unique<SqliteDb>(m_onDisk->temporaryPath(), false);
+        m_db = std::make_unique<support::SqliteDb>(m_onDisk->temporaryPath(), false);
     }
     // Rows are about 1.2 kB: on 4 kB pages a fifth of the table is slack, on 64 kB pages almost none (the file
     // is 14% smaller and every index build scans less). Any SQLite reader opens either.
@@ -162,11 +162,11 @@ void VisDbWriter::moveToDiskIfLarge()
         out.write(image.data(), static_cast<std::streamsize>(image.size()));
         out.close();
         if (!out)
-            throw Error(m_file.string(), {}, "cannot write the database to disk (disk full?)");
+            throw support::Error(m_file.string(), {}, "cannot write the database to disk (disk full?)");
     }
     m_db.reset();
     m_inMemory = false;
-    m_db = std::make_unique<SqliteDb>(partial, false);
+    m_db = std::make_unique<support::SqliteDb>(partial, false);
     applyWritePragmas();
 }
 
@@ -175,7 +175,7 @@ VisDbWriter::~VisDbWriter()
     m_db.reset(); // closed before m_onDisk removes an unfinished file
 }
 
-SqliteDb& VisDbWriter::db() { return *m_db; }
+support::SqliteDb& VisDbWriter::db() { return *m_db; }
 
 void VisDbWriter::writeGraph(const Graph& graph, const Graph* other, int step, int rank, const RenderOptions& options,
     const std::function<void(std::size_t, std::size_t)>& progress, std::int64_t firstRowId,
@@ -188,8 +188,8 @@ void VisDbWriter::writeGraph(const Graph& graph, const Graph* other, int step, i
         firstRowId = reserveRows(order.size());
 
     m_db->exec("BEGIN");
-    SqliteStatement insert(*m_db, kInsertNode);
-    SqliteStatement insertStack(*m_db, kInsertStack);
+    support::SqliteStatement insert(*m_db, kInsertNode);
+    support::SqliteStatement insertStack(*m_db, kInsertStack);
 
     // Stacks are numbered by first appearance in node order; equal frame lists share one id.
     std::unordered_map<std::string, std::string> stackIds;
@@ -294,7 +294,7 @@ void VisDbWriter::createIndexes()
     try {
         for (auto sql : kCreateIndexes)
             m_db->exec(sql);
-    } catch (const Error&) {
+    } catch (const support::Error&) {
         // No writable temporary folder (SQLite looks in $SQLITE_TMPDIR, $TMPDIR, /var/tmp, /usr/tmp, /tmp, .):
         // the failed statement left nothing behind; sort in memory instead.
         m_db->exec("PRAGMA temp_store=MEMORY");
@@ -314,7 +314,7 @@ std::int64_t VisDbWriter::reserveRows(std::size_t count)
 
 void VisDbWriter::writeConfig(const VisConfig& config)
 {
-    SqliteStatement insert(*m_db, kInsertConfig);
+    support::SqliteStatement insert(*m_db, kInsertConfig);
     auto intList = [](const std::vector<int>& values) {
         std::string out = "[";
         for (std::size_t i = 0; i < values.size(); ++i)
@@ -338,7 +338,7 @@ void VisDbWriter::writeConfig(const VisConfig& config)
 
 void VisDbWriter::finish(bool distributedAnalysis, bool overflowCheck, const std::function<void(int)>& progress)
 {
-    PhaseTimes phases;
+    support::PhaseTimes phases;
     std::optional<DbImageWriter> image;
     if (m_inMemory) {
         image.emplace(m_file, m_onClash);

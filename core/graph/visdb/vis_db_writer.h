@@ -13,7 +13,7 @@
 #include <optional>
 #include <vector>
 
-namespace msprobe {
+namespace msprobe::support {
 class SqliteDb;
 }
 
@@ -21,7 +21,7 @@ namespace msprobe::graph {
 
 struct VisConfig {
     bool compare = false;
-    CompareMode mode = CompareMode::Statistics;
+    compare::CompareMode mode = compare::CompareMode::Statistics;
     int microSteps = 1;
     bool overflowCheck = false;
     std::vector<int> ranks { 0 };
@@ -36,7 +36,7 @@ public:
     // a negative budget takes the default (an eighth of the physical memory, at most 4 GiB). onClash: whether an
     // existing file of that name is replaced or the database takes a free name ("name_1.vis.db"; see file()).
     explicit VisDbWriter(std::filesystem::path file, std::int64_t memoryBudget = -1,
-        AtomicFile::OnClash onClash = AtomicFile::OnClash::Replace);
+        support::AtomicFile::OnClash onClash = support::AtomicFile::OnClash::Replace);
     ~VisDbWriter();
     VisDbWriter(const VisDbWriter&) = delete;
     VisDbWriter& operator=(const VisDbWriter&) = delete;
@@ -59,7 +59,7 @@ public:
     // progress(99) is called once the indexes exist.
     void finish(bool distributedAnalysis, bool overflowCheck, const std::function<void(int)>& progress = {});
 
-    SqliteDb& db();
+    support::SqliteDb& db();
     // The database file; after finish() the name actually written.
     const std::filesystem::path& file() const { return m_file; }
 
@@ -70,9 +70,9 @@ private:
     void createIndexes();
     void moveToDiskIfLarge();
     std::filesystem::path m_file;
-    AtomicFile::OnClash m_onClash;
-    std::optional<AtomicFile> m_onDisk; // the database file while it is written on disk
-    std::unique_ptr<SqliteDb> m_db;
+    support::AtomicFile::OnClash m_onClash;
+    std::optional<support::AtomicFile> m_onDisk; // the database file while it is written on disk
+    std::unique_ptr<support::SqliteDb> m_db;
     std::int64_t m_memoryBudget = 0;
     std::int64_t m_nextRowId = 1;
     bool m_inMemory = false;
