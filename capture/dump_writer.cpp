@@ -242,18 +242,18 @@ void DumpWriter::writeState(DirState& snap, bool skeleton)
         const fs::path tensorDir = snap.dir / "dump_tensor_data";
         dump.reserve(256 * m_entries.size() + 256);
         dump += "{\n \"task\": ";
-        support::appendJsonString(dump, toString(m_config.task));
+        appendJsonString(dump, toString(m_config.task));
         dump += ",\n \"level\": ";
-        support::appendJsonString(dump, toString(m_config.level));
+        appendJsonString(dump, toString(m_config.level));
         dump += ",\n \"framework\": \"pytorch\",\n \"dump_data_dir\": ";
         if (m_config.task == Task::Tensor || !m_config.tensorList.empty())
-            support::appendJsonString(dump, tensorDir.string());
+            appendJsonString(dump, tensorDir.string());
         else
             dump += "null";
         dump += ",\n \"data\": {";
         for (std::size_t k = 0; k < m_entries.size(); ++k) {
             dump += k ? ",\n  " : "\n  ";
-            support::appendJsonString(dump, m_entries[k].first);
+            appendJsonString(dump, m_entries[k].first);
             dump += ": ";
             appendJson(dump, m_entries[k].second, 2);
         }
@@ -264,10 +264,10 @@ void DumpWriter::writeState(DirState& snap, bool skeleton)
             if (m_config.level != Level::L1) {
                 for (std::size_t k = 0; k < m_construct.size(); ++k) {
                     construct += k ? ",\n " : "\n ";
-                    support::appendJsonString(construct, m_construct[k].first);
+                    appendJsonString(construct, m_construct[k].first);
                     construct += ": ";
                     if (m_construct[k].second)
-                        support::appendJsonString(construct, *m_construct[k].second);
+                        appendJsonString(construct, *m_construct[k].second);
                     else
                         construct += "null";
                 }
@@ -299,16 +299,16 @@ void DumpWriter::writeState(DirState& snap, bool skeleton)
             stack = "{";
             for (std::size_t g = 0; g < groups.size(); ++g) {
                 stack += g ? ",\n " : "\n ";
-                support::appendJsonString(stack, std::to_string(g));
+                appendJsonString(stack, std::to_string(g));
                 stack += ": [\n  [";
                 for (std::size_t k = 0; k < groups[g].first.size(); ++k) {
                     stack += k ? ",\n   " : "\n   ";
-                    support::appendJsonString(stack, groups[g].first[k]);
+                    appendJsonString(stack, groups[g].first[k]);
                 }
                 stack += "\n  ],\n  [";
                 for (std::size_t k = 0; k < groups[g].second.size(); ++k) {
                     stack += k ? ",\n   " : "\n   ";
-                    support::appendJsonString(stack, groups[g].second[k]);
+                    appendJsonString(stack, groups[g].second[k]);
                 }
                 stack += groups[g].second.empty() ? "]\n ]" : "\n  ]\n ]";
             }

@@ -31,7 +31,7 @@ void fillLeaf(const std::shared_ptr<TensorLeaf>& leafPtr, const at::Tensor& t, c
         leaf.mean = s.mean;
         leaf.norm = s.norm;
         if (config.summaryMode == SummaryMode::Md5)
-            leaf.md5 = compare::crc32Hex(t);
+            leaf.md5 = crc32Hex(t);
     }
     if (!tensorDir.empty()) {
         const std::string ext = config.fileFormat == FileFormat::Pt ? ".pt" : ".npy";
@@ -82,7 +82,7 @@ Value LeafBuilder::tensor(const at::Tensor& original, const std::string& fileSte
     // Statistics are cached under the original tensor; everything written describes the sliced one.
     const at::Tensor t = m_config.slices.empty() ? original : applySlices(original, m_config.slices);
     auto leaf = std::make_shared<TensorLeaf>();
-    leaf->dtype = dump::torchDtypeName(t.scalar_type());
+    leaf->dtype = torchDtypeName(t.scalar_type());
     leaf->shape.assign(t.sizes().begin(), t.sizes().end());
     leaf->requiresGrad = original.requires_grad() ? 1 : 0;
     if (m_config.task == Task::Structure)

@@ -53,7 +53,7 @@ Row makeRow(std::string name, const at::Tensor& t, bool microStep)
     }
     row.stats = computeRawStats(t);
     row.shape = shapeText(t);
-    row.dtype = dump::torchDtypeName(t.scalar_type());
+    row.dtype = torchDtypeName(t.scalar_type());
     return row;
 }
 

@@ -456,9 +456,9 @@ TensorStats computeTensorStats(const at::Tensor& tensor, StatPrecision precision
     return stats;
 }
 
-std::string compare::crc32Hex(const at::Tensor& input)
+std::string crc32Hex(const at::Tensor& input)
 {
-    uLong crc = compare::crc32(0L, Z_NULL, 0);
+    uLong crc = crc32(0L, Z_NULL, 0);
     if (input.defined() && input.has_storage() && input.numel() > 0) {
         at::NoGradGuard noGrad;
         at::DisableRecordFunctionGuard noRecord;
@@ -467,7 +467,7 @@ std::string compare::crc32Hex(const at::Tensor& input)
         std::size_t left = t.numel() * t.element_size();
         while (left > 0) {
             const uInt chunk = static_cast<uInt>(std::min<std::size_t>(left, 1u << 30));
-            crc = compare::crc32(crc, bytes, chunk);
+            crc = crc32(crc, bytes, chunk);
             bytes += chunk;
             left -= chunk;
         }
@@ -510,7 +510,7 @@ std::string xorChecksumJson(const at::Tensor& input)
     return buf;
 }
 
-std::string dump::torchDtypeName(at::ScalarType type)
+std::string torchDtypeName(at::ScalarType type)
 {
     switch (type) {
     case at::kFloat: return "torch.float32";

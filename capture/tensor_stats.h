@@ -55,7 +55,7 @@ TorchMeanNorm torchMeanNorm(const at::Tensor& tensor);
 TensorStats computeTensorStats(const at::Tensor& tensor, StatPrecision precision = StatPrecision::Low);
 
 // CRC-32 (zlib polynomial) of the tensor's raw bytes in its native dtype, contiguous, as "%08x".
-std::string compare::crc32Hex(const at::Tensor& tensor);
+std::string crc32Hex(const at::Tensor& tensor);
 
 // summary_mode "xor" (the reference's xor_checksum): the XOR of the raw bytes, contiguous, read as little-endian
 // 64-bit words (the tail zero-padded), as JSON text: "0x%016x" in quotes; for a 0-d tensor its value (a number,
@@ -63,6 +63,6 @@ std::string compare::crc32Hex(const at::Tensor& tensor);
 std::string xorChecksumJson(const at::Tensor& tensor);
 
 // "torch.float32" etc.
-std::string dump::torchDtypeName(at::ScalarType type);
+std::string torchDtypeName(at::ScalarType type);
 
 } // namespace msprobe::capture

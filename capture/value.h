@@ -62,7 +62,7 @@ struct Value {
 
 // Appends the JSON text of a value (Python json.dump style: NaN/Infinity tokens, indent of one space per level).
 void appendJson(std::string& out, const Value& value, int indent);
-void support::appendJsonString(std::string& out, std::string_view text);
+void appendJsonString(std::string& out, std::string_view text);
 void appendJsonNumber(std::string& out, double value);
 void appendStat(std::string& out, const dump::StatValue& value);
 

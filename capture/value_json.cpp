@@ -26,7 +26,7 @@ void appendInt(std::string& out, std::int64_t v)
 void appendKey(std::string& out, std::string_view key, int indent)
 {
     newline(out, indent);
-    support::appendJsonString(out, key);
+    appendJsonString(out, key);
     out += ": ";
 }
 
@@ -35,10 +35,10 @@ void appendTensor(std::string& out, const TensorLeaf& t, int indent)
     out += '{';
     const int in = indent + 1;
     appendKey(out, "type", in);
-    support::appendJsonString(out, t.type);
+    appendJsonString(out, t.type);
     out += ',';
     appendKey(out, "dtype", in);
-    support::appendJsonString(out, t.dtype);
+    appendJsonString(out, t.dtype);
     out += ',';
     appendKey(out, "shape", in);
     if (t.shape.empty()) {
@@ -71,7 +71,7 @@ void appendTensor(std::string& out, const TensorLeaf& t, int indent)
     if (!t.dataName.empty()) {
         out += ',';
         appendKey(out, "data_name", in);
-        support::appendJsonString(out, t.dataName);
+        appendJsonString(out, t.dataName);
     }
     if (!t.md5.empty()) {
         out += ',';
@@ -79,7 +79,7 @@ void appendTensor(std::string& out, const TensorLeaf& t, int indent)
         if (t.md5IsJson)
             out += t.md5;
         else
-            support::appendJsonString(out, t.md5);
+            appendJsonString(out, t.md5);
     }
     newline(out, indent);
     out += '}';
@@ -87,7 +87,7 @@ void appendTensor(std::string& out, const TensorLeaf& t, int indent)
 
 } // namespace
 
-void support::appendJsonString(std::string& out, std::string_view text)
+void appendJsonString(std::string& out, std::string_view text)
 {
     out += '"';
     for (unsigned char c : text) {
@@ -141,14 +141,14 @@ void appendJson(std::string& out, const Value& value, int indent)
     case Kind::Scalar: {
         out += '{';
         appendKey(out, "type", indent + 1);
-        support::appendJsonString(out, value.typeName);
+        appendJsonString(out, value.typeName);
         out += ',';
         appendKey(out, "value", indent + 1);
         switch (value.scalarKind) {
         case Value::ScalarKind::Bool: out += value.i ? "true" : "false"; break;
         case Value::ScalarKind::Int: appendInt(out, value.i); break;
         case Value::ScalarKind::Float: appendJsonNumber(out, value.f); break;
-        case Value::ScalarKind::String: support::appendJsonString(out, value.s); break;
+        case Value::ScalarKind::String: appendJsonString(out, value.s); break;
         case Value::ScalarKind::IntList:
             out += '[';
             for (std::size_t k = 0; k < value.ints.size(); ++k) {

@@ -508,7 +508,7 @@ private slots:
         const auto row = dump.nodes[node].payload;
         char expect[16];
         std::snprintf(expect, sizeof expect, "%08lx",
-            compare::crc32(compare::crc32(0L, Z_NULL, 0), static_cast<const Bytef*>(y.data_ptr()), static_cast<uInt>(y.nbytes())));
+            crc32(crc32(0L, Z_NULL, 0), static_cast<const Bytef*>(y.data_ptr()), static_cast<uInt>(y.nbytes())));
         QCOMPARE(std::string(dump.text(dump.tensors.md5[row])), std::string(expect));
         QVERIFY(dump.tensors.max[row].kind == dump::StatKind::Float); // statistics are still written
     }

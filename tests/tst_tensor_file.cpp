@@ -132,7 +132,7 @@ std::string npyFile(
 
 // ---- a minimal zip writer (stored entries), to build .pt archives around arbitrary pickles ----
 
-std::uint32_t compare::crc32(std::string_view data)
+std::uint32_t crc32(std::string_view data)
 {
     std::uint32_t crc = 0xffffffffu;
     for (unsigned char c : data) {
@@ -148,7 +148,7 @@ std::string storedZip(const std::vector<std::pair<std::string, std::string>>& en
     std::string out, central;
     for (const auto& [name, data] : entries) {
         const std::string common = littleEndian(0, 2) + littleEndian(0, 2) + littleEndian(0, 2) + littleEndian(0x21, 2)
-            + littleEndian(compare::crc32(data), 4) + littleEndian(data.size(), 4) + littleEndian(data.size(), 4)
+            + littleEndian(crc32(data), 4) + littleEndian(data.size(), 4) + littleEndian(data.size(), 4)
             + littleEndian(name.size(), 2) + littleEndian(0, 2);
         central += littleEndian(0x02014b50, 4) + littleEndian(20, 2) + littleEndian(20, 2) + common + littleEndian(0, 2)
             + littleEndian(0, 2) + littleEndian(0, 2) + littleEndian(0, 4) + littleEndian(out.size(), 4) + name;
