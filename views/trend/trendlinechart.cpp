@@ -12,6 +12,7 @@
 using msprobe::views::styleTrendPlot;
 using msprobe::studio::TrendSeries;
 using msprobe::views::downsampleMinMax;
+using msprobe::views::DownsampledLine;
 
 namespace {
 
