@@ -8,7 +8,7 @@
 
 #include "dump_generator.h"
 #include "sessionloader.h"
-#include "shareddumps.h"
+#include "dump/shared_dumps.h"
 
 #include <algorithm>
 #include <cstdio>

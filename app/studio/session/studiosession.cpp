@@ -199,7 +199,7 @@ void StudioSession::runLoad(LoadRequest request, std::uint64_t generation, std::
         case LoadRequest::Kind::Pair: {
             QStringList failures;
             // One parse of each dump.json, shared by the graphs and the compare tables.
-            SharedDumps dumps;
+            msprobe::SharedDumps dumps;
             try {
                 auto stage = sessionloader::buildGraphs(nativePath(request.path), nativePath(request.bench),
                     sessionloader::newOutputDir(request.outputDir), request, cancel, scaled(report, 0, 60), graphWarning, &dumps);

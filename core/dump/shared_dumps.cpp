@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "shareddumps.h"
+#include "dump/shared_dumps.h"
 
 #include "dump/dump_json_reader.h"
+
+namespace msprobe {
 
 namespace fs = std::filesystem;
 
@@ -18,13 +20,15 @@ std::shared_ptr<SharedDumps::Slot> SharedDumps::slotOf(const fs::path& file)
     return slot;
 }
 
-std::shared_ptr<const msprobe::DumpFile> SharedDumps::borrow(const fs::path& file)
+std::shared_ptr<const DumpFile> SharedDumps::borrow(const fs::path& file)
 {
     const auto slot = slotOf(file);
     const std::lock_guard lock(slot->mutex);
     if (!slot->dump) {
         ++m_parses;
-        slot->dump = std::make_shared<const msprobe::DumpFile>(msprobe::readDumpJson(file));
+        slot->dump = m_parse ? m_parse(file) : std::make_shared<const DumpFile>(readDumpJson(file));
     }
     return slot->dump;
 }
+
+} // namespace msprobe
