@@ -16,8 +16,29 @@ namespace msprobe::memory {
 // msprobe::Error naming `file`, line 1 and the missing title.
 std::array<int, 10> mapHeader(const std::vector<std::string_view>& header, const std::string& file);
 
+// A pool with a small cache of the texts it interned last, by length and a few bytes: a dump repeats its Event
+// Types, op names and owners row after row, and a hit costs one comparison instead of a hash of the whole text
+// and a probe of the pool's large table. The cached views point into the pool, which never moves its texts.
+class RecentStrings {
+public:
+    explicit RecentStrings(StringPool& pool)
+        : m_pool(pool)
+    {
+    }
+    StringId intern(std::string_view text);
+    StringPool& pool() { return m_pool; }
+
+private:
+    struct Entry {
+        std::string_view text;
+        StringId id = kNoString;
+    };
+    StringPool& m_pool;
+    std::array<Entry, 256> m_entries {};
+};
+
 // appendRow without the push: interns into `strings`, errors name `file`.
-void parseRow(const RowCells& row, std::uint32_t line, bool database, StringPool& strings, const std::string& file, MemEvent& event);
+void parseRow(const RowCells& row, std::uint32_t line, bool database, RecentStrings& strings, const std::string& file, MemEvent& event);
 
 // readMemScopeCsv with the data cut into `pieces` parts read in parallel (0: one per core, none under 8 MiB), so
 // the tests can cut small files.
