@@ -268,6 +268,8 @@ MemModel buildModel(const MemTrace& trace)
         model.blockOf[i] = index;
         Block& block = model.blocks[index];
         if (e.kind == EventKind::Access) {
+            if (block.accesses.empty())
+                block.accesses.reserve(2); // most blocks are written once and read once: one allocation, not two
             block.accesses.push_back(i);
             continue;
         }

@@ -182,15 +182,17 @@ void parseRow(const RowCells& row, std::uint32_t line, bool database, RecentStri
         failCell(file, place, 4, "Timestamp(ns) " + quoted(row.timestamp) + " is not a non-negative integer");
     event.tsNs = s;
     const auto pid = trim(row.pid), tid = trim(row.tid);
-    if (!isNa(pid)) {
+    if (!strings.pid.find(pid, event.pid) && !isNa(pid)) {
         if (!parseSigned(pid, s) || s < 0 || s > 0x7fffffff)
             failCell(file, place, 5, "Process Id " + quoted(row.pid) + " is not a process id or N/A");
         event.pid = static_cast<std::int32_t>(s);
+        strings.pid.remember(pid, event.pid);
     }
-    if (!isNa(tid)) {
+    if (!strings.tid.find(tid, event.tid) && !isNa(tid)) {
         if (!parseSigned(tid, s) || s < 0 || s > 0x7fffffff)
             failCell(file, place, 6, "Thread Id " + quoted(row.tid) + " is not a thread id or N/A");
         event.tid = static_cast<std::int32_t>(s);
+        strings.tid.remember(tid, event.tid);
     }
     const auto device = trim(row.device);
     if (device == "cpu")
