@@ -8,7 +8,7 @@
 
 #include "dump_generator.h"
 #include "sessionloader.h"
-#include "shareddumps.h"
+#include "dump/shared_dumps.h"
 
 #include <algorithm>
 #include <cstdio>
@@ -33,7 +33,7 @@ LoadTimes load(const fs::path& dir, bool shared, int run)
     bench::resetPeakRss();
     bench::WallTimer wall;
     bench::CpuTimer cpu;
-    msprobe::studio::SharedDumps dumps;
+    msprobe::dump::SharedDumps dumps;
     msprobe::studio::LoadRequest request;
     const fs::path out = dir / ("out_" + std::to_string(run) + (shared ? "_shared" : "_separate"));
     fs::create_directories(out);

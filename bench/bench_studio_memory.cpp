@@ -7,6 +7,7 @@
 // (median of 7 paints each, with how many blocks were drawn exactly and how many aggregated per pixel).
 // Times are wall clock and CPU time (the machine may be shared: CPU time is what load does not inflate).
 // Usage: bench_studio_memory [events (10000000)] [work dir] [whole-capture picture.png (keeps the dump)]
+//        A dump kept by an earlier run with the same number of events is opened again rather than rewritten.
 //        (QT_QPA_PLATFORM=offscreen without a display)
 #include "bench_support.h"
 
@@ -22,6 +23,7 @@
 #include <deque>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -122,9 +124,20 @@ int main(int argc, char** argv)
     fs::create_directories(dir);
     const fs::path file = dir / "memscope_dump_bench.csv";
 
+    const fs::path countFile = dir / "memscope_dump_bench.events";
     msprobe::bench::WallTimer timer;
-    writeDump(file, events);
-    std::printf("generated %llu events, %.1f MB in %.2f s\n", static_cast<unsigned long long>(events), fs::file_size(file) / 1e6, timer.seconds());
+    bool reused = false;
+    if (std::ifstream kept(countFile); kept && fs::exists(file)) {
+        std::uint64_t keptEvents = 0;
+        reused = (kept >> keptEvents) && keptEvents == events;
+    }
+    if (reused) {
+        std::printf("reusing the kept dump of %llu events, %.1f MB\n", static_cast<unsigned long long>(events), fs::file_size(file) / 1e6);
+    } else {
+        fs::remove(countFile);
+        writeDump(file, events);
+        std::printf("generated %llu events, %.1f MB in %.2f s\n", static_cast<unsigned long long>(events), fs::file_size(file) / 1e6, timer.seconds());
+    }
 
     // Wall and CPU time (all threads) per stage: the CPU time is what a loaded shared machine does not inflate.
     timer.restart();
@@ -147,6 +160,39 @@ int main(int argc, char** argv)
         [](const msprobe::studio::TimelineBlock& block) { return block.marks != 0; });
     std::printf("%zu live-bytes points, %lld marked blocks (leak, alive at the end or inefficient), %zu level-of-detail leaves\n",
         document->timeline.live.size(), static_cast<long long>(marked), document->timeline.lod.leafCount());
+    // A digest of the layout (every block's place and marks, the live-bytes curve, the lanes), so that a faster
+    // layout can be checked to give the same picture as the one before it.
+    std::uint64_t digest = 1469598103934665603ull;
+    auto mix = [&digest](std::int64_t value) { digest = (digest ^ static_cast<std::uint64_t>(value)) * 1099511628211ull; };
+    for (const auto& block : document->timeline.blocks)
+        for (std::int64_t value : { block.startNs, block.endNs, block.offset, block.size, std::int64_t(block.block), std::int64_t(block.marks) })
+            mix(value);
+    for (const auto& point : document->timeline.live)
+        mix(point.tsNs), mix(point.liveBytes);
+    for (const auto* lane : { &document->timeline.steps, &document->timeline.ops, &document->timeline.marks })
+        for (const auto& span : *lane)
+            mix(span.startNs), mix(span.endNs), mix(static_cast<std::int64_t>(std::hash<std::string>()(span.label)));
+    for (const auto& level : document->timeline.lod.levels)
+        for (const auto& bucket : level)
+            for (std::int64_t value : { bucket.liveMax, bucket.top, bucket.bottom, bucket.plainTop, bucket.plainBottom, bucket.allocatedBytes,
+                     std::int64_t(bucket.allocations), std::int64_t(bucket.marks) })
+                mix(value);
+    std::printf("layout digest %016llx (stack top %lld bytes, peak %lld live bytes)\n", static_cast<unsigned long long>(digest),
+        static_cast<long long>(document->timeline.stackTop), static_cast<long long>(document->timeline.peak.liveBytes));
+
+    // The parts of the analysis stage again, each alone on this thread (CPU time), to see which one bounds it.
+    {
+        msprobe::bench::CpuTimer partCpu;
+        const auto stepLeaks = msprobe::memory::findStepLeaks(document->trace, document->model);
+        const double leaksCpu = partCpu.seconds();
+        partCpu.restart();
+        const auto inefficient = msprobe::memory::findInefficientBlocks(document->trace, document->model);
+        const double inefficientCpu = partCpu.seconds();
+        partCpu.restart();
+        const auto timeline = msprobe::studio::buildTimeline(*document);
+        std::printf("alone: step leaks %.3f s cpu (%zu), inefficient blocks %.3f s cpu (%zu), layout with marks and level of detail %.3f s cpu\n",
+            leaksCpu, stepLeaks.leaks.size(), inefficientCpu, inefficient.blocks.size(), partCpu.seconds());
+    }
 
     MemoryTimelineView view;
     view.resize(1366, 640);
@@ -170,9 +216,11 @@ int main(int argc, char** argv)
     if (argc > 3) { // a picture of the whole capture to look at; the dump is kept for the studio
         view.showWholeCapture();
         view.grab().save(QString::fromLocal8Bit(argv[3]));
+        std::ofstream(countFile) << events << "\n";
         std::printf("kept %s\n", file.string().c_str());
         return 0;
     }
-    fs::remove(file);
+    if (!reused)
+        fs::remove(file);
     return 0;
 }

@@ -27,7 +27,7 @@ dump::DumpFile parseDump(const std::string& data, const char* task = "statistics
         name);
 }
 
-std::unique_ptr<compare::CompareTable> compare(const std::string& npu, const std::string& bench, compare::CompareOptions options = {},
+std::unique_ptr<compare::CompareTable> runCompare(const std::string& npu, const std::string& bench, compare::CompareOptions options = {},
     const char* task = "statistics")
 {
     return compare::compareDumps(parseDump(npu, task), parseDump(bench, task), {}, false, options);
@@ -68,7 +68,7 @@ private slots:
               {}, [], {"type": "torch.memory_format", "format": "contiguous_format"}],
             "input_kwargs": {"src": {"type": "int", "value": 1}, "dtype": {"type": "torch.dtype", "value": "torch.float32"}},
             "output": [)" + tensorLeaf("torch.float32", "[2]", "1.0", "0.0", "0.5", "1.0") + "]}";
-        const auto table = compare(entry, entry);
+        const auto table = runCompare(entry, entry);
         // 10 items from input_args ({} and [] give none), 2 kwargs, 1 output
         QCOMPARE(table->rows.size(), std::size_t(13));
         const char* dtypes[] = { "<class 'int'>", "<class 'float'>", "<class 'bool'>", "<class 'str'>", "slice", "torch.Size",
@@ -99,7 +99,7 @@ private slots:
             "output": [)" + tensorLeaf("torch.float32", "[2]", "1.0", "0.0", "0.5", "1.0", R"(, "md5": "0badf00d")") + "]}";
         std::string bench = npu;
         bench.replace(bench.find("0badf00d"), 8, "12345678");
-        const auto table = compare(npu, bench);
+        const auto table = runCompare(npu, bench);
         QVERIFY(table->mode == compare::CompareMode::Md5);
         QCOMPARE(cellText(*table, 0, compare::Column::NpuMd5), std::string("5dcee3b3"));
         QCOMPARE(cellText(*table, 1, compare::Column::NpuMd5), std::string("dfa2aff1"));
@@ -118,7 +118,7 @@ private slots:
         const std::string bench = common + R"(, "Torch.mul.0.forward": {"input_args": [)" + tensorLeaf("torch.float32", "[2]", "1.0", "0.0", "0.5", "1.0")
             + "," + tensorLeaf("torch.float64", "[2]", "1.0", "0.0", "0.5", "1.0") + "]}"
             + R"(, "Torch.bench_only.0.forward": {"output": [)" + tensorLeaf("torch.float32", "[2]", "2.0", "0.0", "0.5", "1.0") + "]}";
-        const auto table = compare(npu, bench);
+        const auto table = runCompare(npu, bench);
         // rows: add.input.0, mul.input.0 (fp16 vs fp32: matched, DType error), mul.input.1 (fp32 vs fp64: gate ->
         // unmatched), npu_only.output.0 (unmatched); bench_only is dropped
         QCOMPARE(table->rows.size(), std::size_t(4));
@@ -142,7 +142,7 @@ private slots:
                 + "]}, \"Functional.relu." + std::to_string(second) + ".backward\": {\"input\": ["
                 + tensorLeaf("torch.float32", "[2]", "2.0", "0.0", "0.5", "1.0") + "]}";
         };
-        const auto table = compare(entries(5, 7), entries(3, 4));
+        const auto table = runCompare(entries(5, 7), entries(3, 4));
         QCOMPARE(cellText(*table, 0, compare::Column::BenchName), std::string("Functional.relu.3.backward.input.0"));
         QCOMPARE(cellText(*table, 1, compare::Column::BenchName), std::string("Functional.relu.4.backward.input.0"));
         QCOMPARE(cellText(*table, 1, compare::Column::MaxDiff), std::string("0"));
@@ -152,11 +152,11 @@ private slots:
     {
         const std::string npu = R"("Functional.relu.2.forward": {"input_args": [)" + tensorLeaf("torch.float32", "[2]", "1.0", "0.0", "0.5", "1.0") + "]}";
         const std::string bench = R"("Functional.relu.0.forward": {"input_args": [)" + tensorLeaf("torch.float32", "[2]", "1.5", "0.0", "0.5", "1.0") + "]}";
-        auto exact = compare(npu, bench);
+        auto exact = runCompare(npu, bench);
         QCOMPARE(cellText(*exact, 0, compare::Column::BenchName), std::string("N/A"));
         compare::CompareOptions fuzzy;
         fuzzy.fuzzyMatch = true;
-        auto matched = compare(npu, bench, fuzzy);
+        auto matched = runCompare(npu, bench, fuzzy);
         QCOMPARE(cellText(*matched, 0, compare::Column::BenchName), std::string("Functional.relu.0.forward.input.0"));
         // 1.0 - 1.5 = -0.5; |-0.5 / 1.5 * 100| = 33.33333333333333%
         QCOMPARE(cellText(*matched, 0, compare::Column::MaxDiff), std::string("-0.5"));
@@ -164,7 +164,7 @@ private slots:
         compare::CompareOptions mapping;
         mapping.useDataMapping = true;
         mapping.dataMapping = { { "Functional.relu.2.forward.input.0", "Functional.relu.0.forward.input.0" } };
-        auto mapped = compare(npu, bench, mapping);
+        auto mapped = runCompare(npu, bench, mapping);
         QCOMPARE(cellText(*mapped, 0, compare::Column::BenchName), std::string("Functional.relu.0.forward.input.0"));
     }
 
@@ -174,7 +174,7 @@ private slots:
         // max 29 prints as 29.0; the bench side holds a None (mean of an int tensor) -> object, 29 stays 29.
         const std::string npu = R"("Torch.a.0.forward": {"input_args": [)" + tensorLeaf("torch.int64", "[2]", "29", "2", "3.5", "10.0") + "]}";
         const std::string bench = R"("Torch.a.0.forward": {"input_args": [)" + tensorLeaf("torch.int64", "[2]", "29", "2", "null", "null") + "]}";
-        const auto table = compare(npu, bench);
+        const auto table = runCompare(npu, bench);
         QCOMPARE(cellText(*table, 0, compare::Column::NpuMax), std::string("29.0"));
         QCOMPARE(cellText(*table, 0, compare::Column::BenchMax), std::string("29"));
         // "29.0" vs "29": texts differ, both numbers -> 0.0 and 0.0%
@@ -183,7 +183,7 @@ private slots:
         // NaN statistics print as "Nan", infinities as " inf"
         const std::string nanEntry = R"("Torch.b.0.forward": {"output": [)" + tensorLeaf("torch.float32", "[2]", "Infinity", "NaN", "NaN", "NaN") + "]}";
         const std::string fine = R"("Torch.b.0.forward": {"output": [)" + tensorLeaf("torch.float32", "[2]", "1.0", "0.0", "0.5", "1.0") + "]}";
-        const auto nan = compare(nanEntry, fine);
+        const auto nan = runCompare(nanEntry, fine);
         QCOMPARE(cellText(*nan, 0, compare::Column::NpuMax), std::string(" inf"));
         QCOMPARE(cellText(*nan, 0, compare::Column::NpuMin), std::string("Nan"));
         QCOMPARE(cellText(*nan, 0, compare::Column::MinDiff), std::string("Nan"));
@@ -198,11 +198,11 @@ private slots:
         const std::string entry = R"("Torch.a.0.forward": {"input_args": [)" + tensorLeaf("torch.float32", "[2]", "1.0", "0.0", "0.5", "1.0") + "]}";
         const std::string md5Entry = R"("Torch.a.0.forward": {"input_args": [)"
             + tensorLeaf("torch.float32", "[2]", "1.0", "0.0", "0.5", "1.0", R"(, "md5": "00000001")") + "]}";
-        QVERIFY(errorOf([&] { compare(entry, md5Entry); }).find("md5 checksums") != std::string::npos);
+        QVERIFY(errorOf([&] { runCompare(entry, md5Entry); }).find("md5 checksums") != std::string::npos);
         QVERIFY(errorOf([&] { compare::compareDumps(parseDump(entry, "tensor"), parseDump(entry), {}, false, {}); }).find("differs") != std::string::npos);
-        QVERIFY(errorOf([&] { compare(entry, entry, {}, "structure"); }).find("cannot be compared") != std::string::npos);
+        QVERIFY(errorOf([&] { runCompare(entry, entry, {}, "structure"); }).find("cannot be compared") != std::string::npos);
         const std::string formula = R"("Torch.a.0.forward": {"input_args": [{"type": "str", "value": "=cmd|' /C calc'!A0"}]})";
-        QVERIFY(errorOf([&] { compare(formula, formula); }).find("formula") != std::string::npos);
+        QVERIFY(errorOf([&] { runCompare(formula, formula); }).find("formula") != std::string::npos);
     }
 };
 

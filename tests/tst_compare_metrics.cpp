@@ -285,7 +285,7 @@ private slots:
         // NaN/Inf: NPU max inf with a normal bench -> error; bench inf as well -> ignored
         rows = { row(true) };
         rows[0].npuMax = compare::PyVal::real(INFINITY);
-        QCOMPARE(rules(compare::CompareMode::Statistics, rows)[0].messages, std::uint16_t(kMsgInfNan));
+        QCOMPARE(rules(compare::CompareMode::Statistics, rows)[0].messages, std::uint16_t(compare::kMsgInfNan));
         rows[0].benchMin = compare::PyVal::str("-inf");
         QVERIFY(rules(compare::CompareMode::Statistics, rows)[0].level == compare::ResultLevel::Pass);
     }
@@ -303,13 +303,13 @@ private slots:
         rows[3].npuReqGrad = "False"; // unmatched rows are not checked
         rows[3].benchReqGrad = "N/A";
         const auto out = rules(compare::CompareMode::Statistics, rows);
-        QCOMPARE(out[0].messages, std::uint16_t(kMsgParameters));
-        QCOMPARE(out[1].messages, std::uint16_t(kMsgRequiresGrad));
-        QCOMPARE(out[2].messages, std::uint16_t(kMsgDtype | kMsgShape));
+        QCOMPARE(out[0].messages, std::uint16_t(compare::kMsgParameters));
+        QCOMPARE(out[1].messages, std::uint16_t(compare::kMsgRequiresGrad));
+        QCOMPARE(out[2].messages, std::uint16_t(compare::kMsgDtype | compare::kMsgShape));
         QVERIFY(out[3].level == compare::ResultLevel::Pass);
         // A fused bench name (qkv / gate_up) skips the dtype check.
         rows[2].benchFused = true;
-        QCOMPARE(rules(compare::CompareMode::Statistics, rows)[2].messages, std::uint16_t(kMsgShape));
+        QCOMPARE(rules(compare::CompareMode::Statistics, rows)[2].messages, std::uint16_t(compare::kMsgShape));
         // ALL-ignored API ("empty"): no checker runs.
         rows[0].apiSegment = "empty";
         for (const auto& o : rules(compare::CompareMode::Statistics, rows))
@@ -324,7 +324,7 @@ private slots:
         rows[1].oneThousandth = compare::PyVal::real(0.05);
         rows[2].cosine = compare::PyVal::real(0.5);
         auto out = rules(compare::CompareMode::Tensor, rows);
-        QCOMPARE(out[1].messages, std::uint16_t(kMsgOneThousandth | kMsgCosineWarn));
+        QCOMPARE(out[1].messages, std::uint16_t(compare::kMsgOneThousandth | compare::kMsgCosineWarn));
         QVERIFY(out[2].level == compare::ResultLevel::Pass);
         // a group without inputs uses the default 1.0: OneThousandth fires on an output ratio of 0.0
         rows = { row(true) };
@@ -335,7 +335,7 @@ private slots:
         rows[0].npuMd5 = "1a2b3c4d";
         rows[1].benchMd5 = "N/A";
         out = rules(compare::CompareMode::Md5, rows);
-        QCOMPARE(out[0].messages, std::uint16_t(kMsgCrcError));
+        QCOMPARE(out[0].messages, std::uint16_t(compare::kMsgCrcError));
         QVERIFY(out[1].level == compare::ResultLevel::Warning);
     }
 

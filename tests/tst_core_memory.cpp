@@ -133,6 +133,22 @@ private slots:
         QVERIFY(parseUnsigned("0xFFffFFffFFffFFff", u));
         QCOMPARE(u, ~0ull);
         QVERIFY(!parseUnsigned("0x12g4", u));
+        // Eight hex digits at a time: every digit and letter in both cases, and one bad byte in each position of a
+        // chunk (the characters just outside the ranges, and a byte with its high bit set).
+        QVERIFY(parseUnsigned("0x0123456789abcdef", u));
+        QCOMPARE(u, 0x0123456789abcdefull);
+        QVERIFY(parseUnsigned("0xFEDCBA9876543210", u));
+        QCOMPARE(u, 0xfedcba9876543210ull);
+        QVERIFY(parseUnsigned("0xaBcDeF01", u));
+        QCOMPARE(u, 0xabcdef01ull);
+        QVERIFY(parseUnsigned("0x00000000000000000000123456789", u)); // leading zeros beyond 16 digits
+        QCOMPARE(u, 0x123456789ull);
+        for (const char bad : { '/', ':', '@', 'G', '`', 'g', '\x80', ' ' })
+            for (int at = 0; at < 16; ++at) {
+                std::string text = "0x0123456789abcdef";
+                text[static_cast<std::size_t>(2 + at)] = bad;
+                QVERIFY2(!parseUnsigned(text, u), text.c_str());
+            }
         QVERIFY(!parseUnsigned("0x1ffffffffffffffff", u));
         long long s = 0;
         QVERIFY(parseSigned("-9223372036854775808", s));

@@ -369,6 +369,28 @@ private slots:
 
     // Rows read for the children of an object whose "type" comes late are dropped without disturbing
     // the rows before them, however many such objects a file has.
+    // Leaf keys are recognised from their raw bytes; one written with escapes is the same key (json.load),
+    // and a key that only starts like a known one ("Maxi", "types") stays an extra.
+    void escapedAndNearMissLeafKeys()
+    {
+        const auto dump = parseText(R"({"task": "statistics", "data": {"Torch.e.0.forward": {"output": [)"
+                                    R"({"typ\u0065": "torch.Tensor", "dtyp\u0065": "torch.float32", "shap\u0065": [2],)"
+                                    R"( "M\u0061x": 1.5, "Min": -1, "Maxi": 7, "types": "x", "Mea": 2, "requires_gra\u0064": true}]}}})");
+        const auto tensor = dump.nodes[nodeAt(dump, "Torch.e.0.forward", { "output", "0" })];
+        QCOMPARE(int(tensor.kind), int(dump::NodeKind::Tensor));
+        const auto row = tensor.payload;
+        QCOMPARE(dump.text(dump.tensors.dtype[row]), std::string_view("torch.float32"));
+        QCOMPARE(dump.tensors.max[row].f, 1.5);
+        QCOMPARE(dump.tensors.min[row].i, std::int64_t(-1));
+        QCOMPARE(int(dump.tensors.requiresGrad[row]), 1);
+        QCOMPARE(int(dump.tensors.shapeRank[row]), 1);
+        const auto extras = dump.extrasOf(dump.tensors.extras[row]);
+        QCOMPARE(extras.size(), std::size_t(3));
+        QCOMPARE(dump.text(extras[0].key), std::string_view("Maxi"));
+        QCOMPARE(dump.text(extras[1].key), std::string_view("types"));
+        QCOMPARE(dump.text(extras[2].key), std::string_view("Mea"));
+    }
+
     void lateTypeKeysRewindTheirRows()
     {
         constexpr int kCount = 20000;

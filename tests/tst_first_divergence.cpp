@@ -27,7 +27,7 @@ const std::string C = tensor("1.0", "-1.0", "0.1", "1.5");
 std::optional<compare::DivergencePoint> divergence(const std::vector<std::string>& npu, const std::vector<std::string>& bench,
     const dump::ConstructInfo* construct = nullptr, const char* level = "L1")
 {
-    const auto table = compare::compareDumps(dump(npu, level), dump(bench, level), {}, false, compare::CompareOptions {});
+    const auto table = compare::compareDumps(dumpOf(npu, level), dumpOf(bench, level), {}, false, compare::CompareOptions {});
     return compare::firstDivergence(*table, {}, construct);
 }
 

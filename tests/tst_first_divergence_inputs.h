@@ -51,7 +51,7 @@ inline std::string entry(const std::string& name, const std::vector<std::string>
         + "]}";
 }
 
-inline msprobe::dump::DumpFile dump(const std::vector<std::string>& entries, const char* level = "L1")
+inline msprobe::dump::DumpFile dumpOf(const std::vector<std::string>& entries, const char* level = "L1")
 {
     msprobe::dump::DumpJsonReader reader;
     return reader.parse(std::string(R"({"task": "statistics", "level": ")") + level + R"(", "framework": "pytorch", "dump_data_dir": null, "data": {)"

@@ -3,10 +3,12 @@
 // the reference msprobe wrote (compare_step0_expected.tsv, compare_io_samples.json).
 #include "tst_graph_inputs.h"
 
+#include "dump/dump_json_reader.h"
 #include "graph/graph_run.h"
 
 #include <QTemporaryDir>
 
+#include <atomic>
 #include <fstream>
 #include <sstream>
 
@@ -98,6 +100,38 @@ private slots:
     }
 
     // The schema text in sqlite_master is the reference's, so its plugin reads our files.
+    // graph_visualize of one folder against itself parses each rank's dump.json once for both graphs; two
+    // folders still read each file once.
+    void selfCompareParsesEachDumpOnce()
+    {
+        std::atomic<std::size_t> parses { 0 };
+        graph::GraphRunOptions options;
+        options.target = graphData() / "synthetic" / "npu";
+        options.golden = graphData() / "synthetic" / "npu" / ".";
+        options.output = fs::path(m_tmp.path().toStdString()) / "self";
+        options.timestamp = "20260101000000";
+        options.readDump = [&](const fs::path& file) {
+            ++parses;
+            return std::make_shared<const dump::DumpFile>(dump::readDumpJson(file));
+        };
+        const auto self = graph::runGraphVisualize(options);
+        QCOMPARE(self.ranks.size(), std::size_t(2));
+        QCOMPARE(parses.load(), std::size_t(2));
+        // Every node of a self-compare finds itself: as many NPU as bench rows, and none unmatched.
+        const auto count = [&](const std::string& where) {
+            return readRows(self.database, "SELECT COUNT(*) AS n FROM tb_nodes WHERE " + where).at(0).at("n");
+        };
+        QVERIFY(count("data_source = 'NPU'") != "0");
+        QCOMPARE(count("data_source = 'NPU'"), count("data_source = 'Bench'"));
+        QCOMPARE(count("data_source = 'NPU' AND matched_node_link = '[]'"), std::string("0"));
+
+        parses = 0;
+        options.golden = graphData() / "synthetic" / "bench";
+        options.output = fs::path(m_tmp.path().toStdString()) / "two";
+        graph::runGraphVisualize(options);
+        QCOMPARE(parses.load(), std::size_t(4));
+    }
+
     void schemaIsTheReferenceSchema()
     {
         const auto objects = readRows(m_db, "SELECT type, name, sql FROM sqlite_master ORDER BY rootpage");

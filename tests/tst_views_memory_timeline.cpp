@@ -6,6 +6,7 @@
 #include "memory/memorypanel.h"
 #include "memory/memorytimelineview.h"
 #include "memorysession.h"
+#include "memorystacking.h"
 #include "test_util.h"
 #include "tst_core_memory_rows.h"
 
@@ -91,6 +92,32 @@ private slots:
         QCOMPARE(finished.last().at(0).toBool(), false);
         QVERIFY(finished.last().at(1).toString().isEmpty());
         QVERIFY(!session.document());
+    }
+
+    void stackingReusesTheLowestFittingGap()
+    {
+        // Hand-computed: a freed block's bytes are reused from the bottom, a run freed at the top lowers the top,
+        // and a block freed beside a gap merges with it.
+        msprobe::studio::StackPacker packer;
+        QCOMPARE(packer.place(100), std::int64_t(0));
+        QCOMPARE(packer.place(50), std::int64_t(100));
+        QCOMPARE(packer.place(30), std::int64_t(150));
+        packer.release(0, 100); // gap [0, 100)
+        packer.release(150, 30); // at the top: the top falls back to 150
+        QCOMPARE(packer.place(40), std::int64_t(0)); // first fit: gap [40, 100) left
+        QCOMPARE(packer.place(70), std::int64_t(150)); // no gap holds 70: on top, which reaches 220
+        packer.release(100, 50); // merges with [40, 100) into [40, 150)
+        QCOMPARE(packer.place(110), std::int64_t(40));
+        QCOMPARE(packer.highest(), std::int64_t(220));
+        // Past the 64 lowest gaps, the smallest one holding the block (the lowest of equal ones).
+        msprobe::studio::StackPacker many;
+        std::vector<std::int64_t> offsets;
+        for (int i = 0; i < 180; ++i)
+            offsets.push_back(many.place(i < 140 ? 10 : i % 2 ? 30 : 20));
+        for (int i = 0; i < 179; i += 2) // every even block freed: 70 gaps of 10 bytes, then 20 of 20
+            many.release(offsets[static_cast<std::size_t>(i)], i < 140 ? 10 : 20);
+        QCOMPARE(many.place(15), offsets[140]); // the lowest 64 gaps hold none of 15 bytes: the lowest 20-byte gap
+        QCOMPARE(many.place(10), offsets[0]);
     }
 
     void layoutFollowsTheModel()

@@ -5,7 +5,7 @@
 #include "test_util.h"
 
 #include "sessionloader.h"
-#include "shareddumps.h"
+#include "dump/shared_dumps.h"
 #include "studiosession.h"
 
 #include "compare/compare_engine.h"
@@ -47,7 +47,7 @@ private slots:
         const fs::path file = twoRankProblem() / "step0" / "rank0" / "dump.json";
         const dump::DumpFile separate = dump::readDumpJson(file);
         QVERIFY(separate.entries.size() > 10);
-        msprobe::studio::SharedDumps dumps;
+        msprobe::dump::SharedDumps dumps;
         auto first = dumps.borrow(file);
         // Another spelling of the same file is the same parse.
         auto second = dumps.borrow(file.parent_path() / "." / "dump.json");
@@ -67,7 +67,7 @@ private slots:
 
     void aMissingFileIsAnErrorNamingIt()
     {
-        msprobe::studio::SharedDumps dumps;
+        msprobe::dump::SharedDumps dumps;
         try {
             dumps.borrow(twoRankProblem() / "no_such_rank" / "dump.json");
             QFAIL("a missing dump.json was read");
@@ -80,7 +80,7 @@ private slots:
     void graphsAndCompareShareOneParsePerFile()
     {
         QTemporaryDir out;
-        msprobe::studio::SharedDumps dumps;
+        msprobe::dump::SharedDumps dumps;
         msprobe::studio::LoadRequest request;
         const auto stage = msprobe::studio::sessionloader::buildGraphs(twoRankProblem(), twoRankBench(), fs::path(out.path().toStdString()), request,
             nullptr, {}, {}, &dumps);
@@ -106,11 +106,11 @@ private slots:
     }
 
     // A parallel-merge load (rank_size 2, tp = pp = 1: two data-parallel replicas per step) builds its ranks from
-    // the same SharedDumps, so its compare tables take the parses over too: still one parse per dump.json.
+    // the same msprobe::SharedDumps, so its compare tables take the parses over too: still one parse per dump.json.
     void aParallelMergeLoadParsesEachDumpOnce()
     {
         QTemporaryDir out;
-        msprobe::studio::SharedDumps dumps;
+        msprobe::dump::SharedDumps dumps;
         msprobe::studio::LoadRequest request;
         msprobe::graph::ParallelParams params;
         params.rankSize = 2;
@@ -129,7 +129,7 @@ private slots:
     void aSelfCompareParsesEachDumpOnce()
     {
         QTemporaryDir out;
-        msprobe::studio::SharedDumps dumps;
+        msprobe::dump::SharedDumps dumps;
         msprobe::studio::LoadRequest request;
         const auto stage = msprobe::studio::sessionloader::buildGraphs(twoRankProblem(), twoRankProblem(), fs::path(out.path().toStdString()),
             request, nullptr, {}, {}, &dumps);

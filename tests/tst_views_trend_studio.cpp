@@ -150,6 +150,38 @@ private slots:
         QCOMPARE(*panel->heatmap()->grid().value(markedColumn, markedRow), 3.6);
     }
 
+    // The pair's compare is kept per statistic and per content of the two files: a problem trend.db written
+    // again under the same name (data2db of other data) is compared again when the pair is opened again.
+    void compareFollowsADatabaseRewrittenUnderItsName()
+    {
+        QTemporaryDir dir;
+        const QString problemDir = dir.filePath(QStringLiteral("problem")), benchDir = dir.filePath(QStringLiteral("bench"));
+        const auto importInto = [](const QString& db, const QString& data) {
+            const Run run = runCli({ QStringLiteral("data2db"), QStringLiteral("--db"), db, QStringLiteral("--data"), data });
+            QVERIFY2(run.exitCode == 0, qPrintable(run.err));
+        };
+        importInto(problemDir, m_problem);
+        importInto(benchDir, m_bench);
+        const QString problemDb = problemDir + QStringLiteral("/monitor_data.trend.db");
+        const QString benchDb = benchDir + QStringLiteral("/monitor_data.trend.db");
+        TrendSource source;
+        const auto openPair = [&] {
+            QSignalSpy finished(&source, &TrendSource::loadFinished);
+            source.openPair(problemDb, benchDb);
+            QVERIFY(finished.wait(60000));
+            QVERIFY(finished.front().front().toBool());
+        };
+        openPair();
+        QVERIFY(!source.compare(QStringLiteral("norm")).divergences.empty());
+        QCOMPARE(source.compare(QStringLiteral("norm")).divergences.front().target, std::string("module.layers.0.mlp.output"));
+        QCOMPARE(source.compare(QStringLiteral("norm")).divergences.front().problem, std::optional<double>(3.6));
+
+        importInto(problemDir, m_bench); // the problem database now holds the bench run's values
+        openPair();
+        QCOMPARE(source.compare(QStringLiteral("norm")).divergences.size(), std::size_t(0));
+        QVERIFY(source.compare(QStringLiteral("norm")).comparedPoints > 0);
+    }
+
     // A graph node selects the heat-map row of its module's tensors; a cell focuses its step, rank and node.
     void linkedSelection()
     {

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // DumpBuilder's hot path: the top level, "data" and its entries, containers, leaves and statistics.
 #include "dump/dump_json_builder.h"
+#include "dump/dump_json_leaf_keys.h"
 
 #include "support/error.h"
 
@@ -145,13 +146,16 @@ void DumpBuilder::readData(od::value value, bool continuation)
     std::vector<std::int64_t>& entryOfName = m_entryOfName;
     if (!continuation)
         entryOfName.clear();
+    // A piece's pool (~1 MiB of text) stays in cache: hashing each name once more to prefetch it only costs.
+    const bool prefetchNames = m_size > 4 * g_chunkBytes;
     for (auto fieldResult : data) {
         od::field field = takeField(fieldResult);
         m_pos = field.key().raw();
         // Names are nearly all new: interned after the body, by when the prefetched slot is in cache,
         // and without the small cache, which they would only flush.
         const std::string_view name = keyOf(field);
-        m_out.strings.prefetch(name);
+        if (prefetchNames)
+            m_out.strings.prefetch(name);
         m_entryName = name;
 
         od::value body = field.value();
@@ -368,57 +372,89 @@ void DumpBuilder::readLeafFields(od::object& object, LeafFields& leaf, int depth
     for (auto fieldResult : object) {
         od::field field = takeField(fieldResult);
         m_pos = field.key().raw();
-        std::string_view k = keyOf(field);
+        const LeafKeyPattern* known = leafKeyAt(m_pos, m_base + m_size);
+        const std::string_view k = known ? known->name : keyOf(field);
+        if (!known)
+            known = leafKeyNamed(k);
         od::value v = field.value();
-        if (k == "type") {
+        switch (known ? known->key : LeafKey::Other) {
+        case LeafKey::Type: {
             std::string_view text;
             if (stringOf(v, text))
                 addExtra(k, v, depth);
             else
                 leaf.type = text;
-        } else if (k == "class_type" && !insideP2P) {
-            std::string_view text;
-            if (!v.get_string().get(text) && text == "torch.distributed.P2POp") {
-                leaf.isP2P = true;
-                if (leaf.type.empty())
-                    leaf.type = text;
+            continue;
+        }
+        case LeafKey::ClassType:
+            if (insideP2P)
+                break;
+            {
+                std::string_view text;
+                if (!v.get_string().get(text) && text == "torch.distributed.P2POp") {
+                    leaf.isP2P = true;
+                    if (leaf.type.empty())
+                        leaf.type = text;
+                }
+                addExtraText(k, std::string(text));
             }
-            addExtraText(k, std::string(text));
-        } else if (k == "tensor" && leaf.isP2P && !insideP2P) {
-            od::object inner;
-            if (v.get_object().get(inner))
-                failAt(m_pos, "the P2POp \"tensor\" must be an object");
-            leaf.type = {};
-            readLeafFields(inner, leaf, depth + 1, true);
-        } else if (k == "dtype") {
+            continue;
+        case LeafKey::Tensor:
+            if (!leaf.isP2P || insideP2P)
+                break;
+            {
+                od::object inner;
+                if (v.get_object().get(inner))
+                    failAt(m_pos, "the P2POp \"tensor\" must be an object");
+                leaf.type = {};
+                readLeafFields(inner, leaf, depth + 1, true);
+            }
+            continue;
+        case LeafKey::Dtype:
             if (stringOf(v, leaf.dtype))
                 failAt(m_pos, "\"dtype\" must be a string");
             leaf.hasDtype = true;
-        } else if (k == "shape") {
+            continue;
+        case LeafKey::Shape:
             readShape(v);
-        } else if (k == "Max" || k == "Min" || k == "Mean" || k == "Norm") {
-            StatValue& stat = k == "Max" ? leaf.max : k == "Min" ? leaf.min : k == "Mean" ? leaf.mean : leaf.norm;
-            stat = readStat(v, k == "Max" ? "Max" : k == "Min" ? "Min" : k == "Mean" ? "Mean" : "Norm");
-            // A string statistic ("inf", a writer placeholder) has no column; keep its text as an extra.
-            if (stat.kind == StatKind::Missing)
-                addExtra(k, v, depth);
-        } else if (k == "requires_grad") {
+            continue;
+        case LeafKey::Max: readStatInto(v, leaf.max, "Max", depth); continue;
+        case LeafKey::Min: readStatInto(v, leaf.min, "Min", depth); continue;
+        case LeafKey::Mean: readStatInto(v, leaf.mean, "Mean", depth); continue;
+        case LeafKey::Norm: readStatInto(v, leaf.norm, "Norm", depth); continue;
+        case LeafKey::RequiresGrad: {
             bool flag;
             if (v.get_bool().get(flag))
                 failAt(m_pos, "\"requires_grad\" must be true or false");
             leaf.requiresGrad = flag ? 1 : 0;
-        } else if (k == "data_name") {
+            continue;
+        }
+        case LeafKey::DataName:
             if (!isNullLiteral(v) && v.get_string().get(leaf.dataName))
                 failAt(m_pos, "\"data_name\" must be a string");
-        } else if (k == "md5") {
+            continue;
+        case LeafKey::Md5:
             if (!isNullLiteral(v) && v.get_string().get(leaf.md5))
                 readNumericMd5(v, leaf);
-        } else if (k == "value" && !insideP2P) {
+            continue;
+        case LeafKey::Value:
+            if (insideP2P)
+                break;
             readScalarValue(v, leaf, depth);
-        } else {
-            addExtra(k, v, depth);
+            continue;
+        case LeafKey::Other:
+            break;
         }
+        addExtra(k, v, depth);
     }
+}
+
+void DumpBuilder::readStatInto(od::value v, StatValue& stat, const char* name, int depth)
+{
+    stat = readStat(v, name);
+    // A string statistic ("inf", a writer placeholder) has no column; keep its text as an extra.
+    if (stat.kind == StatKind::Missing)
+        addExtra(name, v, depth);
 }
 
 void DumpBuilder::readShape(od::value v)
@@ -443,6 +479,9 @@ void DumpBuilder::readShape(od::value v)
 
 StatValue DumpBuilder::readStat(od::value v, const char* name)
 {
+    od::number number; // nearly every statistic is a plain number: no type check first
+    if (!v.get_number().get(number))
+        return statOf(number, v);
     od::json_type type;
     if (v.type().get(type)) {
         double nonFinite;
@@ -466,16 +505,20 @@ StatValue DumpBuilder::readStat(od::value v, const char* name)
 StatValue DumpBuilder::readNumber(od::value v, const char* name)
 {
     od::number number; // one pass over the digits for the common case
-    if (!v.get_number().get(number)) {
-        if (number.is_int64())
-            return StatValue::ofInt(number.get_int64());
-        // simdjson 3.0 leaves 0 for a decimal of more than 19 significant digits ("1.00000000000000000001"): its
-        // slow path writes into a copy of the result. A zero is rare: read the token again.
-        if (number.as_double() == 0.0)
-            return StatValue::ofFloat(std::strtod(std::string(trimmedToken(v.raw_json_token())).c_str(), nullptr));
-        return StatValue::ofFloat(number.as_double());
-    }
+    if (!v.get_number().get(number))
+        return statOf(number, v);
     return readUnusualNumber(v, name);
+}
+
+StatValue DumpBuilder::statOf(od::number number, od::value& v)
+{
+    if (number.is_int64())
+        return StatValue::ofInt(number.get_int64());
+    // simdjson 3.0 leaves 0 for a decimal of more than 19 significant digits ("1.00000000000000000001"): its
+    // slow path writes into a copy of the result. A zero is rare: read the token again.
+    if (number.as_double() == 0.0)
+        return StatValue::ofFloat(std::strtod(std::string(trimmedToken(v.raw_json_token())).c_str(), nullptr));
+    return StatValue::ofFloat(number.as_double());
 }
 
 } // namespace msprobe::dump::detail

@@ -157,8 +157,11 @@ private:
     void readLeaf(od::object& object, support::StringId key, int depth);
     void readLeafFields(od::object& object, LeafFields& leaf, int depth, bool insideP2P);
     void readShape(od::value v);
+    void readStatInto(od::value v, StatValue& stat, const char* name, int depth);
     StatValue readStat(od::value v, const char* name);
     StatValue readNumber(od::value v, const char* name);
+    // A number get_number() read, as a statistic (`v` is its value, for the rare re-read).
+    static StatValue statOf(od::number number, od::value& v);
 
     // dump_json_values.cpp
     void truncate(std::size_t nodes, std::size_t tensors, std::size_t scalars, std::size_t extras);

@@ -5,6 +5,7 @@
 #include "compare/compare_engine.h"
 #include "compare/compare_job.h"
 #include "dump/dump_tree.h"
+#include "dump/shared_dumps.h"
 #include "graph/model/graph_builder.h"
 #include "graph/match/cross_runtime_match.h"
 #include "graph/match/graph_compare.h"
@@ -144,7 +145,7 @@ private:
         for (const auto& [name, rank] : ranks) {
             if (m_options.cancel && m_options.cancel->load())
                 throw support::Error("cancelled");
-            Graph graph = build(name.empty() ? dir : dir / name);
+            Graph graph = build(name.empty() ? dir : dir / name, m_options.readDump);
             microSteps.push_back(pageByMicroStep(graph));
             if (m_options.overflowCheck)
                 checkOverflow(graph);
@@ -345,10 +346,10 @@ private:
             m_options.info(message);
     }
 
-    Graph build(const fs::path& dir)
+    Graph build(const fs::path& dir, const DumpFileSource& readDump)
     {
         BuildReport buildReport;
-        Graph graph = buildGraph(dir, &buildReport, m_options.readDump);
+        Graph graph = buildGraph(dir, &buildReport, readDump);
         for (const auto& w : buildReport.warnings)
             warn(dir.string() + ": " + w);
         return graph;
@@ -360,11 +361,14 @@ private:
         const int span = std::max(1, static_cast<int>(97 / count));
         const std::string where = "step " + std::to_string(job.step) + " rank " + std::to_string(job.rank);
         report(base, where + ": building");
+        // A self-compare (one folder as both sides) parses its dump.json once for both graphs.
+        dump::SharedDumps jobDumps(m_options.readDump);
+        const DumpFileSource readDump = [&jobDumps](const fs::path& file) { return jobDumps.borrow(file); };
         // The two sides are independent until matching: build the bench graph on a second thread.
         std::future<Graph> benchBuild;
         if (compare)
-            benchBuild = std::async(std::launch::async, [&] { return build(job.bench); });
-        Graph npu = build(job.npu);
+            benchBuild = std::async(std::launch::async, [&] { return build(job.bench, readDump); });
+        Graph npu = build(job.npu, readDump);
         VisConfig config = configFor(compare);
         if (!compare) {
             config.microSteps = pageByMicroStep(npu);

@@ -67,7 +67,7 @@ bool isKnown(std::string_view key)
         return false;
     const auto& bucket = kBuckets.keys[key.size()];
     for (std::size_t k = 0; k < kBuckets.counts[key.size()]; ++k)
-        if (bucket[k][0] == key[0] && bucket[k] == key)
+        if (bucket[k][0] == key[0] && sameText(bucket[k], key))
             return true;
     return false;
 }
@@ -91,9 +91,10 @@ bool splitAttr(std::string_view cell, AttrPairs& pairs, std::string& why)
     std::size_t start = 0;
     bool first = true;
     while (start <= cell.size()) {
-        std::size_t comma = cell.find(',', start);
+        // The key first (a comma is no key character, so it never reads past the token), then the comma after it.
+        const std::string_view key = keyOf(cell.substr(start));
+        std::size_t comma = cell.find(',', start + (key.empty() ? 0 : key.size() + 1));
         const std::string_view token = cell.substr(start, comma == std::string_view::npos ? std::string_view::npos : comma - start);
-        const std::string_view key = keyOf(token);
         if (!key.empty() && (first || isKnown(key)))
             pairs.emplace_back(key, token.substr(key.size() + 1));
         else if (first) {
@@ -151,6 +152,29 @@ bool eightDigits(const char* p, std::uint64_t& value)
     return true;
 }
 
+// Eight ASCII hex digits at `p` as a number, the first digit highest (SWAR, as eightDigits); false if one of them
+// is not a hex digit.
+bool eightHexDigits(const char* p, std::uint64_t& value)
+{
+    std::uint64_t word;
+    std::memcpy(&word, p, sizeof word);
+    constexpr std::uint64_t kHighBits = 0x8080808080808080ull;
+    if (word & kHighBits)
+        return false;
+    // Per byte, with no carry between bytes since every byte is below 0x80: the high bit of (c + 0x80 - lo) is
+    // set when c >= lo.
+    const std::uint64_t digit = (word + 0x5050505050505050ull) & ~(word + 0x4646464646464646ull); // '0'..'9'
+    const std::uint64_t lower = word | 0x2020202020202020ull;
+    const std::uint64_t letter = (lower + 0x1F1F1F1F1F1F1F1Full) & ~(lower + 0x1919191919191919ull); // 'a'..'f'
+    if (((digit | letter) & kHighBits) != kHighBits)
+        return false;
+    std::uint64_t nibbles = (word & 0x0F0F0F0F0F0F0F0Full) + ((word & 0x4040404040404040ull) >> 6) * 9;
+    nibbles = ((nibbles << 4) | (nibbles >> 8)) & 0x00FF00FF00FF00FFull; // byte pairs, first digit high
+    nibbles = ((nibbles << 8) | (nibbles >> 16)) & 0x0000FFFF0000FFFFull;
+    value = ((nibbles << 16) | (nibbles >> 32)) & 0xFFFFFFFFull;
+    return true;
+}
+
 // 0..15 for a hex digit, 0xff otherwise.
 constexpr std::array<std::uint8_t, 256> kHexDigit = [] {
     std::array<std::uint8_t, 256> table {};
@@ -205,6 +229,14 @@ bool parseDigits(std::string_view text, unsigned long long& value, int base)
             else
                 text.remove_prefix(first);
         }
+        const char* p = text.data();
+        std::size_t left = text.size();
+        for (std::uint64_t chunk = 0; left >= 8; p += 8, left -= 8) {
+            if (!eightHexDigits(p, chunk))
+                return false;
+            result = (result << 32) | chunk;
+        }
+        text = std::string_view(p, left);
         unsigned bad = 0;
         for (const char c : text) {
             const unsigned digit = kHexDigit[static_cast<unsigned char>(c)];

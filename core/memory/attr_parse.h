@@ -4,6 +4,8 @@
 // new key only when what follows is `known_key:`; otherwise it belongs to the current value.
 #pragma once
 
+#include <cstdint>
+#include <cstring>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -21,6 +23,26 @@ bool splitAttr(std::string_view cell, AttrPairs& pairs, std::string& why);
 // The .db variant: Attr is a JSON object whose values are strings (§1.5). Same contract as splitAttr, but the
 // views point into `storage`, which the function fills.
 bool splitJsonAttr(std::string_view cell, AttrPairs& pairs, std::vector<std::string>& storage, std::string& why);
+
+// a == b without a call to memcmp for the short texts of a dump row (keys, addresses, Event Types).
+inline bool sameText(std::string_view a, std::string_view b)
+{
+    if (a.size() != b.size())
+        return false;
+    const char *x = a.data(), *y = b.data();
+    std::size_t n = a.size();
+    for (; n >= 8; n -= 8, x += 8, y += 8) {
+        std::uint64_t u, v;
+        std::memcpy(&u, x, 8);
+        std::memcpy(&v, y, 8);
+        if (u != v)
+            return false;
+    }
+    for (; n > 0; --n, ++x, ++y)
+        if (*x != *y)
+            return false;
+    return true;
+}
 
 // A decimal or 0x-hex unsigned number, the whole text; false otherwise.
 bool parseUnsigned(std::string_view text, unsigned long long& value);

@@ -93,6 +93,54 @@ private:
     std::uint64_t m_rangeCount = 0, m_openRange = 0;
 };
 
+// The blocks of one process by allocation_id. msMemScope numbers allocations with a counter, so a process's ids
+// usually fill a range a few times their count at most: then a table indexed by id replaces the hash map (whose
+// lookups miss the cache on every FREE and ACCESS of a large dump). Sparse ids fall back to the map.
+class BlocksByAllocationId {
+public:
+    // Sizes the index for the events [first, last) of one process.
+    void reset(const std::vector<MemEvent>& events, std::uint32_t first, std::uint32_t last)
+    {
+        m_map.clear();
+        m_table.clear();
+        std::uint64_t low = ~0ull, high = 0, count = 0;
+        for (std::uint32_t i = first; i < last; ++i) {
+            const MemEvent& e = events[i];
+            if (e.kind == EventKind::Malloc && (e.flags & kFlagHasAllocationId)) {
+                low = std::min(low, e.allocationId);
+                high = std::max(high, e.allocationId);
+                ++count;
+            }
+        }
+        m_dense = count > 0 && high - low < 4 * count + 1024;
+        if (m_dense) {
+            m_low = low;
+            m_table.assign(high - low + 1, kNone);
+        } else
+            m_map.reserve(std::min<std::uint64_t>(count, 1u << 20));
+    }
+    void set(std::uint64_t id, std::uint32_t block)
+    {
+        if (m_dense)
+            m_table[id - m_low] = block;
+        else
+            m_map[id] = block;
+    }
+    std::uint32_t find(std::uint64_t id) const
+    {
+        if (m_dense)
+            return id - m_low < m_table.size() ? m_table[id - m_low] : kNone;
+        const auto found = m_map.find(id);
+        return found == m_map.end() ? kNone : found->second;
+    }
+
+private:
+    bool m_dense = false;
+    std::uint64_t m_low = 0;
+    std::vector<std::uint32_t> m_table;
+    std::unordered_map<std::uint64_t, std::uint32_t> m_map;
+};
+
 } // namespace
 
 MemModel buildModel(const MemTrace& trace)
@@ -104,7 +152,7 @@ MemModel buildModel(const MemTrace& trace)
     model.stepOf.assign(count, 0);
     model.blockOf.assign(count, kNone);
     std::unordered_map<std::uint64_t, std::vector<std::uint32_t>> openOps; // per thread: stack of op indexes
-    std::unordered_map<std::uint64_t, std::uint32_t> byAllocationId; // per process (reset on pid change)
+    BlocksByAllocationId byAllocationId; // per process (reset on pid change)
     std::map<std::tuple<support::StringId, std::uint64_t>, std::uint32_t> liveByPoolPtr; // rows without allocation_id
     std::map<std::uint64_t, std::uint32_t> liveByPtr; // for ACCESS containment
     StepTracker steps(trace, model);
@@ -117,7 +165,6 @@ MemModel buildModel(const MemTrace& trace)
         addressMaps = addressMaps || (e.isMemory() && !(e.flags & kFlagHasAllocationId));
         mallocs += e.kind == EventKind::Malloc;
     }
-    byAllocationId.reserve(std::min<std::size_t>(mallocs, 1u << 20));
     model.blocks.reserve(mallocs);
     std::int32_t pid = -2;
     std::uint64_t stackKey = 0;
@@ -127,7 +174,10 @@ MemModel buildModel(const MemTrace& trace)
         if (e.pid != pid) {
             pid = e.pid;
             steps.newProcess(i, systemSteps);
-            byAllocationId.clear();
+            std::uint32_t last = i + 1;
+            while (last < count && events[last].pid == pid)
+                ++last;
+            byAllocationId.reset(events, i, last);
             liveByPoolPtr.clear();
             liveByPtr.clear();
         }
@@ -184,7 +234,7 @@ MemModel buildModel(const MemTrace& trace)
             model.blocks.push_back(std::move(block));
             model.blockOf[i] = index;
             if (byId)
-                byAllocationId[e.allocationId] = index;
+                byAllocationId.set(e.allocationId, index);
             if (addressMaps) {
                 liveByPoolPtr[{ e.subType, e.ptr }] = index;
                 liveByPtr[e.ptr] = index;
@@ -193,9 +243,9 @@ MemModel buildModel(const MemTrace& trace)
         }
         std::uint32_t index = kNone;
         if (byId) {
-            auto found = byAllocationId.find(e.allocationId);
-            if (found != byAllocationId.end() && model.blocks[found->second].freeEvent == kNone)
-                index = found->second;
+            const auto found = byAllocationId.find(e.allocationId);
+            if (found != kNone && model.blocks[found].freeEvent == kNone)
+                index = found;
         } else if (e.kind == EventKind::Free) {
             auto found = liveByPoolPtr.find({ e.subType, e.ptr });
             if (found != liveByPoolPtr.end())
@@ -218,6 +268,8 @@ MemModel buildModel(const MemTrace& trace)
         model.blockOf[i] = index;
         Block& block = model.blocks[index];
         if (e.kind == EventKind::Access) {
+            if (block.accesses.empty())
+                block.accesses.reserve(2); // most blocks are written once and read once: one allocation, not two
             block.accesses.push_back(i);
             continue;
         }

@@ -195,12 +195,16 @@ public:
     std::uint64_t recordLine() const { return m_recordLine; }
 
 private:
+    // Inline: it runs for every cell of every row, and once the first row has sized m_cells it is one store.
     void store(std::string_view text, bool escaped)
     {
-        if (m_count < m_cells.size() && !escaped) {
+        if (m_count < m_cells.size() && !escaped) [[likely]]
             m_cells[m_count++] = text;
-            return;
-        }
+        else
+            storeSlow(text, escaped);
+    }
+    [[gnu::noinline]] void storeSlow(std::string_view text, bool escaped)
+    {
         if (m_count >= m_cells.size()) {
             m_cells.resize(m_count + 1);
             m_unescaped.resize(m_count + 1);
@@ -258,6 +262,7 @@ void parsePiece(const MappedFile& map, const std::string& file, const Layout& la
         map.populate(p, p + kReleaseBytes);
         std::uint64_t line = piece.firstLine;
         std::size_t slot = piece.firstSlot;
+        RecentStrings recent(strings);
         while (scanner.next(p, piece.stop, line)) {
             const auto recordLine = scanner.recordLine();
             if (scanner.count() < layout.needed)
@@ -276,7 +281,7 @@ void parsePiece(const MappedFile& map, const std::string& file, const Layout& la
             const RowCells row { scanner.cell(i[0]), scanner.cell(i[1]), scanner.cell(i[2]), scanner.cell(i[3]),
                 scanner.cell(i[4]), scanner.cell(i[5]), scanner.cell(i[6]), scanner.cell(i[7]), scanner.cell(i[8]),
                 scanner.cell(i[9]) };
-            parseRow(row, clampLine(recordLine), false, strings, file, events[slot++]);
+            parseRow(row, clampLine(recordLine), false, recent, file, events[slot++]);
             if (static_cast<std::size_t>(p - released) > kReleaseBytes) {
                 map.release(released, p);
                 released = p;

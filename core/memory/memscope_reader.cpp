@@ -122,7 +122,20 @@ std::string hexPtr(std::uint64_t ptr)
     return text;
 }
 
-void parseRow(const RowCells& row, std::uint32_t line, bool database, support::StringPool& strings, const std::string& file, MemEvent& event)
+support::StringId RecentStrings::intern(std::string_view text)
+{
+    const std::size_t size = text.size();
+    const auto byte = [&](std::size_t at) { return static_cast<unsigned char>(text[at]); };
+    const std::size_t slot = size == 0 ? 0 : (size * 7 + byte(size - 1) * 31 + byte(size / 2) * 13 + byte(size * 3 / 4)) & 255;
+    Entry& entry = m_entries[slot];
+    if (entry.id != support::kNoString && sameText(entry.text, text))
+        return entry.id;
+    entry.id = m_pool.intern(text);
+    entry.text = m_pool.view(entry.id);
+    return entry.id;
+}
+
+void parseRow(const RowCells& row, std::uint32_t line, bool database, RecentStrings& strings, const std::string& file, MemEvent& event)
 {
     const RowPlace place { line, database };
     // OOM_DETAIL keys (rare rows, so kept out of the common key chain).
@@ -169,15 +182,17 @@ void parseRow(const RowCells& row, std::uint32_t line, bool database, support::S
         failCell(file, place, 4, "Timestamp(ns) " + quoted(row.timestamp) + " is not a non-negative integer");
     event.tsNs = s;
     const auto pid = trim(row.pid), tid = trim(row.tid);
-    if (!isNa(pid)) {
+    if (!strings.pid.find(pid, event.pid) && !isNa(pid)) {
         if (!parseSigned(pid, s) || s < 0 || s > 0x7fffffff)
             failCell(file, place, 5, "Process Id " + quoted(row.pid) + " is not a process id or N/A");
         event.pid = static_cast<std::int32_t>(s);
+        strings.pid.remember(pid, event.pid);
     }
-    if (!isNa(tid)) {
+    if (!strings.tid.find(tid, event.tid) && !isNa(tid)) {
         if (!parseSigned(tid, s) || s < 0 || s > 0x7fffffff)
             failCell(file, place, 6, "Thread Id " + quoted(row.tid) + " is not a thread id or N/A");
         event.tid = static_cast<std::int32_t>(s);
+        strings.tid.remember(tid, event.tid);
     }
     const auto device = trim(row.device);
     if (device == "cpu")
@@ -221,7 +236,7 @@ void parseRow(const RowCells& row, std::uint32_t line, bool database, support::S
             event.allocationId = u;
             event.flags |= kFlagHasAllocationId;
         } else if (isKey(key, "addr")) {
-            if ((event.flags & kFlagHasPtr) && value == ptr)
+            if ((event.flags & kFlagHasPtr) && sameText(value, ptr))
                 continue; // the Ptr column's text again (msMemScope writes both): parsed once
             if (!parseUnsigned(value, u))
                 failCell(file, place, 9, "Attr addr " + quoted(value) + " is not an address");
@@ -256,7 +271,8 @@ void parseRow(const RowCells& row, std::uint32_t line, bool database, support::S
 
 void appendRow(MemTrace& trace, const RowCells& row, std::uint32_t line, bool database)
 {
-    parseRow(row, line, database, trace.strings, trace.file, trace.events.emplace_back());
+    RecentStrings strings(trace.strings);
+    parseRow(row, line, database, strings, trace.file, trace.events.emplace_back());
     ++trace.rowsRead;
 }
 
@@ -393,6 +409,7 @@ MemTrace readMemScopeDb(const std::filesystem::path& file)
     }
     std::array<std::string, 10> text;
     std::uint32_t rowNumber = 0;
+    RecentStrings recent(trace.strings);
     int rc = SQLITE_ROW;
     try {
         while ((rc = sqlite3_step(statement)) == SQLITE_ROW) {
@@ -402,7 +419,8 @@ MemTrace readMemScopeDb(const std::filesystem::path& file)
                 text[static_cast<std::size_t>(c)] = value ? reinterpret_cast<const char*>(value) : "N/A";
             }
             RowCells row { text[0], text[1], text[2], text[3], text[4], text[5], text[6], text[7], text[8], text[9] };
-            appendRow(trace, row, rowNumber, true);
+            parseRow(row, rowNumber, true, recent, trace.file, trace.events.emplace_back());
+            ++trace.rowsRead;
         }
     } catch (...) {
         sqlite3_finalize(statement);

@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "trend/dump_rank_rows.h"
 
+#include "support/error.h"
 #include "support/python_text.h"
 #include "trend/monitor_import.h"
 #include "trend/trend_db.h"
 
 #include <algorithm>
+#include <charconv>
 #include <map>
 #include <tuple>
 #include <unordered_set>
@@ -45,25 +47,14 @@ bool endsWith(std::string_view text, std::string_view tail)
     return text.size() >= tail.size() && text.substr(text.size() - tail.size()) == tail;
 }
 
-std::string asForward(const std::string& name)
+// The name with ".backward" and ".parameters_grad" read as ".forward": `name` itself when it has neither (no
+// copy), else `scratch` holding the renamed text.
+const std::string& asForward(const std::string& name, std::string& scratch)
 {
     if (name.find(".backward") == std::string::npos && name.find(".parameters_grad") == std::string::npos)
         return name;
-    return replaceAll(replaceAll(name, ".backward", ".forward"), ".parameters_grad", ".forward");
-}
-
-// The parts joined with '.', leaving out the part at `skip`.
-std::string joinDots(const std::vector<std::string_view>& parts, std::size_t skip)
-{
-    std::string out;
-    bool first = true;
-    for (std::size_t k = 0; k < parts.size(); ++k) {
-        if (k == skip)
-            continue;
-        out.append(first ? "" : ".").append(parts[k]);
-        first = false;
-    }
-    return out;
+    scratch = replaceAll(replaceAll(name, ".backward", ".forward"), ".parameters_grad", ".forward");
+    return scratch;
 }
 
 const std::unordered_set<std::string_view>& tensorTypes()
@@ -121,21 +112,52 @@ bool isRecomputeEntry(const dump::DumpFile& dump, std::uint32_t body)
     return dump.scalars.valueKind[row] == dump::ScalarValueKind::Bool && dump.scalars.number[row].b;
 }
 
+// Appends the decimal digits of a non-negative count.
+void appendCount(std::string& out, std::size_t value)
+{
+    char digits[24];
+    const auto end = std::to_chars(digits, digits + sizeof digits, value).ptr;
+    out.append(digits, end);
+}
+
 class RowCollector {
 public:
-    RowCollector(const dump::DumpFile& dump, RankRows& out) : m_dump(dump), m_out(out) { }
+    RowCollector(const dump::DumpFile& dump, RankRows& out) : m_dump(dump), m_out(out)
+    {
+        std::size_t slots = 64;
+        while (slots < 2 * dump.tensors.type.size())
+            slots *= 2;
+        m_slots.assign(slots, 0);
+        m_out.rows.reserve(dump.tensors.type.size());
+    }
 
-    // The target named by m_name.
+    // The target named by m_name. Targets are found through an open-addressing table of their indices (the
+    // names live in m_out.targets): no key string is built or allocated per tensor.
     void add(std::int64_t callIndex, DumpMetric metric, std::int64_t microStep, std::uint32_t row)
     {
-        const std::size_t nameLength = m_name.size();
-        m_name.append("\x1f").append(std::to_string(callIndex));
-        auto [it, inserted] = m_index.try_emplace(m_name, static_cast<std::uint32_t>(m_out.targets.size()));
-        m_name.resize(nameLength);
-        if (inserted)
-            m_out.targets.emplace_back(m_name, callIndex);
+        const std::size_t mask = m_slots.size() - 1;
+        std::size_t slot = (std::hash<std::string_view> {}(m_name) ^ (static_cast<std::size_t>(callIndex) * 0x9e3779b97f4a7c15ull)) & mask;
+        std::uint32_t index = 0;
+        for (;; slot = (slot + 1) & mask) {
+            if (m_slots[slot] == 0) {
+                if (m_out.targets.size() * 2 >= m_slots.size()) {
+                    grow();
+                    add(callIndex, metric, microStep, row);
+                    return;
+                }
+                index = static_cast<std::uint32_t>(m_out.targets.size());
+                m_slots[slot] = index + 1;
+                m_out.targets.emplace_back(m_name, callIndex);
+                break;
+            }
+            const auto& target = m_out.targets[m_slots[slot] - 1];
+            if (target.second == callIndex && target.first == m_name) {
+                index = m_slots[slot] - 1;
+                break;
+            }
+        }
         const auto& t = m_dump.tensors;
-        m_out.rows.push_back({ it->second, metric, microStep,
+        m_out.rows.push_back({ index, metric, microStep,
             { statValue(m_dump, row, t.norm[row], "Norm"), statValue(m_dump, row, t.max[row], "Max"),
                 statValue(m_dump, row, t.min[row], "Min"), statValue(m_dump, row, t.mean[row], "Mean") } });
     }
@@ -148,10 +170,13 @@ public:
         if (list < 0 || m_dump.nodes[static_cast<std::size_t>(list)].kind != dump::NodeKind::List)
             return;
         const auto end = static_cast<std::uint32_t>(list) + m_dump.nodes[static_cast<std::size_t>(list)].subtreeSize;
+        m_name.assign(prefix).append(".").append(label).append(".");
+        const std::size_t stem = m_name.size();
         std::size_t i = 0;
         for (auto child = static_cast<std::uint32_t>(list) + 1; child < end; child += m_dump.nodes[child].subtreeSize, ++i)
             if (const auto row = floatTensor(m_dump, child)) {
-                m_name.assign(prefix).append(".").append(label).append(".").append(std::to_string(i));
+                m_name.resize(stem);
+                appendCount(m_name, i);
                 add(callIndex, metric, microStep, *row);
             }
     }
@@ -171,9 +196,23 @@ public:
     }
 
 private:
+    void grow()
+    {
+        std::vector<std::uint32_t> slots(m_slots.size() * 2, 0);
+        const std::size_t mask = slots.size() - 1;
+        for (std::uint32_t k = 0; k < m_out.targets.size(); ++k) {
+            const auto& [name, callIndex] = m_out.targets[k];
+            std::size_t slot = (std::hash<std::string_view> {}(name) ^ (static_cast<std::size_t>(callIndex) * 0x9e3779b97f4a7c15ull)) & mask;
+            while (slots[slot])
+                slot = (slot + 1) & mask;
+            slots[slot] = k + 1;
+        }
+        m_slots = std::move(slots);
+    }
+
     const dump::DumpFile& m_dump;
     RankRows& m_out;
-    std::unordered_map<std::string, std::uint32_t> m_index; // "name\x1fcall index" -> index into targets
+    std::vector<std::uint32_t> m_slots; // 1 + index into m_out.targets; 0: free
     std::string m_name;
 };
 
@@ -206,6 +245,7 @@ MicroStepOfName microStepsOf(const dump::ConstructInfo& construct)
     constexpr std::int64_t kUnknown = -3, kVisiting = -2, kNone = -1;
     std::vector<std::int64_t> memo(construct.nodes.size(), kUnknown);
     std::vector<std::size_t> chain;
+    std::string parentScratch, nameScratch;
     const auto indexOf = [&](const std::string& name) -> std::optional<std::size_t> {
         const auto* found = construct.find(name);
         if (!found)
@@ -231,7 +271,7 @@ MicroStepOfName microStepsOf(const dump::ConstructInfo& construct)
             chain.push_back(at);
             if (!node.parent)
                 break;
-            const std::string parent = asForward(*node.parent);
+            const std::string& parent = asForward(*node.parent, parentScratch);
             if (const auto root = roots.find(parent); root != roots.end()) {
                 answer = root->second;
                 break;
@@ -248,7 +288,7 @@ MicroStepOfName microStepsOf(const dump::ConstructInfo& construct)
     MicroStepOfName result;
     result.reserve(construct.nodes.size());
     for (const auto& node : construct.nodes) {
-        const std::string name = asForward(node.name);
+        const std::string& name = asForward(node.name, nameScratch);
         std::int64_t micro = kNone;
         if (const auto root = roots.find(name); root != roots.end())
             micro = root->second;
@@ -262,46 +302,59 @@ MicroStepOfName microStepsOf(const dump::ConstructInfo& construct)
 
 std::vector<std::string> rebaseCallIndices(const std::vector<std::pair<std::string_view, std::int64_t>>& keys)
 {
-    // "micro step, position of the index, group name" -> (original index, key position), hashed: the groups are
-    // independent, so their order does not matter.
-    struct Group {
-        int position = -1;
-        std::vector<std::pair<std::int64_t, std::size_t>> members;
+    // "micro step, position of the index, group name" -> (original index, key position, where the index sits),
+    // hashed: the groups are independent, so their order does not matter. The parts are found from the end of
+    // the name; only a group's first key allocates.
+    struct Member {
+        std::int64_t index;
+        std::size_t key, begin, end; // the index digits are name[begin, end)
     };
-    std::unordered_map<std::string, Group> groups;
+    std::unordered_map<std::string, std::vector<Member>, dump::TransparentStringHash, std::equal_to<>> groups;
     std::vector<std::string> result;
     result.reserve(keys.size());
     std::string groupKey;
+    const auto isIndex = [](std::string_view part) { return allDigits(part) && part.size() <= 18; };
     for (std::size_t k = 0; k < keys.size(); ++k) {
         const auto& [name, micro] = keys[k];
         result.emplace_back(name);
-        const auto parts = support::pythonSplit(name, '.');
-        int position = 0;
-        if (allDigits(parts.back()) && parts.back().size() <= 18)
-            position = -1;
-        else if (parts.size() >= 2 && allDigits(parts[parts.size() - 2]) && parts[parts.size() - 2].size() <= 18)
-            position = -2;
-        else
+        const std::size_t lastDot = name.rfind('.');
+        const std::size_t lastBegin = lastDot == std::string_view::npos ? 0 : lastDot + 1;
+        std::size_t begin = 0, end = 0;
+        groupKey.clear();
+        groupKey.append(std::to_string(micro));
+        if (isIndex(name.substr(lastBegin))) {
+            begin = lastBegin;
+            end = name.size();
+            groupKey.append("\x1f" "1\x1f").append(name.substr(0, lastDot == std::string_view::npos ? 0 : lastDot));
+        } else if (lastDot != std::string_view::npos) {
+            const std::size_t previousDot = lastDot == 0 ? std::string_view::npos : name.rfind('.', lastDot - 1);
+            begin = previousDot == std::string_view::npos ? 0 : previousDot + 1;
+            end = lastDot;
+            if (!isIndex(name.substr(begin, end - begin)))
+                continue;
+            groupKey.append("\x1f" "2\x1f").append(name.substr(0, begin)).append(name.substr(end + 1));
+        } else
             continue;
-        const std::string_view index = parts[parts.size() + static_cast<std::size_t>(position)];
-        groupKey.assign(std::to_string(micro)).append(position == -1 ? "\x1f" "1\x1f" : "\x1f" "2\x1f");
-        groupKey.append(joinDots(parts, parts.size() + static_cast<std::size_t>(position)));
-        Group& group = groups[groupKey];
-        group.position = position;
-        group.members.emplace_back(std::stoll(std::string(index)), k);
+        auto group = groups.find(std::string_view(groupKey));
+        if (group == groups.end())
+            group = groups.emplace(groupKey, std::vector<Member>()).first;
+        std::int64_t index = 0;
+        std::from_chars(name.data() + begin, name.data() + end, index);
+        group->second.push_back({ index, k, begin, end });
     }
-    for (auto& [unused, group] : groups) {
-        auto& members = group.members;
-        std::stable_sort(members.begin(), members.end(),
-            [](const auto& a, const auto& b) { return a.first < b.first; });
+    std::string number;
+    for (auto& [unused, members] : groups) {
+        std::stable_sort(members.begin(), members.end(), [](const Member& a, const Member& b) { return a.index < b.index; });
         for (std::size_t n = 0; n < members.size(); ++n) {
-            auto parts = support::pythonSplit(keys[members[n].second].first, '.');
-            const std::string index = std::to_string(n);
-            parts[parts.size() + static_cast<std::size_t>(group.position)] = index;
-            std::string joined;
-            for (std::size_t p = 0; p < parts.size(); ++p)
-                joined.append(p ? "." : "").append(parts[p]);
-            result[members[n].second] = std::move(joined);
+            const Member& member = members[n];
+            const std::string_view name = keys[member.key].first;
+            number = std::to_string(n);
+            if (name.substr(member.begin, member.end - member.begin) == number)
+                continue;
+            std::string renamed;
+            renamed.reserve(name.size() + number.size());
+            renamed.append(name.substr(0, member.begin)).append(number).append(name.substr(member.end));
+            result[member.key] = std::move(renamed);
         }
     }
     return result;
@@ -368,7 +421,7 @@ RankRows extractRankRows(const dump::DumpFile& dump, const dump::ConstructInfo* 
         const std::uint32_t body = dump.entries[entry].body;
         if (dump.nodes[body].kind != dump::NodeKind::Dict)
             continue;
-        const auto key = classifyDumpKey(applyMapping(names[k], mapping), isRecomputeEntry(dump, body));
+        const auto key = classifyDumpKey(applyMapping(std::move(names[k]), mapping), isRecomputeEntry(dump, body));
         if (!key)
             continue;
         switch (key->metric) {
@@ -395,11 +448,41 @@ RankRows extractRankRows(const dump::DumpFile& dump, const dump::ConstructInfo* 
 
 void sortRankRows(RankRows& rows)
 {
-    auto key = [](const DumpTrendRow& row) { return std::make_tuple(row.microStep, row.target, row.metric); };
-    std::stable_sort(rows.rows.begin(), rows.rows.end(), [&](const DumpTrendRow& a, const DumpTrendRow& b) { return key(a) < key(b); });
-    const auto end = std::unique(rows.rows.begin(), rows.rows.end(), [&](const DumpTrendRow& a, const DumpTrendRow& b) { return key(a) == key(b); });
-    rows.repeatedRows += static_cast<std::size_t>(rows.rows.end() - end);
-    rows.rows.erase(end, rows.rows.end());
+    // (key, position) pairs sorted, then the rows gathered once: cheaper than moving the rows themselves
+    // (88 bytes each) through a stable merge sort. The position breaks ties, so the first of a key stays.
+    struct Order {
+        std::int64_t microStep;
+        std::uint64_t targetMetricPosition; // target << 36 | metric << 32 | position
+    };
+    std::vector<Order> order;
+    order.reserve(rows.rows.size());
+    bool sorted = true;
+    for (std::size_t k = 0; k < rows.rows.size(); ++k) {
+        const auto& row = rows.rows[k];
+        order.push_back({ row.microStep,
+            (std::uint64_t(row.target) << 36) | (std::uint64_t(row.metric) << 32) | std::uint64_t(k) });
+        sorted = sorted && (k == 0 || std::tie(order[k - 1].microStep, order[k - 1].targetMetricPosition)
+                < std::tie(order[k].microStep, order[k].targetMetricPosition));
+    }
+    // The packing holds 2^28 targets and 2^32 rows per dump file, far beyond a dump.json's size.
+    if (rows.targets.size() >= (std::size_t(1) << 28) || rows.rows.size() >= (std::size_t(1) << 32))
+        throw support::Error("sortRankRows: more targets or rows in one dump than the trend import handles");
+    if (!sorted)
+        std::sort(order.begin(), order.end(), [](const Order& a, const Order& b) {
+            return std::tie(a.microStep, a.targetMetricPosition) < std::tie(b.microStep, b.targetMetricPosition);
+        });
+    constexpr std::uint64_t kKeyBits = ~std::uint64_t(0xffffffff);
+    std::vector<DumpTrendRow> kept;
+    kept.reserve(rows.rows.size());
+    for (std::size_t k = 0; k < order.size(); ++k) {
+        if (k && order[k].microStep == order[k - 1].microStep
+            && (order[k].targetMetricPosition & kKeyBits) == (order[k - 1].targetMetricPosition & kKeyBits)) {
+            ++rows.repeatedRows;
+            continue;
+        }
+        kept.push_back(rows.rows[order[k].targetMetricPosition & 0xffffffff]);
+    }
+    rows.rows = std::move(kept);
 }
 
 } // namespace msprobe::trend

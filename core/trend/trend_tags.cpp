@@ -1,25 +1,19 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "trend/trend_tags.h"
 
+#include "support/ascii_text.h"
 #include "support/python_text.h"
 
-#include <algorithm>
-#include <cctype>
 
 namespace msprobe::trend {
 
 namespace {
 
-// The name's dot-separated parts (Python's str.split('.'), as everywhere names are cut).
-std::vector<std::string> splitDots(const std::string& text)
+// The name's dot-separated parts as owned strings (tags are built by joining them).
+std::vector<std::string> dotParts(const std::string& text)
 {
     const auto views = support::pythonSplit(text, '.');
     return { views.begin(), views.end() };
-}
-
-bool isNumber(const std::string& part)
-{
-    return !part.empty() && std::all_of(part.begin(), part.end(), [](unsigned char c) { return std::isdigit(c); });
 }
 
 } // namespace
@@ -27,11 +21,11 @@ bool isNumber(const std::string& part)
 std::vector<TrendTag> monitorTags(const std::string& targetName)
 {
     std::vector<TrendTag> tags;
-    const auto parts = splitDots(targetName);
+    const auto parts = dotParts(targetName);
     for (std::size_t k = 0; k < parts.size(); ++k) {
-        if (!isNumber(parts[k]))
+        if (!support::isDigits(parts[k]))
             tags.push_back({ parts[k], "module" });
-        else if (k > 0 && !isNumber(parts[k - 1]))
+        else if (k > 0 && !support::isDigits(parts[k - 1]))
             tags.push_back({ parts[k - 1] + "." + parts[k], "layer" });
     }
     return tags;
@@ -39,7 +33,7 @@ std::vector<TrendTag> monitorTags(const std::string& targetName)
 
 std::vector<TrendTag> dumpTags(const std::string& targetName)
 {
-    const auto parts = splitDots(targetName);
+    const auto parts = dotParts(targetName);
     if (parts.size() < 3)
         return {};
     std::vector<TrendTag> tags;
@@ -66,9 +60,9 @@ std::vector<TrendTag> dumpTags(const std::string& targetName)
     std::size_t start = 0; // the first part after the last layer
     std::size_t afterNumber = 0; // the first part after the last numeric part
     for (std::size_t k = 0; k < rest.size(); ++k) {
-        if (!isNumber(rest[k]))
+        if (!support::isDigits(rest[k]))
             continue;
-        if (k > 0 && !isNumber(rest[k - 1])) {
+        if (k > 0 && !support::isDigits(rest[k - 1])) {
             if (k - 1 > start)
                 tags.push_back({ joined(start, k - 1), "module" });
             tags.push_back({ rest[k - 1] + "." + rest[k], "layer" });

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "memorydocument.h"
 
+#include "memorystacking.h"
+
 #include "memory/memscope_reader.h"
 #include "support/error.h"
 
@@ -28,70 +30,6 @@ std::int64_t eventTime(const mem::MemTrace& trace, std::uint32_t event, std::int
 {
     return event == mem::kNone ? fallback : trace.events[event].tsNs;
 }
-
-// Stacking: a block takes the lowest of the 64 lowest runs of free bytes that holds it, else the smallest run
-// that does (the lowest of equal runs), so the picture stays about as tight as the live bytes allow without
-// moving blocks once placed, at a bounded cost per block (a first-fit scan over every gap cost a second per
-// million events).
-class StackPacker {
-public:
-    std::int64_t place(std::int64_t size)
-    {
-        auto take = [&](std::int64_t offset, std::int64_t gapSize) {
-            m_bySize.erase({ gapSize, offset });
-            m_gaps.erase(offset);
-            if (gapSize > size)
-                addGap(offset + size, gapSize - size);
-            return offset;
-        };
-        // First fit among the lowest gaps keeps the stack dense at the bottom; past them, best fit.
-        std::size_t scanned = 0;
-        for (auto it = m_gaps.begin(); it != m_gaps.end() && scanned < kFirstFitGaps; ++it, ++scanned)
-            if (it->second >= size)
-                return take(it->first, it->second);
-        const auto fit = m_bySize.lower_bound({ size, std::numeric_limits<std::int64_t>::min() });
-        if (fit != m_bySize.end())
-            return take(fit->second, fit->first);
-        const std::int64_t offset = m_top;
-        m_top += size;
-        m_highest = std::max(m_highest, m_top);
-        return offset;
-    }
-    void release(std::int64_t offset, std::int64_t size)
-    {
-        auto next = m_gaps.lower_bound(offset);
-        if (next != m_gaps.end() && next->first == offset + size) {
-            size += next->second;
-            m_bySize.erase({ next->second, next->first });
-            next = m_gaps.erase(next);
-        }
-        if (next != m_gaps.begin()) {
-            auto previous = std::prev(next);
-            if (previous->first + previous->second == offset) {
-                offset = previous->first;
-                size += previous->second;
-                m_bySize.erase({ previous->second, previous->first });
-                m_gaps.erase(previous);
-            }
-        }
-        if (offset + size == m_top)
-            m_top = offset;
-        else
-            addGap(offset, size);
-    }
-    std::int64_t highest() const { return m_highest; }
-
-private:
-    void addGap(std::int64_t offset, std::int64_t size)
-    {
-        m_gaps.emplace(offset, size);
-        m_bySize.emplace(size, offset);
-    }
-    static constexpr std::size_t kFirstFitGaps = 64;
-    std::map<std::int64_t, std::int64_t> m_gaps; // offset -> free bytes, all below m_top
-    std::set<std::pair<std::int64_t, std::int64_t>> m_bySize; // (free bytes, offset) of the same gaps
-    std::int64_t m_top = 0, m_highest = 0;
-};
 
 std::vector<TimelineSpan> stepSpans(const mem::MemTrace& trace, const mem::MemModel& model, std::int64_t endNs)
 {
@@ -169,14 +107,17 @@ MemoryTimeline layoutTimeline(const mem::MemTrace& trace, const mem::MemModel& m
     timeline.beginNs = first->tsNs;
     timeline.endNs = last->tsNs;
 
-    bool anyPoolBlock = false;
-    for (const auto& block : model.blocks)
-        anyPoolBlock = anyPoolBlock || !trace.is(block.pool, "HAL");
-    timeline.halShown = !anyPoolBlock;
+    // HAL blocks back the pools: shown only when the dump has nothing else.
+    std::vector<std::uint8_t> halPool(trace.strings.size(), 0);
+    for (std::size_t id = 0; id < halPool.size(); ++id)
+        halPool[id] = trace.strings.view(static_cast<msprobe::support::StringId>(id)) == "HAL";
+    auto isHal = [&halPool](msprobe::support::StringId pool) { return pool != msprobe::support::kNoString && halPool[pool]; };
+    timeline.halShown = std::all_of(model.blocks.begin(), model.blocks.end(), [&](const mem::Block& block) { return isHal(block.pool); });
 
+    timeline.blocks.reserve(model.blocks.size());
     for (std::uint32_t i = 0; i < model.blocks.size(); ++i) {
         const auto& block = model.blocks[i];
-        if (trace.is(block.pool, "HAL") && !timeline.halShown)
+        if (isHal(block.pool) && !timeline.halShown)
             continue;
         if (block.mallocEvent == mem::kNone || block.size <= 0)
             continue;
@@ -190,39 +131,51 @@ MemoryTimeline layoutTimeline(const mem::MemTrace& trace, const mem::MemModel& m
             item.marks |= kMarkAliveAtEnd;
         timeline.blocks.push_back(item);
     }
-    std::stable_sort(timeline.blocks.begin(), timeline.blocks.end(),
-        [](const TimelineBlock& a, const TimelineBlock& b) { return a.startNs < b.startNs; });
+    // Blocks come in MALLOC order, which is time order for a one-process dump: sort only when not.
+    auto byStart = [](const TimelineBlock& a, const TimelineBlock& b) { return a.startNs < b.startNs; };
+    if (!std::is_sorted(timeline.blocks.begin(), timeline.blocks.end(), byStart))
+        std::stable_sort(timeline.blocks.begin(), timeline.blocks.end(), byStart);
 
-    // Replay allocations and frees in time order (frees first at a tie) to stack blocks and trace live bytes.
-    struct Change {
+    // Replay allocations and frees in time order (frees first at a tie, then by block) to stack blocks and trace
+    // live bytes. The allocations are the blocks in order; only the frees need sorting, then the two merge.
+    struct Free {
         std::int64_t ts;
-        bool alloc;
         std::uint32_t item;
+        bool operator<(const Free& other) const { return ts != other.ts ? ts < other.ts : item < other.item; }
     };
-    std::vector<Change> changes;
-    changes.reserve(2 * timeline.blocks.size());
-    for (std::uint32_t i = 0; i < timeline.blocks.size(); ++i) {
-        changes.push_back({ timeline.blocks[i].startNs, true, i });
-        const bool freed = !(timeline.blocks[i].marks & kMarkAliveAtEnd);
-        if (freed)
-            changes.push_back({ timeline.blocks[i].endNs, false, i });
-    }
-    std::stable_sort(changes.begin(), changes.end(), [](const Change& a, const Change& b) {
-        return a.ts != b.ts ? a.ts < b.ts : (!a.alloc && b.alloc);
-    });
+    std::vector<Free> frees;
+    frees.reserve(timeline.blocks.size());
+    for (std::uint32_t i = 0; i < timeline.blocks.size(); ++i)
+        if (!(timeline.blocks[i].marks & kMarkAliveAtEnd))
+            frees.push_back({ timeline.blocks[i].endNs, i });
+    if (!std::is_sorted(frees.begin(), frees.end()))
+        std::sort(frees.begin(), frees.end());
     StackPacker packer;
     std::int64_t live = 0;
-    for (std::size_t c = 0; c < changes.size(); ++c) {
-        auto& item = timeline.blocks[changes[c].item];
-        if (changes[c].alloc) {
-            item.offset = packer.place(item.size);
-            live += item.size;
-        } else {
+    timeline.live.reserve(timeline.blocks.size() + frees.size());
+    std::size_t nextAlloc = 0, nextFree = 0;
+    const std::size_t allocCount = timeline.blocks.size();
+    while (nextAlloc < allocCount || nextFree < frees.size()) {
+        // A block freed at its own allocation time is placed before it is released (frees first otherwise).
+        const bool free = nextFree < frees.size()
+            && (nextAlloc == allocCount || frees[nextFree].ts < timeline.blocks[nextAlloc].startNs
+                || (frees[nextFree].ts == timeline.blocks[nextAlloc].startNs && frees[nextFree].item < nextAlloc));
+        std::int64_t ts;
+        if (free) {
+            const auto& item = timeline.blocks[frees[nextFree].item];
+            ts = frees[nextFree++].ts;
             packer.release(item.offset, item.size);
             live -= item.size;
+        } else {
+            auto& item = timeline.blocks[nextAlloc++];
+            ts = item.startNs;
+            item.offset = packer.place(item.size);
+            live += item.size;
         }
-        if (c + 1 == changes.size() || changes[c + 1].ts != changes[c].ts) {
-            timeline.live.push_back({ changes[c].ts, live });
+        const bool lastAtTs = (nextFree == frees.size() || frees[nextFree].ts != ts)
+            && (nextAlloc == allocCount || timeline.blocks[nextAlloc].startNs != ts);
+        if (lastAtTs) {
+            timeline.live.push_back({ ts, live });
             if (live > timeline.peak.liveBytes)
                 timeline.peak = timeline.live.back();
         }
@@ -241,7 +194,9 @@ MemoryTimeline layoutTimeline(const mem::MemTrace& trace, const mem::MemModel& m
         span.label = mem::opName(trace, model, i);
         timeline.ops.push_back(std::move(span));
     }
-    std::sort(timeline.ops.begin(), timeline.ops.end(), [](const TimelineSpan& a, const TimelineSpan& b) { return a.startNs < b.startNs; });
+    auto spanByStart = [](const TimelineSpan& a, const TimelineSpan& b) { return a.startNs < b.startNs; };
+    if (!std::is_sorted(timeline.ops.begin(), timeline.ops.end(), spanByStart))
+        std::sort(timeline.ops.begin(), timeline.ops.end(), spanByStart);
     return timeline;
 }
 

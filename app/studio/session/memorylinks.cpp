@@ -2,34 +2,12 @@
 #include "memorylinks.h"
 
 #include "memorycomparison.h"
+#include "support/ascii_text.h"
+#include "support/python_text.h"
 
-#include <algorithm>
-#include <cctype>
 #include <set>
 
 namespace msprobe::studio {
-
-namespace {
-
-std::vector<std::string_view> splitDots(std::string_view text)
-{
-    std::vector<std::string_view> parts;
-    std::size_t start = 0;
-    for (std::size_t i = 0; i <= text.size(); ++i) {
-        if (i == text.size() || text[i] == '.') {
-            parts.push_back(text.substr(start, i - start));
-            start = i + 1;
-        }
-    }
-    return parts;
-}
-
-bool isNumber(std::string_view text)
-{
-    return !text.empty() && std::all_of(text.begin(), text.end(), [](unsigned char c) { return std::isdigit(c); });
-}
-
-} // namespace
 
 std::vector<std::size_t> operatorsInRange(const MemoryTimeline& timeline, std::int64_t beginNs, std::int64_t endNs)
 {
@@ -45,7 +23,7 @@ std::string operatorApiName(std::string_view name)
     if (const auto colons = name.find("::"); colons != std::string_view::npos)
         name = name.substr(colons + 2);
     else {
-        const auto parts = splitDots(name);
+        const auto parts = msprobe::support::pythonSplit(name, '.');
         for (std::size_t i = 0; i + 1 < parts.size(); ++i)
             if (parts[i] == "aten")
                 return std::string(parts[i + 1]);
@@ -57,13 +35,13 @@ NodeApi nodeApi(std::string_view nodeName)
 {
     static const std::set<std::string_view> apiKinds { "Torch", "Functional", "Tensor", "Aten", "NPU", "Distributed", "VF", "Mint",
         "MintFunctional", "Jit", "Primitive" };
-    const auto parts = splitDots(nodeName);
+    const auto parts = msprobe::support::pythonSplit(nodeName, '.');
     NodeApi out;
     if (parts.size() < 2 || !apiKinds.count(parts[0]))
         return out;
     out.api = std::string(parts[1]);
     for (std::size_t i = 2; i < parts.size(); ++i)
-        if (isNumber(parts[i])) {
+        if (msprobe::support::isDigits(parts[i])) {
             out.callIndex = std::stoi(std::string(parts[i]));
             break;
         }

@@ -47,7 +47,7 @@ msprobe::studio::GraphStage loadVisDb(const fs::path& file)
 
 msprobe::studio::GraphStage buildGraphs(const fs::path& problem, const fs::path& bench, const fs::path& outputDir,
     const LoadRequest& request, const std::atomic<bool>* cancel, const Progress& progress,
-    const std::function<void(const std::string& message)>& warn, SharedDumps* dumps)
+    const std::function<void(const std::string& message)>& warn, msprobe::dump::SharedDumps* dumps)
 {
     msprobe::graph::GraphRunOptions options;
     options.warn = warn;
@@ -75,7 +75,7 @@ msprobe::studio::GraphStage buildGraphs(const fs::path& problem, const fs::path&
 }
 
 std::map<msprobe::studio::Key, std::shared_ptr<const CompareRows>> compareDumps(const fs::path& problem, const fs::path& bench,
-    const LoadRequest& request, const std::atomic<bool>* cancel, const Progress& progress, SharedDumps* dumps)
+    const LoadRequest& request, const std::atomic<bool>* cancel, const Progress& progress, msprobe::dump::SharedDumps* dumps)
 {
     const auto pairs = msprobe::compare::resolveComparePairs(problem, bench, fs::path(), false);
     std::map<msprobe::studio::Key, std::shared_ptr<const CompareRows>> results;

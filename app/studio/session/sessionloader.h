@@ -4,7 +4,7 @@
 #pragma once
 
 #include "sessiontypes.h"
-#include "shareddumps.h"
+#include "dump/shared_dumps.h"
 
 #include <atomic>
 #include <functional>
@@ -24,13 +24,13 @@ msprobe::studio::GraphStage loadVisDb(const std::filesystem::path& file);
 // parses each dump.json for the graphs and keeps the parse for compareDumps.
 msprobe::studio::GraphStage buildGraphs(const std::filesystem::path& problem, const std::filesystem::path& bench,
     const std::filesystem::path& outputDir, const LoadRequest& request, const std::atomic<bool>* cancel, const Progress& progress,
-    const std::function<void(const std::string& message)>& warn = {}, SharedDumps* dumps = nullptr);
+    const std::function<void(const std::string& message)>& warn = {}, msprobe::dump::SharedDumps* dumps = nullptr);
 
 // The compare engine on every rank pair of the two dumps (paired as msprobe compare pairs them). dumps, when
 // given, hands over the parses buildGraphs made instead of reading the files again.
 std::map<msprobe::studio::Key, std::shared_ptr<const CompareRows>> compareDumps(const std::filesystem::path& problem,
     const std::filesystem::path& bench, const LoadRequest& request, const std::atomic<bool>* cancel, const Progress& progress,
-    SharedDumps* dumps = nullptr);
+    msprobe::dump::SharedDumps* dumps = nullptr);
 
 // A compare_result CSV; its step and rank come from the path ("…/step1/compare_result_rank2_….csv"), else 0.
 std::map<msprobe::studio::Key, std::shared_ptr<const CompareRows>> readCompareCsv(const std::filesystem::path& file);

@@ -199,7 +199,7 @@ void StudioSession::runLoad(msprobe::studio::LoadRequest request, std::uint64_t 
         case msprobe::studio::LoadRequest::Kind::Pair: {
             QStringList failures;
             // One parse of each dump.json, shared by the graphs and the compare tables.
-            msprobe::studio::SharedDumps dumps;
+            msprobe::dump::SharedDumps dumps;
             try {
                 auto stage = msprobe::studio::sessionloader::buildGraphs(nativePath(request.path), nativePath(request.bench),
                     msprobe::studio::sessionloader::newOutputDir(request.outputDir), request, cancel, scaled(report, 0, 60), graphWarning, &dumps);

@@ -9,11 +9,14 @@
 
 #include <QCoreApplication>
 #include <QDir>
+#include <QFile>
 #include <QFileInfo>
 #include <QThread>
 #include <QtConcurrent/QtConcurrentRun>
 
 #include <cmath>
+
+#include <sys/stat.h>
 
 namespace fs = std::filesystem;
 using msprobe::studio::Dimension;
@@ -22,6 +25,26 @@ using msprobe::studio::TrendQuery;
 using msprobe::studio::TrendSeries;
 
 namespace {
+
+// What tells one content of a file from another without reading it: path, device and inode (a database
+// rewritten by data2db is a new file renamed over the old one), size, modification and change times.
+QString contentStamp(const QString& file)
+{
+    if (file.isEmpty())
+        return {};
+    struct stat info {};
+    if (::stat(QFile::encodeName(file).constData(), &info) != 0)
+        return file;
+    return QStringLiteral("%1|%2:%3|%4|%5.%6|%7.%8")
+        .arg(file)
+        .arg(info.st_dev)
+        .arg(info.st_ino)
+        .arg(info.st_size)
+        .arg(info.st_mtim.tv_sec)
+        .arg(info.st_mtim.tv_nsec)
+        .arg(info.st_ctim.tv_sec)
+        .arg(info.st_ctim.tv_nsec);
+}
 
 bool isTrendDbName(const QString& path) { return path.endsWith(QLatin1String(".trend.db"), Qt::CaseInsensitive); }
 
@@ -198,7 +221,7 @@ const msprobe::trend::TrendCompareResult& TrendSource::compareFiles(const QStrin
     const QString& stat, double tolerance) const
 {
     const std::lock_guard lock(m_compareMutex);
-    const auto key = std::make_tuple(problemFile, benchFile, stat, tolerance);
+    const auto key = std::make_tuple(contentStamp(problemFile), contentStamp(benchFile), stat, tolerance);
     auto it = m_compare.find(key);
     if (it != m_compare.end())
         return it->second;

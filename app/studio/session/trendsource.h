@@ -102,7 +102,8 @@ private:
     std::optional<msprobe::studio::TrendQuery> m_firstQuery;
     std::shared_ptr<const msprobe::studio::TrendGrid> m_firstGrid;
     double m_tolerance = 1e-6;
-    // By (problem file, bench file, statistic, tolerance); filled by the GUI and the query thread.
+    // By (problem file, bench file, statistic, tolerance), each file with what identifies its content (a
+    // trend.db written again under the same name is compared again); filled by the GUI and the query thread.
     mutable std::map<std::tuple<QString, QString, QString, double>, msprobe::trend::TrendCompareResult> m_compare;
     mutable std::mutex m_compareMutex;
     std::shared_ptr<QueryConnections> m_queryConnections;

@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "shareddumps.h"
+#include "dump/shared_dumps.h"
 
 #include "dump/dump_json_reader.h"
 
-namespace fs = std::filesystem;
+namespace msprobe::dump {
 
-namespace msprobe::studio {
+namespace fs = std::filesystem;
 
 std::shared_ptr<SharedDumps::Slot> SharedDumps::slotOf(const fs::path& file)
 {
@@ -20,15 +20,15 @@ std::shared_ptr<SharedDumps::Slot> SharedDumps::slotOf(const fs::path& file)
     return slot;
 }
 
-std::shared_ptr<const msprobe::dump::DumpFile> SharedDumps::borrow(const fs::path& file)
+std::shared_ptr<const DumpFile> SharedDumps::borrow(const fs::path& file)
 {
     const auto slot = slotOf(file);
     const std::lock_guard lock(slot->mutex);
     if (!slot->dump) {
         ++m_parses;
-        slot->dump = std::make_shared<const msprobe::dump::DumpFile>(msprobe::dump::readDumpJson(file));
+        slot->dump = m_parse ? m_parse(file) : std::make_shared<const DumpFile>(readDumpJson(file));
     }
     return slot->dump;
 }
 
-} // namespace msprobe::studio
+} // namespace msprobe::dump
