@@ -103,9 +103,10 @@ public:
 
     // keys/ignored/argument per item; entryKeys per EntryInfo (empty: cannot pair).
     void run(std::vector<std::string>& keys, std::vector<std::uint8_t>& ignored, std::vector<std::uint8_t>& argumentItems,
-        std::vector<std::string>& entryKeys)
+        std::vector<std::string>& entryKeys, std::vector<std::uint8_t>& linearParts)
     {
         const auto& items = m_table.items();
+        linearParts.assign(m_table.entries().size(), 0);
         keys.assign(items.size(), {});
         ignored.assign(items.size(), 0);
         argumentItems.assign(items.size(), 0);
@@ -118,6 +119,7 @@ public:
             const LinearPart* part = compositePartOf(e, entry);
             const std::string entryKey = part ? compositeKey(e, entry, name, *part, naming) : keyOf(entry, name, naming);
             entryKeys[e] = part && !part->main ? std::string() : entryKey;
+            linearParts[e] = part != nullptr;
             for (std::uint32_t i = entry.firstItem; i < entry.firstItem + entry.itemCount; ++i) {
                 const Item& item = items[i];
                 if (entryKey.empty()) {
@@ -388,16 +390,16 @@ struct GradientLists {
 // Backward entries by their pairing key: the item indices of their gradient lists (the parts of a decomposed
 // linear, keyed in linear's own terms, are left alone).
 std::unordered_map<std::string, GradientLists> gradientLists(const ItemTable& table, const std::vector<std::string>& keys,
-    const std::vector<std::string>& entryKeys)
+    const std::vector<std::string>& entryKeys, const std::vector<std::uint8_t>& linearParts)
 {
     std::unordered_map<std::string, GradientLists> out;
     for (std::size_t i = 0; i < keys.size(); ++i) {
         const Item& item = table.items()[i];
         const std::string& entryKey = entryKeys[item.entry];
-        if (entryKey.empty() || table.entries()[item.entry].kind != CallKind::Backward)
+        if (entryKey.empty() || linearParts[item.entry] || table.entries()[item.entry].kind != CallKind::Backward)
             continue;
         const std::string_view suffix = table.suffix(item);
-        if (keys[i].size() != entryKey.size() + suffix.size() || !keys[i].starts_with(entryKey))
+        if (keys[i].size() != entryKey.size() + suffix.size() || !keys[i].starts_with(entryKey) || !keys[i].ends_with(suffix))
             continue;
         if (suffix.starts_with(".input."))
             out[entryKey].input.push_back(i);
@@ -449,8 +451,8 @@ void alignGradientList(const ItemTable& npu, const ItemTable& bench, const std::
 
 void alignBackwardGradients(const ItemTable& npu, const ItemTable& bench, CrossRuntimeKeys& keys)
 {
-    const auto npuLists = gradientLists(npu, keys.npu, keys.npuEntryKeys);
-    const auto benchLists = gradientLists(bench, keys.bench, keys.benchEntryKeys);
+    const auto npuLists = gradientLists(npu, keys.npu, keys.npuEntryKeys, keys.npuLinearParts);
+    const auto benchLists = gradientLists(bench, keys.bench, keys.benchEntryKeys, keys.benchLinearParts);
     for (const auto& [entryKey, lists] : npuLists) {
         auto other = benchLists.find(entryKey);
         if (other == benchLists.end())
@@ -559,8 +561,8 @@ CrossRuntimeKeys crossRuntimeKeys(const ItemTable& npu, const ConstructInfo& npu
     std::vector<std::uint8_t> npuArgument, benchArgument;
     std::vector<std::string>& npuEntries = keys.npuEntryKeys;
     std::vector<std::string>& benchEntries = keys.benchEntryKeys;
-    SideKeyer(npu, npuConstruct, keys.scoped, '\x01').run(keys.npu, keys.npuIgnored, npuArgument, npuEntries);
-    SideKeyer(bench, benchConstruct, keys.scoped, '\x02').run(keys.bench, keys.benchIgnored, benchArgument, benchEntries);
+    SideKeyer(npu, npuConstruct, keys.scoped, '\x01').run(keys.npu, keys.npuIgnored, npuArgument, npuEntries, keys.npuLinearParts);
+    SideKeyer(bench, benchConstruct, keys.scoped, '\x02').run(keys.bench, keys.benchIgnored, benchArgument, benchEntries, keys.benchLinearParts);
     const std::unordered_set<std::string_view> npuSet(keys.npu.begin(), keys.npu.end());
     const std::unordered_set<std::string_view> benchSet(keys.bench.begin(), keys.bench.end());
     std::unordered_set<std::string_view> npuEntrySet, benchEntrySet;
