@@ -80,6 +80,7 @@ void Recorder::beginDump(const DumpConfig& config, DumpWriter& writer)
     {
         std::lock_guard lock(I.mutex);
         I.cfg = &config;
+        ++I.dumpEpoch;
         I.writer = &writer;
         I.leaves = std::make_unique<LeafBuilder>(config, writer);
         I.dumping = true;

@@ -77,6 +77,8 @@ inline std::string backwardOfModule(const std::string& forwardName)
     return forwardName.substr(0, pos) + ".backward." + forwardName.substr(pos + 9);
 }
 
+struct OpInfo;
+
 struct BackwardCall {
     std::uint64_t generation = 0;
     std::string name; // backward entry name
@@ -87,6 +89,12 @@ struct BackwardCall {
     bool observe = false; // tell the observers
     bool saveFiles = false;
     std::vector<std::pair<const Node*, std::uint32_t>> outSlots; // per forward output tensor
+    // Per forward output that is a reshaped view of a whole base made inside the call (a Linear's 3-d output):
+    // the base's node and slot, and the output's shape. A caller's in-place change of the view rewrites the base's
+    // history, so the view's own node never runs; the output's gradient is then read where it reaches the base.
+    std::vector<std::pair<const Node*, std::uint32_t>> baseSlots;
+    std::vector<std::vector<std::int64_t>> outShapes;
+    OpInfo* op = nullptr; // the operator of an API call (nullptr: a module call)
     std::vector<Edge> inEdges; // per forward input tensor
     std::vector<at::Tensor> gradIn, gradOut;
     std::size_t pending = 0;
@@ -136,6 +144,9 @@ struct OpInfo {
     // ops never enter the callback machinery). Ops without interior calls only raise tl_suppressed, which saves the
     // switch: at::enableRecordFunction rebuilds the thread's callback lists each way (~600 cycles).
     bool callsOtherOps = false;
+    // riskAllows of this API under the config of dump riskEpoch (a set lookup by string, 4 times per call).
+    std::uint64_t riskEpoch = 0;
+    bool riskAllowed = true;
 };
 
 // > 0 while this thread is inside an op or autograd node being captured, or inside a hook of ours: the callbacks
@@ -170,6 +181,7 @@ struct OpCtx : at::ObserverContext {
     bool prevRecordEnabled = true;
     OpInfo* prevHiddenOp = nullptr;
     const void* moduleKey = nullptr;
+    OpInfo* info = nullptr;
     std::string name;
     std::optional<std::string> parent;
     bool dumpIn = false;
@@ -223,6 +235,7 @@ struct Recorder::Impl {
     int modelUsers = 0;
 
     const DumpConfig* cfg = nullptr;
+    std::uint64_t dumpEpoch = 0; // counts beginDump calls: what was derived from an earlier cfg is stale
     DumpWriter* writer = nullptr;
     std::unique_ptr<LeafBuilder> leaves;
     bool dumping = false;
@@ -296,10 +309,11 @@ struct Recorder::Impl {
     bool scopeIsModules() const { return !cfg->scope.empty() && cfg->scope[0].rfind("Module.", 0) == 0; }
 
     // Whether an entry passes scope/list (spec 1.13 "Filtering semantics"); advances the API range.
-    bool passes(const std::string& name, bool isModule)
+    // op: the operator of an API entry (its risk level is looked up once per dump).
+    bool passes(const std::string& name, bool isModule, OpInfo* op = nullptr)
     {
         if (cfg->list.empty() && cfg->scope.empty())
-            return isModule || cfg->riskAllows(name);
+            return isModule || (op ? riskAllows(*op) : cfg->riskAllows(name));
         if (mixListDepth > 0 || listMatch(name))
             return true;
         if (cfg->scope.empty())
@@ -314,6 +328,15 @@ struct Recorder::Impl {
         if (name == cfg->scope[1])
             apiRangeOpen = false;
         return result;
+    }
+
+    bool riskAllows(OpInfo& op)
+    {
+        if (op.riskEpoch != dumpEpoch) {
+            op.riskAllowed = cfg->riskAllows(op.apiName + ".0.forward");
+            op.riskEpoch = dumpEpoch;
+        }
+        return op.riskAllowed;
     }
 
     bool saveFilesFor(const std::string& name) const

@@ -23,17 +23,34 @@ struct CallHook : torch::autograd::FunctionPostHook {
         , self(n)
     {
     }
+    // A node of the call that is freed before it ran (an in-place change of a view output drops the view's node)
+    // will never run: the call no longer waits for it, so that its record still comes in autograd's order.
+    ~CallHook() override
+    {
+        Recorder::Impl* impl = g_impl;
+        if (ran || !impl || call->emitted || call->generation != impl->generation.load())
+            return;
+        std::lock_guard lock(impl->mutex);
+        if (call->pending > 0 && --call->pending == 0 && call->fired > 0)
+            impl->emitBackward(*call);
+    }
     variable_list operator()(const variable_list& outputs, const variable_list& inputs) override
     {
         Recorder::Impl* impl = g_impl;
         if (!impl || call->generation != impl->generation.load() || call->emitted)
             return outputs;
+        ran = true;
         std::lock_guard lock(impl->mutex);
         at::NoGradGuard noGrad;
         SuppressCapture noRecord;
         for (std::size_t i = 0; i < call->outSlots.size(); ++i)
             if (call->outSlots[i].first == self && call->outSlots[i].second < inputs.size())
                 call->gradIn[i] = inputs[call->outSlots[i].second];
+        // The view's node did not run (it runs before its base's): the gradient reached the base.
+        for (std::size_t i = 0; i < call->baseSlots.size(); ++i)
+            if (!call->gradIn[i].defined() && call->baseSlots[i].first == self && call->baseSlots[i].second < inputs.size()
+                && inputs[call->baseSlots[i].second].defined())
+                call->gradIn[i] = inputs[call->baseSlots[i].second].reshape(call->outShapes[i]);
         for (std::uint32_t j = 0; j < self->num_outputs() && j < outputs.size(); ++j) {
             const Edge& e = self->next_edge(j);
             if (!e.is_valid() || !outputs[j].defined())
@@ -52,6 +69,7 @@ struct CallHook : torch::autograd::FunctionPostHook {
     }
     std::shared_ptr<BackwardCall> call;
     Node* self;
+    bool ran = false;
 };
 
 
@@ -65,17 +83,42 @@ void Recorder::Impl::attachBackward(const std::shared_ptr<BackwardCall>& call, c
         return;
     const std::uint64_t thread = at::RecordFunction::currentThreadId();
     std::vector<Node*> nodes, stack;
+    nodes.reserve(8);
+    stack.reserve(8);
+    // An op's call has a few nodes: a linear search of them costs less than a hash set's allocations; a large
+    // module's call switches to the set.
     std::unordered_set<Node*> seen;
+    auto firstSeen = [&](Node* n) {
+        if (nodes.size() < 32)
+            return std::find(nodes.begin(), nodes.end(), n) == nodes.end();
+        if (seen.empty())
+            seen.insert(nodes.begin(), nodes.end());
+        return seen.insert(n).second;
+    };
     auto consider = [&](Node* n) {
-        if (n && n->sequence_nr() >= seqBegin && n->sequence_nr() < seqEnd && n->thread_id() == thread
-            && seen.insert(n).second) {
+        if (n && n->sequence_nr() >= seqBegin && n->sequence_nr() < seqEnd && n->thread_id() == thread && firstSeen(n)) {
             nodes.push_back(n);
             stack.push_back(n);
         }
     };
+    call->outSlots.reserve(outputs.size());
+    call->baseSlots.reserve(outputs.size());
+    call->outShapes.reserve(outputs.size());
     for (const auto& t : outputs) {
         Node* fn = t.defined() && t.requires_grad() ? t.grad_fn().get() : nullptr;
         call->outSlots.emplace_back(fn, fn ? static_cast<std::uint32_t>(t.output_nr()) : 0u);
+        const Node* baseFn = nullptr;
+        std::uint32_t baseSlot = 0;
+        if (fn && t.is_view()) {
+            const at::TensorBase& base = t._base();
+            if (base.defined() && base.requires_grad() && base.grad_fn() && base.numel() == t.numel() && base.is_contiguous()
+                && t.is_contiguous() && base.storage_offset() == t.storage_offset()) {
+                baseFn = base.grad_fn().get();
+                baseSlot = static_cast<std::uint32_t>(base.output_nr());
+            }
+        }
+        call->baseSlots.emplace_back(baseFn, baseSlot);
+        call->outShapes.push_back(baseFn ? t.sizes().vec() : std::vector<std::int64_t>());
         consider(fn);
     }
     while (!stack.empty()) {
@@ -107,19 +150,25 @@ void Recorder::Impl::emitBackward(BackwardCall& call)
         return;
     if (cfg->extraInfo && cfg->level != Level::L1)
         writer->addConstruct(call.name, call.parent);
-    if (!passes(call.name, call.module != nullptr))
+    if (!passes(call.name, call.module != nullptr, call.op))
         return;
     Value body = Value::dict(2);
-    auto list = [&](const std::vector<at::Tensor>& grads, const char* category) {
+    // flowedOnly: the gradients that exist, as Python msprobe lists a module's (an Embedding fed indices: []).
+    auto list = [&](const std::vector<at::Tensor>& grads, const char* category, bool flowedOnly) {
         Value v = Value::list(grads.size());
-        for (std::size_t k = 0; k < grads.size(); ++k)
-            v.add(leaves->tensor(grads[k], fileStem(call.saveFiles, call.name, category, k), call.saveFiles, false));
+        std::size_t k = 0;
+        for (const auto& grad : grads) {
+            if (flowedOnly && !grad.defined())
+                continue;
+            v.add(leaves->tensor(grad, fileStem(call.saveFiles, call.name, category, k), call.saveFiles, false));
+            ++k;
+        }
         return v;
     };
     if (cfg->dataMode.input)
-        body.add("input", list(call.gradIn, "input"));
+        body.add("input", list(call.gradIn, "input", false));
     if (cfg->dataMode.output)
-        body.add("output", list(call.gradOut, "output"));
+        body.add("output", list(call.gradOut, "output", call.module != nullptr));
     writer->addEntry(call.name, std::move(body));
 }
 

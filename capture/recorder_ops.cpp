@@ -116,7 +116,8 @@ std::unique_ptr<at::ObserverContext> Recorder::Impl::opStart(const at::RecordFun
     ctx->parent = currentParent();
     if (cfg->extraInfo && cfg->level == Level::Mix)
         writer->addConstruct(ctx->name, ctx->parent);
-    const bool pass = cfg->dataMode.forward && passes(ctx->name, false);
+    ctx->info = &info;
+    const bool pass = cfg->dataMode.forward && passes(ctx->name, false, &info);
     ctx->dumpIn = pass && cfg->dataMode.input;
     if (ctx->dumpIn) {
         const SchemaInfo& schema = schemaOf(info);
@@ -142,7 +143,7 @@ std::unique_ptr<at::ObserverContext> Recorder::Impl::opStart(const at::RecordFun
     }
     // An API the risk level filters out needs its backward hooks only for construct.json (mix).
     ctx->wantBackward = wantsBackwardDump() && c10::GradMode::is_enabled()
-        && (cfg->riskAllows(ctx->name) || (cfg->extraInfo && cfg->level == Level::Mix));
+        && (riskAllows(info) || (cfg->extraInfo && cfg->level == Level::Mix));
     if (ctx->wantBackward) {
         for (const auto& t : flattenTensors(c10::ArrayRef<c10::IValue>(inputs.data(), inputs.size())))
             ctx->inEdges.push_back(t.defined() && t.requires_grad() ? torch::autograd::impl::gradient_edge(t) : Edge());
@@ -171,7 +172,7 @@ void Recorder::Impl::opEnd(const at::RecordFunction& fn, OpCtx& ctx)
     }
     if (ctx.kind == OpCtx::Kind::TrackOnly || !dumping)
         return;
-    const bool dumpOut = cfg->dataMode.forward && cfg->dataMode.output && passes(ctx.name, false);
+    const bool dumpOut = cfg->dataMode.forward && cfg->dataMode.output && passes(ctx.name, false, ctx.info);
     std::string backwardName; // "Aten.{op}.{n}.backward", made before the entry takes the forward name
     if (ctx.wantBackward) {
         backwardName.reserve(ctx.name.size() + 1);
@@ -203,6 +204,7 @@ void Recorder::Impl::opEnd(const at::RecordFunction& fn, OpCtx& ctx)
         if (ctx.parent)
             call->parent = backwardOfModule(*ctx.parent);
         call->dump = true;
+        call->op = ctx.info;
         call->saveFiles = saveFilesFor(call->name);
         call->inEdges = std::move(ctx.inEdges);
         std::vector<at::Tensor> outTensors;

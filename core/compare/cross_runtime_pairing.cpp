@@ -103,9 +103,10 @@ public:
 
     // keys/ignored/argument per item; entryKeys per EntryInfo (empty: cannot pair).
     void run(std::vector<std::string>& keys, std::vector<std::uint8_t>& ignored, std::vector<std::uint8_t>& argumentItems,
-        std::vector<std::string>& entryKeys)
+        std::vector<std::string>& entryKeys, std::vector<std::uint8_t>& linearParts)
     {
         const auto& items = m_table.items();
+        linearParts.assign(m_table.entries().size(), 0);
         keys.assign(items.size(), {});
         ignored.assign(items.size(), 0);
         argumentItems.assign(items.size(), 0);
@@ -118,6 +119,7 @@ public:
             const LinearPart* part = compositePartOf(e, entry);
             const std::string entryKey = part ? compositeKey(e, entry, name, *part, naming) : keyOf(entry, name, naming);
             entryKeys[e] = part && !part->main ? std::string() : entryKey;
+            linearParts[e] = part != nullptr;
             for (std::uint32_t i = entry.firstItem; i < entry.firstItem + entry.itemCount; ++i) {
                 const Item& item = items[i];
                 if (entryKey.empty()) {
@@ -380,6 +382,86 @@ void keyNodeItems(const NodePairSide& side, const OperatorName& name, const Argu
     }
 }
 
+// The gradient items of one side of a backward call, by list ("input" / "output").
+struct GradientLists {
+    std::vector<std::size_t> input, output;
+};
+
+// Backward entries by their pairing key: the item indices of their gradient lists (the parts of a decomposed
+// linear, keyed in linear's own terms, are left alone).
+std::unordered_map<std::string, GradientLists> gradientLists(const ItemTable& table, const std::vector<std::string>& keys,
+    const std::vector<std::string>& entryKeys, const std::vector<std::uint8_t>& linearParts)
+{
+    std::unordered_map<std::string, GradientLists> out;
+    for (std::size_t i = 0; i < keys.size(); ++i) {
+        const Item& item = table.items()[i];
+        const std::string& entryKey = entryKeys[item.entry];
+        if (entryKey.empty() || linearParts[item.entry] || table.entries()[item.entry].kind != CallKind::Backward)
+            continue;
+        const std::string_view suffix = table.suffix(item);
+        if (keys[i].size() != entryKey.size() + suffix.size() || !keys[i].starts_with(entryKey) || !keys[i].ends_with(suffix))
+            continue;
+        if (suffix.starts_with(".input."))
+            out[entryKey].input.push_back(i);
+        else if (suffix.starts_with(".output."))
+            out[entryKey].output.push_back(i);
+    }
+    return out;
+}
+
+// Python msprobe's backward lists are not one gradient per forward tensor: null for a non-tensor argument
+// (Tensor.__mul__(x, 0.35) -> [grad, null]), fewer gradients than inputs ([] for an Embedding module fed indices,
+// a single one for Functional.linear), gradients of an interior node (Torch.matmul's batched [4, 8, 8]). Our capture
+// writes one per tensor. Where a call's two lists differ in length or hold nulls, each gradient pairs with the
+// other side's first unpaired gradient of the same shape, in order; nulls and gradients without such a partner are
+// left out (the other runtime did not record them).
+void alignGradientList(const ItemTable& npu, const ItemTable& bench, const std::vector<std::size_t>& npuList,
+    const std::vector<std::size_t>& benchList, const std::string& listKey, CrossRuntimeKeys& keys)
+{
+    auto isNull = [](const ItemTable& table, std::size_t i) { return table.items()[i].node == kNullNode; };
+    const bool regular = npuList.size() == benchList.size()
+        && std::none_of(npuList.begin(), npuList.end(), [&](std::size_t i) { return isNull(npu, i); })
+        && std::none_of(benchList.begin(), benchList.end(), [&](std::size_t i) { return isNull(bench, i); });
+    if (regular)
+        return;
+    std::vector<std::uint8_t> benchUsed(benchList.size(), 0);
+    std::size_t paired = 0;
+    for (std::size_t i : npuList) {
+        keys.npu[i] = "\x01" + npu.name(npu.items()[i]);
+        keys.npuIgnored[i] = 1;
+        if (isNull(npu, i))
+            continue;
+        const std::string shape = npu.shape(npu.items()[i]);
+        for (std::size_t b = 0; b < benchList.size(); ++b) {
+            const std::size_t j = benchList[b];
+            if (benchUsed[b] || isNull(bench, j) || bench.shape(bench.items()[j]) != shape)
+                continue;
+            benchUsed[b] = 1;
+            keys.npu[i] = keys.bench[j] = listKey + std::to_string(paired++);
+            keys.npuIgnored[i] = 0;
+            break;
+        }
+    }
+    for (std::size_t b = 0; b < benchList.size(); ++b)
+        if (!benchUsed[b]) {
+            keys.bench[benchList[b]] = "\x02" + bench.name(bench.items()[benchList[b]]);
+            keys.benchIgnored[benchList[b]] = 1;
+        }
+}
+
+void alignBackwardGradients(const ItemTable& npu, const ItemTable& bench, CrossRuntimeKeys& keys)
+{
+    const auto npuLists = gradientLists(npu, keys.npu, keys.npuEntryKeys, keys.npuLinearParts);
+    const auto benchLists = gradientLists(bench, keys.bench, keys.benchEntryKeys, keys.benchLinearParts);
+    for (const auto& [entryKey, lists] : npuLists) {
+        auto other = benchLists.find(entryKey);
+        if (other == benchLists.end())
+            continue;
+        alignGradientList(npu, bench, lists.input, other->second.input, entryKey + ".input.", keys);
+        alignGradientList(npu, bench, lists.output, other->second.output, entryKey + ".output.", keys);
+    }
+}
+
 } // namespace
 
 NodePairKeys crossRuntimeNodePairKeys(const NodePairSide& npu, const NodePairSide& bench)
@@ -479,8 +561,8 @@ CrossRuntimeKeys crossRuntimeKeys(const ItemTable& npu, const dump::ConstructInf
     std::vector<std::uint8_t> npuArgument, benchArgument;
     std::vector<std::string>& npuEntries = keys.npuEntryKeys;
     std::vector<std::string>& benchEntries = keys.benchEntryKeys;
-    SideKeyer(npu, npuConstruct, keys.scoped, '\x01').run(keys.npu, keys.npuIgnored, npuArgument, npuEntries);
-    SideKeyer(bench, benchConstruct, keys.scoped, '\x02').run(keys.bench, keys.benchIgnored, benchArgument, benchEntries);
+    SideKeyer(npu, npuConstruct, keys.scoped, '\x01').run(keys.npu, keys.npuIgnored, npuArgument, npuEntries, keys.npuLinearParts);
+    SideKeyer(bench, benchConstruct, keys.scoped, '\x02').run(keys.bench, keys.benchIgnored, benchArgument, benchEntries, keys.benchLinearParts);
     const std::unordered_set<std::string_view> npuSet(keys.npu.begin(), keys.npu.end());
     const std::unordered_set<std::string_view> benchSet(keys.bench.begin(), keys.bench.end());
     std::unordered_set<std::string_view> npuEntrySet, benchEntrySet;
@@ -492,6 +574,7 @@ CrossRuntimeKeys crossRuntimeKeys(const ItemTable& npu, const dump::ConstructInf
             benchEntrySet.insert(key);
     ignoreOneSided(npu, keys.npu, npuArgument, npuEntries, benchSet, benchEntrySet, keys.npuIgnored);
     ignoreOneSided(bench, keys.bench, benchArgument, benchEntries, npuSet, npuEntrySet, keys.benchIgnored);
+    alignBackwardGradients(npu, bench, keys);
     return keys;
 }
 

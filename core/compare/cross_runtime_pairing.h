@@ -34,6 +34,7 @@ struct CrossRuntimeKeys {
     std::vector<std::string> npu, bench;
     std::vector<std::uint8_t> npuIgnored, benchIgnored;
     std::vector<std::string> npuEntryKeys, benchEntryKeys; // per ItemTable entry; empty: the entry cannot pair
+    std::vector<std::uint8_t> npuLinearParts, benchLinearParts; // per entry: a part of a decomposed linear
     bool scoped = false; // counters re-based inside module calls (both construct.json name API parents)
 };
 
