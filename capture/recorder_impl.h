@@ -310,7 +310,7 @@ struct Recorder::Impl {
 
     // Whether an entry passes scope/list (spec 1.13 "Filtering semantics"); advances the API range.
     // op: the operator of an API entry (its risk level is looked up once per dump).
-    bool passes(const std::string& name, bool isModule, OpInfo* op = nullptr)
+    bool passes(const std::string& name, bool isModule, detail::OpInfo* op = nullptr)
     {
         if (cfg->list.empty() && cfg->scope.empty())
             return isModule || (op ? riskAllows(*op) : cfg->riskAllows(name));
@@ -330,7 +330,7 @@ struct Recorder::Impl {
         return result;
     }
 
-    bool riskAllows(OpInfo& op)
+    bool riskAllows(detail::OpInfo& op)
     {
         if (op.riskEpoch != dumpEpoch) {
             op.riskAllowed = cfg->riskAllows(op.apiName + ".0.forward");

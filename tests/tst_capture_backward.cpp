@@ -22,11 +22,11 @@ namespace fs = std::filesystem;
 namespace {
 
 // "" when the tensor leaf at node holds t's shape, Max and Min (exact) and Norm (to float precision).
-std::string checkGrad(const DumpFile& dump, std::int64_t node, const torch::Tensor& tensor)
+std::string checkGrad(const dump::DumpFile& dump, std::int64_t node, const torch::Tensor& tensor)
 {
     if (node < 0)
         return "no such node";
-    if (dump.nodes[static_cast<std::size_t>(node)].kind != NodeKind::Tensor)
+    if (dump.nodes[static_cast<std::size_t>(node)].kind != dump::NodeKind::Tensor)
         return "not a tensor leaf";
     const auto row = dump.nodes[static_cast<std::size_t>(node)].payload;
     const auto shape = dump.tensors.shape(row);
@@ -82,7 +82,7 @@ struct ViewNetImpl : torch::nn::Module {
 };
 TORCH_MODULE(ViewNet);
 
-std::string backwardOf(const DumpFile& dump, std::string_view modulePrefix)
+std::string backwardOf(const dump::DumpFile& dump, std::string_view modulePrefix)
 {
     for (std::size_t i = 0; i < dump.entries.size(); ++i) {
         const std::string_view name = dump.entryName(i);
@@ -135,13 +135,13 @@ private slots:
             debugger.step();
         }
         const fs::path dir = rankDir(tmp.path().toStdString());
-        const DumpFile dump = readDumpJson(dir / "dump.json");
+        const dump::DumpFile dump = dump::readDumpJson(dir / "dump.json");
         const char* backward = "Module.fc.Linear.backward.0";
         QVERIFY2(findEntry(dump, backward) >= 0, entryNames(dump).c_str());
         // input: the gradient of the Linear's output (before the caller's mul_: 3 * seed); output: of its input.
         QCOMPARE(checkGrad(dump, nodeAt(dump, backward, { "input", "0" }), seed * 3.0), std::string());
         QCOMPARE(checkGrad(dump, nodeAt(dump, backward, { "output", "0" }), x.grad()), std::string());
-        const auto construct = readConstructJson(dir / "construct.json");
+        const auto construct = dump::readConstructJson(dir / "construct.json");
         const auto* node = construct.find(backward);
         QVERIFY(node);
         QCOMPARE(node->parent.value_or("null"), std::string("null"));
@@ -162,7 +162,7 @@ private slots:
             debugger.stop();
             debugger.step();
         }
-        const DumpFile dump = readDumpJson(rankDir(tmp.path().toStdString()) / "dump.json");
+        const dump::DumpFile dump = dump::readDumpJson(rankDir(tmp.path().toStdString()) / "dump.json");
         const std::string backward = backwardOf(dump, "Module.proj.");
         QVERIFY2(!backward.empty(), entryNames(dump).c_str());
         // The gradient of the module's own output (before the caller's mul_), though the view's node never ran.
@@ -185,12 +185,12 @@ private slots:
             debugger.stop();
             debugger.step();
         }
-        const DumpFile dump = readDumpJson(rankDir(tmp.path().toStdString()) / "dump.json");
+        const dump::DumpFile dump = dump::readDumpJson(rankDir(tmp.path().toStdString()) / "dump.json");
         const char* backward = "Module.emb.Embedding.backward.0";
         QVERIFY2(findEntry(dump, backward) >= 0, entryNames(dump).c_str());
         const auto output = nodeAt(dump, backward, { "output" });
         QVERIFY(output >= 0);
-        QCOMPARE(dump.nodes[static_cast<std::size_t>(output)].kind, NodeKind::List);
+        QCOMPARE(dump.nodes[static_cast<std::size_t>(output)].kind, dump::NodeKind::List);
         QCOMPARE(dump.children(static_cast<std::uint32_t>(output)).size(), std::size_t(0));
         QCOMPARE(checkGrad(dump, nodeAt(dump, backward, { "input", "0" }), torch::full({ 3, 4 }, 2.0)), std::string());
     }

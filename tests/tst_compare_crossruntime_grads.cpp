@@ -53,17 +53,17 @@ std::string pythonSide()
         "Tensor.__mul__.0.backward": {"input": [)" + kGradX + R"(], "output": [)" + kGradX + ", null]}");
 }
 
-std::unique_ptr<CompareTable> compareTexts(const std::string& target, const std::string& golden)
+std::unique_ptr<compare::CompareTable> compareTexts(const std::string& target, const std::string& golden)
 {
-    DumpJsonReader npuReader, benchReader;
-    return compareDumps(npuReader.parse(target, "target.json"), benchReader.parse(golden, "golden.json"), {}, false, {}, {}, {});
+    dump::DumpJsonReader npuReader, benchReader;
+    return compare::compareDumps(npuReader.parse(target, "target.json"), benchReader.parse(golden, "golden.json"), {}, false, {}, {}, {});
 }
 
-std::map<std::string, std::string> pairsOf(const CompareTable& table)
+std::map<std::string, std::string> pairsOf(const compare::CompareTable& table)
 {
     std::map<std::string, std::string> out;
-    for (const CompareRow& row : table.rows) {
-        const Item* bench = table.benchItem(row);
+    for (const compare::CompareRow& row : table.rows) {
+        const compare::Item* bench = table.benchItem(row);
         out[table.npu.items->name(table.npuItem(row))] = bench ? table.bench.items->name(*bench) : std::string();
     }
     return out;
@@ -78,7 +78,7 @@ private slots:
     void irregularPythonGradientListsPairByShape()
     {
         const auto table = compareTexts(atenSide(), pythonSide());
-        const CrossRuntimeReport& report = table->crossRuntime;
+        const compare::CrossRuntimeReport& report = table->crossRuntime;
         QVERIFY(report.active);
         QCOMPARE(report.unpairedRows, std::size_t(0));
         QVERIFY2(report.unpairedBenchEntries.empty(), report.unpairedBenchEntries.empty() ? "" : report.unpairedBenchEntries[0].c_str());
@@ -93,31 +93,31 @@ private slots:
         QVERIFY(!pairs.contains("Aten.linear.0.backward.output.0"));
         QVERIFY(!pairs.contains("Aten.linear.0.backward.output.2"));
         QVERIFY(!pairs.contains("Module.emb.Embedding.backward.0.output.0"));
-        QCOMPARE(table->countLevel(ResultLevel::Pass), table->rows.size());
-        QVERIFY(!firstDivergence(*table));
+        QCOMPARE(table->countLevel(compare::ResultLevel::Pass), table->rows.size());
+        QVERIFY(!compare::firstDivergence(*table));
     }
 
     void pythonAgainstAtenPairsTheSameGradients()
     {
         const auto table = compareTexts(pythonSide(), atenSide());
-        const CrossRuntimeReport& report = table->crossRuntime;
+        const compare::CrossRuntimeReport& report = table->crossRuntime;
         QVERIFY(report.active);
         QCOMPARE(report.unpairedRows, std::size_t(0));
         QVERIFY(report.unpairedBenchEntries.empty());
         QCOMPARE(report.ignoredRows, std::size_t(1)); // Tensor.__mul__'s null
         const auto pairs = pairsOf(*table);
         QCOMPARE(q(pairs.at("Functional.linear.0.backward.output.0")), QStringLiteral("Aten.linear.0.backward.output.1"));
-        QCOMPARE(table->countLevel(ResultLevel::Pass), table->rows.size());
+        QCOMPARE(table->countLevel(compare::ResultLevel::Pass), table->rows.size());
     }
 
     void faultInAGradientIsFoundAtItsBackward()
     {
         // The weight's gradient differs on the C++ side: found at linear's backward, not hidden by the shapes.
         const auto table = compareTexts(atenSide(tensor("[4, 3]", 6.5, 17.5)), pythonSide());
-        const auto point = firstDivergence(*table);
+        const auto point = compare::firstDivergence(*table);
         QVERIFY(point);
         QCOMPARE(q(point->entry), QStringLiteral("Aten.linear.0.backward"));
-        QCOMPARE(table->countLevel(ResultLevel::Pass), table->rows.size() - 1);
+        QCOMPARE(table->countLevel(compare::ResultLevel::Pass), table->rows.size() - 1);
     }
 
     void regularListsStillPairByPosition()
