@@ -21,6 +21,7 @@
 
 #include "compare/compare_engine.h"
 #include "compare/divergence.h"
+#include "compare_pairs.h"
 #include "tst_capture_util.h"
 
 #include <QTemporaryDir>
@@ -252,17 +253,6 @@ void writePythonSide(CrossModel& model, const at::Tensor& input, const at::Tenso
     py.module(kBlock, x, out, {}, nullptr);
     py.backward(out, seed);
     py.write(dir);
-}
-
-// "NPU name -> bench name" of every row ("" for no partner).
-std::map<std::string, std::string> pairsOf(const compare::CompareTable& table)
-{
-    std::map<std::string, std::string> out;
-    for (const compare::CompareRow& row : table.rows) {
-        const compare::Item* bench = table.benchItem(row);
-        out[table.npu.items->name(table.npuItem(row))] = bench ? table.bench.items->name(*bench) : std::string();
-    }
-    return out;
 }
 
 std::string failingRows(const compare::CompareTable& table)

@@ -6,6 +6,7 @@
 // for the same calls (aten schema arguments positional, layer_norm's cudnn_enable, add's alpha, gelu's
 // approximate, counters per aten op, a different class name for the block). Same tensor -> same statistics.
 #include "cli_runner.h"
+#include "compare_pairs.h"
 #include "test_util.h"
 
 #include "compare/compare_engine.h"
@@ -59,17 +60,6 @@ std::unique_ptr<compare::CompareTable> compareTexts(const std::string& target, c
         constructs.bench = dump::readConstructJson(sideDir(goldenSide) / "construct.json");
     }
     return compare::compareDumps(parse(target, targetSide), parse(golden, goldenSide), {}, false, options, {}, constructs);
-}
-
-// "NPU name -> bench name" of every row ("" for no partner).
-std::map<std::string, std::string> pairsOf(const compare::CompareTable& table)
-{
-    std::map<std::string, std::string> out;
-    for (const compare::CompareRow& row : table.rows) {
-        const compare::Item* bench = table.benchItem(row);
-        out[table.npu.items->name(table.npuItem(row))] = bench ? table.bench.items->name(*bench) : std::string();
-    }
-    return out;
 }
 
 // The C++ side's gelu output moved: Max 4.75 -> 5.75 and Norm 9.5 -> 19.5 wherever that tensor appears.

@@ -4,6 +4,7 @@
 // [grad, null]), fewer gradients than inputs ([] for an Embedding module fed indices, a single weight-shaped one
 // for Functional.linear). Our capture writes one gradient per tensor input (null where none flowed). The two
 // dumps below are written by hand in each tool's style for the same three calls.
+#include "compare_pairs.h"
 #include "test_util.h"
 
 #include "compare/compare_engine.h"
@@ -57,16 +58,6 @@ std::unique_ptr<compare::CompareTable> compareTexts(const std::string& target, c
 {
     dump::DumpJsonReader npuReader, benchReader;
     return compare::compareDumps(npuReader.parse(target, "target.json"), benchReader.parse(golden, "golden.json"), {}, false, {}, {}, {});
-}
-
-std::map<std::string, std::string> pairsOf(const compare::CompareTable& table)
-{
-    std::map<std::string, std::string> out;
-    for (const compare::CompareRow& row : table.rows) {
-        const compare::Item* bench = table.benchItem(row);
-        out[table.npu.items->name(table.npuItem(row))] = bench ? table.bench.items->name(*bench) : std::string();
-    }
-    return out;
 }
 
 } // namespace
