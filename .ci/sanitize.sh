@@ -19,7 +19,17 @@ CC=clang CXX=clang++ cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Debug "$
     -DCMAKE_EXE_LINKER_FLAGS="-fsanitize=address,undefined" \
     -DCMAKE_SHARED_LINKER_FLAGS="-fsanitize=address,undefined" \
     -DCMAKE_MODULE_LINKER_FLAGS="-fsanitize=address,undefined" > /dev/null
-cmake --build "$build" -j "$(nproc)"
+# A CI run once stopped here with a compile that printed nothing (killed, most likely); say what the machine
+# looked like and build once more, one job at a time, so a transient kill does not end the run and a real error
+# prints in full.
+if ! cmake --build "$build" -j "$(nproc)"; then
+    echo "sanitize: the build failed; disk, memory and the largest processes now:"
+    df -h . /tmp || true
+    free -m || true
+    ps -eo pid,rss,etime,args --sort=-rss | head -8 || true
+    echo "sanitize: building again with one job"
+    cmake --build "$build" -j 1
+fi
 [ "${1:-}" = "--build-only" ] && exit 0
 
 # The first report ends the process with a failing status, so ctest sees it. libtorch (loaded for .pt
