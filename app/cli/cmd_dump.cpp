@@ -38,7 +38,7 @@ int runDump(const std::vector<std::string>& args)
     }
     std::string model, input, config, device = "cpu", dumpPath;
     long steps = 1;
-    bool backward = false;
+    [[maybe_unused]] bool backward = false; // read only where the capture library is built
     ArgScanner scan(args);
     while (!scan.done()) {
         if (auto v = scan.value({ "--model", "-m" }))
