@@ -111,6 +111,32 @@ RankResult readRank(const RankJob& job, const ImportOptions& options)
     return result;
 }
 
+// One rank's rows as SQLite reads them into trend_data: in `order`, with the database's target and metric ids.
+class RankRowSource final : public TrendRowSource {
+public:
+    // stepOffset: the rank's first global step (micro steps on), or -1 to use the step folder's number.
+    RankRowSource(const RankJob& job, const RankRows& rows, const std::vector<std::uint32_t>& order,
+        const std::vector<std::int64_t>& targetIds, const std::vector<std::int64_t>& metricIds, std::int64_t stepOffset)
+        : m_job(job), m_rows(rows), m_order(order), m_targetIds(targetIds), m_metricIds(metricIds), m_stepOffset(stepOffset)
+    {
+    }
+    std::size_t rowCount() const override { return m_order.size(); }
+    Row row(std::size_t k) const override
+    {
+        const DumpTrendRow& row = m_rows.rows[m_order[k]];
+        return { m_job.rank, m_stepOffset >= 0 ? m_stepOffset + row.microStep : m_job.step, m_targetIds[row.target],
+            m_metricIds[static_cast<std::size_t>(row.metric)], row.values };
+    }
+
+private:
+    const RankJob& m_job;
+    const RankRows& m_rows;
+    const std::vector<std::uint32_t>& m_order;
+    const std::vector<std::int64_t>& m_targetIds;
+    const std::vector<std::int64_t>& m_metricIds;
+    std::int64_t m_stepOffset;
+};
+
 // Writes ranks into the database in job order while up to `window` later ones are read on the pool.
 class RankPipeline {
 public:
@@ -240,20 +266,16 @@ DumpImportSummary importDumpData(const fs::path& dataDir, const fs::path& dbFile
                 const auto& row = rows.rows[k];
                 const std::int64_t target = targetIds[row.target];
                 const auto metricIndex = static_cast<std::size_t>(row.metric);
-                const std::int64_t metric = metricIds[metricIndex];
                 if (static_cast<std::size_t>(target) >= tagged.size())
                     tagged.resize(static_cast<std::size_t>(target) * 2 + 1, 0);
                 auto& bits = tagged[static_cast<std::size_t>(target)];
                 if (!(bits & (1u << metricIndex))) {
                     bits = static_cast<std::uint8_t>(bits | (1u << metricIndex));
-                    db.tagTarget(target, metric, dumpTags(rows.targets[row.target].first));
+                    db.tagTarget(target, metricIds[metricIndex], dumpTags(rows.targets[row.target].first));
                 }
-                const std::int64_t step = options.microStep ? offset + row.microStep : job.step;
-                if (job.repeatsKeys)
-                    db.addRow(job.rank, step, target, metric, row.values);
-                else
-                    db.addNewRow(job.rank, step, target, metric, row.values);
             }
+            const RankRowSource source(job, rows, order, targetIds, metricIds, options.microStep ? offset : -1);
+            db.addRows(source, job.repeatsKeys);
             summary.rows += rows.rows.size() + rows.repeatedRows;
             summary.droppedEntries += rows.droppedEntries;
             summary.bytes += result.bytes;
