@@ -14,6 +14,7 @@
 #include <condition_variable>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <set>
 #include <tuple>
 #include <unordered_map>
@@ -233,35 +234,51 @@ DumpImportSummary importDumpData(const fs::path& dataDir, const fs::path& dbFile
         std::int64_t offset = 0, stepMicroSteps = 0;
         std::int64_t minStep = jobs.front().step, maxStep = jobs.front().step;
         RankPipeline pipeline(jobs, options);
-        std::vector<std::int64_t> targetIds;
+        std::vector<std::int64_t> targetIds; // by index into the rank's targets
+        std::optional<RankResult> previous; // the rank written last, whose targets targetIds holds
         std::vector<std::uint32_t> order;
+        std::vector<std::pair<std::uint64_t, std::uint32_t>> keyed;
         for (std::size_t j = 0; j < jobs.size(); ++j) {
             const RankJob& job = jobs[j];
             RankResult result = pipeline.take(j);
             const RankRows& rows = result.rows;
-            targetIds.clear();
-            for (std::size_t t = 0; t < rows.targets.size(); ++t) {
-                auto [it, inserted] = knownTargets.try_emplace(rows.targets[t], 0);
-                if (inserted)
-                    it->second = db.targetId(rows.targets[t].first, 0, rows.targets[t].second);
-                targetIds.push_back(it->second);
+            // Ranks of one model usually name the same targets in the same order: comparing the lists in order
+            // costs less than a hashed look-up per target (most of them cache misses).
+            if (!previous || previous->rows.targets != rows.targets) {
+                targetIds.clear();
+                for (std::size_t t = 0; t < rows.targets.size(); ++t) {
+                    auto [it, inserted] = knownTargets.try_emplace(rows.targets[t], 0);
+                    if (inserted)
+                        it->second = db.targetId(rows.targets[t].first, 0, rows.targets[t].second);
+                    targetIds.push_back(it->second);
+                }
             }
             // In primary-key order, SQLite appends to the end of trend_data instead of searching it. The reader
             // sorted the rows by its own target numbering and dropped repeated keys (the first is kept, as in the
             // reference); that is also the order of the database's ids unless this rank met known targets in
             // another order than earlier ranks, and only then are they sorted again here.
-            auto sortKey = [&](std::uint32_t k) {
+            // Keys packed as micro step << 42 | target id << 2 | metric: one integer compare per pair.
+            if (rows.microSteps >= (std::int64_t(1) << 22) || knownTargets.size() >= (std::size_t(1) << 40))
+                throw support::Error(job.dumpJson.string(), {}, "more micro steps or targets than the trend import handles");
+            auto packedKey = [&](std::uint32_t k) {
                 const auto& row = rows.rows[k];
-                return std::make_tuple(row.microStep, targetIds[row.target], row.metric);
+                return (static_cast<std::uint64_t>(row.microStep) << 42)
+                    | (static_cast<std::uint64_t>(targetIds[row.target]) << 2) | static_cast<std::uint64_t>(row.metric);
             };
             order.resize(rows.rows.size());
             bool ordered = true;
             for (std::uint32_t k = 0; k < order.size(); ++k) {
                 order[k] = k;
-                ordered = ordered && (k == 0 || sortKey(k - 1) < sortKey(k));
+                ordered = ordered && (k == 0 || packedKey(k - 1) < packedKey(k));
             }
-            if (!ordered)
-                std::sort(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) { return sortKey(a) < sortKey(b); });
+            if (!ordered) {
+                keyed.clear();
+                for (std::uint32_t k = 0; k < order.size(); ++k)
+                    keyed.emplace_back(packedKey(k), k);
+                std::sort(keyed.begin(), keyed.end()); // keys are distinct: the reader dropped repeated ones
+                for (std::size_t k = 0; k < keyed.size(); ++k)
+                    order[k] = keyed[k].second;
+            }
             for (const std::uint32_t k : order) {
                 const auto& row = rows.rows[k];
                 const std::int64_t target = targetIds[row.target];
@@ -287,7 +304,9 @@ DumpImportSummary importDumpData(const fs::path& dataDir, const fs::path& dbFile
                 offset += stepMicroSteps;
                 stepMicroSteps = 0;
             }
-            pipeline.dispose(std::move(result));
+            if (previous)
+                pipeline.dispose(std::move(*previous));
+            previous = std::move(result); // kept for the next rank's comparison of targets
             if (options.progress)
                 options.progress(j + 1, jobs.size());
         }
