@@ -7,6 +7,7 @@
 #include "support/sqlite_util.h"
 #include "test_util.h"
 #include "trend/dump_rank_rows.h"
+#include "trend/trend_db.h"
 #include "trend/trend_tags.h"
 
 #include <QTemporaryDir>
@@ -21,6 +22,25 @@ using namespace msprobe::test;
 namespace fs = std::filesystem;
 
 namespace {
+
+// Rows handed to TrendDbWriter::addRows from a plain list.
+class ListedRows final : public trend::TrendRowSource {
+public:
+    struct Listed {
+        std::int64_t rank, step, target, metric;
+        std::vector<std::optional<double>> values;
+    };
+    explicit ListedRows(std::vector<Listed> rows) : m_rows(std::move(rows)) { }
+    std::size_t rowCount() const override { return m_rows.size(); }
+    Row row(std::size_t k) const override
+    {
+        const auto& r = m_rows[k];
+        return { r.rank, r.step, r.target, r.metric, r.values };
+    }
+
+private:
+    std::vector<Listed> m_rows;
+};
 
 fs::path trendData() { return dataDir() / "trend"; }
 
@@ -244,6 +264,38 @@ private slots:
         for (const auto& row : rows.rows)
             order.push_back(*row.values[0]);
         QCOMPARE(order, (std::vector<double> { 5, 4, 2, 1 }));
+    }
+
+    // Batches SQLite reads through the row feed: values as given (nullopt and values past the span's end are
+    // NULL), a repeated key ignored where allowed (the first wins) and an error where not, which leaves the file
+    // written before as it was.
+    void rowFeedBatches()
+    {
+        QTemporaryDir tmp;
+        const fs::path file = fs::path(tmp.path().toStdString()) / "dump_data.trend.db";
+        const std::vector<std::string> expected { "0|0|1|1|1.5|2.5|3.5|4.5", "0|0|2|1|NULL|-2.25|NULL|NULL",
+            "0|3|1|2|0.125|NULL|1000000001|-1000000000", "1|0|1|1|7.5|7.5|7.5|7.5" };
+        {
+            trend::TrendDbWriter writer(file, trend::dumpStatColumns());
+            QCOMPARE(writer.metricId("forward"), std::int64_t(1));
+            QCOMPARE(writer.metricId("backward"), std::int64_t(2));
+            QCOMPARE(writer.targetId("a.input.0", 0, 0), std::int64_t(1));
+            QCOMPARE(writer.targetId("b.input.0", 0, 0), std::int64_t(2));
+            writer.addRows(ListedRows({ { 0, 0, 1, 1, { 1.5, 2.5, 3.5, 4.5 } }, { 0, 0, 2, 1, { std::nullopt, -2.25 } } }), false);
+            writer.addRows(ListedRows(std::vector<ListedRows::Listed> {}), false);
+            writer.addRows(ListedRows({ { 0, 0, 1, 1, { 9.5, 9.5, 9.5, 9.5 } }, { 1, 0, 1, 1, { 7.5, 7.5, 7.5, 7.5 } },
+                               { 0, 3, 1, 2, { 0.125, std::nullopt, 1e9 + 1, -1e9 } } }),
+                true);
+            writer.finish();
+        }
+        QCOMPARE(queryRows(file, "SELECT * FROM trend_data"), expected);
+        {
+            trend::TrendDbWriter writer(file, trend::dumpStatColumns());
+            writer.addRows(ListedRows({ { 0, 0, 1, 1, { 1.0 } } }), false);
+            QVERIFY_THROWS_EXCEPTION(support::Error, writer.addRows(ListedRows({ { 0, 0, 1, 1, { 2.0 } } }), false));
+        }
+        QCOMPARE(queryRows(file, "SELECT * FROM trend_data"), expected);
+        QCOMPARE(std::distance(fs::directory_iterator(file.parent_path()), fs::directory_iterator()), std::ptrdiff_t(1));
     }
 
     void namingRules()

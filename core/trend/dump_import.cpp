@@ -14,6 +14,7 @@
 #include <condition_variable>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <set>
 #include <tuple>
 #include <unordered_map>
@@ -111,6 +112,32 @@ RankResult readRank(const RankJob& job, const ImportOptions& options)
     return result;
 }
 
+// One rank's rows as SQLite reads them into trend_data: in `order`, with the database's target and metric ids.
+class RankRowSource final : public TrendRowSource {
+public:
+    // stepOffset: the rank's first global step (micro steps on), or -1 to use the step folder's number.
+    RankRowSource(const RankJob& job, const RankRows& rows, const std::vector<std::uint32_t>& order,
+        const std::vector<std::int64_t>& targetIds, const std::vector<std::int64_t>& metricIds, std::int64_t stepOffset)
+        : m_job(job), m_rows(rows), m_order(order), m_targetIds(targetIds), m_metricIds(metricIds), m_stepOffset(stepOffset)
+    {
+    }
+    std::size_t rowCount() const override { return m_order.size(); }
+    Row row(std::size_t k) const override
+    {
+        const DumpTrendRow& row = m_rows.rows[m_order[k]];
+        return { m_job.rank, m_stepOffset >= 0 ? m_stepOffset + row.microStep : m_job.step, m_targetIds[row.target],
+            m_metricIds[static_cast<std::size_t>(row.metric)], row.values };
+    }
+
+private:
+    const RankJob& m_job;
+    const RankRows& m_rows;
+    const std::vector<std::uint32_t>& m_order;
+    const std::vector<std::int64_t>& m_targetIds;
+    const std::vector<std::int64_t>& m_metricIds;
+    std::int64_t m_stepOffset;
+};
+
 // Writes ranks into the database in job order while up to `window` later ones are read on the pool.
 class RankPipeline {
 public:
@@ -207,53 +234,65 @@ DumpImportSummary importDumpData(const fs::path& dataDir, const fs::path& dbFile
         std::int64_t offset = 0, stepMicroSteps = 0;
         std::int64_t minStep = jobs.front().step, maxStep = jobs.front().step;
         RankPipeline pipeline(jobs, options);
-        std::vector<std::int64_t> targetIds;
+        std::vector<std::int64_t> targetIds; // by index into the rank's targets
+        std::optional<RankResult> previous; // the rank written last, whose targets targetIds holds
         std::vector<std::uint32_t> order;
+        std::vector<std::pair<std::uint64_t, std::uint32_t>> keyed;
         for (std::size_t j = 0; j < jobs.size(); ++j) {
             const RankJob& job = jobs[j];
             RankResult result = pipeline.take(j);
             const RankRows& rows = result.rows;
-            targetIds.clear();
-            for (std::size_t t = 0; t < rows.targets.size(); ++t) {
-                auto [it, inserted] = knownTargets.try_emplace(rows.targets[t], 0);
-                if (inserted)
-                    it->second = db.targetId(rows.targets[t].first, 0, rows.targets[t].second);
-                targetIds.push_back(it->second);
+            // Ranks of one model usually name the same targets in the same order: comparing the lists in order
+            // costs less than a hashed look-up per target (most of them cache misses).
+            if (!previous || previous->rows.targets != rows.targets) {
+                targetIds.clear();
+                for (std::size_t t = 0; t < rows.targets.size(); ++t) {
+                    auto [it, inserted] = knownTargets.try_emplace(rows.targets[t], 0);
+                    if (inserted)
+                        it->second = db.targetId(rows.targets[t].first, 0, rows.targets[t].second);
+                    targetIds.push_back(it->second);
+                }
             }
             // In primary-key order, SQLite appends to the end of trend_data instead of searching it. The reader
             // sorted the rows by its own target numbering and dropped repeated keys (the first is kept, as in the
             // reference); that is also the order of the database's ids unless this rank met known targets in
             // another order than earlier ranks, and only then are they sorted again here.
-            auto sortKey = [&](std::uint32_t k) {
+            // Keys packed as micro step << 42 | target id << 2 | metric: one integer compare per pair.
+            if (rows.microSteps >= (std::int64_t(1) << 22) || knownTargets.size() >= (std::size_t(1) << 40))
+                throw support::Error(job.dumpJson.string(), {}, "more micro steps or targets than the trend import handles");
+            auto packedKey = [&](std::uint32_t k) {
                 const auto& row = rows.rows[k];
-                return std::make_tuple(row.microStep, targetIds[row.target], row.metric);
+                return (static_cast<std::uint64_t>(row.microStep) << 42)
+                    | (static_cast<std::uint64_t>(targetIds[row.target]) << 2) | static_cast<std::uint64_t>(row.metric);
             };
             order.resize(rows.rows.size());
             bool ordered = true;
             for (std::uint32_t k = 0; k < order.size(); ++k) {
                 order[k] = k;
-                ordered = ordered && (k == 0 || sortKey(k - 1) < sortKey(k));
+                ordered = ordered && (k == 0 || packedKey(k - 1) < packedKey(k));
             }
-            if (!ordered)
-                std::sort(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) { return sortKey(a) < sortKey(b); });
+            if (!ordered) {
+                keyed.clear();
+                for (std::uint32_t k = 0; k < order.size(); ++k)
+                    keyed.emplace_back(packedKey(k), k);
+                std::sort(keyed.begin(), keyed.end()); // keys are distinct: the reader dropped repeated ones
+                for (std::size_t k = 0; k < keyed.size(); ++k)
+                    order[k] = keyed[k].second;
+            }
             for (const std::uint32_t k : order) {
                 const auto& row = rows.rows[k];
                 const std::int64_t target = targetIds[row.target];
                 const auto metricIndex = static_cast<std::size_t>(row.metric);
-                const std::int64_t metric = metricIds[metricIndex];
                 if (static_cast<std::size_t>(target) >= tagged.size())
                     tagged.resize(static_cast<std::size_t>(target) * 2 + 1, 0);
                 auto& bits = tagged[static_cast<std::size_t>(target)];
                 if (!(bits & (1u << metricIndex))) {
                     bits = static_cast<std::uint8_t>(bits | (1u << metricIndex));
-                    db.tagTarget(target, metric, dumpTags(rows.targets[row.target].first));
+                    db.tagTarget(target, metricIds[metricIndex], dumpTags(rows.targets[row.target].first));
                 }
-                const std::int64_t step = options.microStep ? offset + row.microStep : job.step;
-                if (job.repeatsKeys)
-                    db.addRow(job.rank, step, target, metric, row.values);
-                else
-                    db.addNewRow(job.rank, step, target, metric, row.values);
             }
+            const RankRowSource source(job, rows, order, targetIds, metricIds, options.microStep ? offset : -1);
+            db.addRows(source, job.repeatsKeys);
             summary.rows += rows.rows.size() + rows.repeatedRows;
             summary.droppedEntries += rows.droppedEntries;
             summary.bytes += result.bytes;
@@ -265,7 +304,9 @@ DumpImportSummary importDumpData(const fs::path& dataDir, const fs::path& dbFile
                 offset += stepMicroSteps;
                 stepMicroSteps = 0;
             }
-            pipeline.dispose(std::move(result));
+            if (previous)
+                pipeline.dispose(std::move(*previous));
+            previous = std::move(result); // kept for the next rank's comparison of targets
             if (options.progress)
                 options.progress(j + 1, jobs.size());
         }

@@ -91,18 +91,6 @@ std::optional<double> statValue(const dump::DumpFile& dump, std::size_t row, con
     return std::nullopt;
 }
 
-// The tensor row of a node when it is a floating tensor the trend view takes.
-std::optional<std::uint32_t> floatTensor(const dump::DumpFile& dump, std::uint32_t node)
-{
-    const dump::ValueNode& value = dump.nodes[node];
-    if (value.kind != dump::NodeKind::Tensor)
-        return std::nullopt;
-    const auto row = value.payload;
-    if (!tensorTypes().contains(dump.text(dump.tensors.type[row])) || !floatDtypes().contains(dump.text(dump.tensors.dtype[row])))
-        return std::nullopt;
-    return row;
-}
-
 bool isRecomputeEntry(const dump::DumpFile& dump, std::uint32_t body)
 {
     const auto node = dump.childByKey(body, "is_recompute");
@@ -120,10 +108,45 @@ void appendCount(std::string& out, std::size_t value)
     out.append(digits, end);
 }
 
+// construct.json nodes by name, for the dump's entry names (string views): an open-addressing table of node
+// indices, so that no string is built per look-up and nothing is allocated per node.
+class NodeIndexByName {
+public:
+    explicit NodeIndexByName(const dump::ConstructInfo& construct) : m_construct(construct)
+    {
+        std::size_t slots = 16;
+        while (slots < 2 * construct.nodes.size())
+            slots *= 2;
+        m_slots.assign(slots, 0);
+        const std::size_t mask = slots - 1;
+        for (std::size_t i = 0; i < construct.nodes.size(); ++i) {
+            std::size_t slot = std::hash<std::string_view> {}(construct.nodes[i].name) & mask;
+            while (m_slots[slot])
+                slot = (slot + 1) & mask;
+            m_slots[slot] = static_cast<std::uint32_t>(i + 1);
+        }
+    }
+
+    std::optional<std::size_t> find(std::string_view name) const
+    {
+        const std::size_t mask = m_slots.size() - 1;
+        for (std::size_t slot = std::hash<std::string_view> {}(name) & mask; m_slots[slot]; slot = (slot + 1) & mask)
+            if (m_construct.nodes[m_slots[slot] - 1].name == name)
+                return m_slots[slot] - 1;
+        return std::nullopt;
+    }
+
+private:
+    const dump::ConstructInfo& m_construct;
+    std::vector<std::uint32_t> m_slots; // 1 + node index; 0: free
+};
+
 class RowCollector {
 public:
     RowCollector(const dump::DumpFile& dump, RankRows& out) : m_dump(dump), m_out(out)
     {
+        m_typeTaken.assign(dump.strings.size(), kUnknown);
+        m_dtypeTaken.assign(dump.strings.size(), kUnknown);
         std::size_t slots = 64;
         while (slots < 2 * dump.tensors.type.size())
             slots *= 2;
@@ -174,7 +197,7 @@ public:
         const std::size_t stem = m_name.size();
         std::size_t i = 0;
         for (auto child = static_cast<std::uint32_t>(list) + 1; child < end; child += m_dump.nodes[child].subtreeSize, ++i)
-            if (const auto row = floatTensor(m_dump, child)) {
+            if (const auto row = floatTensor(child)) {
                 m_name.resize(stem);
                 appendCount(m_name, i);
                 add(callIndex, metric, microStep, *row);
@@ -188,7 +211,7 @@ public:
         for (const auto child : m_dump.children(dict)) {
             if (m_dump.nodes[child].kind != dump::NodeKind::List || m_dump.nodes[child].subtreeSize < 2)
                 continue;
-            if (const auto row = floatTensor(m_dump, child + 1)) {
+            if (const auto row = floatTensor(child + 1)) {
                 m_name.assign(prefix).append(".").append(m_dump.text(m_dump.nodes[child].key));
                 add(callIndex, metric, microStep, *row);
             }
@@ -196,6 +219,28 @@ public:
     }
 
 private:
+    // The tensor row of a node when it is a floating tensor the trend view takes. Whether a type or dtype is
+    // taken is decided once per distinct string of the dump (they are interned), not hashed per tensor.
+    std::optional<std::uint32_t> floatTensor(std::uint32_t node)
+    {
+        const dump::ValueNode& value = m_dump.nodes[node];
+        if (value.kind != dump::NodeKind::Tensor)
+            return std::nullopt;
+        const auto row = value.payload;
+        if (!taken(m_typeTaken, m_dump.tensors.type[row], tensorTypes()) || !taken(m_dtypeTaken, m_dump.tensors.dtype[row], floatDtypes()))
+            return std::nullopt;
+        return row;
+    }
+
+    bool taken(std::vector<std::int8_t>& verdicts, support::StringId id, const std::unordered_set<std::string_view>& accepted)
+    {
+        if (id >= verdicts.size())
+            return accepted.contains(m_dump.text(id));
+        if (verdicts[id] == kUnknown)
+            verdicts[id] = accepted.contains(m_dump.text(id)) ? 1 : 0;
+        return verdicts[id] == 1;
+    }
+
     void grow()
     {
         std::vector<std::uint32_t> slots(m_slots.size() * 2, 0);
@@ -212,6 +257,8 @@ private:
 
     const dump::DumpFile& m_dump;
     RankRows& m_out;
+    static constexpr std::int8_t kUnknown = -1;
+    std::vector<std::int8_t> m_typeTaken, m_dtypeTaken; // by string id: 1 taken, 0 not, kUnknown not yet seen
     std::vector<std::uint32_t> m_slots; // 1 + index into m_out.targets; 0: free
     std::string m_name;
 };
@@ -230,28 +277,30 @@ const std::vector<std::string>& dumpStatColumns()
     return columns;
 }
 
-MicroStepOfName microStepsOf(const dump::ConstructInfo& construct)
+std::vector<std::int64_t> microStepsOf(const dump::ConstructInfo& construct)
 {
-    std::unordered_map<std::string, std::int64_t> roots;
+    // Nodes are found by index (names are unique in construct.nodes): no table of names is built here.
+    constexpr std::int64_t kUnknown = -3, kVisiting = -2, kNone = -1;
+    std::vector<std::int64_t> rootNumber(construct.nodes.size(), kNone);
     std::int64_t next = 0;
-    for (const auto& node : construct.nodes) {
+    for (std::size_t i = 0; i < construct.nodes.size(); ++i) {
+        const auto& node = construct.nodes[i];
         const std::string_view name = node.name;
         if (!node.parent && name.find(".backward") == std::string_view::npos
             && (name.starts_with("Module") || name.starts_with("Cell") || name.starts_with("optimizer")))
-            roots.try_emplace(node.name, next++);
+            rootNumber[i] = next++;
     }
+    const auto indexOf = [&](const std::string& name) -> std::optional<std::size_t> {
+        const auto found = construct.indexOf.find(name);
+        if (found == construct.indexOf.end())
+            return std::nullopt;
+        return found->second;
+    };
     // A node's micro step is that of the node its parent names (read as forward), up to a root: each node's
     // answer is kept, so every chain is walked once (a parent cycle belongs to no root).
-    constexpr std::int64_t kUnknown = -3, kVisiting = -2, kNone = -1;
     std::vector<std::int64_t> memo(construct.nodes.size(), kUnknown);
     std::vector<std::size_t> chain;
     std::string parentScratch, nameScratch;
-    const auto indexOf = [&](const std::string& name) -> std::optional<std::size_t> {
-        const auto* found = construct.find(name);
-        if (!found)
-            return std::nullopt;
-        return static_cast<std::size_t>(found - construct.nodes.data());
-    };
     const auto resolve = [&](std::size_t at) {
         chain.clear();
         std::int64_t answer = kNone;
@@ -262,40 +311,32 @@ MicroStepOfName microStepsOf(const dump::ConstructInfo& construct)
             }
             if (memo[at] == kVisiting)
                 break; // a cycle
-            const auto& node = construct.nodes[at];
-            if (const auto root = roots.find(node.name); root != roots.end()) {
-                answer = root->second;
+            if (rootNumber[at] >= 0) {
+                answer = rootNumber[at];
                 break;
             }
             memo[at] = kVisiting;
             chain.push_back(at);
+            const auto& node = construct.nodes[at];
             if (!node.parent)
                 break;
-            const std::string& parent = asForward(*node.parent, parentScratch);
-            if (const auto root = roots.find(parent); root != roots.end()) {
-                answer = root->second;
+            const auto parent = indexOf(asForward(*node.parent, parentScratch));
+            if (!parent)
                 break;
-            }
-            const auto next = indexOf(parent);
-            if (!next)
-                break;
-            at = *next;
+            at = *parent;
         }
         for (const std::size_t c : chain)
             memo[c] = answer;
         return answer;
     };
-    MicroStepOfName result;
-    result.reserve(construct.nodes.size());
-    for (const auto& node : construct.nodes) {
-        const std::string& name = asForward(node.name, nameScratch);
-        std::int64_t micro = kNone;
-        if (const auto root = roots.find(name); root != roots.end())
-            micro = root->second;
-        else if (const auto found = indexOf(name))
-            micro = resolve(*found);
-        if (micro >= 0)
-            result.emplace(node.name, micro);
+    std::vector<std::int64_t> result(construct.nodes.size(), kNone);
+    for (std::size_t i = 0; i < construct.nodes.size(); ++i) {
+        const std::string& name = construct.nodes[i].name;
+        const std::string& forward = asForward(name, nameScratch);
+        if (&forward == &name)
+            result[i] = resolve(i);
+        else if (const auto twin = indexOf(forward))
+            result[i] = resolve(*twin);
     }
     return result;
 }
@@ -397,16 +438,17 @@ RankRows extractRankRows(const dump::DumpFile& dump, const dump::ConstructInfo* 
     std::vector<std::string> names;
     if (construct) {
         const auto micro = microStepsOf(*construct);
+        const NodeIndexByName nodeOf(*construct);
         std::vector<std::pair<std::string_view, std::int64_t>> keys;
         for (std::size_t e = 0; e < dump.entries.size(); ++e) {
-            const auto found = micro.find(dump.entryName(e));
-            if (found == micro.end()) {
+            const auto node = nodeOf.find(dump.entryName(e));
+            if (!node || micro[*node] < 0) {
                 ++out.droppedEntries;
                 continue;
             }
-            taken.emplace_back(e, found->second);
-            keys.emplace_back(dump.entryName(e), found->second);
-            out.microSteps = std::max(out.microSteps, found->second + 1);
+            taken.emplace_back(e, micro[*node]);
+            keys.emplace_back(dump.entryName(e), micro[*node]);
+            out.microSteps = std::max(out.microSteps, micro[*node] + 1);
         }
         names = rebaseCallIndices(keys);
     } else {

@@ -39,12 +39,10 @@ struct RankRows {
     std::size_t droppedEntries = 0; // entries outside every micro-step root (parameter grads, top-level APIs)
 };
 
-using MicroStepOfName = std::unordered_map<std::string, std::int64_t, dump::TransparentStringHash, std::equal_to<>>;
-
-// Micro step of every construct.json node: roots are nodes without a parent, without ".backward", named
-// Module*, Cell* or optimizer*, numbered in file order; a node takes its root's number, following parents
-// with ".backward" / ".parameters_grad" read as ".forward". Nodes under no root are absent.
-MicroStepOfName microStepsOf(const dump::ConstructInfo& construct);
+// Micro step of every construct.json node, by its index in construct.nodes (-1: under no root): roots are
+// nodes without a parent, without ".backward", named Module*, Cell* or optimizer*, numbered in file order; a
+// node takes its root's number, following parents with ".backward" / ".parameters_grad" read as ".forward".
+std::vector<std::int64_t> microStepsOf(const dump::ConstructInfo& construct);
 
 // Re-bases call indices within each micro step: "X.N" grouped by "X", "X.y.N.z" grouped by "X.y.z", each group
 // renumbered 0, 1, 2, ... by ascending N. keys: (name, micro step); returns the new names in the same order.

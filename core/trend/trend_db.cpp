@@ -53,7 +53,11 @@ TrendDbWriter::TrendDbWriter(const std::filesystem::path& file, std::vector<std:
     , m_db(std::make_unique<msprobe::support::SqliteDb>(m_output.temporaryPath(), false))
     , m_stats(std::move(statColumns))
 {
-    m_db->exec("PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF; PRAGMA cache_size=-65536; BEGIN;");
+    // A file only this process writes, renamed into place when complete: no journal, no syncs, one lock held.
+    // 16 KiB pages: fewer B-tree levels and page splits per row than 4 KiB (the writing thread's SQLite time
+    // -12% on a 256 MB dump; 64 KiB gains little more and makes every point query of the trend view read more).
+    m_db->exec("PRAGMA page_size=16384; PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF; PRAGMA locking_mode=EXCLUSIVE;"
+               " PRAGMA cache_size=-65536; BEGIN;");
     m_db->exec(R"(CREATE TABLE monitoring_targets (
             target_id INTEGER PRIMARY KEY AUTOINCREMENT,
             target_name TEXT NOT NULL,
@@ -105,6 +109,14 @@ TrendDbWriter::TrendDbWriter(const std::filesystem::path& file, std::vector<std:
     for (std::size_t r = 0; r < kBatchRows; ++r)
         manyRows += (r ? ", (?, ?, ?, ?" : "(?, ?, ?, ?") + placeholders + ")";
     m_insertNewRows = std::make_unique<msprobe::support::SqliteStatement>(*m_db, manyRows);
+    registerTrendRowFeed(m_db->handle(), m_stats.size(), &m_feedSource);
+    std::string fedColumns = "rank, step, target_id, metric_id";
+    for (std::size_t k = 0; k < m_stats.size(); ++k)
+        fedColumns += ", stat" + std::to_string(k);
+    const std::string fedInsert = "INTO trend_data (rank, step, target_id, metric_id" + names + ") SELECT " + fedColumns
+        + " FROM msprobe_trend_rows";
+    m_insertFed = std::make_unique<msprobe::support::SqliteStatement>(*m_db, "INSERT " + fedInsert);
+    m_insertFedOrIgnore = std::make_unique<msprobe::support::SqliteStatement>(*m_db, "INSERT OR IGNORE " + fedInsert);
     m_insertTarget = std::make_unique<BatchedInsert>(
         *m_db, "monitoring_targets", std::vector<std::string> { "target_id", "target_name", "vpp_stage", "micro_step" });
     m_insertTag = std::make_unique<msprobe::support::SqliteStatement>(*m_db,
@@ -193,6 +205,18 @@ void TrendDbWriter::addNewRow(std::int64_t rank, std::int64_t step, std::int64_t
         flushNewRows();
 }
 
+void TrendDbWriter::addRows(const TrendRowSource& rows, bool mayRepeatKeys)
+{
+    if (!m_pending.empty())
+        flushNewRows(); // rows keep the order they were given in (the first of a key wins)
+    m_feedSource = &rows;
+    struct Detach {
+        const TrendRowSource*& source;
+        ~Detach() { source = nullptr; }
+    } detach { m_feedSource };
+    (mayRepeatKeys ? m_insertFedOrIgnore : m_insertFed)->run();
+}
+
 void TrendDbWriter::flushNewRows()
 {
     const std::size_t width = m_stats.size();
@@ -246,6 +270,8 @@ void TrendDbWriter::finish()
     m_insertRow.reset();
     m_insertNewRow.reset();
     m_insertNewRows.reset();
+    m_insertFed.reset();
+    m_insertFedOrIgnore.reset();
     m_insertTarget.reset();
     m_insertTag.reset();
     m_insertMapping.reset();

@@ -7,6 +7,7 @@
 #include "support/error.h"
 #include "support/sqlite_util.h"
 #include "trend/batched_insert.h"
+#include "trend/trend_row_feed.h"
 
 #include <cstdint>
 #include <filesystem>
@@ -57,6 +58,9 @@ public:
     // error).
     void addNewRow(std::int64_t rank, std::int64_t step, std::int64_t targetId, std::int64_t metricId,
         std::span<const std::optional<double>> values);
+    // A batch of rows in one statement, read by SQLite from `rows` (see trend_row_feed.h). mayRepeatKeys: a row
+    // whose key is already present is ignored (the first wins, as addRow); else a repeated key is an error.
+    void addRows(const TrendRowSource& rows, bool mayRepeatKeys);
     // global_stats: integer columns (name, value) then one TEXT column per metric (name, comma-joined stats).
     void writeGlobalStats(const std::vector<std::pair<std::string, std::int64_t>>& numbers,
         const std::vector<std::pair<std::string, std::string>>& metricStats);
@@ -80,7 +84,9 @@ private:
     std::map<std::string, std::int64_t> m_metrics;
     std::map<std::tuple<std::string, std::int64_t, std::int64_t>, std::int64_t> m_targets;
     std::map<std::tuple<std::string, std::string, std::int64_t>, std::int64_t> m_tags;
+    const TrendRowSource* m_feedSource = nullptr; // what msprobe_trend_rows yields during addRows()
     std::unique_ptr<msprobe::support::SqliteStatement> m_insertRow, m_insertNewRow, m_insertNewRows, m_insertTag;
+    std::unique_ptr<msprobe::support::SqliteStatement> m_insertFed, m_insertFedOrIgnore;
     std::unique_ptr<BatchedInsert> m_insertTarget, m_insertMapping;
 };
 
