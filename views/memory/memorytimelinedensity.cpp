@@ -120,27 +120,37 @@ void MemoryTimelineView::fillDensity(QImage& layer, const Columns& cols) const
     QRgb scale[256];
     for (int i = 0; i < 256; ++i)
         scale[i] = densityColour(i / 255.0).rgba();
-    std::vector<float> value(static_cast<std::size_t>(height), 0.0f);
-    uchar* const bits = layer.bits();
-    const qsizetype stride = layer.bytesPerLine();
+    std::vector<float> rowScale(static_cast<std::size_t>(height), 0.0f);
+    for (int row = firstRow; row <= lastRow; ++row)
+        rowScale[static_cast<std::size_t>(row)] = 255.0f / rowWeight[static_cast<std::size_t>(row)];
+    // Each column's rows as scale indexes (0: nothing live) into a row-major buffer, then the raster row by row:
+    // writing the raster column by column would touch a cache line per pixel.
     const int columns = std::min(width, static_cast<int>(cols.density.size() / kDensityBands));
+    const int rows = lastRow - firstRow + 1;
+    std::vector<std::uint8_t> shade(static_cast<std::size_t>(rows) * static_cast<std::size_t>(columns), 0);
+    std::vector<float> value(static_cast<std::size_t>(height), 0.0f);
     for (int c = 0; c < columns; ++c) {
         const float* fractions = cols.density.data() + static_cast<std::size_t>(c) * kDensityBands;
-        std::fill(value.begin() + firstRow, value.begin() + lastRow + 1, 0.0f);
-        bool any = false;
-        for (const Piece& piece : pieces) {
-            value[static_cast<std::size_t>(piece.row)] += fractions[piece.band] * piece.part;
-            any = any || fractions[piece.band] > 0;
-        }
-        if (!any)
+        if (std::all_of(fractions, fractions + kDensityBands, [](float f) { return f <= 0; }))
             continue;
+        std::fill(value.begin() + firstRow, value.begin() + lastRow + 1, 0.0f);
+        for (const Piece& piece : pieces)
+            value[static_cast<std::size_t>(piece.row)] += fractions[piece.band] * piece.part;
         for (int row = firstRow; row <= lastRow; ++row) {
             const float v = value[static_cast<std::size_t>(row)];
-            if (v <= 0)
-                continue;
-            const int index = std::clamp(static_cast<int>(std::lround(v / rowWeight[static_cast<std::size_t>(row)] * 255.0f)), 1, 255);
-            reinterpret_cast<QRgb*>(bits + static_cast<qsizetype>(row) * stride)[c] = scale[index];
+            if (v > 0)
+                shade[static_cast<std::size_t>(row - firstRow) * static_cast<std::size_t>(columns) + static_cast<std::size_t>(c)]
+                    = static_cast<std::uint8_t>(std::clamp(static_cast<int>(v * rowScale[static_cast<std::size_t>(row)] + 0.5f), 1, 255));
         }
+    }
+    uchar* const bits = layer.bits();
+    const qsizetype stride = layer.bytesPerLine();
+    for (int row = firstRow; row <= lastRow; ++row) {
+        const std::uint8_t* indexes = shade.data() + static_cast<std::size_t>(row - firstRow) * static_cast<std::size_t>(columns);
+        QRgb* line = reinterpret_cast<QRgb*>(bits + static_cast<qsizetype>(row) * stride);
+        for (int c = 0; c < columns; ++c)
+            if (indexes[c])
+                line[c] = scale[indexes[c]];
     }
 }
 
