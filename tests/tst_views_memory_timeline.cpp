@@ -2,7 +2,10 @@
 // The memory timeline on tests/data/memory/leaks.csv (a copy of /work/shared/fixtures/memscope/leaks.csv): the
 // session's background load, the layout (live bytes and its peak from the pool's own `used` column), block
 // geometry mapped by hand, level of detail keeping the peak (and, on a hand-made trace, the level-of-detail
-// columns matching the exact ones), hover text with module and stacks, and leak highlighting.
+// columns matching the exact ones), hover text with module and stacks (from a CSV and from a .db), and leak
+// highlighting.
+#include "memory/dump_database.h"
+#include "memory/memoryminimap.h"
 #include "memory/memorypanel.h"
 #include "memory/memorytimelineview.h"
 #include "memorysession.h"
@@ -325,6 +328,55 @@ private slots:
         QCOMPARE(msprobe::studio::frameModule("[0x7f00]"), std::string());
     }
 
+    void hoverShowsStacksOfADatabaseDump()
+    {
+        // The same kind of rows written to a msMemScope .db (table memscope_dump): a block's stacks come from its
+        // MALLOC row's Call Stack columns, past the 256-row stride too.
+        const std::string python = "\"/work/train.py(12): forward\n/work/train.py(40): main\"";
+        const std::string c = "\"/usr/lib/libtorch_npu.so(_ZN3c1010allocateEm+0x1c) [0x7f0000001000]\"";
+        auto row = [](std::uint64_t id, const char* event, std::uint64_t ptr, std::uint64_t allocation, const std::string& stacks) {
+            const std::string hex = msprobe::test::MemDumpBuilder::hex(ptr);
+            return std::to_string(id) + "," + event + ",PTA,N/A," + std::to_string(1000 + 10 * id) + ",100,100,0," + hex
+                + ",\"{allocation_id:" + std::to_string(allocation) + ",addr:" + hex + ",size:4096}\"," + stacks + "\n";
+        };
+        std::string rows = row(1, "MALLOC", 0x100, 1, python + "," + c) + row(2, "FREE", 0x100, 1, ",");
+        std::uint64_t id = 3;
+        for (std::uint64_t k = 0; k < 200; ++k, id += 2)
+            rows += row(id, "MALLOC", 0x1000 + k * 0x1000, 10 + k, "NA,NA") + row(id + 1, "FREE", 0x1000 + k * 0x1000, 10 + k, ",");
+        rows += row(id, "MALLOC", 0x900000, 2, "\"/work/train.py(77): step\",\"/opt/lib/libhccl.so(HcclAllReduce+0x10) [0x7f0000003000]\"");
+        rows += row(id + 1, "FREE", 0x900000, 2, ",");
+        QTemporaryDir dir;
+        const std::filesystem::path file = dir.filePath(QStringLiteral("memscope_dump_1.db")).toStdString();
+        {
+            msprobe::memory::DumpDatabaseWriter writer(file);
+            writer.append(rows);
+        }
+        const auto document = msprobe::studio::loadMemoryDocument(file);
+        QCOMPARE(document->timeline.blocks.size(), std::size_t(202));
+        QVERIFY(document->stacks);
+        MemoryTimelineView view;
+        view.resize(1000, 500);
+        view.setDocument(document);
+        const QString first = view.blockToolTip(indexOfAllocation(*document, 1));
+        for (const char* part : { "4.0 KiB (4096 B), allocation id 1", "\nmodule: libtorch_npu.so\n",
+                 "Python stack (innermost first):\n  /work/train.py(12): forward\n  /work/train.py(40): main\n",
+                 "C stack (innermost first):\n  /usr/lib/libtorch_npu.so(_ZN3c1010allocateEm+0x1c) [0x7f0000001000]" })
+            QVERIFY2(first.contains(QString::fromUtf8(part)), qPrintable(first));
+        // Row 403: 146 rows past the second rowid kept (row 257).
+        const QString last = view.blockToolTip(indexOfAllocation(*document, 2));
+        QVERIFY2(last.contains(QLatin1String("module: libhccl.so")) && last.contains(QLatin1String("  /work/train.py(77): step")), qPrintable(last));
+        const QString plain = view.blockToolTip(indexOfAllocation(*document, 150));
+        QVERIFY2(plain.contains(QLatin1String("allocation id 150")) && !plain.contains(QLatin1String("stack")), qPrintable(plain));
+
+        // A .db without stacks keeps no index.
+        const std::filesystem::path bare = dir.filePath(QStringLiteral("memscope_dump_2.db")).toStdString();
+        {
+            msprobe::memory::DumpDatabaseWriter writer(bare);
+            writer.append(row(1, "MALLOC", 0x100, 1, ",") + row(2, "FREE", 0x100, 1, "NA,NA"));
+        }
+        QVERIFY(!msprobe::studio::loadMemoryDocument(bare)->stacks);
+    }
+
     void hoverDescribesTheBlock()
     {
         const auto document = leaksDocument();
@@ -438,6 +490,43 @@ private slots:
         view.setDocument(wasteful);
         QVERIFY(view.blockToolTip(lateIndex).contains(QLatin1String("inefficient: late_deallocation")));
         QCOMPARE(view.grab().toImage().pixelColor(view.blockRect(wasteful->timeline.blocks[lateIndex]).center().toPoint()), QColor(255, 140, 0));
+    }
+
+    void minimapShowsTheWholeCaptureAndNavigates()
+    {
+        MemoryPanel panel;
+        panel.resize(1200, 600);
+        panel.setDocument(leaksDocument());
+        MemoryTimelineView* view = panel.timeline();
+        MemoryMinimap* minimap = panel.minimap();
+        minimap->resize(1000, 44);
+        const double span = static_cast<double>(kEnd - kBegin);
+        // The whole capture's live bytes, its peak kept whatever the width.
+        const auto columns = minimap->liveColumns();
+        QCOMPARE(*std::max_element(columns.begin(), columns.end()), static_cast<double>(kPeakBytes));
+        QCOMPARE(minimap->visibleBegin(), 0.0);
+        QCOMPARE(minimap->visibleEnd(), span);
+        // The timeline's range is marked on it.
+        view->setTimeRange(437000000, 440000000);
+        QCOMPARE(minimap->visibleBegin(), 437000000.0);
+        QCOMPARE(minimap->visibleEnd(), 440000000.0);
+        // A click outside the range centres the timeline there, keeping its width.
+        const double x = minimap->xOfTime(span / 4);
+        auto send = [minimap](QEvent::Type type, double at, Qt::MouseButton button, Qt::MouseButtons buttons) {
+            QMouseEvent event(type, QPointF(at, 20), minimap->mapToGlobal(QPointF(at, 20)), button, buttons, Qt::NoModifier);
+            QCoreApplication::sendEvent(minimap, &event);
+        };
+        send(QEvent::MouseButtonPress, int(x), Qt::LeftButton, Qt::LeftButton);
+        send(QEvent::MouseButtonRelease, int(x), Qt::LeftButton, Qt::NoButton);
+        const double centre = minimap->timeOfX(int(x));
+        QVERIFY(std::abs((view->timeBegin() + view->timeEnd()) / 2 - centre) < 1);
+        QVERIFY(std::abs(view->timeEnd() - view->timeBegin() - 3000000) < 1);
+        // Dragging the range by 100 pixels moves the timeline by 100 pixels of the strip.
+        const double before = view->timeBegin();
+        send(QEvent::MouseButtonPress, int(x), Qt::LeftButton, Qt::LeftButton);
+        send(QEvent::MouseMove, int(x) + 100, Qt::NoButton, Qt::LeftButton);
+        send(QEvent::MouseButtonRelease, int(x) + 100, Qt::LeftButton, Qt::NoButton);
+        QVERIFY(std::abs(view->timeBegin() - (before + 100 * span / minimap->stripRect().width())) < 1);
     }
 
     void panelDecomposesAtThePeak()

@@ -105,67 +105,67 @@
 <context>
     <name>GraphDiffView</name>
     <message>
-        <location filename="../views/graph/graphdiffview.cpp" line="83"/>
+        <location filename="../views/graph/graphdiffview.cpp" line="84"/>
         <source>Precision</source>
         <translation>Precision</translation>
     </message>
     <message>
-        <location filename="../views/graph/graphdiffview.cpp" line="83"/>
+        <location filename="../views/graph/graphdiffview.cpp" line="84"/>
         <source>Overflow</source>
         <translation>Overflow</translation>
     </message>
     <message>
-        <location filename="../views/graph/graphdiffview.cpp" line="86"/>
+        <location filename="../views/graph/graphdiffview.cpp" line="87"/>
         <source>Sync expand</source>
         <translation>Sync expand</translation>
     </message>
     <message>
-        <location filename="../views/graph/graphdiffview.cpp" line="88"/>
+        <location filename="../views/graph/graphdiffview.cpp" line="89"/>
         <source>Expanding a node also expands its match on the other side</source>
         <translation>Expanding a node also expands its match on the other side</translation>
     </message>
     <message>
-        <location filename="../views/graph/graphdiffview.cpp" line="100"/>
+        <location filename="../views/graph/graphdiffview.cpp" line="101"/>
         <source>Fit</source>
         <translation>Fit</translation>
     </message>
     <message>
-        <location filename="../views/graph/graphdiffview.cpp" line="100"/>
+        <location filename="../views/graph/graphdiffview.cpp" line="101"/>
         <source>Fit both graphs to the window</source>
         <translation>Fit both graphs to the window</translation>
     </message>
     <message>
-        <location filename="../views/graph/graphdiffview.cpp" line="101"/>
+        <location filename="../views/graph/graphdiffview.cpp" line="102"/>
         <source>Levels</source>
         <translation>Levels</translation>
     </message>
     <message>
-        <location filename="../views/graph/graphdiffview.cpp" line="101"/>
+        <location filename="../views/graph/graphdiffview.cpp" line="102"/>
         <source>Collapse all modules, or open them down to a depth</source>
         <translation>Collapse all modules, or open them down to a depth</translation>
     </message>
     <message>
-        <location filename="../views/graph/graphdiffview.cpp" line="105"/>
+        <location filename="../views/graph/graphdiffview.cpp" line="106"/>
         <source>Collapse all</source>
         <translation>Collapse all</translation>
     </message>
     <message>
-        <location filename="../views/graph/graphdiffview.cpp" line="107"/>
+        <location filename="../views/graph/graphdiffview.cpp" line="108"/>
         <source>Expand to depth %1</source>
         <translation>Expand to depth %1</translation>
     </message>
     <message>
-        <location filename="../views/graph/graphdiffview.cpp" line="109"/>
+        <location filename="../views/graph/graphdiffview.cpp" line="110"/>
         <source>First divergence</source>
         <translation>First divergence</translation>
     </message>
     <message>
-        <location filename="../views/graph/graphdiffview.cpp" line="109"/>
+        <location filename="../views/graph/graphdiffview.cpp" line="110"/>
         <source>Go to the first error-level node in execution order</source>
         <translation>Go to the first error-level node in execution order</translation>
     </message>
     <message>
-        <location filename="../views/graph/graphdiffview.cpp" line="110"/>
+        <location filename="../views/graph/graphdiffview.cpp" line="111"/>
         <source>Click: select (the match is selected on the other side)
 Double-click: expand / collapse
 Drag empty space: pan; drag a node onto a node of the other side: match them
@@ -178,119 +178,119 @@ Ctrl+wheel, W / S: zoom
 Wheel: scroll; A / D: left / right</translation>
     </message>
     <message>
-        <location filename="../views/graph/graphdiffview.cpp" line="133"/>
-        <location filename="../views/graph/graphdiffview.cpp" line="465"/>
+        <location filename="../views/graph/graphdiffview.cpp" line="136"/>
+        <location filename="../views/graph/graphdiffview.cpp" line="468"/>
         <source>Debug</source>
         <translation>Debug</translation>
     </message>
     <message>
-        <location filename="../views/graph/graphdiffview.cpp" line="134"/>
-        <location filename="../views/graph/graphdiffview.cpp" line="467"/>
+        <location filename="../views/graph/graphdiffview.cpp" line="137"/>
+        <location filename="../views/graph/graphdiffview.cpp" line="470"/>
         <source>Bench</source>
         <translation>Bench</translation>
     </message>
     <message>
-        <location filename="../views/graph/graphdiffview.cpp" line="191"/>
-        <location filename="../views/graph/graphdiffview.cpp" line="253"/>
-        <location filename="../views/graph/graphdiffview.cpp" line="311"/>
-        <location filename="../views/graph/graphdiffview.cpp" line="330"/>
+        <location filename="../views/graph/graphdiffview.cpp" line="194"/>
+        <location filename="../views/graph/graphdiffview.cpp" line="256"/>
+        <location filename="../views/graph/graphdiffview.cpp" line="314"/>
+        <location filename="../views/graph/graphdiffview.cpp" line="333"/>
         <source>Laying out…</source>
         <translation>Laying out…</translation>
     </message>
     <message>
-        <location filename="../views/graph/graphdiffview.cpp" line="371"/>
+        <location filename="../views/graph/graphdiffview.cpp" line="374"/>
         <source>Locate matched node</source>
         <translation>Locate matched node</translation>
     </message>
     <message>
-        <location filename="../views/graph/graphdiffview.cpp" line="373"/>
+        <location filename="../views/graph/graphdiffview.cpp" line="376"/>
         <source>Collapse</source>
         <translation>Collapse</translation>
     </message>
     <message>
-        <location filename="../views/graph/graphdiffview.cpp" line="373"/>
+        <location filename="../views/graph/graphdiffview.cpp" line="376"/>
         <source>Expand</source>
         <translation>Expand</translation>
     </message>
     <message>
-        <location filename="../views/graph/graphdiffview.cpp" line="374"/>
+        <location filename="../views/graph/graphdiffview.cpp" line="377"/>
         <source>Show details</source>
         <translation>Show details</translation>
     </message>
     <message>
-        <location filename="../views/graph/graphdiffview.cpp" line="379"/>
+        <location filename="../views/graph/graphdiffview.cpp" line="382"/>
         <source>Unmatch</source>
         <translation>Unmatch</translation>
     </message>
     <message>
-        <location filename="../views/graph/graphdiffview.cpp" line="382"/>
+        <location filename="../views/graph/graphdiffview.cpp" line="385"/>
         <source>Copy name</source>
         <translation>Copy name</translation>
     </message>
     <message>
-        <location filename="../views/graph/graphdiffview.cpp" line="474"/>
+        <location filename="../views/graph/graphdiffview.cpp" line="477"/>
         <source>Nothing to export yet: the graph is not laid out</source>
         <translation>Nothing to export yet: the graph is not laid out</translation>
     </message>
     <message>
-        <location filename="../views/graph/graphdiffview.cpp" line="487"/>
+        <location filename="../views/graph/graphdiffview.cpp" line="490"/>
         <source>msprobe graph diff — step %1, rank %2</source>
         <translation>msprobe graph diff — step %1, rank %2</translation>
     </message>
     <message>
-        <location filename="../views/graph/graphdiffview.cpp" line="487"/>
+        <location filename="../views/graph/graphdiffview.cpp" line="490"/>
         <source>msprobe graph — step %1, rank %2</source>
         <translation>msprobe graph — step %1, rank %2</translation>
     </message>
     <message>
-        <location filename="../views/graph/graphdiffview.cpp" line="517"/>
+        <location filename="../views/graph/graphdiffview.cpp" line="520"/>
         <source>msprobe graph diff</source>
         <translation>msprobe graph diff</translation>
     </message>
     <message>
-        <location filename="../views/graph/graphdiffview.cpp" line="520"/>
-        <location filename="../views/graph/graphdiffview.cpp" line="526"/>
-        <location filename="../views/graph/graphdiffview.cpp" line="544"/>
+        <location filename="../views/graph/graphdiffview.cpp" line="523"/>
+        <location filename="../views/graph/graphdiffview.cpp" line="529"/>
+        <location filename="../views/graph/graphdiffview.cpp" line="547"/>
         <source>Cannot write %1</source>
         <translation>Cannot write %1</translation>
     </message>
     <message>
-        <location filename="../views/graph/graphdiffview.cpp" line="535"/>
+        <location filename="../views/graph/graphdiffview.cpp" line="538"/>
         <source>The picture is too large to render (%1 x %2)</source>
         <translation>The picture is too large to render (%1 x %2)</translation>
     </message>
     <message>
-        <location filename="../views/graph/graphdiffview.cpp" line="402"/>
+        <location filename="../views/graph/graphdiffview.cpp" line="405"/>
         <source>Data send</source>
         <translation>Data send</translation>
     </message>
     <message>
-        <location filename="../views/graph/graphdiffview.cpp" line="83"/>
+        <location filename="../views/graph/graphdiffview.cpp" line="84"/>
         <source>Error magnitude</source>
         <translation>Error magnitude</translation>
     </message>
     <message>
-        <location filename="../views/graph/graphdiffview.cpp" line="84"/>
+        <location filename="../views/graph/graphdiffview.cpp" line="85"/>
         <source>Colour nodes by precision level, by overflow level (needs a db made with -oc) or by error magnitude (the worst output relative error, or 1 - cosine, on a five-step scale)</source>
         <translation>Colour nodes by precision level, by overflow level (needs a db made with -oc) or by error magnitude (the worst output relative error, or 1 - cosine, on a five-step scale)</translation>
     </message>
     <message>
-        <location filename="../views/graph/graphdiffview.cpp" line="402"/>
+        <location filename="../views/graph/graphdiffview.cpp" line="405"/>
         <source>Data receive</source>
         <translation>Data receive</translation>
     </message>
     <message>
-        <location filename="../views/graph/graphdiffview.cpp" line="402"/>
+        <location filename="../views/graph/graphdiffview.cpp" line="405"/>
         <source>Data send-receive</source>
         <translation>Data send-receive</translation>
     </message>
     <message>
-        <location filename="../views/graph/graphdiffview.cpp" line="94"/>
+        <location filename="../views/graph/graphdiffview.cpp" line="95"/>
         <source>Debug mini-map</source>
         <translation>Debug mini-map</translation>
     </message>
     <message>
-        <location filename="../views/graph/graphdiffview.cpp" line="96"/>
+        <location filename="../views/graph/graphdiffview.cpp" line="97"/>
         <source>Bench mini-map</source>
         <translation>Bench mini-map</translation>
     </message>
@@ -498,7 +498,7 @@ Wheel: scroll; A / D: left / right</translation>
     </message>
     <message>
         <location filename="../app/studio/mainwindow.cpp" line="58"/>
-        <location filename="../app/studio/mainwindow_memory.cpp" line="75"/>
+        <location filename="../app/studio/mainwindow_memory.cpp" line="76"/>
         <source>Cancel</source>
         <translation>Cancel</translation>
     </message>
@@ -968,17 +968,17 @@ Wheel: scroll; A / D: left / right</translation>
         <location filename="../app/studio/mainwindow_actions.cpp" line="192"/>
         <location filename="../app/studio/mainwindow_actions.cpp" line="204"/>
         <location filename="../app/studio/mainwindow_parallel.cpp" line="51"/>
-        <location filename="../app/studio/mainwindow_trend.cpp" line="130"/>
+        <location filename="../app/studio/mainwindow_trend.cpp" line="131"/>
         <source>Written %1</source>
         <translation>Written %1</translation>
     </message>
     <message>
         <location filename="../app/studio/mainwindow_actions.cpp" line="194"/>
         <location filename="../app/studio/mainwindow_actions.cpp" line="206"/>
-        <location filename="../app/studio/mainwindow_memory.cpp" line="173"/>
+        <location filename="../app/studio/mainwindow_memory.cpp" line="184"/>
         <location filename="../app/studio/mainwindow_parallel.cpp" line="53"/>
-        <location filename="../app/studio/mainwindow_trend.cpp" line="121"/>
-        <location filename="../app/studio/mainwindow_trend.cpp" line="132"/>
+        <location filename="../app/studio/mainwindow_trend.cpp" line="122"/>
+        <location filename="../app/studio/mainwindow_trend.cpp" line="133"/>
         <source>Export failed</source>
         <translation>Export failed</translation>
     </message>
@@ -1009,38 +1009,38 @@ Wheel: scroll; A / D: left / right</translation>
         <translation>Export parallelism</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow_memory.cpp" line="30"/>
+        <location filename="../app/studio/mainwindow_memory.cpp" line="31"/>
         <source>Open memory dump</source>
         <translation>Open memory dump</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow_memory.cpp" line="31"/>
-        <location filename="../app/studio/mainwindow_memory.cpp" line="39"/>
+        <location filename="../app/studio/mainwindow_memory.cpp" line="32"/>
+        <location filename="../app/studio/mainwindow_memory.cpp" line="40"/>
         <source>msMemScope dumps (*.csv *.db);;All files (*)</source>
         <translation>msMemScope dumps (*.csv *.db);;All files (*)</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow_memory.cpp" line="38"/>
+        <location filename="../app/studio/mainwindow_memory.cpp" line="39"/>
         <source>Compare with memory dump</source>
         <translation>Compare with memory dump</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow_memory.cpp" line="52"/>
+        <location filename="../app/studio/mainwindow_memory.cpp" line="53"/>
         <source>Memory timeline</source>
         <translation>Memory timeline</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow_memory.cpp" line="75"/>
+        <location filename="../app/studio/mainwindow_memory.cpp" line="76"/>
         <source>Opening %1…</source>
         <translation>Opening %1…</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow_memory.cpp" line="102"/>
+        <location filename="../app/studio/mainwindow_memory.cpp" line="103"/>
         <source>Cannot open %1</source>
         <translation>Cannot open %1</translation>
     </message>
     <message numerus="yes">
-        <location filename="../app/studio/mainwindow_memory.cpp" line="121"/>
+        <location filename="../app/studio/mainwindow_memory.cpp" line="122"/>
         <source>%n operator(s) in the selected range</source>
         <translation>
             <numerusform>%n operator in the selected range</numerusform>
@@ -1048,7 +1048,7 @@ Wheel: scroll; A / D: left / right</translation>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../app/studio/mainwindow_memory.cpp" line="129"/>
+        <location filename="../app/studio/mainwindow_memory.cpp" line="130"/>
         <source>%n operator(s) in the selected range; %1 graph node(s) call them</source>
         <translation>
             <numerusform>%n operator in the selected range; %1 graph node(s) call it</numerusform>
@@ -1056,33 +1056,33 @@ Wheel: scroll; A / D: left / right</translation>
         </translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow_memory.cpp" line="157"/>
+        <location filename="../app/studio/mainwindow_memory.cpp" line="168"/>
         <source>No memory dump is open</source>
         <translation>No memory dump is open</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow_memory.cpp" line="160"/>
+        <location filename="../app/studio/mainwindow_memory.cpp" line="171"/>
         <source>The memory panel has nothing to export</source>
         <translation>The memory panel has nothing to export</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow_memory.cpp" line="163"/>
+        <location filename="../app/studio/mainwindow_memory.cpp" line="174"/>
         <source>Cannot write %1: %2</source>
         <translation>Cannot write %1: %2</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow_memory.cpp" line="169"/>
+        <location filename="../app/studio/mainwindow_memory.cpp" line="180"/>
         <source>Export memory panel as CSV</source>
         <translation>Export memory panel as CSV</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow_memory.cpp" line="169"/>
+        <location filename="../app/studio/mainwindow_memory.cpp" line="180"/>
         <source>CSV files (*.csv)</source>
         <translation>CSV files (*.csv)</translation>
     </message>
     <message>
         <location filename="../app/studio/mainwindow_trend.cpp" line="29"/>
-        <location filename="../app/studio/mainwindow_trend.cpp" line="102"/>
+        <location filename="../app/studio/mainwindow_trend.cpp" line="103"/>
         <source>Trend</source>
         <translation>Trend</translation>
     </message>
@@ -1133,29 +1133,29 @@ Wheel: scroll; A / D: left / right</translation>
         <translation>%1: no trend database is open</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow_trend.cpp" line="105"/>
-        <location filename="../app/studio/mainwindow_trend.cpp" line="108"/>
-        <location filename="../app/studio/mainwindow_trend.cpp" line="111"/>
+        <location filename="../app/studio/mainwindow_trend.cpp" line="106"/>
+        <location filename="../app/studio/mainwindow_trend.cpp" line="109"/>
+        <location filename="../app/studio/mainwindow_trend.cpp" line="112"/>
         <source>Cannot write %1</source>
         <translation>Cannot write %1</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow_trend.cpp" line="115"/>
+        <location filename="../app/studio/mainwindow_trend.cpp" line="116"/>
         <source>%1: the file name must end in .png, .svg or .csv</source>
         <translation>%1: the file name must end in .png, .svg or .csv</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow_trend.cpp" line="121"/>
+        <location filename="../app/studio/mainwindow_trend.cpp" line="122"/>
         <source>No trend database is open.</source>
         <translation>No trend database is open.</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow_trend.cpp" line="124"/>
+        <location filename="../app/studio/mainwindow_trend.cpp" line="125"/>
         <source>Export trend panel</source>
         <translation>Export trend panel</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow_trend.cpp" line="125"/>
+        <location filename="../app/studio/mainwindow_trend.cpp" line="126"/>
         <source>PNG image (*.png);;SVG drawing (*.svg);;CSV of the heat-map cells (*.csv)</source>
         <translation>PNG image (*.png);;SVG drawing (*.svg);;CSV of the heat-map cells (*.csv)</translation>
     </message>
@@ -1335,44 +1335,67 @@ Wheel: scroll; A / D: left / right</translation>
     </message>
 </context>
 <context>
+    <name>MemoryMinimap</name>
+    <message>
+        <location filename="../views/memory/memoryminimap.cpp" line="21"/>
+        <source>The whole capture: click to go there, drag to move the shown range, wheel to zoom</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../views/memory/memoryminimap.cpp" line="105"/>
+        <source>overview</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>MemoryPanel</name>
     <message>
-        <location filename="../views/memory/memorypanel.cpp" line="35"/>
+        <location filename="../views/memory/memorypanel.cpp" line="38"/>
         <source>Owner</source>
         <translation>Owner</translation>
     </message>
     <message>
-        <location filename="../views/memory/memorypanel.cpp" line="35"/>
+        <location filename="../views/memory/memorypanel.cpp" line="38"/>
         <source>Bytes</source>
         <translation>Bytes</translation>
     </message>
     <message>
-        <location filename="../views/memory/memorypanel.cpp" line="35"/>
+        <location filename="../views/memory/memorypanel.cpp" line="38"/>
         <source>Blocks</source>
         <translation>Blocks</translation>
     </message>
     <message>
-        <location filename="../views/memory/memorypanel.cpp" line="61"/>
+        <location filename="../views/memory/memorypanel.cpp" line="70"/>
+        <source>Density</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../views/memory/memorypanel.cpp" line="73"/>
+        <source>Where blocks are narrower than a pixel, show how full each byte band of the stack is (pale: a few bytes live, dark: all of them) rather than the extent of the blocks, so fragmentation shows without zooming.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../views/memory/memorypanel.cpp" line="84"/>
         <source>Timeline</source>
         <translation>Timeline</translation>
     </message>
     <message>
-        <location filename="../views/memory/memorypanel.cpp" line="62"/>
+        <location filename="../views/memory/memorypanel.cpp" line="85"/>
         <source>Compare runs</source>
         <translation>Compare runs</translation>
     </message>
     <message>
-        <location filename="../views/memory/memorypanel.cpp" line="110"/>
+        <location filename="../views/memory/memorypanel.cpp" line="134"/>
         <source>%1 — %2 blocks, %3 steps, %4 operators; peak %5 live at %6; %7 step leaks, %8 blocks alive at the end, %9 inefficient. Wheel: zoom, drag: pan, double click: whole capture.</source>
         <translation>%1 — %2 blocks, %3 steps, %4 operators; peak %5 live at %6; %7 step leaks, %8 blocks alive at the end, %9 inefficient. Wheel: zoom, drag: pan, double click: whole capture.</translation>
     </message>
     <message>
-        <location filename="../views/memory/memorypanel.cpp" line="141"/>
+        <location filename="../views/memory/memorypanel.cpp" line="165"/>
         <source>Live at %1: %2 in %3 blocks, by owner</source>
         <translation>Live at %1: %2 in %3 blocks, by owner</translation>
     </message>
     <message>
-        <location filename="../views/memory/memorypanel.cpp" line="153"/>
+        <location filename="../views/memory/memorypanel.cpp" line="177"/>
         <source>(untagged)</source>
         <translation>(untagged)</translation>
     </message>
@@ -1380,32 +1403,32 @@ Wheel: scroll; A / D: left / right</translation>
 <context>
     <name>MemoryTimelineView</name>
     <message>
-        <location filename="../views/memory/memorytimelineview.cpp" line="278"/>
+        <location filename="../views/memory/memorytimelineview.cpp" line="308"/>
         <source>Open a memory dump (File → Open memory dump…)</source>
         <translation>Open a memory dump (File → Open memory dump…)</translation>
     </message>
     <message>
-        <location filename="../views/memory/memorytimelineview.cpp" line="413"/>
+        <location filename="../views/memory/memorytimelinerender.cpp" line="166"/>
         <source>peak %1 at %2</source>
         <translation>peak %1 at %2</translation>
     </message>
     <message>
-        <location filename="../views/memory/memorytimelinedecor.cpp" line="50"/>
+        <location filename="../views/memory/memorytimelinedecor.cpp" line="63"/>
         <source>steps</source>
         <translation>steps</translation>
     </message>
     <message>
-        <location filename="../views/memory/memorytimelinedecor.cpp" line="51"/>
+        <location filename="../views/memory/memorytimelinedecor.cpp" line="64"/>
         <source>operators</source>
         <translation>operators</translation>
     </message>
     <message>
-        <location filename="../views/memory/memorytimelinedecor.cpp" line="61"/>
+        <location filename="../views/memory/memorytimelinedecor.cpp" line="74"/>
         <source>marks</source>
         <translation>marks</translation>
     </message>
     <message numerus="yes">
-        <location filename="../views/memory/memorytimelinedecor.cpp" line="124"/>
+        <location filename="../views/memory/memorytimelinedecor.cpp" line="136"/>
         <source>block (%Ln blocks)</source>
         <translation>
             <numerusform>block (%Ln blocks)</numerusform>
@@ -1413,29 +1436,64 @@ Wheel: scroll; A / D: left / right</translation>
         </translation>
     </message>
     <message>
-        <location filename="../views/memory/memorytimelinedecor.cpp" line="125"/>
+        <location filename="../views/memory/memorytimelinedecor.cpp" line="139"/>
+        <source>sub-pixel blocks: share of each byte band live, 0–100 %</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../views/memory/memorytimelinedecor.cpp" line="139"/>
+        <source>band live 0–100 %</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../views/memory/memorytimelinedecor.cpp" line="140"/>
         <source>step leak</source>
         <translation>step leak</translation>
     </message>
     <message>
-        <location filename="../views/memory/memorytimelinedecor.cpp" line="126"/>
+        <location filename="../views/memory/memorytimelinedecor.cpp" line="141"/>
         <source>alive at the end (never freed)</source>
         <translation>alive at the end (never freed)</translation>
     </message>
     <message>
-        <location filename="../views/memory/memorytimelinedecor.cpp" line="127"/>
+        <location filename="../views/memory/memorytimelinedecor.cpp" line="141"/>
+        <source>alive at the end</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../views/memory/memorytimelinedecor.cpp" line="142"/>
         <source>inefficient (early, late or idle)</source>
         <translation>inefficient (early, late or idle)</translation>
     </message>
     <message>
-        <location filename="../views/memory/memorytimelinedecor.cpp" line="128"/>
+        <location filename="../views/memory/memorytimelinedecor.cpp" line="142"/>
+        <source>inefficient</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../views/memory/memorytimelinedecor.cpp" line="143"/>
         <source>live bytes (max per pixel)</source>
         <translation>live bytes (max per pixel)</translation>
     </message>
     <message>
-        <location filename="../views/memory/memorytimelinedecor.cpp" line="130"/>
+        <location filename="../views/memory/memorytimelinedecor.cpp" line="143"/>
+        <source>live bytes</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../views/memory/memorytimelinedecor.cpp" line="145"/>
         <source>HAL blocks (no pool rows)</source>
         <translation>HAL blocks (no pool rows)</translation>
+    </message>
+    <message>
+        <location filename="../views/memory/memorytimelinedecor.cpp" line="145"/>
+        <source>HAL blocks</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../views/memory/memorytimelinedensity.cpp" line="162"/>
+        <source>Bytes %1 – %2 of the stack: %3 % live on average over this pixel column</source>
+        <translation type="unfinished"></translation>
     </message>
 </context>
 <context>
@@ -2313,111 +2371,153 @@ Wheel: scroll; A / D: left / right</translation>
     </message>
 </context>
 <context>
+    <name>TrendHeatmap</name>
+    <message>
+        <location filename="../views/trend/trendheatmap.cpp" line="113"/>
+        <source>first divergence</source>
+        <translation>first divergence</translation>
+    </message>
+    <message>
+        <location filename="../views/trend/trendheatmap.cpp" line="182"/>
+        <location filename="../views/trend/trendheatmap.cpp" line="286"/>
+        <source>relative difference</source>
+        <translation>relative difference</translation>
+    </message>
+    <message>
+        <location filename="../views/trend/trendheatmap.cpp" line="274"/>
+        <source>no data (no row)</source>
+        <translation>no data (no row)</translation>
+    </message>
+    <message>
+        <location filename="../views/trend/trendheatmap.cpp" line="277"/>
+        <source>no data (NULL: NaN in the run)</source>
+        <translation>no data (NULL: NaN in the run)</translation>
+    </message>
+    <message>
+        <location filename="../views/trend/trendheatmap.cpp" line="286"/>
+        <source>value</source>
+        <translation>value</translation>
+    </message>
+    <message>
+        <location filename="../views/trend/trendheatmap.cpp" line="288"/>
+        <source>first divergence of this target</source>
+        <translation>first divergence of this target</translation>
+    </message>
+</context>
+<context>
+    <name>TrendLineChart</name>
+    <message>
+        <location filename="../views/trend/trendlinechart.cpp" line="242"/>
+        <source>NULL (NaN)</source>
+        <translation>NULL (NaN)</translation>
+    </message>
+</context>
+<context>
     <name>TrendPanel</name>
     <message>
-        <location filename="../views/trend/trendpanel.cpp" line="188"/>
+        <location filename="../views/trend/trendpanel.cpp" line="189"/>
         <source>Metric</source>
         <translation>Metric</translation>
     </message>
     <message>
-        <location filename="../views/trend/trendpanel.cpp" line="189"/>
+        <location filename="../views/trend/trendpanel.cpp" line="190"/>
         <source>Statistic</source>
         <translation>Statistic</translation>
     </message>
     <message>
-        <location filename="../views/trend/trendpanel.cpp" line="190"/>
+        <location filename="../views/trend/trendpanel.cpp" line="191"/>
         <source>Dimension</source>
         <translation>Dimension</translation>
     </message>
     <message>
-        <location filename="../views/trend/trendpanel.cpp" line="191"/>
+        <location filename="../views/trend/trendpanel.cpp" line="192"/>
         <source>Value</source>
         <translation>Value</translation>
     </message>
     <message>
-        <location filename="../views/trend/trendpanel.cpp" line="192"/>
+        <location filename="../views/trend/trendpanel.cpp" line="193"/>
         <source>Tags (all must match)</source>
         <translation>Tags (all must match)</translation>
     </message>
     <message>
-        <location filename="../views/trend/trendpanel.cpp" line="193"/>
+        <location filename="../views/trend/trendpanel.cpp" line="194"/>
         <source>Heat-map mode</source>
         <translation>Heat-map mode</translation>
     </message>
     <message>
-        <location filename="../views/trend/trendpanel.cpp" line="194"/>
-        <location filename="../views/trend/trendpanel.cpp" line="371"/>
+        <location filename="../views/trend/trendpanel.cpp" line="195"/>
+        <location filename="../views/trend/trendpanel.cpp" line="398"/>
         <source>Step</source>
         <translation>Step</translation>
     </message>
     <message>
-        <location filename="../views/trend/trendpanel.cpp" line="195"/>
-        <location filename="../views/trend/trendpanel.cpp" line="371"/>
+        <location filename="../views/trend/trendpanel.cpp" line="196"/>
+        <location filename="../views/trend/trendpanel.cpp" line="398"/>
         <source>Rank</source>
         <translation>Rank</translation>
     </message>
     <message>
-        <location filename="../views/trend/trendpanel.cpp" line="196"/>
+        <location filename="../views/trend/trendpanel.cpp" line="197"/>
         <source>Module name</source>
         <translation>Module name</translation>
     </message>
     <message>
-        <location filename="../views/trend/trendpanel.cpp" line="197"/>
+        <location filename="../views/trend/trendpanel.cpp" line="198"/>
         <source>Continuous</source>
         <translation>Continuous</translation>
     </message>
     <message>
-        <location filename="../views/trend/trendpanel.cpp" line="198"/>
+        <location filename="../views/trend/trendpanel.cpp" line="199"/>
         <source>Piecewise (3-sigma)</source>
         <translation>Piecewise (3-sigma)</translation>
     </message>
     <message>
-        <location filename="../views/trend/trendpanel.cpp" line="199"/>
+        <location filename="../views/trend/trendpanel.cpp" line="200"/>
         <source>Filter tags…</source>
         <translation>Filter tags…</translation>
     </message>
     <message>
-        <location filename="../views/trend/trendpanel.cpp" line="200"/>
+        <location filename="../views/trend/trendpanel.cpp" line="201"/>
         <source>Difference (problem vs bench)</source>
         <translation>Difference (problem vs bench)</translation>
     </message>
     <message>
-        <location filename="../views/trend/trendpanel.cpp" line="201"/>
+        <location filename="../views/trend/trendpanel.cpp" line="202"/>
         <source>Grey cells: no data (no row, or NULL: NaN in the run). Click a cell for its line; wheel zooms, drag pans.</source>
         <translation>Grey cells: no data (no row, or NULL: NaN in the run). Click a cell for its line; wheel zooms, drag pans.</translation>
     </message>
     <message>
-        <location filename="../views/trend/trendpanel.cpp" line="202"/>
+        <location filename="../views/trend/trendpanel.cpp" line="203"/>
         <source>Clear lines</source>
         <translation>Clear lines</translation>
     </message>
     <message>
-        <location filename="../views/trend/trendpanel.cpp" line="203"/>
+        <location filename="../views/trend/trendpanel.cpp" line="204"/>
         <source>Export…</source>
         <translation>Export…</translation>
     </message>
     <message>
-        <location filename="../views/trend/trendpanel.cpp" line="204"/>
+        <location filename="../views/trend/trendpanel.cpp" line="205"/>
         <source>No trend database open. Use File &gt; Open trend database…, or drop a *.trend.db, a monitor output folder or a dump folder here (two: problem and bench).</source>
         <translation>No trend database open. Use File &gt; Open trend database…, or drop a *.trend.db, a monitor output folder or a dump folder here (two: problem and bench).</translation>
     </message>
     <message>
-        <location filename="../views/trend/trendpanel.cpp" line="320"/>
+        <location filename="../views/trend/trendpanel.cpp" line="327"/>
         <source>%1 (category %2)</source>
         <translation>%1 (category %2)</translation>
     </message>
     <message>
-        <location filename="../views/trend/trendpanel.cpp" line="371"/>
+        <location filename="../views/trend/trendpanel.cpp" line="398"/>
         <source>Target id</source>
         <translation>Target id</translation>
     </message>
     <message>
-        <location filename="../views/trend/trendpanel.cpp" line="376"/>
+        <location filename="../views/trend/trendpanel.cpp" line="405"/>
         <source>%1: no divergence over %2 series (tolerance %3).</source>
         <translation>%1: no divergence over %2 series (tolerance %3).</translation>
     </message>
     <message>
-        <location filename="../views/trend/trendpanel.cpp" line="379"/>
+        <location filename="../views/trend/trendpanel.cpp" line="408"/>
         <source>First divergence (%1): %2 %3, rank %4, step %5, relative difference %6. Marked cells: each target&apos;s first divergent step.</source>
         <translation>First divergence (%1): %2 %3, rank %4, step %5, relative difference %6. Marked cells: each target&apos;s first divergent step.</translation>
     </message>
@@ -2430,22 +2530,22 @@ Wheel: scroll; A / D: left / right</translation>
 <context>
     <name>TrendSource</name>
     <message>
-        <location filename="../app/studio/session/trendsource.cpp" line="105"/>
+        <location filename="../app/studio/session/trendsource.cpp" line="135"/>
         <source>%1 vs %2</source>
         <translation>%1 vs %2</translation>
     </message>
     <message>
-        <location filename="../app/studio/session/trendsource.cpp" line="145"/>
+        <location filename="../app/studio/session/trendsource.cpp" line="178"/>
         <source>importing %1: %2 of %3</source>
         <translation>importing %1: %2 of %3</translation>
     </message>
     <message>
-        <location filename="../app/studio/session/trendsource.cpp" line="280"/>
+        <location filename="../app/studio/session/trendsource.cpp" line="385"/>
         <source>problem %1</source>
         <translation>problem %1</translation>
     </message>
     <message>
-        <location filename="../app/studio/session/trendsource.cpp" line="311"/>
+        <location filename="../app/studio/session/trendsource.cpp" line="416"/>
         <source>bench %1</source>
         <translation>bench %1</translation>
     </message>
@@ -2716,48 +2816,6 @@ You can also drop a dump folder, two folders, a vis.db or a compare CSV on this 
         <location filename="../app/studio/main.cpp" line="160"/>
         <source>written %1</source>
         <translation>written %1</translation>
-    </message>
-</context>
-<context>
-    <name>TrendHeatmap</name>
-    <message>
-        <location filename="../views/trend/trendheatmap.cpp" line="103"/>
-        <source>first divergence</source>
-        <translation>first divergence</translation>
-    </message>
-    <message>
-        <location filename="../views/trend/trendheatmap.cpp" line="172"/>
-        <location filename="../views/trend/trendheatmap.cpp" line="276"/>
-        <source>relative difference</source>
-        <translation>relative difference</translation>
-    </message>
-    <message>
-        <location filename="../views/trend/trendheatmap.cpp" line="264"/>
-        <source>no data (no row)</source>
-        <translation>no data (no row)</translation>
-    </message>
-    <message>
-        <location filename="../views/trend/trendheatmap.cpp" line="267"/>
-        <source>no data (NULL: NaN in the run)</source>
-        <translation>no data (NULL: NaN in the run)</translation>
-    </message>
-    <message>
-        <location filename="../views/trend/trendheatmap.cpp" line="276"/>
-        <source>value</source>
-        <translation>value</translation>
-    </message>
-    <message>
-        <location filename="../views/trend/trendheatmap.cpp" line="278"/>
-        <source>first divergence of this target</source>
-        <translation>first divergence of this target</translation>
-    </message>
-</context>
-<context>
-    <name>TrendLineChart</name>
-    <message>
-        <location filename="../views/trend/trendlinechart.cpp" line="235"/>
-        <source>NULL (NaN)</source>
-        <translation>NULL (NaN)</translation>
     </message>
 </context>
 </TS>

@@ -105,67 +105,67 @@
 <context>
     <name>GraphDiffView</name>
     <message>
-        <location filename="../views/graph/graphdiffview.cpp" line="83"/>
+        <location filename="../views/graph/graphdiffview.cpp" line="84"/>
         <source>Precision</source>
         <translation>精度</translation>
     </message>
     <message>
-        <location filename="../views/graph/graphdiffview.cpp" line="83"/>
+        <location filename="../views/graph/graphdiffview.cpp" line="84"/>
         <source>Overflow</source>
         <translation>溢出</translation>
     </message>
     <message>
-        <location filename="../views/graph/graphdiffview.cpp" line="86"/>
+        <location filename="../views/graph/graphdiffview.cpp" line="87"/>
         <source>Sync expand</source>
         <translation>同步展开</translation>
     </message>
     <message>
-        <location filename="../views/graph/graphdiffview.cpp" line="88"/>
+        <location filename="../views/graph/graphdiffview.cpp" line="89"/>
         <source>Expanding a node also expands its match on the other side</source>
         <translation>展开节点时同时展开另一侧的匹配节点</translation>
     </message>
     <message>
-        <location filename="../views/graph/graphdiffview.cpp" line="100"/>
+        <location filename="../views/graph/graphdiffview.cpp" line="101"/>
         <source>Fit</source>
         <translation>适应窗口</translation>
     </message>
     <message>
-        <location filename="../views/graph/graphdiffview.cpp" line="100"/>
+        <location filename="../views/graph/graphdiffview.cpp" line="101"/>
         <source>Fit both graphs to the window</source>
         <translation>将两侧图适应窗口大小</translation>
     </message>
     <message>
-        <location filename="../views/graph/graphdiffview.cpp" line="101"/>
+        <location filename="../views/graph/graphdiffview.cpp" line="102"/>
         <source>Levels</source>
         <translation>层级</translation>
     </message>
     <message>
-        <location filename="../views/graph/graphdiffview.cpp" line="101"/>
+        <location filename="../views/graph/graphdiffview.cpp" line="102"/>
         <source>Collapse all modules, or open them down to a depth</source>
         <translation>折叠所有模块，或展开到指定深度</translation>
     </message>
     <message>
-        <location filename="../views/graph/graphdiffview.cpp" line="105"/>
+        <location filename="../views/graph/graphdiffview.cpp" line="106"/>
         <source>Collapse all</source>
         <translation>全部折叠</translation>
     </message>
     <message>
-        <location filename="../views/graph/graphdiffview.cpp" line="107"/>
+        <location filename="../views/graph/graphdiffview.cpp" line="108"/>
         <source>Expand to depth %1</source>
         <translation>展开到第 %1 层</translation>
     </message>
     <message>
-        <location filename="../views/graph/graphdiffview.cpp" line="109"/>
+        <location filename="../views/graph/graphdiffview.cpp" line="110"/>
         <source>First divergence</source>
         <translation>首个分歧</translation>
     </message>
     <message>
-        <location filename="../views/graph/graphdiffview.cpp" line="109"/>
+        <location filename="../views/graph/graphdiffview.cpp" line="110"/>
         <source>Go to the first error-level node in execution order</source>
         <translation>按执行顺序跳转到第一个错误级节点</translation>
     </message>
     <message>
-        <location filename="../views/graph/graphdiffview.cpp" line="110"/>
+        <location filename="../views/graph/graphdiffview.cpp" line="111"/>
         <source>Click: select (the match is selected on the other side)
 Double-click: expand / collapse
 Drag empty space: pan; drag a node onto a node of the other side: match them
@@ -178,119 +178,119 @@ Ctrl+滚轮、W / S：缩放
 滚轮：滚动；A / D：左移 / 右移</translation>
     </message>
     <message>
-        <location filename="../views/graph/graphdiffview.cpp" line="133"/>
-        <location filename="../views/graph/graphdiffview.cpp" line="465"/>
+        <location filename="../views/graph/graphdiffview.cpp" line="136"/>
+        <location filename="../views/graph/graphdiffview.cpp" line="468"/>
         <source>Debug</source>
         <translation>调试侧</translation>
     </message>
     <message>
-        <location filename="../views/graph/graphdiffview.cpp" line="134"/>
-        <location filename="../views/graph/graphdiffview.cpp" line="467"/>
+        <location filename="../views/graph/graphdiffview.cpp" line="137"/>
+        <location filename="../views/graph/graphdiffview.cpp" line="470"/>
         <source>Bench</source>
         <translation>标杆侧</translation>
     </message>
     <message>
-        <location filename="../views/graph/graphdiffview.cpp" line="191"/>
-        <location filename="../views/graph/graphdiffview.cpp" line="253"/>
-        <location filename="../views/graph/graphdiffview.cpp" line="311"/>
-        <location filename="../views/graph/graphdiffview.cpp" line="330"/>
+        <location filename="../views/graph/graphdiffview.cpp" line="194"/>
+        <location filename="../views/graph/graphdiffview.cpp" line="256"/>
+        <location filename="../views/graph/graphdiffview.cpp" line="314"/>
+        <location filename="../views/graph/graphdiffview.cpp" line="333"/>
         <source>Laying out…</source>
         <translation>正在布局…</translation>
     </message>
     <message>
-        <location filename="../views/graph/graphdiffview.cpp" line="371"/>
+        <location filename="../views/graph/graphdiffview.cpp" line="374"/>
         <source>Locate matched node</source>
         <translation>定位匹配节点</translation>
     </message>
     <message>
-        <location filename="../views/graph/graphdiffview.cpp" line="373"/>
+        <location filename="../views/graph/graphdiffview.cpp" line="376"/>
         <source>Collapse</source>
         <translation>折叠</translation>
     </message>
     <message>
-        <location filename="../views/graph/graphdiffview.cpp" line="373"/>
+        <location filename="../views/graph/graphdiffview.cpp" line="376"/>
         <source>Expand</source>
         <translation>展开</translation>
     </message>
     <message>
-        <location filename="../views/graph/graphdiffview.cpp" line="374"/>
+        <location filename="../views/graph/graphdiffview.cpp" line="377"/>
         <source>Show details</source>
         <translation>显示详情</translation>
     </message>
     <message>
-        <location filename="../views/graph/graphdiffview.cpp" line="379"/>
+        <location filename="../views/graph/graphdiffview.cpp" line="382"/>
         <source>Unmatch</source>
         <translation>取消匹配</translation>
     </message>
     <message>
-        <location filename="../views/graph/graphdiffview.cpp" line="382"/>
+        <location filename="../views/graph/graphdiffview.cpp" line="385"/>
         <source>Copy name</source>
         <translation>复制名称</translation>
     </message>
     <message>
-        <location filename="../views/graph/graphdiffview.cpp" line="474"/>
+        <location filename="../views/graph/graphdiffview.cpp" line="477"/>
         <source>Nothing to export yet: the graph is not laid out</source>
         <translation>暂无可导出内容：图尚未完成布局</translation>
     </message>
     <message>
-        <location filename="../views/graph/graphdiffview.cpp" line="487"/>
+        <location filename="../views/graph/graphdiffview.cpp" line="490"/>
         <source>msprobe graph diff — step %1, rank %2</source>
         <translation>msprobe 图差异 — step %1，rank %2</translation>
     </message>
     <message>
-        <location filename="../views/graph/graphdiffview.cpp" line="487"/>
+        <location filename="../views/graph/graphdiffview.cpp" line="490"/>
         <source>msprobe graph — step %1, rank %2</source>
         <translation>msprobe 图 — step %1，rank %2</translation>
     </message>
     <message>
-        <location filename="../views/graph/graphdiffview.cpp" line="517"/>
+        <location filename="../views/graph/graphdiffview.cpp" line="520"/>
         <source>msprobe graph diff</source>
         <translation>msprobe 图差异</translation>
     </message>
     <message>
-        <location filename="../views/graph/graphdiffview.cpp" line="520"/>
-        <location filename="../views/graph/graphdiffview.cpp" line="526"/>
-        <location filename="../views/graph/graphdiffview.cpp" line="544"/>
+        <location filename="../views/graph/graphdiffview.cpp" line="523"/>
+        <location filename="../views/graph/graphdiffview.cpp" line="529"/>
+        <location filename="../views/graph/graphdiffview.cpp" line="547"/>
         <source>Cannot write %1</source>
         <translation>无法写入 %1</translation>
     </message>
     <message>
-        <location filename="../views/graph/graphdiffview.cpp" line="535"/>
+        <location filename="../views/graph/graphdiffview.cpp" line="538"/>
         <source>The picture is too large to render (%1 x %2)</source>
         <translation>图片过大，无法渲染（%1 x %2）</translation>
     </message>
     <message>
-        <location filename="../views/graph/graphdiffview.cpp" line="402"/>
+        <location filename="../views/graph/graphdiffview.cpp" line="405"/>
         <source>Data send</source>
         <translation>数据发送</translation>
     </message>
     <message>
-        <location filename="../views/graph/graphdiffview.cpp" line="83"/>
+        <location filename="../views/graph/graphdiffview.cpp" line="84"/>
         <source>Error magnitude</source>
         <translation>误差幅度</translation>
     </message>
     <message>
-        <location filename="../views/graph/graphdiffview.cpp" line="84"/>
+        <location filename="../views/graph/graphdiffview.cpp" line="85"/>
         <source>Colour nodes by precision level, by overflow level (needs a db made with -oc) or by error magnitude (the worst output relative error, or 1 - cosine, on a five-step scale)</source>
         <translation>按精度等级、溢出等级（需使用 -oc 生成的数据库）或误差幅度（输出的最大相对误差，或 1 - 余弦相似度，分五档）给节点着色</translation>
     </message>
     <message>
-        <location filename="../views/graph/graphdiffview.cpp" line="402"/>
+        <location filename="../views/graph/graphdiffview.cpp" line="405"/>
         <source>Data receive</source>
         <translation>数据接收</translation>
     </message>
     <message>
-        <location filename="../views/graph/graphdiffview.cpp" line="402"/>
+        <location filename="../views/graph/graphdiffview.cpp" line="405"/>
         <source>Data send-receive</source>
         <translation>数据发送-接收</translation>
     </message>
     <message>
-        <location filename="../views/graph/graphdiffview.cpp" line="94"/>
+        <location filename="../views/graph/graphdiffview.cpp" line="95"/>
         <source>Debug mini-map</source>
         <translation>调试侧缩略图</translation>
     </message>
     <message>
-        <location filename="../views/graph/graphdiffview.cpp" line="96"/>
+        <location filename="../views/graph/graphdiffview.cpp" line="97"/>
         <source>Bench mini-map</source>
         <translation>标杆侧缩略图</translation>
     </message>
@@ -498,7 +498,7 @@ Ctrl+滚轮、W / S：缩放
     </message>
     <message>
         <location filename="../app/studio/mainwindow.cpp" line="58"/>
-        <location filename="../app/studio/mainwindow_memory.cpp" line="75"/>
+        <location filename="../app/studio/mainwindow_memory.cpp" line="76"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
@@ -968,17 +968,17 @@ Ctrl+滚轮、W / S：缩放
         <location filename="../app/studio/mainwindow_actions.cpp" line="192"/>
         <location filename="../app/studio/mainwindow_actions.cpp" line="204"/>
         <location filename="../app/studio/mainwindow_parallel.cpp" line="51"/>
-        <location filename="../app/studio/mainwindow_trend.cpp" line="130"/>
+        <location filename="../app/studio/mainwindow_trend.cpp" line="131"/>
         <source>Written %1</source>
         <translation>已写入 %1</translation>
     </message>
     <message>
         <location filename="../app/studio/mainwindow_actions.cpp" line="194"/>
         <location filename="../app/studio/mainwindow_actions.cpp" line="206"/>
-        <location filename="../app/studio/mainwindow_memory.cpp" line="173"/>
+        <location filename="../app/studio/mainwindow_memory.cpp" line="184"/>
         <location filename="../app/studio/mainwindow_parallel.cpp" line="53"/>
-        <location filename="../app/studio/mainwindow_trend.cpp" line="121"/>
-        <location filename="../app/studio/mainwindow_trend.cpp" line="132"/>
+        <location filename="../app/studio/mainwindow_trend.cpp" line="122"/>
+        <location filename="../app/studio/mainwindow_trend.cpp" line="133"/>
         <source>Export failed</source>
         <translation>导出失败</translation>
     </message>
@@ -1009,78 +1009,78 @@ Ctrl+滚轮、W / S：缩放
         <translation>导出并行布局</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow_memory.cpp" line="30"/>
+        <location filename="../app/studio/mainwindow_memory.cpp" line="31"/>
         <source>Open memory dump</source>
         <translation>打开内存转储</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow_memory.cpp" line="31"/>
-        <location filename="../app/studio/mainwindow_memory.cpp" line="39"/>
+        <location filename="../app/studio/mainwindow_memory.cpp" line="32"/>
+        <location filename="../app/studio/mainwindow_memory.cpp" line="40"/>
         <source>msMemScope dumps (*.csv *.db);;All files (*)</source>
         <translation>msMemScope 转储 (*.csv *.db);;所有文件 (*)</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow_memory.cpp" line="38"/>
+        <location filename="../app/studio/mainwindow_memory.cpp" line="39"/>
         <source>Compare with memory dump</source>
         <translation>与内存转储比较</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow_memory.cpp" line="52"/>
+        <location filename="../app/studio/mainwindow_memory.cpp" line="53"/>
         <source>Memory timeline</source>
         <translation>内存时间线</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow_memory.cpp" line="75"/>
+        <location filename="../app/studio/mainwindow_memory.cpp" line="76"/>
         <source>Opening %1…</source>
         <translation>正在打开 %1…</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow_memory.cpp" line="102"/>
+        <location filename="../app/studio/mainwindow_memory.cpp" line="103"/>
         <source>Cannot open %1</source>
         <translation>无法打开 %1</translation>
     </message>
     <message numerus="yes">
-        <location filename="../app/studio/mainwindow_memory.cpp" line="121"/>
+        <location filename="../app/studio/mainwindow_memory.cpp" line="122"/>
         <source>%n operator(s) in the selected range</source>
         <translation>
             <numerusform>所选时间范围内有 %n 个算子</numerusform>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../app/studio/mainwindow_memory.cpp" line="129"/>
+        <location filename="../app/studio/mainwindow_memory.cpp" line="130"/>
         <source>%n operator(s) in the selected range; %1 graph node(s) call them</source>
         <translation>
             <numerusform>所选时间范围内有 %n 个算子；图中有 %1 个节点调用它们</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow_memory.cpp" line="157"/>
+        <location filename="../app/studio/mainwindow_memory.cpp" line="168"/>
         <source>No memory dump is open</source>
         <translation>未打开内存转储</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow_memory.cpp" line="160"/>
+        <location filename="../app/studio/mainwindow_memory.cpp" line="171"/>
         <source>The memory panel has nothing to export</source>
         <translation>内存面板没有可导出的内容</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow_memory.cpp" line="163"/>
+        <location filename="../app/studio/mainwindow_memory.cpp" line="174"/>
         <source>Cannot write %1: %2</source>
         <translation>无法写入 %1：%2</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow_memory.cpp" line="169"/>
+        <location filename="../app/studio/mainwindow_memory.cpp" line="180"/>
         <source>Export memory panel as CSV</source>
         <translation>将内存面板导出为 CSV</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow_memory.cpp" line="169"/>
+        <location filename="../app/studio/mainwindow_memory.cpp" line="180"/>
         <source>CSV files (*.csv)</source>
         <translation>CSV 文件 (*.csv)</translation>
     </message>
     <message>
         <location filename="../app/studio/mainwindow_trend.cpp" line="29"/>
-        <location filename="../app/studio/mainwindow_trend.cpp" line="102"/>
+        <location filename="../app/studio/mainwindow_trend.cpp" line="103"/>
         <source>Trend</source>
         <translation>趋势</translation>
     </message>
@@ -1131,29 +1131,29 @@ Ctrl+滚轮、W / S：缩放
         <translation>%1：没有打开的趋势数据库</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow_trend.cpp" line="105"/>
-        <location filename="../app/studio/mainwindow_trend.cpp" line="108"/>
-        <location filename="../app/studio/mainwindow_trend.cpp" line="111"/>
+        <location filename="../app/studio/mainwindow_trend.cpp" line="106"/>
+        <location filename="../app/studio/mainwindow_trend.cpp" line="109"/>
+        <location filename="../app/studio/mainwindow_trend.cpp" line="112"/>
         <source>Cannot write %1</source>
         <translation>无法写入 %1</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow_trend.cpp" line="115"/>
+        <location filename="../app/studio/mainwindow_trend.cpp" line="116"/>
         <source>%1: the file name must end in .png, .svg or .csv</source>
         <translation>%1：文件名须以 .png、.svg 或 .csv 结尾</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow_trend.cpp" line="121"/>
+        <location filename="../app/studio/mainwindow_trend.cpp" line="122"/>
         <source>No trend database is open.</source>
         <translation>没有打开的趋势数据库。</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow_trend.cpp" line="124"/>
+        <location filename="../app/studio/mainwindow_trend.cpp" line="125"/>
         <source>Export trend panel</source>
         <translation>导出趋势面板</translation>
     </message>
     <message>
-        <location filename="../app/studio/mainwindow_trend.cpp" line="125"/>
+        <location filename="../app/studio/mainwindow_trend.cpp" line="126"/>
         <source>PNG image (*.png);;SVG drawing (*.svg);;CSV of the heat-map cells (*.csv)</source>
         <translation>PNG 图片 (*.png);;SVG 矢量图 (*.svg);;热力图单元格 CSV (*.csv)</translation>
     </message>
@@ -1333,44 +1333,67 @@ Ctrl+滚轮、W / S：缩放
     </message>
 </context>
 <context>
+    <name>MemoryMinimap</name>
+    <message>
+        <location filename="../views/memory/memoryminimap.cpp" line="21"/>
+        <source>The whole capture: click to go there, drag to move the shown range, wheel to zoom</source>
+        <translation>整个采集：单击跳转到该处，拖动移动显示范围，滚轮缩放</translation>
+    </message>
+    <message>
+        <location filename="../views/memory/memoryminimap.cpp" line="105"/>
+        <source>overview</source>
+        <translation>概览</translation>
+    </message>
+</context>
+<context>
     <name>MemoryPanel</name>
     <message>
-        <location filename="../views/memory/memorypanel.cpp" line="35"/>
+        <location filename="../views/memory/memorypanel.cpp" line="38"/>
         <source>Owner</source>
         <translation>所有者</translation>
     </message>
     <message>
-        <location filename="../views/memory/memorypanel.cpp" line="35"/>
+        <location filename="../views/memory/memorypanel.cpp" line="38"/>
         <source>Bytes</source>
         <translation>字节</translation>
     </message>
     <message>
-        <location filename="../views/memory/memorypanel.cpp" line="35"/>
+        <location filename="../views/memory/memorypanel.cpp" line="38"/>
         <source>Blocks</source>
         <translation>内存块</translation>
     </message>
     <message>
-        <location filename="../views/memory/memorypanel.cpp" line="61"/>
+        <location filename="../views/memory/memorypanel.cpp" line="70"/>
+        <source>Density</source>
+        <translation>密度</translation>
+    </message>
+    <message>
+        <location filename="../views/memory/memorypanel.cpp" line="73"/>
+        <source>Where blocks are narrower than a pixel, show how full each byte band of the stack is (pale: a few bytes live, dark: all of them) rather than the extent of the blocks, so fragmentation shows without zooming.</source>
+        <translation>内存块窄于一个像素时，显示堆叠中每个字节带的占用程度（浅色：少量字节存活，深色：全部存活），而不是内存块的范围，无需放大即可看出碎片。</translation>
+    </message>
+    <message>
+        <location filename="../views/memory/memorypanel.cpp" line="84"/>
         <source>Timeline</source>
         <translation>时间线</translation>
     </message>
     <message>
-        <location filename="../views/memory/memorypanel.cpp" line="62"/>
+        <location filename="../views/memory/memorypanel.cpp" line="85"/>
         <source>Compare runs</source>
         <translation>比较运行</translation>
     </message>
     <message>
-        <location filename="../views/memory/memorypanel.cpp" line="110"/>
+        <location filename="../views/memory/memorypanel.cpp" line="134"/>
         <source>%1 — %2 blocks, %3 steps, %4 operators; peak %5 live at %6; %7 step leaks, %8 blocks alive at the end, %9 inefficient. Wheel: zoom, drag: pan, double click: whole capture.</source>
         <translation>%1 — %2 个内存块，%3 个 step，%4 个算子；峰值 %5（位于 %6）；%7 个 step 泄漏，%8 个内存块直到结束仍存活，%9 个低效。滚轮：缩放，拖动：平移，双击：显示全部。</translation>
     </message>
     <message>
-        <location filename="../views/memory/memorypanel.cpp" line="141"/>
+        <location filename="../views/memory/memorypanel.cpp" line="165"/>
         <source>Live at %1: %2 in %3 blocks, by owner</source>
         <translation>%1 时存活：%2，共 %3 个内存块，按所有者</translation>
     </message>
     <message>
-        <location filename="../views/memory/memorypanel.cpp" line="153"/>
+        <location filename="../views/memory/memorypanel.cpp" line="177"/>
         <source>(untagged)</source>
         <translation>（未标记）</translation>
     </message>
@@ -1378,61 +1401,96 @@ Ctrl+滚轮、W / S：缩放
 <context>
     <name>MemoryTimelineView</name>
     <message>
-        <location filename="../views/memory/memorytimelineview.cpp" line="278"/>
+        <location filename="../views/memory/memorytimelineview.cpp" line="308"/>
         <source>Open a memory dump (File → Open memory dump…)</source>
         <translation>请打开内存转储（文件 → 打开内存转储…）</translation>
     </message>
     <message>
-        <location filename="../views/memory/memorytimelineview.cpp" line="413"/>
+        <location filename="../views/memory/memorytimelinerender.cpp" line="166"/>
         <source>peak %1 at %2</source>
         <translation>峰值 %1，位于 %2</translation>
     </message>
     <message>
-        <location filename="../views/memory/memorytimelinedecor.cpp" line="50"/>
+        <location filename="../views/memory/memorytimelinedecor.cpp" line="63"/>
         <source>steps</source>
         <translation>step</translation>
     </message>
     <message>
-        <location filename="../views/memory/memorytimelinedecor.cpp" line="51"/>
+        <location filename="../views/memory/memorytimelinedecor.cpp" line="64"/>
         <source>operators</source>
         <translation>算子</translation>
     </message>
     <message>
-        <location filename="../views/memory/memorytimelinedecor.cpp" line="61"/>
+        <location filename="../views/memory/memorytimelinedecor.cpp" line="74"/>
         <source>marks</source>
         <translation>标记</translation>
     </message>
     <message numerus="yes">
-        <location filename="../views/memory/memorytimelinedecor.cpp" line="124"/>
+        <location filename="../views/memory/memorytimelinedecor.cpp" line="136"/>
         <source>block (%Ln blocks)</source>
         <translation>
             <numerusform>内存块（%Ln 个）</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../views/memory/memorytimelinedecor.cpp" line="125"/>
+        <location filename="../views/memory/memorytimelinedecor.cpp" line="139"/>
+        <source>sub-pixel blocks: share of each byte band live, 0–100 %</source>
+        <translation>亚像素内存块：各字节带存活比例 0–100 %</translation>
+    </message>
+    <message>
+        <location filename="../views/memory/memorytimelinedecor.cpp" line="139"/>
+        <source>band live 0–100 %</source>
+        <translation>字节带存活 0–100 %</translation>
+    </message>
+    <message>
+        <location filename="../views/memory/memorytimelinedecor.cpp" line="140"/>
         <source>step leak</source>
         <translation>step 泄漏</translation>
     </message>
     <message>
-        <location filename="../views/memory/memorytimelinedecor.cpp" line="126"/>
+        <location filename="../views/memory/memorytimelinedecor.cpp" line="141"/>
         <source>alive at the end (never freed)</source>
         <translation>结束时仍存活（从未释放）</translation>
     </message>
     <message>
-        <location filename="../views/memory/memorytimelinedecor.cpp" line="127"/>
+        <location filename="../views/memory/memorytimelinedecor.cpp" line="141"/>
+        <source>alive at the end</source>
+        <translation>结束时仍存活</translation>
+    </message>
+    <message>
+        <location filename="../views/memory/memorytimelinedecor.cpp" line="142"/>
         <source>inefficient (early, late or idle)</source>
         <translation>低效（过早申请、过晚释放或闲置）</translation>
     </message>
     <message>
-        <location filename="../views/memory/memorytimelinedecor.cpp" line="128"/>
+        <location filename="../views/memory/memorytimelinedecor.cpp" line="142"/>
+        <source>inefficient</source>
+        <translation>低效</translation>
+    </message>
+    <message>
+        <location filename="../views/memory/memorytimelinedecor.cpp" line="143"/>
         <source>live bytes (max per pixel)</source>
         <translation>存活字节（每像素最大值）</translation>
     </message>
     <message>
-        <location filename="../views/memory/memorytimelinedecor.cpp" line="130"/>
+        <location filename="../views/memory/memorytimelinedecor.cpp" line="143"/>
+        <source>live bytes</source>
+        <translation>存活字节</translation>
+    </message>
+    <message>
+        <location filename="../views/memory/memorytimelinedecor.cpp" line="145"/>
         <source>HAL blocks (no pool rows)</source>
         <translation>HAL 内存块（无内存池记录）</translation>
+    </message>
+    <message>
+        <location filename="../views/memory/memorytimelinedecor.cpp" line="145"/>
+        <source>HAL blocks</source>
+        <translation>HAL 内存块</translation>
+    </message>
+    <message>
+        <location filename="../views/memory/memorytimelinedensity.cpp" line="162"/>
+        <source>Bytes %1 – %2 of the stack: %3 % live on average over this pixel column</source>
+        <translation>堆叠中第 %1 – %2 字节：在此像素列内平均 %3 % 存活</translation>
     </message>
 </context>
 <context>
@@ -2310,111 +2368,153 @@ Ctrl+滚轮、W / S：缩放
     </message>
 </context>
 <context>
+    <name>TrendHeatmap</name>
+    <message>
+        <location filename="../views/trend/trendheatmap.cpp" line="113"/>
+        <source>first divergence</source>
+        <translation>首个分歧</translation>
+    </message>
+    <message>
+        <location filename="../views/trend/trendheatmap.cpp" line="182"/>
+        <location filename="../views/trend/trendheatmap.cpp" line="286"/>
+        <source>relative difference</source>
+        <translation>相对误差</translation>
+    </message>
+    <message>
+        <location filename="../views/trend/trendheatmap.cpp" line="274"/>
+        <source>no data (no row)</source>
+        <translation>无数据（无记录）</translation>
+    </message>
+    <message>
+        <location filename="../views/trend/trendheatmap.cpp" line="277"/>
+        <source>no data (NULL: NaN in the run)</source>
+        <translation>无数据（NULL：运行中为 NaN）</translation>
+    </message>
+    <message>
+        <location filename="../views/trend/trendheatmap.cpp" line="286"/>
+        <source>value</source>
+        <translation>值</translation>
+    </message>
+    <message>
+        <location filename="../views/trend/trendheatmap.cpp" line="288"/>
+        <source>first divergence of this target</source>
+        <translation>该目标的首个分歧</translation>
+    </message>
+</context>
+<context>
+    <name>TrendLineChart</name>
+    <message>
+        <location filename="../views/trend/trendlinechart.cpp" line="242"/>
+        <source>NULL (NaN)</source>
+        <translation>NULL (NaN)</translation>
+    </message>
+</context>
+<context>
     <name>TrendPanel</name>
     <message>
-        <location filename="../views/trend/trendpanel.cpp" line="188"/>
+        <location filename="../views/trend/trendpanel.cpp" line="189"/>
         <source>Metric</source>
         <translation>指标</translation>
     </message>
     <message>
-        <location filename="../views/trend/trendpanel.cpp" line="189"/>
+        <location filename="../views/trend/trendpanel.cpp" line="190"/>
         <source>Statistic</source>
         <translation>统计量</translation>
     </message>
     <message>
-        <location filename="../views/trend/trendpanel.cpp" line="190"/>
+        <location filename="../views/trend/trendpanel.cpp" line="191"/>
         <source>Dimension</source>
         <translation>维度</translation>
     </message>
     <message>
-        <location filename="../views/trend/trendpanel.cpp" line="191"/>
+        <location filename="../views/trend/trendpanel.cpp" line="192"/>
         <source>Value</source>
         <translation>取值</translation>
     </message>
     <message>
-        <location filename="../views/trend/trendpanel.cpp" line="192"/>
+        <location filename="../views/trend/trendpanel.cpp" line="193"/>
         <source>Tags (all must match)</source>
         <translation>标签（须全部匹配）</translation>
     </message>
     <message>
-        <location filename="../views/trend/trendpanel.cpp" line="193"/>
+        <location filename="../views/trend/trendpanel.cpp" line="194"/>
         <source>Heat-map mode</source>
         <translation>热力图模式</translation>
     </message>
     <message>
-        <location filename="../views/trend/trendpanel.cpp" line="194"/>
-        <location filename="../views/trend/trendpanel.cpp" line="371"/>
+        <location filename="../views/trend/trendpanel.cpp" line="195"/>
+        <location filename="../views/trend/trendpanel.cpp" line="398"/>
         <source>Step</source>
         <translation>Step</translation>
     </message>
     <message>
-        <location filename="../views/trend/trendpanel.cpp" line="195"/>
-        <location filename="../views/trend/trendpanel.cpp" line="371"/>
+        <location filename="../views/trend/trendpanel.cpp" line="196"/>
+        <location filename="../views/trend/trendpanel.cpp" line="398"/>
         <source>Rank</source>
         <translation>Rank</translation>
     </message>
     <message>
-        <location filename="../views/trend/trendpanel.cpp" line="196"/>
+        <location filename="../views/trend/trendpanel.cpp" line="197"/>
         <source>Module name</source>
         <translation>模块名</translation>
     </message>
     <message>
-        <location filename="../views/trend/trendpanel.cpp" line="197"/>
+        <location filename="../views/trend/trendpanel.cpp" line="198"/>
         <source>Continuous</source>
         <translation>渐变模式</translation>
     </message>
     <message>
-        <location filename="../views/trend/trendpanel.cpp" line="198"/>
+        <location filename="../views/trend/trendpanel.cpp" line="199"/>
         <source>Piecewise (3-sigma)</source>
         <translation>分段模式（3-sigma）</translation>
     </message>
     <message>
-        <location filename="../views/trend/trendpanel.cpp" line="199"/>
+        <location filename="../views/trend/trendpanel.cpp" line="200"/>
         <source>Filter tags…</source>
         <translation>过滤标签…</translation>
     </message>
     <message>
-        <location filename="../views/trend/trendpanel.cpp" line="200"/>
+        <location filename="../views/trend/trendpanel.cpp" line="201"/>
         <source>Difference (problem vs bench)</source>
         <translation>差异（问题侧对标杆侧）</translation>
     </message>
     <message>
-        <location filename="../views/trend/trendpanel.cpp" line="201"/>
+        <location filename="../views/trend/trendpanel.cpp" line="202"/>
         <source>Grey cells: no data (no row, or NULL: NaN in the run). Click a cell for its line; wheel zooms, drag pans.</source>
         <translation>灰色单元格：无数据（无记录，或 NULL：运行中为 NaN）。单击单元格查看其折线；滚轮缩放，拖动平移。</translation>
     </message>
     <message>
-        <location filename="../views/trend/trendpanel.cpp" line="202"/>
+        <location filename="../views/trend/trendpanel.cpp" line="203"/>
         <source>Clear lines</source>
         <translation>清空折线</translation>
     </message>
     <message>
-        <location filename="../views/trend/trendpanel.cpp" line="203"/>
+        <location filename="../views/trend/trendpanel.cpp" line="204"/>
         <source>Export…</source>
         <translation>导出…</translation>
     </message>
     <message>
-        <location filename="../views/trend/trendpanel.cpp" line="204"/>
+        <location filename="../views/trend/trendpanel.cpp" line="205"/>
         <source>No trend database open. Use File &gt; Open trend database…, or drop a *.trend.db, a monitor output folder or a dump folder here (two: problem and bench).</source>
         <translation>未打开趋势数据库。请使用 文件 &gt; 打开趋势数据库…，或将 *.trend.db、monitor 输出目录或 dump 目录拖放到此处（两个：问题侧和标杆侧）。</translation>
     </message>
     <message>
-        <location filename="../views/trend/trendpanel.cpp" line="320"/>
+        <location filename="../views/trend/trendpanel.cpp" line="327"/>
         <source>%1 (category %2)</source>
         <translation>%1（类别 %2）</translation>
     </message>
     <message>
-        <location filename="../views/trend/trendpanel.cpp" line="371"/>
+        <location filename="../views/trend/trendpanel.cpp" line="398"/>
         <source>Target id</source>
         <translation>目标 ID</translation>
     </message>
     <message>
-        <location filename="../views/trend/trendpanel.cpp" line="376"/>
+        <location filename="../views/trend/trendpanel.cpp" line="405"/>
         <source>%1: no divergence over %2 series (tolerance %3).</source>
         <translation>%1：%2 条序列均无分歧（容差 %3）。</translation>
     </message>
     <message>
-        <location filename="../views/trend/trendpanel.cpp" line="379"/>
+        <location filename="../views/trend/trendpanel.cpp" line="408"/>
         <source>First divergence (%1): %2 %3, rank %4, step %5, relative difference %6. Marked cells: each target&apos;s first divergent step.</source>
         <translation>首个分歧（%1）：%2 %3，rank %4，step %5，相对误差 %6。带标记的单元格：每个目标首次分歧的 step。</translation>
     </message>
@@ -2427,22 +2527,22 @@ Ctrl+滚轮、W / S：缩放
 <context>
     <name>TrendSource</name>
     <message>
-        <location filename="../app/studio/session/trendsource.cpp" line="105"/>
+        <location filename="../app/studio/session/trendsource.cpp" line="135"/>
         <source>%1 vs %2</source>
         <translation>%1 对比 %2</translation>
     </message>
     <message>
-        <location filename="../app/studio/session/trendsource.cpp" line="145"/>
+        <location filename="../app/studio/session/trendsource.cpp" line="178"/>
         <source>importing %1: %2 of %3</source>
         <translation>正在导入 %1：%2 / %3</translation>
     </message>
     <message>
-        <location filename="../app/studio/session/trendsource.cpp" line="280"/>
+        <location filename="../app/studio/session/trendsource.cpp" line="385"/>
         <source>problem %1</source>
         <translation>问题侧 %1</translation>
     </message>
     <message>
-        <location filename="../app/studio/session/trendsource.cpp" line="311"/>
+        <location filename="../app/studio/session/trendsource.cpp" line="416"/>
         <source>bench %1</source>
         <translation>标杆侧 %1</translation>
     </message>
@@ -2713,48 +2813,6 @@ You can also drop a dump folder, two folders, a vis.db or a compare CSV on this 
         <location filename="../app/studio/main.cpp" line="160"/>
         <source>written %1</source>
         <translation>已写入 %1</translation>
-    </message>
-</context>
-<context>
-    <name>TrendHeatmap</name>
-    <message>
-        <location filename="../views/trend/trendheatmap.cpp" line="103"/>
-        <source>first divergence</source>
-        <translation>首个分歧</translation>
-    </message>
-    <message>
-        <location filename="../views/trend/trendheatmap.cpp" line="172"/>
-        <location filename="../views/trend/trendheatmap.cpp" line="276"/>
-        <source>relative difference</source>
-        <translation>相对误差</translation>
-    </message>
-    <message>
-        <location filename="../views/trend/trendheatmap.cpp" line="264"/>
-        <source>no data (no row)</source>
-        <translation>无数据（无记录）</translation>
-    </message>
-    <message>
-        <location filename="../views/trend/trendheatmap.cpp" line="267"/>
-        <source>no data (NULL: NaN in the run)</source>
-        <translation>无数据（NULL：运行中为 NaN）</translation>
-    </message>
-    <message>
-        <location filename="../views/trend/trendheatmap.cpp" line="276"/>
-        <source>value</source>
-        <translation>值</translation>
-    </message>
-    <message>
-        <location filename="../views/trend/trendheatmap.cpp" line="278"/>
-        <source>first divergence of this target</source>
-        <translation>该目标的首个分歧</translation>
-    </message>
-</context>
-<context>
-    <name>TrendLineChart</name>
-    <message>
-        <location filename="../views/trend/trendlinechart.cpp" line="235"/>
-        <source>NULL (NaN)</source>
-        <translation>NULL (NaN)</translation>
     </message>
 </context>
 </TS>

@@ -3,10 +3,12 @@
 
 #include "memorycomparepanel.h"
 #include "memorycsv.h"
+#include "memoryminimap.h"
 #include "memorytimelineview.h"
 
 #include "memory/owners.h"
 
+#include <QCheckBox>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
@@ -21,6 +23,7 @@
 MemoryPanel::MemoryPanel(QWidget* parent)
     : QWidget(parent)
     , m_timeline(new MemoryTimelineView(this))
+    , m_minimap(new MemoryMinimap(this))
     , m_summary(new QLabel(this))
     , m_decompositionTitle(new QLabel(this))
     , m_decomposition(new QTreeWidget(this))
@@ -47,7 +50,16 @@ MemoryPanel::MemoryPanel(QWidget* parent)
 
     auto* timelinePage = new QWidget(this);
     auto* splitter = new QSplitter(Qt::Horizontal, timelinePage);
-    splitter->addWidget(m_timeline);
+    // The overview strip under the timeline, sharing its time axis: each follows the other's range.
+    auto* plotColumn = new QWidget(timelinePage);
+    auto* plotLayout = new QVBoxLayout(plotColumn);
+    plotLayout->setContentsMargins(0, 0, 0, 0);
+    plotLayout->setSpacing(0);
+    plotLayout->addWidget(m_timeline, 1);
+    plotLayout->addWidget(m_minimap);
+    connect(m_timeline, &MemoryTimelineView::timeRangeChanged, m_minimap, &MemoryMinimap::setVisibleRange);
+    connect(m_minimap, &MemoryMinimap::rangeRequested, m_timeline, &MemoryTimelineView::setTimeRange);
+    splitter->addWidget(plotColumn);
     splitter->addWidget(side);
     splitter->setStretchFactor(0, 4);
     splitter->setStretchFactor(1, 1);
@@ -55,7 +67,18 @@ MemoryPanel::MemoryPanel(QWidget* parent)
 
     auto* pageLayout = new QVBoxLayout(timelinePage);
     pageLayout->setContentsMargins(0, 0, 0, 0);
-    pageLayout->addWidget(m_summary);
+    auto* density = new QCheckBox(tr("Density"), timelinePage);
+    density->setObjectName(QStringLiteral("memoryDensity"));
+    density->setChecked(m_timeline->densityShown());
+    density->setToolTip(tr("Where blocks are narrower than a pixel, show how full each byte band of the stack is (pale: a few "
+                           "bytes live, dark: all of them) rather than the extent of the blocks, so fragmentation shows "
+                           "without zooming."));
+    connect(density, &QCheckBox::toggled, m_timeline, &MemoryTimelineView::setDensityShown);
+    connect(m_timeline, &MemoryTimelineView::densityShownChanged, density, &QCheckBox::setChecked);
+    auto* summaryRow = new QHBoxLayout;
+    summaryRow->addWidget(m_summary, 1);
+    summaryRow->addWidget(density, 0, Qt::AlignTop);
+    pageLayout->addLayout(summaryRow);
     pageLayout->addWidget(splitter, 1);
     m_tabs->setDocumentMode(true);
     m_tabs->addTab(timelinePage, tr("Timeline"));
@@ -93,6 +116,7 @@ void MemoryPanel::setDocuments(std::shared_ptr<const msprobe::studio::MemoryDocu
     if (document == m_document)
         return;
     m_document = std::move(document);
+    m_minimap->setDocument(m_document);
     m_timeline->setDocument(m_document);
     m_decomposition->clear();
     if (!m_document) {

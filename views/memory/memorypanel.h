@@ -12,6 +12,7 @@
 #include <memory>
 
 class MemoryComparePanel;
+class MemoryMinimap;
 class MemoryTimelineView;
 class QLabel;
 class QTabWidget;
@@ -33,6 +34,7 @@ public:
     // the compared runs' differing blocks.
     QString csv() const;
     MemoryTimelineView* timeline() const { return m_timeline; }
+    MemoryMinimap* minimap() const { return m_minimap; }
     QTreeWidget* decomposition() const { return m_decomposition; }
     // Decomposes the live blocks at trace timestamp tsNs now (the cursor does this after a short pause).
     void showDecompositionAt(std::int64_t tsNs);
@@ -40,6 +42,7 @@ public:
 private:
     std::shared_ptr<const msprobe::studio::MemoryDocument> m_document;
     MemoryTimelineView* m_timeline;
+    MemoryMinimap* m_minimap;
     QLabel* m_summary;
     QLabel* m_decompositionTitle;
     QTreeWidget* m_decomposition;

@@ -121,25 +121,49 @@ void MemoryTimelineView::paintAxes(QPainter& painter) const
 
 void MemoryTimelineView::paintLegend(QPainter& painter) const
 {
+    // With the density drawn, its colour scale comes first; when the items do not fit in one row, their short
+    // labels are used.
     const QFontMetricsF metrics(font());
+    const auto& timeline = m_document->timeline;
+    const bool density = m_frame && !m_frame->columns.density.empty();
+    enum class Swatch { Box, Line, Scale };
+    struct Item {
+        QColor colour;
+        QString label, shortLabel;
+        Swatch swatch;
+    };
+    std::vector<Item> items;
+    const QString blocks = tr("block (%Ln blocks)", nullptr, static_cast<int>(timeline.blocks.size()));
+    items.push_back({ paletteColour(0), blocks, blocks, Swatch::Box });
+    if (density)
+        items.push_back({ {}, tr("sub-pixel blocks: share of each byte band live, 0–100 %"), tr("band live 0–100 %"), Swatch::Scale });
+    items.push_back({ kLeakColour, tr("step leak"), tr("step leak"), Swatch::Box });
+    items.push_back({ kAliveColour, tr("alive at the end (never freed)"), tr("alive at the end"), Swatch::Box });
+    items.push_back({ kInefficientColour, tr("inefficient (early, late or idle)"), tr("inefficient"), Swatch::Box });
+    items.push_back({ palette().color(QPalette::Text), tr("live bytes (max per pixel)"), tr("live bytes"), Swatch::Line });
+    if (timeline.halShown)
+        items.push_back({ palette().color(QPalette::Mid), tr("HAL blocks (no pool rows)"), tr("HAL blocks"), Swatch::Line });
+    constexpr double kScaleWidth = 48;
+    auto swatchWidth = [](const Item& item) { return item.swatch == Swatch::Scale ? kScaleWidth : 14.0; };
+    double longWidth = 0;
+    for (const auto& item : items)
+        longWidth += swatchWidth(item) + 4 + metrics.horizontalAdvance(item.label) + 16;
+    const bool shortLabels = longWidth > width() - kLeft - kRight;
     double x = kLeft;
     const double y = 6;
-    auto item = [&](const QColor& colour, const QString& label, bool line) {
-        if (line)
-            painter.fillRect(QRectF(x, y + 6, 14, 2), colour);
-        else
-            painter.fillRect(QRectF(x, y + 1, 14, 12), colour);
+    for (const auto& item : items) {
+        const double swatch = swatchWidth(item);
+        if (item.swatch == Swatch::Line) {
+            painter.fillRect(QRectF(x, y + 6, swatch, 2), item.colour);
+        } else if (item.swatch == Swatch::Box) {
+            painter.fillRect(QRectF(x, y + 1, swatch, 12), item.colour);
+        } else {
+            for (int i = 0; i < static_cast<int>(swatch); ++i)
+                painter.fillRect(QRectF(x + i, y + 1, 1, 12), densityColour(i / (swatch - 1)));
+        }
+        const QString& label = shortLabels ? item.shortLabel : item.label;
         painter.setPen(palette().color(QPalette::Text));
-        painter.drawText(QPointF(x + 18, y + metrics.ascent()), label);
-        x += 18 + metrics.horizontalAdvance(label) + 16;
-    };
-    const auto& timeline = m_document->timeline;
-    item(paletteColour(0), tr("block (%Ln blocks)", nullptr, static_cast<int>(timeline.blocks.size())), false);
-    item(kLeakColour, tr("step leak"), false);
-    item(kAliveColour, tr("alive at the end (never freed)"), false);
-    item(kInefficientColour, tr("inefficient (early, late or idle)"), false);
-    item(palette().color(QPalette::Text), tr("live bytes (max per pixel)"), true);
-    if (timeline.halShown)
-        item(palette().color(QPalette::Mid), tr("HAL blocks (no pool rows)"), true);
+        painter.drawText(QPointF(x + swatch + 4, y + metrics.ascent()), label);
+        x += swatch + 4 + metrics.horizontalAdvance(label) + 16;
+    }
 }
-

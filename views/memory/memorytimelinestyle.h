@@ -3,7 +3,10 @@
 // tick helpers. Internal to views/memory.
 #pragma once
 
+#include "memorydocument.h"
+
 #include <QColor>
+#include <QRectF>
 #include <QString>
 
 #include <algorithm>
@@ -49,5 +52,18 @@ inline double niceStep(double span, int ticks)
     return 10 * power;
 }
 
+// blockRect with the plot's geometry computed once per frame rather than four times per block.
+struct BlockMapper {
+    double left, bottom, t0, xScale, yScale;
+    std::int64_t origin;
+    QRectF rect(const msprobe::studio::TimelineBlock& b) const
+    {
+        const double x0 = left + (static_cast<double>(b.startNs - origin) - t0) * xScale;
+        const double x1 = left + (static_cast<double>(b.endNs - origin) - t0) * xScale;
+        const double yLow = bottom - static_cast<double>(b.offset) * yScale;
+        const double yHigh = bottom - static_cast<double>(b.offset + b.size) * yScale;
+        return QRectF(QPointF(x0, yHigh), QPointF(x1, yLow));
+    }
+};
 
 } // namespace msprobe::views::memorytimeline

@@ -4,7 +4,9 @@
 // (the column's highest and lowest byte, its leak/inefficient marks); zoomed out past kExactBlockBudget visible
 // blocks, each column is drawn from the document's precomputed level-of-detail buckets (the envelope of the
 // blocks alive in it) with the marked blocks drawn over it. The live-bytes curve keeps each column's maximum, so
-// zooming out never hides a peak. Lanes for steps, outermost operators and mstx marks/ranges run under the plot. Wheel zooms the time
+// zooming out never hides a peak. With the density shown (the default), the blocks narrower than a pixel are not
+// drawn as one extent per column but as how full each byte band is in it (memoryloddensity.h), on a colour scale from
+// pale (a few bytes of the band live) to dark (all of them), so fragmentation shows without zooming. Lanes for steps, outermost operators and mstx marks/ranges run under the plot. Wheel zooms the time
 // axis around the cursor, dragging pans, a double click shows the whole capture; hovering a block shows its
 // size, address, operator, owner, step, times, why it is highlighted, and (when the dump has them) the module
 // and call stacks of its allocation. Shift+drag (or a right-button drag)
@@ -17,6 +19,7 @@
 #include <QImage>
 #include <QWidget>
 
+#include <algorithm>
 #include <memory>
 #include <optional>
 #include <vector>
@@ -71,14 +74,30 @@ public:
         std::vector<double> allocatedBytes; // and their bytes
         bool aggregated = false;
         std::size_t exactBlocks = 0, aggregatedBlocks = 0; // blocks drawn one by one, and merged into columns
+        // With the density shown: per column, per byte band (column-major, kDensityBands each) the fraction of
+        // the band's bytes live on average over the column; empty when the frame draws the envelope.
+        std::vector<float> density;
+        std::int64_t densityBandBytes = 0;
+        bool densityFromLod = false; // from the document's pyramid rather than the visible blocks
     };
     Columns columns(Detail detail = Detail::Automatic) const;
+
+    // Density of the blocks narrower than a pixel (on by default). Columns::density is filled when it is shown and
+    // the frame has such blocks: from the document's density pyramid when its leaves are no wider than a pixel,
+    // from the visible blocks otherwise.
+    void setDensityShown(bool shown);
+    bool densityShown() const { return m_densityShown; }
+    // The colour of a band `fraction` (0..1) full, over this view's background.
+    QColor densityColour(double fraction) const;
+    // "12.0–16.0 MiB: 37 % live": the band under pos in the frame's density, "" where none is drawn.
+    QString densityToolTip(const QPointF& pos) const;
 
     // The timeline.blocks index under pos (the smallest block when several are within half a pixel), if any.
     std::optional<std::size_t> blockAt(const QPointF& pos) const;
     QString blockToolTip(std::size_t index) const;
 
 signals:
+    void densityShownChanged(bool shown);
     // The trace timestamp under the mouse, for the decomposition at the cursor.
     void cursorTimeChanged(qint64 tsNs);
     void timeRangeChanged(double beginNs, double endNs);
@@ -110,6 +129,9 @@ private:
     void forEachBlockIn(double t0, double t1, Fn&& fn) const;
     bool aggregatedColumns(Columns& out) const;
     void exactColumns(Columns& out) const;
+    void densityColumns(Columns& out) const; // memorytimelinedensity.cpp
+    void fillDensity(QImage& layer, const Columns& columns) const;
+    bool marksDrawnApart() const { return m_markedBlocks.size() <= 4 * kExactBlockBudget; }
     QColor blockColour(const msprobe::studio::TimelineBlock& block) const;
     double bytesTop() const;
 
@@ -119,6 +141,7 @@ private:
     std::vector<std::uint32_t> m_markedBlocks; // blocks with marks, drawn one by one over aggregated columns
     std::int64_t m_origin = 0;
     double m_t0 = 0, m_t1 = 1;
+    bool m_densityShown = true;
     std::optional<double> m_dragX, m_selectAnchorX;
     std::optional<std::pair<std::int64_t, std::int64_t>> m_selection;
     double m_cursorX = -1;
@@ -127,6 +150,7 @@ private:
         QSize size;
         const void* document;
         QRgb background;
+        bool density;
         bool operator==(const FrameKey&) const = default;
     };
     struct Frame {
@@ -136,3 +160,22 @@ private:
     };
     mutable std::optional<Frame> m_frame; // the last frame's blocks, reused while only the cursor moves
 };
+
+// (In the header: the painting files visit blocks too.)
+template<typename Fn>
+void MemoryTimelineView::forEachBlockIn(double t0, double t1, Fn&& fn) const
+{
+    const auto& blocks = m_document->timeline.blocks;
+    auto visible = [&](const msprobe::studio::TimelineBlock& b) {
+        return static_cast<double>(b.endNs - m_origin) >= t0 && static_cast<double>(b.startNs - m_origin) <= t1;
+    };
+    for (std::uint32_t i : m_longBlocks)
+        if (visible(blocks[i]))
+            fn(blocks[i]);
+    const double from = t0 - static_cast<double>(m_shortSpanNs);
+    auto it = std::lower_bound(blocks.begin(), blocks.end(), from,
+        [this](const msprobe::studio::TimelineBlock& b, double t) { return static_cast<double>(b.startNs - m_origin) < t; });
+    for (; it != blocks.end() && static_cast<double>(it->startNs - m_origin) <= t1; ++it)
+        if (it->endNs - it->startNs <= m_shortSpanNs && visible(*it))
+            fn(*it);
+}

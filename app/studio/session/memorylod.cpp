@@ -116,6 +116,7 @@ TimelineLod buildTimelineLod(const MemoryTimeline& timeline)
     for (std::size_t l = 1; l < levelCount; ++l)
         for (std::size_t i = 0; i < lod.levels[l].size(); ++i)
             lod.levels[l][i].liveMax = std::max(lod.levels[l - 1][2 * i].liveMax, lod.levels[l - 1][2 * i + 1].liveMax);
+    lod.density = buildBandDensity(timeline.blocks, timeline.beginNs, timeline.endNs, timeline.stackTop, std::min(leaves, TimelineLod::kDensityLeaves));
     return lod;
 }
 

@@ -8,6 +8,8 @@
 // its top only on the O(k) buckets that cover its span exactly, and two passes spread it to every bucket.
 #pragma once
 
+#include "memoryloddensity.h"
+
 #include <cstdint>
 #include <limits>
 #include <vector>
@@ -30,13 +32,16 @@ struct LodBucket {
 struct TimelineLod {
     double leafNs = 1; // width of a level-0 bucket
     std::vector<std::vector<LodBucket>> levels; // levels[l] has leafCount >> l buckets; empty: no blocks
+    BandDensity density; // how full each byte band is, over at most kDensityLeaves leaves
+    static constexpr std::size_t kDensityLeaves = std::size_t(1) << 14;
 
     bool empty() const { return levels.empty(); }
     std::size_t leafCount() const { return levels.empty() ? 0 : levels.front().size(); }
     double bucketNs(std::size_t level) const { return leafNs * static_cast<double>(std::size_t(1) << level); }
 };
 
-// Leaves: the power of two at or above the number of blocks, between 4096 and 2^18.
+// Leaves: the power of two at or above the number of blocks, between 4096 and 2^18 (the density's: at most 2^14, 128
+// bands each; finer frames compute their density from the blocks they show).
 TimelineLod buildTimelineLod(const MemoryTimeline& timeline);
 
 } // namespace msprobe::studio

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "memorystacks.h"
 
+#include "memorydbstacks.h"
+
 #include <algorithm>
 #include <cctype>
 #include <cstring>
@@ -51,6 +53,15 @@ std::string lower(std::string text)
 
 std::shared_ptr<const CallStackIndex> CallStackIndex::build(const std::filesystem::path& file, const std::atomic<bool>* cancel)
 {
+    if (DatabaseStackRows::isDatabase(file)) {
+        auto rows = DatabaseStackRows::build(file, cancel);
+        if (!rows)
+            return nullptr;
+        auto index = std::make_shared<CallStackIndex>();
+        index->m_file = file;
+        index->m_database = std::move(rows);
+        return index;
+    }
     std::ifstream in(file, std::ios::binary);
     std::vector<std::string> cells;
     if (!in || !readRecord(in, cells))
@@ -95,6 +106,8 @@ std::shared_ptr<const CallStackIndex> CallStackIndex::build(const std::filesyste
 
 CallStacks CallStackIndex::stacksAt(std::uint64_t line) const
 {
+    if (m_database)
+        return m_database->stacksAt(line);
     CallStacks out;
     if (line == 0 || (line - 1) / kStride >= m_offsets.size())
         return out;

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 // Call stacks of a msMemScope CSV dump, read on demand: core's reader leaves the two stack columns out (millions
 // of multi-line cells would dwarf the events), so the loading thread keeps where every 256th line of the file
-// starts, and hovering a block reads just its MALLOC row again. Only for CSV files whose first rows carry a stack.
+// starts, and hovering a block reads just its MALLOC row again. Only for dumps whose first rows carry a stack; a .db
+// dump's stacks are read from its table (memorydbstacks.h).
 #pragma once
 
 #include <atomic>
@@ -14,16 +15,19 @@
 
 namespace msprobe::studio {
 
+class DatabaseStackRows;
+
 struct CallStacks {
     std::string python, c; // the cells as written: one frame per line, innermost first; "" when none
 };
 
 class CallStackIndex {
 public:
-    // nullptr unless `file` is a CSV dump with both stack columns and a stack in one of its first rows.
+    // nullptr unless `file` is a CSV (or .db) dump with both stack columns and a stack in one of its first rows.
     static std::shared_ptr<const CallStackIndex> build(const std::filesystem::path& file, const std::atomic<bool>* cancel = nullptr);
 
-    // The stack cells of the record starting on `line` (1-based, as MemEvent::line); empty when out of the file.
+    // The stack cells of the record starting on `line` (1-based, as MemEvent::line: a .db's row number); empty when
+    // out of the file.
     CallStacks stacksAt(std::uint64_t line) const;
 
 private:
@@ -31,6 +35,7 @@ private:
     std::filesystem::path m_file;
     std::vector<std::uint64_t> m_offsets; // m_offsets[k]: byte where line 1 + k * kStride starts
     std::size_t m_pythonColumn = 0, m_cColumn = 0;
+    std::shared_ptr<const DatabaseStackRows> m_database; // set for a .db dump, which keeps no offsets
 };
 
 // The module of a backtrace_symbols() frame: "libtorch_cpu.so" for "/usr/lib/libtorch_cpu.so(_ZN3foo+0x1c) [0x7f00]";
