@@ -327,6 +327,33 @@ private slots:
         QVERIFY(message.find('\x1b') == std::string::npos);
     }
 
+    // A NUL byte inside a piece of a file read in pieces (entries end around it, so the piece is cut and parsed
+    // rather than widened) is named at its byte, as a whole read names it.
+    void nulInsideACutPieceOfAFile()
+    {
+        std::string text = "{\n \"task\": \"statistics\",\n \"data\": {\n";
+        for (int i = 0; i < 40; ++i)
+            text += "  \"Torch.e." + std::to_string(i) + ".forward\": {\n   \"output\": []\n  },\n";
+        text += "  \"Torch.z.0.forward\": {}\n }\n}\n";
+        const std::size_t at = text.find("Torch.e.25") + 3;
+        text[at] = '\0';
+        QTemporaryDir dir;
+        const std::filesystem::path file = std::filesystem::path(dir.path().toStdString()) / "dump.json";
+        writeFile(file, text);
+        for (std::size_t pieceBytes : { std::size_t(96), kWhole }) {
+            const std::size_t previous = dump::detail::setDumpJsonChunkBytesForTesting(pieceBytes);
+            std::string message;
+            try {
+                dump::readDumpJson(file);
+            } catch (const support::Error& error) {
+                message = error.what();
+            }
+            dump::detail::setDumpJsonChunkBytesForTesting(previous);
+            QVERIFY2(message.starts_with(file.string() + ": byte " + std::to_string(at) + " (line 79, column 7)"), message.c_str());
+            QVERIFY2(message.find("a NUL byte") != std::string::npos, message.c_str());
+        }
+    }
+
     // A large file of NUL bytes (a preallocated file never written) is refused without reading it into memory.
     void nulFilledFileIsRefusedCheaply()
     {

@@ -16,17 +16,40 @@ std::size_t g_chunkBytes = std::size_t(1) << 20;
 
 namespace {
 
-// A string value exactly as get_string() gives it, and consumed the same way; read in place when it
-// has no escape, which saves simdjson's copy.
-simdjson::error_code stringOf(od::value& v, std::string_view& out)
+// The closing quote of a string whose text (just past its opening quote) starts at `from`, or nullptr when
+// a backslash comes first (an escape: read the slow way) or the text ends first. Eight bytes at a time: the
+// text is followed by simdjson's padding, so a word that starts before `end` can be read whole; the lowest
+// byte equal to '"' or '\\' decides.
+const char* closingQuote(const char* from, const char* end)
 {
-    const std::string_view token = v.raw_json_token(); // the string and the spaces after it
-    const std::size_t close = token.find_last_not_of(" \t\n\r");
-    if (token.size() >= 2 && token.front() == '"' && close != std::string_view::npos && close > 0 && token[close] == '"') {
-        const std::string_view inner = token.substr(1, close - 1);
+    constexpr std::uint64_t kOnes = 0x0101010101010101ull, kHighs = 0x8080808080808080ull;
+    const auto zeroBytes = [](std::uint64_t word) { return (word - kOnes) & ~word & kHighs; };
+    for (const char* p = from; p < end; p += 8) {
+        std::uint64_t word;
+        std::memcpy(&word, p, sizeof word);
+        const std::uint64_t quote = zeroBytes(word ^ (kOnes * '"'));
+        const std::uint64_t backslash = zeroBytes(word ^ (kOnes * '\\'));
+        if ((quote | backslash) == 0)
+            continue;
+        const int quoteAt = quote ? std::countr_zero(quote) : 64;
+        const int backslashAt = backslash ? std::countr_zero(backslash) : 64;
+        if (backslashAt < quoteAt)
+            return nullptr;
+        const char* close = p + quoteAt / 8;
+        return close < end ? close : nullptr;
+    }
+    return nullptr;
+}
+
+// A string value exactly as get_string() gives it, and consumed the same way; read in place when it
+// has no escape, which saves simdjson's copy. `end` is the end of the text.
+simdjson::error_code stringOf(od::value& v, std::string_view& out, const char* end)
+{
+    const char* token = v.raw_json_token().data();
+    if (*token == '"') {
         od::raw_json_string consumed;
-        if (inner.find('\\') == std::string_view::npos && !v.get_raw_json_string().get(consumed)) {
-            out = inner;
+        if (const char* close = closingQuote(token + 1, end); close && !v.get_raw_json_string().get(consumed)) {
+            out = { token + 1, static_cast<std::size_t>(close - token - 1) };
             return simdjson::SUCCESS;
         }
     }
@@ -204,27 +227,9 @@ void DumpBuilder::reportProgress()
 // A key exactly as unescaped_key() gives it; read in place when it has no escape.
 std::string_view DumpBuilder::keyOf(od::field& field)
 {
-    // Eight bytes at a time (the text is followed by simdjson's padding, so a word that starts before
-    // its end can be read whole): the lowest byte equal to '"' or '\\' decides.
-    constexpr std::uint64_t kOnes = 0x0101010101010101ull, kHighs = 0x8080808080808080ull;
-    const auto zeroBytes = [](std::uint64_t word) { return (word - kOnes) & ~word & kHighs; };
     const char* const raw = field.key().raw();
-    for (const char* p = raw; p < m_base + m_size; p += 8) {
-        std::uint64_t word;
-        std::memcpy(&word, p, sizeof word);
-        const std::uint64_t quote = zeroBytes(word ^ (kOnes * '"'));
-        const std::uint64_t backslash = zeroBytes(word ^ (kOnes * '\\'));
-        if ((quote | backslash) == 0)
-            continue;
-        const int quoteAt = quote ? std::countr_zero(quote) : 64;
-        const int backslashAt = backslash ? std::countr_zero(backslash) : 64;
-        if (backslashAt < quoteAt)
-            break;
-        const char* end = p + quoteAt / 8;
-        if (end >= m_base + m_size)
-            break;
-        return { raw, static_cast<std::size_t>(end - raw) };
-    }
+    if (const char* close = closingQuote(raw, m_base + m_size))
+        return { raw, static_cast<std::size_t>(close - raw) };
     return field.unescaped_key().value();
 }
 
@@ -295,12 +300,30 @@ void DumpBuilder::readContainerObject(od::object& object, support::StringId key,
     std::array<support::StringId, kSeen> seen {};
     std::size_t keys = 0;
     bool repeated = false;
+    // A leaf whose first key is "type" (as msprobe writes every leaf) is read in the same pass.
+    LeafFields leaf;
+    bool leafInPlace = false;
     for (auto fieldResult : object) {
         od::field field = takeField(fieldResult);
-        std::string_view fieldKey = keyOf(field);
-        if (mayBeLeaf && (fieldKey == "type" || fieldKey == "class_type")) {
+        if (leafInPlace) {
+            readLeafField(field, leaf, depth, /*insideP2P=*/false);
+            continue;
+        }
+        // Most keys are told from their raw bytes (no escapes to look for).
+        const LeafKeyPattern* known = mayBeLeaf ? leafKeyAt(field.key().raw(), m_base + m_size) : nullptr;
+        const std::string_view fieldKey = known ? known->name : keyOf(field);
+        const bool typeKey = known ? known->key == LeafKey::Type || known->key == LeafKey::ClassType
+                                   : mayBeLeaf && (fieldKey == "type" || fieldKey == "class_type");
+        if (typeKey) {
             od::json_type type;
             if (!field.value().type().get(type) && type == od::json_type::string) {
+                if (keys == 0 && known) { // (an escaped key was consumed by unescaped_key(): read again below)
+                    m_out.nodes.pop_back();
+                    startLeaf();
+                    leafInPlace = true;
+                    readLeafField(field, leaf, depth, /*insideP2P=*/false);
+                    continue;
+                }
                 isLeaf = true;
                 break;
             }
@@ -312,6 +335,10 @@ void DumpBuilder::readContainerObject(od::object& object, support::StringId key,
             seen[keys] = childKey;
         ++keys;
         readValue(field.value(), childKey, depth + 1);
+    }
+    if (leafInPlace) {
+        finishLeaf(leaf, key);
+        return;
     }
     if (!isLeaf) {
         closeContainer(index);
@@ -330,10 +357,20 @@ void DumpBuilder::readContainerObject(od::object& object, support::StringId key,
 void DumpBuilder::readLeaf(od::object& object, support::StringId key, int depth)
 {
     LeafFields leaf;
-    m_shape.clear();
-    const auto extrasBegin = static_cast<std::uint32_t>(m_out.extras.size());
-    m_leafExtrasBegin = extrasBegin;
+    startLeaf();
     readLeafFields(object, leaf, depth, /*insideP2P=*/false);
+    finishLeaf(leaf, key);
+}
+
+void DumpBuilder::startLeaf()
+{
+    m_shape.clear();
+    m_leafExtrasBegin = m_out.extras.size();
+}
+
+void DumpBuilder::finishLeaf(const LeafFields& leaf, support::StringId key)
+{
+    const auto extrasBegin = static_cast<std::uint32_t>(m_leafExtrasBegin);
     // An empty range is always {0, 0}, so a whole read and a read in pieces give identical models.
     const auto extrasCount = static_cast<std::uint32_t>(m_out.extras.size() - extrasBegin);
     const ExtrasRange extras = extrasCount == 0 ? ExtrasRange {} : ExtrasRange { extrasBegin, extrasCount };
@@ -371,82 +408,87 @@ void DumpBuilder::readLeafFields(od::object& object, LeafFields& leaf, int depth
 {
     for (auto fieldResult : object) {
         od::field field = takeField(fieldResult);
-        m_pos = field.key().raw();
-        const LeafKeyPattern* known = leafKeyAt(m_pos, m_base + m_size);
-        const std::string_view k = known ? known->name : keyOf(field);
-        if (!known)
-            known = leafKeyNamed(k);
-        od::value v = field.value();
-        switch (known ? known->key : LeafKey::Other) {
-        case LeafKey::Type: {
-            std::string_view text;
-            if (stringOf(v, text))
-                addExtra(k, v, depth);
-            else
-                leaf.type = text;
-            continue;
-        }
-        case LeafKey::ClassType:
-            if (insideP2P)
-                break;
-            {
-                std::string_view text;
-                if (!v.get_string().get(text) && text == "torch.distributed.P2POp") {
-                    leaf.isP2P = true;
-                    if (leaf.type.empty())
-                        leaf.type = text;
-                }
-                addExtraText(k, std::string(text));
-            }
-            continue;
-        case LeafKey::Tensor:
-            if (!leaf.isP2P || insideP2P)
-                break;
-            {
-                od::object inner;
-                if (v.get_object().get(inner))
-                    failAt(m_pos, "the P2POp \"tensor\" must be an object");
-                leaf.type = {};
-                readLeafFields(inner, leaf, depth + 1, true);
-            }
-            continue;
-        case LeafKey::Dtype:
-            if (stringOf(v, leaf.dtype))
-                failAt(m_pos, "\"dtype\" must be a string");
-            leaf.hasDtype = true;
-            continue;
-        case LeafKey::Shape:
-            readShape(v);
-            continue;
-        case LeafKey::Max: readStatInto(v, leaf.max, "Max", depth); continue;
-        case LeafKey::Min: readStatInto(v, leaf.min, "Min", depth); continue;
-        case LeafKey::Mean: readStatInto(v, leaf.mean, "Mean", depth); continue;
-        case LeafKey::Norm: readStatInto(v, leaf.norm, "Norm", depth); continue;
-        case LeafKey::RequiresGrad: {
-            bool flag;
-            if (v.get_bool().get(flag))
-                failAt(m_pos, "\"requires_grad\" must be true or false");
-            leaf.requiresGrad = flag ? 1 : 0;
-            continue;
-        }
-        case LeafKey::DataName:
-            if (!isNullLiteral(v) && v.get_string().get(leaf.dataName))
-                failAt(m_pos, "\"data_name\" must be a string");
-            continue;
-        case LeafKey::Md5:
-            if (!isNullLiteral(v) && v.get_string().get(leaf.md5))
-                readNumericMd5(v, leaf);
-            continue;
-        case LeafKey::Value:
-            if (insideP2P)
-                break;
-            readScalarValue(v, leaf, depth);
-            continue;
-        case LeafKey::Other:
-            break;
-        }
-        addExtra(k, v, depth);
+        readLeafField(field, leaf, depth, insideP2P);
     }
+}
+
+inline void DumpBuilder::readLeafField(od::field& field, LeafFields& leaf, int depth, bool insideP2P)
+{
+    m_pos = field.key().raw();
+    const LeafKeyPattern* known = leafKeyAt(m_pos, m_base + m_size);
+    const std::string_view k = known ? known->name : keyOf(field);
+    if (!known)
+        known = leafKeyNamed(k);
+    od::value v = field.value();
+    switch (known ? known->key : LeafKey::Other) {
+    case LeafKey::Type: {
+        std::string_view text;
+        if (stringOf(v, text, m_base + m_size))
+            addExtra(k, v, depth);
+        else
+            leaf.type = text;
+        return;
+    }
+    case LeafKey::ClassType:
+        if (insideP2P)
+            break;
+        {
+            std::string_view text;
+            if (!v.get_string().get(text) && text == "torch.distributed.P2POp") {
+                leaf.isP2P = true;
+                if (leaf.type.empty())
+                    leaf.type = text;
+            }
+            addExtraText(k, std::string(text));
+        }
+        return;
+    case LeafKey::Tensor:
+        if (!leaf.isP2P || insideP2P)
+            break;
+        {
+            od::object inner;
+            if (v.get_object().get(inner))
+                failAt(m_pos, "the P2POp \"tensor\" must be an object");
+            leaf.type = {};
+            readLeafFields(inner, leaf, depth + 1, true);
+        }
+        return;
+    case LeafKey::Dtype:
+        if (stringOf(v, leaf.dtype, m_base + m_size))
+            failAt(m_pos, "\"dtype\" must be a string");
+        leaf.hasDtype = true;
+        return;
+    case LeafKey::Shape:
+        readShape(v);
+        return;
+    case LeafKey::Max: readStatInto(v, leaf.max, "Max", depth); return;
+    case LeafKey::Min: readStatInto(v, leaf.min, "Min", depth); return;
+    case LeafKey::Mean: readStatInto(v, leaf.mean, "Mean", depth); return;
+    case LeafKey::Norm: readStatInto(v, leaf.norm, "Norm", depth); return;
+    case LeafKey::RequiresGrad: {
+        bool flag;
+        if (v.get_bool().get(flag))
+            failAt(m_pos, "\"requires_grad\" must be true or false");
+        leaf.requiresGrad = flag ? 1 : 0;
+        return;
+    }
+    case LeafKey::DataName:
+        if (!isNullLiteral(v) && stringOf(v, leaf.dataName, m_base + m_size))
+            failAt(m_pos, "\"data_name\" must be a string");
+        return;
+    case LeafKey::Md5:
+        if (!isNullLiteral(v) && stringOf(v, leaf.md5, m_base + m_size))
+            readNumericMd5(v, leaf);
+        return;
+    case LeafKey::Value:
+        if (insideP2P)
+            break;
+        readScalarValue(v, leaf, depth);
+        return;
+    case LeafKey::Other:
+        break;
+    }
+    addExtra(k, v, depth);
 }
 
 void DumpBuilder::readStatInto(od::value v, StatValue& stat, const char* name, int depth)

@@ -155,7 +155,10 @@ private:
     void readValue(od::value value, support::StringId key, int depth);
     void readContainerObject(od::object& object, support::StringId key, int depth, bool mayBeLeaf);
     void readLeaf(od::object& object, support::StringId key, int depth);
+    void startLeaf();
+    void finishLeaf(const LeafFields& leaf, support::StringId key);
     void readLeafFields(od::object& object, LeafFields& leaf, int depth, bool insideP2P);
+    [[gnu::always_inline]] inline void readLeafField(od::field& field, LeafFields& leaf, int depth, bool insideP2P);
     void readShape(od::value v);
     void readStatInto(od::value v, StatValue& stat, const char* name, int depth);
     StatValue readStat(od::value v, const char* name);

@@ -72,11 +72,6 @@ public:
             m_carry.copy(text, m_carry.size());
             if (!m_readAt(text + m_carry.size(), m_offset + m_carry.size(), take - m_carry.size()))
                 return false;
-            // A NUL byte is never valid JSON: stop before a zero-filled file widens the window to all of it.
-            if (const void* nul = std::memchr(text + m_carry.size(), '\0', take - m_carry.size())) {
-                m_nulAt = m_offset + static_cast<std::uint64_t>(static_cast<const char*>(nul) - text);
-                return false;
-            }
             if (m_first)
                 std::memset(text, ' ', m_bom); // JSON space in place of the mark keeps every offset
             const bool last = take == left;
@@ -84,6 +79,13 @@ public:
             if (!last) {
                 const std::size_t at = std::string_view(text, take).rfind(m_boundary);
                 if (at == std::string_view::npos) { // no entry ends in this window: widen it
+                    // A NUL byte is never valid JSON: stop before a zero-filled file widens the window to
+                    // all of it. (In a piece that is cut, simdjson stops at a NUL, and the caller's whole
+                    // read names it.)
+                    if (const void* nul = std::memchr(text + m_carry.size(), '\0', take - m_carry.size())) {
+                        m_nulAt = m_offset + static_cast<std::uint64_t>(static_cast<const char*>(nul) - text);
+                        return false;
+                    }
                     m_carry.assign(text, take);
                     window *= 2;
                     continue;

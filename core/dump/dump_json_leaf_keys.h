@@ -6,7 +6,6 @@
 #include <array>
 #include <cstdint>
 #include <cstring>
-#include <initializer_list>
 #include <string_view>
 
 namespace msprobe::dump::detail {
@@ -50,37 +49,33 @@ inline constexpr std::array kLeafKeyPatterns {
 static_assert(kLeafKeyPatterns[0].key == LeafKey::Type && kLeafKeyPatterns[2].key == LeafKey::Tensor
     && kLeafKeyPatterns[3].key == LeafKey::Dtype && kLeafKeyPatterns[10].key == LeafKey::DataName
     && kLeafKeyPatterns[5].key == LeafKey::Max && kLeafKeyPatterns[7].key == LeafKey::Mean
-    && kLeafKeyPatterns[9].key == LeafKey::RequiresGrad && kLeafKeyPatterns[12].key == LeafKey::Value);
+    && kLeafKeyPatterns[9].key == LeafKey::RequiresGrad && kLeafKeyPatterns[12].key == LeafKey::Value
+    && kLeafKeyPatterns[1].key == LeafKey::ClassType && kLeafKeyPatterns[4].key == LeafKey::Shape
+    && kLeafKeyPatterns[6].key == LeafKey::Min && kLeafKeyPatterns[8].key == LeafKey::Norm && kLeafKeyPatterns[11].key == LeafKey::Md5);
 
 // The known key that starts at `raw` (just past the opening quote), or nullptr. `end` is the end of the text;
-// simdjson's padding after it makes the 16 bytes readable.
-inline const LeafKeyPattern* leafKeyAt(const char* raw, const char* end)
+// simdjson's padding after it makes the 16 bytes readable. Its first two bytes name the one candidate, which
+// one masked compare of two words confirms: this runs for every key of every leaf.
+[[gnu::always_inline]] inline const LeafKeyPattern* leafKeyAt(const char* raw, const char* end)
 {
+    std::size_t index = 0; // into kLeafKeyPatterns
+    switch (raw[0]) {
+    case 't': index = raw[1] == 'y' ? 0 : 2; break;
+    case 'c': index = 1; break;
+    case 'd': index = raw[1] == 't' ? 3 : 10; break;
+    case 's': index = 4; break;
+    case 'M': index = raw[1] == 'a' ? 5 : raw[1] == 'i' ? 6 : 7; break;
+    case 'N': index = 8; break;
+    case 'r': index = 9; break;
+    case 'm': index = 11; break;
+    case 'v': index = 12; break;
+    default: return nullptr;
+    }
+    const LeafKeyPattern& p = kLeafKeyPatterns[index];
     std::uint64_t head, tail;
     std::memcpy(&head, raw, 8);
     std::memcpy(&tail, raw + 8, 8);
-    const auto matches = [&](std::size_t index) {
-        const LeafKeyPattern& p = kLeafKeyPatterns[index];
-        return (head & p.headMask) == p.head && (tail & p.tailMask) == p.tail && raw + p.name.size() < end;
-    };
-    const auto first = [&](std::initializer_list<std::size_t> candidates) -> const LeafKeyPattern* {
-        for (std::size_t index : candidates)
-            if (matches(index))
-                return &kLeafKeyPatterns[index];
-        return nullptr;
-    };
-    switch (raw[0]) { // indices into kLeafKeyPatterns
-    case 't': return first({ 0, 2 });
-    case 'c': return first({ 1 });
-    case 'd': return first({ 3, 10 });
-    case 's': return first({ 4 });
-    case 'M': return first({ 5, 6, 7 });
-    case 'N': return first({ 8 });
-    case 'r': return first({ 9 });
-    case 'm': return first({ 11 });
-    case 'v': return first({ 12 });
-    default: return nullptr;
-    }
+    return (head & p.headMask) == p.head && (tail & p.tailMask) == p.tail && raw + p.name.size() < end ? &p : nullptr;
 }
 
 // The same for a key read the slow way (unknown, or written with escapes such as "M\u0061x").
