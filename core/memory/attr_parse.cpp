@@ -72,6 +72,24 @@ bool isKnown(std::string_view key)
     return false;
 }
 
+// The first ',' in data[from, size), or npos: eight bytes a step (a zero byte of word ^ ",,,,,,,," marks a comma),
+// never reading past `size`.
+std::size_t nextComma(const char* data, std::size_t from, std::size_t size)
+{
+    constexpr std::uint64_t kCommas = 0x2C2C2C2C2C2C2C2Cull, kLows = 0x0101010101010101ull, kHighs = 0x8080808080808080ull;
+    for (; from + 8 <= size; from += 8) {
+        std::uint64_t word;
+        std::memcpy(&word, data + from, sizeof word);
+        word ^= kCommas;
+        if (const std::uint64_t zero = (word - kLows) & ~word & kHighs)
+            return from + static_cast<std::size_t>(__builtin_ctzll(zero) / 8);
+    }
+    for (; from < size; ++from)
+        if (data[from] == ',')
+            return from;
+    return std::string_view::npos;
+}
+
 } // namespace
 
 bool splitAttr(std::string_view cell, AttrPairs& pairs, std::string& why)
@@ -96,11 +114,7 @@ bool splitAttr(std::string_view cell, AttrPairs& pairs, std::string& why)
     while (start <= size) {
         // The key first (a comma is no key character, so it never reads past the token), then the comma after it.
         const std::string_view key = keyOf(std::string_view(data + start, size - start));
-        std::size_t comma = start + (key.empty() ? 0 : key.size() + 1);
-        while (comma < size && data[comma] != ',')
-            ++comma;
-        if (comma >= size)
-            comma = std::string_view::npos;
+        const std::size_t comma = nextComma(data, start + (key.empty() ? 0 : key.size() + 1), size);
         const std::string_view token(data + start, (comma == std::string_view::npos ? size : comma) - start);
         if (!key.empty() && (first || isKnown(key)))
             pairs.emplace_back(key, std::string_view(token.data() + key.size() + 1, token.size() - key.size() - 1));

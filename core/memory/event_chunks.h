@@ -8,6 +8,7 @@
 #include "memory/mem_event.h"
 
 #include <cstdint>
+#include <new>
 #include <string>
 #include <vector>
 
