@@ -66,7 +66,8 @@ int main(int argc, char** argv)
         bench::formatMBps(bytes, readSeconds).c_str(), static_cast<double>(trace.rowsRead) / readSeconds / 1e6, phase.done().c_str());
     const auto model = buildModel(trace);
     std::printf("model:       %zu blocks, %zu ops, %u steps: %s\n", model.blocks.size(), model.ops.size(), model.stepCount, phase.done().c_str());
-    std::printf("load+index:  %.2f s (cpu %.2f s)\n", loadWall.seconds(), loadCpu.seconds());
+    std::printf("load+index:  %.2f s (cpu %.2f s), peak RSS so far %s\n", loadWall.seconds(), loadCpu.seconds(),
+        bench::formatBytes(bench::peakRssBytes()).c_str());
     const auto leaks = findStepLeaks(trace, model);
     std::printf("leaks:       %zu step leak(s): %s\n", leaks.leaks.size(), phase.done().c_str());
     const auto inefficient = findInefficientBlocks(trace, model);

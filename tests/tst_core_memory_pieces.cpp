@@ -109,6 +109,29 @@ private slots:
         }
     }
 
+    void rowsSpanningSeveralChunks()
+    {
+        // More rows than one chunk of the reader holds (65 536), out of ID order: each piece fills several chunks,
+        // and the chunks are given back as their rows move into ID order; the trace is the same whatever the cut.
+        QTemporaryDir dir;
+        const fs::path file = fs::path(dir.path().toStdString()) / "memscope_dump_6.csv";
+        const auto text = trainingDump(40000);
+        writeFile(file, text);
+        const auto whole = readMemScopeCsvInPieces(file, 1);
+        QCOMPARE(whole.rowsRead, std::size_t(40000 * 3 + 32000));
+        for (std::size_t i = 1; i < whole.events.size(); ++i)
+            QVERIFY(whole.events[i - 1].id < whole.events[i].id);
+        const auto expected = describe(whole);
+        for (unsigned pieces : { 2u, 3u }) {
+            const auto trace = readMemScopeCsvInPieces(file, pieces);
+            QVERIFY2(describe(trace) == expected, (std::to_string(pieces) + " pieces").c_str());
+        }
+        // The last row of the file is the ACCESS of block 40 000 (held to the end): its line is the file's last.
+        const auto& last = *std::find_if(whole.events.begin(), whole.events.end(),
+            [](const MemEvent& e) { return e.kind == EventKind::Access && e.allocationId == 40000; });
+        QCOMPARE(last.line, static_cast<std::uint32_t>(std::count(text.begin(), text.end(), '\n')));
+    }
+
     void cutInsideAQuotedCellFallsBackToOnePiece()
     {
         // The middle of the file is a call stack of 20 000 lines: every cut lands in it, so the pieces' guesses

@@ -31,7 +31,7 @@ std::string_view keyOf(std::string_view token)
         return {};
     for (std::size_t i = 1; i < token.size(); ++i) {
         if (token[i] == ':')
-            return token.substr(0, i);
+            return std::string_view(token.data(), i);
         if (!isKeyChar(token[i]))
             return {};
     }
@@ -72,6 +72,24 @@ bool isKnown(std::string_view key)
     return false;
 }
 
+// The first ',' in data[from, size), or npos: eight bytes a step (a zero byte of word ^ ",,,,,,,," marks a comma),
+// never reading past `size`.
+std::size_t nextComma(const char* data, std::size_t from, std::size_t size)
+{
+    constexpr std::uint64_t kCommas = 0x2C2C2C2C2C2C2C2Cull, kLows = 0x0101010101010101ull, kHighs = 0x8080808080808080ull;
+    for (; from + 8 <= size; from += 8) {
+        std::uint64_t word;
+        std::memcpy(&word, data + from, sizeof word);
+        word ^= kCommas;
+        if (const std::uint64_t zero = (word - kLows) & ~word & kHighs)
+            return from + static_cast<std::size_t>(__builtin_ctzll(zero) / 8);
+    }
+    for (; from < size; ++from)
+        if (data[from] == ',')
+            return from;
+    return std::string_view::npos;
+}
+
 } // namespace
 
 bool splitAttr(std::string_view cell, AttrPairs& pairs, std::string& why)
@@ -90,13 +108,16 @@ bool splitAttr(std::string_view cell, AttrPairs& pairs, std::string& why)
         return true;
     std::size_t start = 0;
     bool first = true;
-    while (start <= cell.size()) {
+    // Views built by hand rather than with substr/find: those are calls (substr may throw), and the tokens are short.
+    const char* const data = cell.data();
+    const std::size_t size = cell.size();
+    while (start <= size) {
         // The key first (a comma is no key character, so it never reads past the token), then the comma after it.
-        const std::string_view key = keyOf(cell.substr(start));
-        std::size_t comma = cell.find(',', start + (key.empty() ? 0 : key.size() + 1));
-        const std::string_view token = cell.substr(start, comma == std::string_view::npos ? std::string_view::npos : comma - start);
+        const std::string_view key = keyOf(std::string_view(data + start, size - start));
+        const std::size_t comma = nextComma(data, start + (key.empty() ? 0 : key.size() + 1), size);
+        const std::string_view token(data + start, (comma == std::string_view::npos ? size : comma) - start);
         if (!key.empty() && (first || isKnown(key)))
-            pairs.emplace_back(key, token.substr(key.size() + 1));
+            pairs.emplace_back(key, std::string_view(token.data() + key.size() + 1, token.size() - key.size() - 1));
         else if (first) {
             why = "Attr part \"" + std::string(token.substr(0, 40)) + "\" has no key";
             return false;

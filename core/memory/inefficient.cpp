@@ -19,16 +19,51 @@ struct FamilyState {
     std::optional<std::uint64_t> lastMallocApi, lastFreeApi;
 };
 
+// What the rules and the waste figures need of a block's MALLOC/ACCESS/FREE sequence (its first and last step,
+// its first and last ACCESS, its first ACCESS in another API than the MALLOC's), kept as the events come rather
+// than as the sequence itself: no allocation per block.
 struct BlockTrack {
     struct Step {
-        std::uint64_t api;
-        EventKind kind;
-        std::int64_t ts;
+        std::uint64_t api = 0;
+        std::int64_t ts = 0;
     };
-    std::vector<Step> events;
-    std::uint8_t types = 0;
+    Step front, back, firstAccess, lastAccess;
+    std::uint64_t firstOtherAccessApi = 0; // the first ACCESS whose API differs from the front's
     std::int64_t longestIdleNs = 0;
     std::uint64_t longestIdleApis = 0;
+    std::uint32_t steps = 0;
+    EventKind frontKind = EventKind::System, backKind = EventKind::System;
+    bool hasAccess = false, hasOtherAccess = false;
+    std::uint8_t types = 0;
+
+    void add(std::uint64_t api, EventKind kind, std::int64_t ts)
+    {
+        const Step step { api, ts };
+        if (steps++ == 0) {
+            front = step;
+            frontKind = kind;
+        }
+        back = step;
+        backKind = kind;
+        if (kind != EventKind::Access)
+            return;
+        if (!hasAccess) {
+            hasAccess = true;
+            firstAccess = step;
+        }
+        lastAccess = step;
+        if (!hasOtherAccess && api != front.api) {
+            hasOtherAccess = true;
+            firstOtherAccessApi = api;
+        }
+    }
+};
+
+// Per string id: the family of an OP_LAUNCH Event Type (ATEN_ 0, ATB_ 1, else -1) and whether it starts or ends
+// an op, and the family of a pool; computed once rather than compared as text on every row.
+struct StringFamilies {
+    std::vector<std::int8_t> opFamily, poolFamily;
+    std::vector<std::uint8_t> opEdge; // 1 _START, 2 _END
 };
 
 // The pool family whose op rows drive a block's API counter: ATB blocks follow ATB ops, the PyTorch ones ATen ops.
@@ -78,23 +113,45 @@ std::string inefficientTypeNames(std::uint8_t bits)
 
 InefficientReport findInefficientBlocks(const MemTrace& trace, const MemModel& model, const InefficientOptions& options)
 {
-    std::map<std::tuple<int, std::int32_t>, FamilyState> families; // (family, pid)
+    StringFamilies families;
+    const std::size_t strings = trace.strings.size();
+    families.opFamily.resize(strings);
+    families.poolFamily.resize(strings);
+    families.opEdge.resize(strings);
+    for (std::size_t id = 0; id < strings; ++id) {
+        const auto text = trace.strings.view(static_cast<support::StringId>(id));
+        families.opFamily[id] = static_cast<std::int8_t>(text.starts_with("ATB_") ? 1 : text.starts_with("ATEN_") ? 0 : -1);
+        families.opEdge[id] = text.ends_with("_START") ? 1 : text.ends_with("_END") ? 2 : 0;
+        families.poolFamily[id] = static_cast<std::int8_t>(familyOfPool(text));
+    }
+    std::map<std::tuple<int, std::int32_t>, FamilyState> states; // (family, pid)
+    FamilyState* lastState = nullptr; // the state of the previous lookup: rows of one process and family follow each other
+    std::tuple<int, std::int32_t> lastKey { -1, 0 };
+    auto stateOf = [&](int family, std::int32_t pid) -> FamilyState& {
+        const std::tuple<int, std::int32_t> key { family, pid };
+        if (!lastState || key != lastKey) {
+            lastKey = key;
+            lastState = &states[key];
+        }
+        return *lastState;
+    };
     std::vector<BlockTrack> tracks(model.blocks.size());
     InefficientReport report;
     for (std::uint32_t i = 0; i < trace.events.size(); ++i) {
         const MemEvent& e = trace.events[i];
         if (e.kind == EventKind::OpLaunch) {
-            const auto type = trace.text(e.subType);
-            const int family = type.starts_with("ATB_") ? 1 : type.starts_with("ATEN_") ? 0 : -1;
+            if (e.subType == support::kNoString)
+                continue;
+            const int family = families.opFamily[e.subType];
             if (family < 0)
                 continue;
-            FamilyState& state = families[{ family, e.pid }];
-            if (type.ends_with("_START")) {
+            FamilyState& state = stateOf(family, e.pid);
+            if (families.opEdge[e.subType] == 1) {
                 ++state.apiId;
                 ++report.apis;
                 state.inOp = true;
                 state.opMalloc = state.opFree = false;
-            } else if (type.ends_with("_END")) {
+            } else if (families.opEdge[e.subType] == 2) {
                 state.inOp = false;
                 if (state.opMalloc)
                     state.lastMallocApi = state.apiId;
@@ -108,10 +165,10 @@ InefficientReport findInefficientBlocks(const MemTrace& trace, const MemModel& m
             continue;
         const std::uint32_t blockIndex = model.blockOf[i];
         const Block& block = model.blocks[blockIndex];
-        const int family = familyOfPool(trace.text(block.pool));
+        const int family = block.pool == support::kNoString ? -1 : families.poolFamily[block.pool];
         if (family < 0)
             continue;
-        FamilyState& state = families[{ family, e.pid }];
+        FamilyState& state = stateOf(family, e.pid);
         const bool alone = !state.inOp;
         if (alone) {
             ++state.apiId;
@@ -119,12 +176,13 @@ InefficientReport findInefficientBlocks(const MemTrace& trace, const MemModel& m
         }
         const std::uint64_t api = state.apiId;
         BlockTrack& track = tracks[blockIndex];
-        const bool hasPrevious = !track.events.empty();
-        const BlockTrack::Step previous = hasPrevious ? track.events.back() : BlockTrack::Step {};
-        track.events.push_back({ api, e.kind, e.tsNs });
-        const bool startsWithMalloc = track.events.front().kind == EventKind::Malloc;
+        const bool hasPrevious = track.steps > 0;
+        const BlockTrack::Step previous = track.back;
+        const EventKind previousKind = track.backKind;
+        track.add(api, e.kind, e.tsNs);
+        const bool startsWithMalloc = track.frontKind == EventKind::Malloc;
         if (startsWithMalloc && e.kind == EventKind::Access) {
-            if (hasPrevious && previous.kind == EventKind::Access) {
+            if (hasPrevious && previousKind == EventKind::Access) {
                 const std::uint64_t gap = api - previous.api;
                 if (gap > options.idleThreshold)
                     track.types |= kTemporaryIdleness;
@@ -133,19 +191,13 @@ InefficientReport findInefficientBlocks(const MemTrace& trace, const MemModel& m
                 track.longestIdleApis = std::max(track.longestIdleApis, gap);
             }
             if (state.lastFreeApi && !(track.types & kEarlyAllocation)) {
-                const std::uint64_t m = track.events.front().api;
-                std::optional<std::uint64_t> firstAccess;
-                for (const auto& step : track.events)
-                    if (step.kind == EventKind::Access && step.api != m) {
-                        firstAccess = step.api;
-                        break;
-                    }
+                const std::uint64_t m = track.front.api;
                 const std::uint64_t lastFree = *state.lastFreeApi;
-                if (firstAccess && m != lastFree && m < lastFree && lastFree < *firstAccess)
+                if (track.hasOtherAccess && m != lastFree && m < lastFree && lastFree < track.firstOtherAccessApi)
                     track.types |= kEarlyAllocation;
             }
         } else if (startsWithMalloc && e.kind == EventKind::Free && state.lastMallocApi && hasPrevious
-            && previous.kind == EventKind::Access && previous.api != api) {
+            && previousKind == EventKind::Access && previous.api != api) {
             if (previous.api < *state.lastMallocApi && *state.lastMallocApi < api)
                 track.types |= kLateDeallocation;
         }
@@ -168,19 +220,15 @@ InefficientReport findInefficientBlocks(const MemTrace& trace, const MemModel& m
         InefficientBlock out;
         out.block = b;
         out.types = types;
-        out.mallocApi = track.events.front().api;
+        out.mallocApi = track.front.api;
         const double size = static_cast<double>(block.size);
-        const auto firstAccess = std::find_if(track.events.begin(), track.events.end(),
-            [](const BlockTrack::Step& s) { return s.kind == EventKind::Access; });
-        const auto lastAccess = std::find_if(track.events.rbegin(), track.events.rend(),
-            [](const BlockTrack::Step& s) { return s.kind == EventKind::Access; });
-        if ((types & kEarlyAllocation) && firstAccess != track.events.end()) {
-            out.earlyByteNs = size * static_cast<double>(firstAccess->ts - track.events.front().ts);
-            out.earlyByteApis = size * static_cast<double>(firstAccess->api - track.events.front().api);
+        if ((types & kEarlyAllocation) && track.hasAccess) {
+            out.earlyByteNs = size * static_cast<double>(track.firstAccess.ts - track.front.ts);
+            out.earlyByteApis = size * static_cast<double>(track.firstAccess.api - track.front.api);
         }
-        if ((types & kLateDeallocation) && lastAccess != track.events.rend() && track.events.back().kind == EventKind::Free) {
-            out.lateByteNs = size * static_cast<double>(track.events.back().ts - lastAccess->ts);
-            out.lateByteApis = size * static_cast<double>(track.events.back().api - lastAccess->api);
+        if ((types & kLateDeallocation) && track.hasAccess && track.backKind == EventKind::Free) {
+            out.lateByteNs = size * static_cast<double>(track.back.ts - track.lastAccess.ts);
+            out.lateByteApis = size * static_cast<double>(track.back.api - track.lastAccess.api);
         }
         if (types & kTemporaryIdleness) {
             out.idleByteNs = size * static_cast<double>(track.longestIdleNs);

@@ -18,7 +18,8 @@ constexpr double kMiB = 1024.0 * 1024.0;
 
 struct LiveBlock {
     std::int64_t size = 0;
-    std::uint32_t step = 0, duration = 0;
+    std::uint32_t step = 0;
+    std::uint64_t startsBefore = 0; // step starts of its process before its MALLOC (its duration: those since)
     std::uint64_t kernelIndex = 0, allocationId = 0;
     std::uint32_t line = 0;
 };
@@ -66,7 +67,45 @@ OnlineLeakReport findStepLeaks(const MemTrace& trace, const MemModel& model, con
     std::map<std::tuple<std::int32_t, std::int32_t>, std::uint64_t> kernels; // (pid, device) -> KERNEL_LAUNCH count
     std::map<std::tuple<std::int32_t, std::int32_t, std::uint64_t>, HalLeak> hal; // (pid, device, addr)
     std::set<std::tuple<std::int32_t, std::int32_t, std::uint64_t, std::string, std::uint32_t>> recorded;
+    std::map<std::int32_t, std::uint64_t> stepStarts; // per process
     std::size_t nextBoundary = 0;
+
+    // Per string id, what an Event Type is to this analysis (compared as text once, not on every row).
+    enum : std::uint8_t { kHal = 1, kWantedPool = 2, kKernelLaunch = 4 };
+    std::vector<std::uint8_t> role(trace.strings.size(), 0);
+    for (std::size_t id = 0; id < role.size(); ++id) {
+        const auto text = trace.strings.view(static_cast<support::StringId>(id));
+        role[id] = static_cast<std::uint8_t>((text == "HAL" ? kHal : 0) | (text == "KERNEL_LAUNCH" ? kKernelLaunch : 0)
+            | (std::find(pools.begin(), pools.end(), text) != pools.end() ? kWantedPool : 0));
+    }
+    auto roleOf = [&](support::StringId id) -> std::uint8_t { return id == support::kNoString ? 0 : role[id]; };
+    // The last lookups, since the rows of one process, device and pool follow each other.
+    struct StateKey {
+        std::int32_t pid, device;
+        support::StringId pool;
+        PoolState* state;
+    };
+    std::vector<StateKey> stateCache;
+    auto stateOf = [&](const MemEvent& e) -> PoolState& {
+        for (const auto& key : stateCache)
+            if (key.pid == e.pid && key.device == e.device && key.pool == e.subType)
+                return *key.state;
+        PoolState& state = states[{ e.pid, e.device, std::string(trace.text(e.subType)) }];
+        if (stateCache.size() == 8)
+            stateCache.pop_back();
+        stateCache.insert(stateCache.begin(), { e.pid, e.device, e.subType, &state });
+        return state;
+    };
+    std::uint64_t* lastKernels = nullptr;
+    std::tuple<std::int32_t, std::int32_t> lastKernelKey;
+    auto kernelsOf = [&](const MemEvent& e) -> std::uint64_t& {
+        const std::tuple<std::int32_t, std::int32_t> key { e.pid, e.device };
+        if (!lastKernels || key != lastKernelKey) {
+            lastKernelKey = key;
+            lastKernels = &kernels[key];
+        }
+        return *lastKernels;
+    };
 
     auto forProcess = [&](std::int32_t pid, auto action) {
         for (auto& [key, state] : states)
@@ -74,9 +113,8 @@ OnlineLeakReport findStepLeaks(const MemTrace& trace, const MemModel& model, con
                 action(key, state);
     };
     auto stepStart = [&](std::int32_t pid) {
+        ++stepStarts[pid];
         forProcess(pid, [](const auto&, PoolState& state) {
-            for (auto& [ptr, block] : state.live)
-                ++block.duration;
             state.usedAtStart = state.used;
             state.tracked = false;
         });
@@ -84,10 +122,11 @@ OnlineLeakReport findStepLeaks(const MemTrace& trace, const MemModel& model, con
     auto stepEnd = [&](std::int32_t pid, std::uint32_t step) {
         if (step <= kSkipSteps)
             return;
+        const std::uint64_t starts = stepStarts[pid];
         forProcess(pid, [&](const auto& key, PoolState& state) {
             const auto& [p, device, pool] = key;
             for (const auto& [ptr, block] : state.live) {
-                if (block.step <= kSkipSteps || block.duration < kDurationThreshold)
+                if (block.step <= kSkipSteps || starts - block.startsBefore < kDurationThreshold)
                     continue;
                 if (!recorded.insert({ p, device, ptr, pool, block.step }).second)
                     continue;
@@ -110,6 +149,8 @@ OnlineLeakReport findStepLeaks(const MemTrace& trace, const MemModel& model, con
         });
     };
 
+    std::int32_t startsPid = 0;
+    std::uint64_t* startsOfPid = nullptr;
     for (std::uint32_t i = 0; i < trace.events.size(); ++i) {
         const MemEvent& e = trace.events[i];
         while (nextBoundary < model.boundaries.size() && model.boundaries[nextBoundary].event == i) {
@@ -119,30 +160,34 @@ OnlineLeakReport findStepLeaks(const MemTrace& trace, const MemModel& model, con
             else
                 stepEnd(e.pid, b.step);
         }
-        if (e.kind == EventKind::KernelLaunch && trace.is(e.subType, "KERNEL_LAUNCH")) {
-            ++kernels[{ e.pid, e.device }];
+        if (e.kind == EventKind::KernelLaunch && (roleOf(e.subType) & kKernelLaunch)) {
+            ++kernelsOf(e);
             continue;
         }
         if (e.kind != EventKind::Malloc && e.kind != EventKind::Free)
             continue;
-        const std::string pool(trace.text(e.subType));
-        if (pool == "HAL") {
+        const auto poolRole = roleOf(e.subType);
+        if (poolRole & kHal) {
             if (e.kind == EventKind::Malloc)
                 hal[{ e.pid, e.device, e.ptr }] = { e.pid, e.device, e.ptr, e.size, e.id };
             else if (!e.shadow())
                 hal.erase({ e.pid, e.device, e.ptr });
             continue;
         }
-        if (std::find(pools.begin(), pools.end(), pool) == pools.end())
+        if (!(poolRole & kWantedPool))
             continue;
-        PoolState& state = states[{ e.pid, e.device, pool }];
+        PoolState& state = stateOf(e);
         if (state.gap.pool.empty()) {
-            state.gap.pool = pool;
+            state.gap.pool = trace.text(e.subType);
             state.gap.device = e.device;
         }
         if (e.kind == EventKind::Malloc) {
             state.running += e.size;
-            LiveBlock block { e.size, model.stepOf[i], 0, kernels[{ e.pid, e.device }], e.allocationId, e.line };
+            if (!startsOfPid || startsPid != e.pid) {
+                startsPid = e.pid;
+                startsOfPid = &stepStarts[e.pid];
+            }
+            LiveBlock block { e.size, model.stepOf[i], *startsOfPid, kernelsOf(e), e.allocationId, e.line };
             if (!state.live.emplace(e.ptr, block).second) {
                 report.warnings.push_back("line " + std::to_string(e.line) + ": double malloc at " + hexPtr(e.ptr));
                 state.live[e.ptr] = block;

@@ -5,7 +5,9 @@
 #include "support/error.h"
 
 #include <algorithm>
+#include <exception>
 #include <map>
+#include <thread>
 #include <tuple>
 #include <unordered_map>
 
@@ -143,29 +145,22 @@ private:
 
 } // namespace
 
-MemModel buildModel(const MemTrace& trace)
+namespace {
+
+// The step and the innermost open op of every event, and the op instances (one half of buildModel).
+void buildOpsAndSteps(const MemTrace& trace, MemModel& model, bool systemSteps)
 {
-    MemModel model;
     const auto& events = trace.events;
     const auto count = static_cast<std::uint32_t>(events.size());
-    model.opOf.assign(count, kNone);
-    model.stepOf.assign(count, 0);
-    model.blockOf.assign(count, kNone);
-    std::unordered_map<std::uint64_t, std::vector<std::uint32_t>> openOps; // per thread: stack of op indexes
-    BlocksByAllocationId byAllocationId; // per process (reset on pid change)
-    std::map<std::tuple<support::StringId, std::uint64_t>, std::uint32_t> liveByPoolPtr; // rows without allocation_id
-    std::map<std::uint64_t, std::uint32_t> liveByPtr; // for ACCESS containment
-    StepTracker steps(trace, model);
-    bool systemSteps = false;
-    // The address maps serve only rows without allocation_id; a dump whose memory rows all carry one skips them.
-    bool addressMaps = false;
-    std::size_t mallocs = 0;
-    for (const auto& e : events) {
-        systemSteps = systemSteps || (e.kind == EventKind::System && trace.is(e.subType, "STEP"));
-        addressMaps = addressMaps || (e.isMemory() && !(e.flags & kFlagHasAllocationId));
-        mallocs += e.kind == EventKind::Malloc;
+    // What an OP_LAUNCH Event Type does, per string id (compared as text once, not on every row).
+    enum : std::uint8_t { kNotAnOpEdge, kAtenStart, kAtbStart, kOpEnd };
+    std::vector<std::uint8_t> opEdge(trace.strings.size(), kNotAnOpEdge);
+    for (std::size_t id = 0; id < opEdge.size(); ++id) {
+        const auto type = trace.strings.view(static_cast<support::StringId>(id));
+        opEdge[id] = type == "ATEN_START" ? kAtenStart : type == "ATB_START" ? kAtbStart : type == "ATEN_END" || type == "ATB_END" ? kOpEnd : kNotAnOpEdge;
     }
-    model.blocks.reserve(mallocs);
+    std::unordered_map<std::uint64_t, std::vector<std::uint32_t>> openOps; // per thread: stack of op indexes
+    StepTracker steps(trace, model);
     std::int32_t pid = -2;
     std::uint64_t stackKey = 0;
     std::vector<std::uint32_t>* stackOfKey = nullptr; // the open ops of the thread of the previous event
@@ -174,12 +169,6 @@ MemModel buildModel(const MemTrace& trace)
         if (e.pid != pid) {
             pid = e.pid;
             steps.newProcess(i, systemSteps);
-            std::uint32_t last = i + 1;
-            while (last < count && events[last].pid == pid)
-                ++last;
-            byAllocationId.reset(events, i, last);
-            liveByPoolPtr.clear();
-            liveByPtr.clear();
         }
         model.stepOf[i] = steps.feed(i);
         if (!stackOfKey || threadKey(e) != stackKey) {
@@ -188,8 +177,8 @@ MemModel buildModel(const MemTrace& trace)
         }
         auto& stack = *stackOfKey;
         if (e.kind == EventKind::OpLaunch) {
-            const auto type = trace.text(e.subType);
-            if (type == "ATEN_START" || type == "ATB_START") {
+            const auto edge = e.subType == support::kNoString ? kNotAnOpEdge : opEdge[e.subType];
+            if (edge == kAtenStart || edge == kAtbStart) {
                 OpInstance op;
                 op.name = e.name;
                 op.pid = e.pid;
@@ -198,11 +187,11 @@ MemModel buildModel(const MemTrace& trace)
                 op.startEvent = i;
                 op.depth = static_cast<std::uint32_t>(stack.size());
                 op.parent = stack.empty() ? kNone : stack.back();
-                op.atb = type == "ATB_START";
+                op.atb = edge == kAtbStart;
                 model.opOf[i] = static_cast<std::uint32_t>(model.ops.size());
                 stack.push_back(model.opOf[i]);
                 model.ops.push_back(op);
-            } else if (type == "ATEN_END" || type == "ATB_END") {
+            } else if (edge == kOpEnd) {
                 for (std::size_t k = stack.size(); k-- > 0;)
                     if (model.ops[stack[k]].name == e.name) {
                         model.ops[stack[k]].endEvent = i;
@@ -215,6 +204,31 @@ MemModel buildModel(const MemTrace& trace)
         }
         if (!stack.empty())
             model.opOf[i] = stack.back();
+    }
+}
+
+// The blocks rebuilt from the MALLOC/ACCESS/FREE rows (the other half of buildModel; the blocks' ops and steps are
+// filled in once both halves are done).
+void buildBlocks(const MemTrace& trace, MemModel& model, bool addressMaps, std::size_t mallocs)
+{
+    const auto& events = trace.events;
+    const auto count = static_cast<std::uint32_t>(events.size());
+    BlocksByAllocationId byAllocationId; // per process (reset on pid change)
+    std::map<std::tuple<support::StringId, std::uint64_t>, std::uint32_t> liveByPoolPtr; // rows without allocation_id
+    std::map<std::uint64_t, std::uint32_t> liveByPtr; // for ACCESS containment
+    model.blocks.reserve(mallocs);
+    std::int32_t pid = -2;
+    for (std::uint32_t i = 0; i < count; ++i) {
+        const MemEvent& e = events[i];
+        if (e.pid != pid) {
+            pid = e.pid;
+            std::uint32_t last = i + 1;
+            while (last < count && events[last].pid == pid)
+                ++last;
+            byAllocationId.reset(events, i, last);
+            liveByPoolPtr.clear();
+            liveByPtr.clear();
+        }
         if (!e.isMemory())
             continue;
         const bool byId = e.flags & kFlagHasAllocationId;
@@ -227,8 +241,6 @@ MemModel buildModel(const MemTrace& trace)
             block.ptr = e.ptr;
             block.size = e.size;
             block.mallocEvent = i;
-            block.allocOp = model.opOf[i];
-            block.allocStep = model.stepOf[i];
             block.owner = e.owner;
             const auto index = static_cast<std::uint32_t>(model.blocks.size());
             model.blocks.push_back(std::move(block));
@@ -275,8 +287,6 @@ MemModel buildModel(const MemTrace& trace)
         }
         block.freeEvent = i;
         block.shadowFree = e.shadow();
-        block.freeOp = model.opOf[i];
-        block.freeStep = model.stepOf[i];
         if (e.owner != support::kNoString && block.owner == support::kNoString)
             block.owner = e.owner;
         if (!addressMaps)
@@ -287,6 +297,60 @@ MemModel buildModel(const MemTrace& trace)
         auto byPtr = liveByPtr.find(block.ptr);
         if (byPtr != liveByPtr.end() && byPtr->second == index)
             liveByPtr.erase(byPtr);
+    }
+}
+
+constexpr std::uint32_t kEventsForTwoThreads = 1u << 16; // smaller traces are modelled on the calling thread
+
+} // namespace
+
+MemModel buildModel(const MemTrace& trace)
+{
+    MemModel model;
+    const auto& events = trace.events;
+    const auto count = static_cast<std::uint32_t>(events.size());
+    model.opOf.assign(count, kNone);
+    model.stepOf.assign(count, 0);
+    model.blockOf.assign(count, kNone);
+    bool systemSteps = false;
+    // The address maps serve only rows without allocation_id; a dump whose memory rows all carry one skips them.
+    bool addressMaps = false;
+    std::size_t mallocs = 0;
+    for (const auto& e : events) {
+        systemSteps = systemSteps || (e.kind == EventKind::System && trace.is(e.subType, "STEP"));
+        addressMaps = addressMaps || (e.isMemory() && !(e.flags & kFlagHasAllocationId));
+        mallocs += e.kind == EventKind::Malloc;
+    }
+    // The two halves write different members of the model, so they run side by side on a large trace.
+    if (count >= kEventsForTwoThreads && std::thread::hardware_concurrency() > 1) {
+        std::exception_ptr blocksError;
+        std::thread blocks([&] {
+            try {
+                buildBlocks(trace, model, addressMaps, mallocs);
+            } catch (...) {
+                blocksError = std::current_exception();
+            }
+        });
+        try {
+            buildOpsAndSteps(trace, model, systemSteps);
+        } catch (...) {
+            blocks.join();
+            throw;
+        }
+        blocks.join();
+        if (blocksError)
+            std::rethrow_exception(blocksError);
+    } else {
+        buildOpsAndSteps(trace, model, systemSteps);
+        buildBlocks(trace, model, addressMaps, mallocs);
+    }
+    for (auto& block : model.blocks) {
+        block.allocOp = model.opOf[block.mallocEvent];
+        block.allocStep = model.stepOf[block.mallocEvent];
+        if (block.freeEvent != kNone) {
+            block.freeOp = model.opOf[block.freeEvent];
+            block.freeStep = model.stepOf[block.freeEvent];
+        }
     }
     inferCategories(trace, model);
     return model;

@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0
 // memscope_dump_*.csv read from a memory map, cut into one piece per core. A piece starts after a line break and
 // is parsed on the guess that the break is not inside a quoted cell (call stacks span lines); the guess holds when
-// the piece before ends exactly where this one starts, otherwise the file is read again in one piece. Rows go
-// straight into their slots of the trace (a first pass counts line breaks, which bounds the rows of each piece),
-// so the events are never copied between vectors; mapped pages are dropped behind the parse so the file does not
-// count against the process's memory.
+// the piece before ends exactly where this one starts, otherwise the file is read again in one piece. The file is
+// mapped and read once: each piece writes its rows once into chunks of its own (EventChunks), which then move
+// into the trace in (Process Id, ID) order; mapped pages are dropped behind the parse so the file does not count
+// against the process's memory.
+#include "memory/event_chunks.h"
 #include "memory/memscope_rows.h"
 
 #include "support/error.h"
@@ -95,23 +96,6 @@ private:
     const char* m_data = nullptr;
     std::size_t m_size = 0;
 };
-
-std::uint64_t countNewlines(const char* from, const char* to)
-{
-    std::uint64_t lines = 0;
-#ifdef __SSE2__
-    // Per byte lane, subtract the compare mask (-1 on a match) for up to 255 blocks, then sum the lanes.
-    const __m128i newline = _mm_set1_epi8('\n');
-    while (to - from >= 16) {
-        __m128i counts = _mm_setzero_si128();
-        for (int block = 0; block < 255 && to - from >= 16; ++block, from += 16)
-            counts = _mm_sub_epi8(counts, _mm_cmpeq_epi8(_mm_loadu_si128(reinterpret_cast<const __m128i*>(from)), newline));
-        const __m128i sums = _mm_sad_epu8(counts, _mm_setzero_si128());
-        lines += static_cast<std::uint64_t>(_mm_cvtsi128_si32(sums)) + static_cast<std::uint64_t>(_mm_extract_epi16(sums, 4));
-    }
-#endif
-    return lines + static_cast<std::uint64_t>(std::count(from, to, '\n'));
-}
 
 // The first of `,` `\n` `\r` at or after `p` (`end` if none): the end of an unquoted cell.
 const char* cellEnd(const char* p, const char* end)
@@ -233,12 +217,12 @@ private:
 struct Piece {
     const char* begin = nullptr; // first byte (just after a line break, or the first data byte)
     const char* stop = nullptr; // rows starting at or after this belong to the next piece
-    std::uint64_t firstLine = 0;
-    std::size_t firstSlot = 0, slots = 0; // where its rows go in the events vector, and how many fit
+    std::uint64_t firstLine = 0; // the file's line at `begin` for the first piece; 0 for the others (fixed later)
     // Results.
     const char* end = nullptr; // just after its last row
-    std::size_t rows = 0;
-    bool overflow = false;
+    std::uint64_t endLine = 0; // the line at `end`, counted as firstLine is
+    EventChunks events;
+    KeyStats keys;
     std::exception_ptr error;
     support::StringPool strings; // pieces after the first intern here, merged afterwards
 };
@@ -250,10 +234,8 @@ struct Layout {
 
 std::uint32_t clampLine(std::uint64_t line) { return static_cast<std::uint32_t>(std::min<std::uint64_t>(line, 0xffffffffu)); }
 
-// Parses the rows of `piece` into trace.events[firstSlot, firstSlot + slots). With `grow` (one piece) the vector
-// grows instead of overflowing.
-void parsePiece(const MappedFile& map, const std::string& file, const Layout& layout, Piece& piece, support::StringPool& strings,
-    std::vector<MemEvent>& events, bool grow)
+// Parses the rows of `piece` into piece.events, interning into `strings`.
+void parsePiece(const MappedFile& map, const std::string& file, const Layout& layout, Piece& piece, support::StringPool& strings)
 {
     try {
         RecordScanner scanner(file, map.data() + map.size());
@@ -261,7 +243,6 @@ void parsePiece(const MappedFile& map, const std::string& file, const Layout& la
         const char* released = piece.begin;
         map.populate(p, p + kReleaseBytes);
         std::uint64_t line = piece.firstLine;
-        std::size_t slot = piece.firstSlot;
         RecentStrings recent(strings);
         while (scanner.next(p, piece.stop, line)) {
             const auto recordLine = scanner.recordLine();
@@ -269,19 +250,13 @@ void parsePiece(const MappedFile& map, const std::string& file, const Layout& la
                 throw support::Error(file, "line " + std::to_string(recordLine),
                     "row has " + std::to_string(scanner.count()) + " cells, the header names at least "
                         + std::to_string(layout.needed) + " (a truncated row?)");
-            if (slot >= piece.firstSlot + piece.slots) {
-                if (!grow) {
-                    piece.overflow = true;
-                    break;
-                }
-                events.resize(events.size() + events.size() / 2 + 1024);
-                piece.slots = events.size() - piece.firstSlot;
-            }
             const auto& i = layout.index;
             const RowCells row { scanner.cell(i[0]), scanner.cell(i[1]), scanner.cell(i[2]), scanner.cell(i[3]),
                 scanner.cell(i[4]), scanner.cell(i[5]), scanner.cell(i[6]), scanner.cell(i[7]), scanner.cell(i[8]),
                 scanner.cell(i[9]) };
-            parseRow(row, clampLine(recordLine), false, recent, file, events[slot++]);
+            MemEvent& event = piece.events.append();
+            parseRow(row, clampLine(recordLine), false, recent, file, event);
+            piece.keys.add(event.pid, event.id);
             if (static_cast<std::size_t>(p - released) > kReleaseBytes) {
                 map.release(released, p);
                 released = p;
@@ -289,24 +264,10 @@ void parsePiece(const MappedFile& map, const std::string& file, const Layout& la
             }
         }
         piece.end = p;
-        piece.rows = slot - piece.firstSlot;
+        piece.endLine = line;
     } catch (...) {
         piece.error = std::current_exception();
     }
-}
-
-// Line breaks in [from, to), dropping the pages counted.
-std::uint64_t countLines(const MappedFile& map, const char* from, const char* to)
-{
-    std::uint64_t lines = 0;
-    while (from < to) {
-        const char* upto = from + std::min<std::size_t>(static_cast<std::size_t>(to - from), kReleaseBytes);
-        map.populate(from, upto);
-        lines += countNewlines(from, upto);
-        map.release(from, upto);
-        from = upto;
-    }
-    return lines;
 }
 
 unsigned pieceCount(std::size_t bytes)
@@ -354,83 +315,61 @@ MemTrace readMemScopeCsvInPieces(const std::filesystem::path& path, unsigned wan
             cut = std::max(cut, pieces[k - 1].begin);
         }
         pieces[k].begin = cut;
+        pieces[k].firstLine = k == 0 ? dataLine : 1; // a later piece counts from its start: fixed once the lines before are known
         if (k > 0)
             pieces[k - 1].stop = cut;
     }
     pieces.back().stop = fileEnd;
 
+    // Each piece parses on its own thread, guessing that it starts at a row; the guesses hold when every piece
+    // ended where the next began and none failed (a failing later piece may have started inside a quoted cell,
+    // and its lines are counted from its start): otherwise the file is read again in one piece.
     auto runParallel = [&] {
-        std::vector<std::uint64_t> lines(count);
         {
             std::vector<std::thread> threads;
             for (unsigned k = 1; k < count; ++k)
-                threads.emplace_back([&, k] { lines[k] = countLines(map, pieces[k].begin, pieces[k].stop); });
-            lines[0] = countLines(map, pieces[0].begin, pieces[0].stop);
+                threads.emplace_back([&, k] { parsePiece(map, trace.file, layout, pieces[k], pieces[k].strings); });
+            parsePiece(map, trace.file, layout, pieces[0], trace.strings);
             for (auto& thread : threads)
                 thread.join();
         }
-        std::size_t slots = 0;
-        std::uint64_t firstLine = dataLine;
-        for (unsigned k = 0; k < count; ++k) {
-            pieces[k].firstLine = firstLine;
-            pieces[k].firstSlot = slots;
-            pieces[k].slots = lines[k] + 1;
-            firstLine += lines[k];
-            slots += pieces[k].slots;
-        }
-        trace.events.resize(slots);
-        std::vector<std::thread> threads;
+        if (pieces[0].error)
+            std::rethrow_exception(pieces[0].error); // the first row of the file is where piece 0 starts
         for (unsigned k = 1; k < count; ++k)
-            threads.emplace_back([&, k] { parsePiece(map, trace.file, layout, pieces[k], pieces[k].strings, trace.events, false); });
-        parsePiece(map, trace.file, layout, pieces[0], trace.strings, trace.events, false);
-        for (auto& thread : threads)
-            thread.join();
-        for (unsigned k = 0; k < count; ++k) {
-            if (pieces[k].error)
-                std::rethrow_exception(pieces[k].error); // every piece before k ended where the next began
-            if (pieces[k].overflow || (k + 1 < count && pieces[k].end != pieces[k + 1].begin))
+            if (pieces[k].error || pieces[k - 1].end != pieces[k].begin)
                 return false;
-        }
-        // Merge the pieces' strings into the trace's pool and close the gaps between the pieces' slots.
-        std::size_t write = pieces[0].rows;
+        // The pieces' chunks joined, their strings merged into the trace's pool and their lines made the file's.
+        std::vector<EventChunks::PieceFix> fixes(count);
+        std::uint64_t line = pieces[0].endLine;
         for (unsigned k = 1; k < count; ++k) {
             const auto& strings = pieces[k].strings;
-            std::vector<support::StringId> remap(strings.size());
+            fixes[k].remap.resize(strings.size());
             for (std::size_t s = 0; s < strings.size(); ++s)
-                remap[s] = trace.strings.intern(strings.view(static_cast<support::StringId>(s)));
-            auto map = [&](support::StringId& id) {
-                if (id != support::kNoString)
-                    id = remap[id];
-            };
-            for (std::size_t r = 0; r < pieces[k].rows; ++r) {
-                MemEvent& e = trace.events[write + r] = trace.events[pieces[k].firstSlot + r];
-                map(e.subType);
-                map(e.name);
-                map(e.owner);
-                map(e.inefficient);
-                map(e.detail);
-            }
-            write += pieces[k].rows;
+                fixes[k].remap[s] = trace.strings.intern(strings.view(static_cast<support::StringId>(s)));
+            fixes[k].lineBase = line - 1; // its rows counted from 1 at its start, which is the line at the end of k - 1
+            line = fixes[k].lineBase + pieces[k].endLine;
+            pieces[0].events.splice(std::move(pieces[k].events), k);
+            pieces[0].keys.append(pieces[k].keys);
         }
-        trace.events.resize(write);
-        trace.rowsRead = write;
+        trace.rowsRead = pieces[0].events.size();
+        pieces[0].events.moveInto(trace, pieces[0].keys, fixes);
         return true;
     };
 
     if (count == 1 || !runParallel()) {
+        pieces.clear();
         trace.strings = support::StringPool();
         trace.events.clear();
         Piece whole;
         whole.begin = dataBegin;
         whole.stop = fileEnd;
         whole.firstLine = dataLine;
-        parsePiece(map, trace.file, layout, whole, trace.strings, trace.events, true);
+        parsePiece(map, trace.file, layout, whole, trace.strings);
         if (whole.error)
             std::rethrow_exception(whole.error);
-        trace.events.resize(whole.rows);
-        trace.rowsRead = whole.rows;
+        trace.rowsRead = whole.events.size();
+        whole.events.moveInto(trace, whole.keys, { EventChunks::PieceFix {} });
     }
-    finishTrace(trace);
     return trace;
 }
 

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "memory/memscope_reader.h"
 #include "support/ascii_text.h"
+#include "memory/event_chunks.h"
 #include "memory/memscope_rows.h"
 
 #include "memory/attr_parse.h"
@@ -44,7 +45,7 @@ bool isKey(std::string_view key, const char (&literal)[N])
     return key.size() == N - 1 && std::memcmp(key.data(), literal, N - 1) == 0;
 }
 
-bool isNa(std::string_view text) { return text == "N/A" || text == "NA" || text.empty(); }
+bool isNa(std::string_view text) { return text.empty() || isKey(text, "N/A") || isKey(text, "NA"); }
 
 // Where a row is, built only when it is reported.
 struct RowPlace {
@@ -176,7 +177,7 @@ void parseRow(const RowCells& row, std::uint32_t line, bool database, RecentStri
     std::string_view name = row.name;
     if (name.size() >= 2 && name.front() == '"' && name.back() == '"')
         name = name.substr(1, name.size() - 2); // MSTX messages are written quoted (§1.2)
-    if (name != "N/A" && !name.empty())
+    if (!isKey(name, "N/A") && !name.empty())
         event.name = strings.intern(name);
     if (!parseSigned(trim(row.timestamp), s) || s < 0)
         failCell(file, place, 4, "Timestamp(ns) " + quoted(row.timestamp) + " is not a non-negative integer");
@@ -195,13 +196,13 @@ void parseRow(const RowCells& row, std::uint32_t line, bool database, RecentStri
         strings.tid.remember(tid, event.tid);
     }
     const auto device = trim(row.device);
-    if (device == "cpu")
+    if (isKey(device, "cpu"))
         event.device = kDeviceCpu;
-    else if (device == "host")
+    else if (isKey(device, "host"))
         event.device = kDeviceHost;
-    else if (isNa(device) || device == "9999")
+    else if (isNa(device) || isKey(device, "9999"))
         event.device = kDeviceUnknown;
-    else if (device == "10000")
+    else if (isKey(device, "10000"))
         event.device = kDeviceCpu;
     else {
         if (!parseSigned(device, s) || s < 0 || s > 0xffff)
@@ -252,7 +253,7 @@ void parseRow(const RowCells& row, std::uint32_t line, bool database, RecentStri
             number(event.total);
         else if (isKey(key, "used"))
             number(event.used);
-        else if (isKey(key, "shadow") && value == "true")
+        else if (isKey(key, "shadow") && isKey(value, "true"))
             event.flags |= kFlagShadow;
         else if (isKey(key, "owner") && !value.empty())
             event.owner = strings.intern(value);
@@ -278,12 +279,7 @@ void appendRow(MemTrace& trace, const RowCells& row, std::uint32_t line, bool da
 
 namespace {
 
-[[noreturn]] void failRepeated(const MemTrace& trace, const MemEvent& a, const MemEvent& b)
-{
-    throw support::Error(trace.file, "line " + std::to_string(std::max(a.line, b.line)),
-        "ID " + std::to_string(b.id) + " of process " + std::to_string(b.pid) + " repeats the row on line "
-            + std::to_string(std::min(a.line, b.line)) + " (rows are keyed by (Process Id, ID))");
-}
+void failRepeated(const MemTrace& trace, const MemEvent& a, const MemEvent& b) { failRepeatedRow(trace.file, a, b); }
 
 // The event order as indexes (order[k] = the event that goes to place k) when every process's IDs are dense
 // (their range at most a few times their count, as msMemScope's global counter gives): one pass places each row

@@ -95,17 +95,24 @@ std::vector<TimelineSpan> markSpans(const mem::MemTrace& trace, std::int64_t end
     return out;
 }
 
-// The timeline from the trace and model alone (no analysis marks, no level of detail), so that loading can lay it
-// out while another thread runs the analyses.
-MemoryTimeline layoutTimeline(const mem::MemTrace& trace, const mem::MemModel& model)
+// The capture's first and last event times.
+void timeRange(const mem::MemTrace& trace, MemoryTimeline& timeline)
 {
-    MemoryTimeline timeline;
     if (trace.events.empty())
-        return timeline;
+        return;
     auto [first, last] = std::minmax_element(trace.events.begin(), trace.events.end(),
         [](const mem::MemEvent& a, const mem::MemEvent& b) { return a.tsNs < b.tsNs; });
     timeline.beginNs = first->tsNs;
     timeline.endNs = last->tsNs;
+}
+
+// The blocks of the timeline from the trace and model alone (stacked, with the live-bytes curve; no analysis
+// marks, no level of detail, no lanes), so that loading can lay them out while other threads run the analyses
+// and the lanes. `timeline` has its time range.
+MemoryTimeline& layoutBlocks(const mem::MemTrace& trace, const mem::MemModel& model, MemoryTimeline& timeline)
+{
+    if (trace.events.empty())
+        return timeline;
 
     // HAL blocks back the pools: shown only when the dump has nothing else.
     std::vector<std::uint8_t> halPool(trace.strings.size(), 0);
@@ -181,7 +188,15 @@ MemoryTimeline layoutTimeline(const mem::MemTrace& trace, const mem::MemModel& m
         }
     }
     timeline.stackTop = packer.highest();
+    return timeline;
+}
 
+// The step, operator and mark lanes (into a timeline whose blocks may still be laid out by another thread: they
+// touch different members).
+void layoutLanes(const mem::MemTrace& trace, const mem::MemModel& model, MemoryTimeline& timeline)
+{
+    if (trace.events.empty())
+        return;
     timeline.steps = stepSpans(trace, model, timeline.endNs);
     timeline.marks = markSpans(trace, timeline.endNs);
     for (std::uint32_t i = 0; i < model.ops.size(); ++i) {
@@ -197,7 +212,6 @@ MemoryTimeline layoutTimeline(const mem::MemTrace& trace, const mem::MemModel& m
     auto spanByStart = [](const TimelineSpan& a, const TimelineSpan& b) { return a.startNs < b.startNs; };
     if (!std::is_sorted(timeline.ops.begin(), timeline.ops.end(), spanByStart))
         std::sort(timeline.ops.begin(), timeline.ops.end(), spanByStart);
-    return timeline;
 }
 
 // The analyses' marks on the laid-out blocks, then the level of detail (which keeps them per bucket).
@@ -224,7 +238,10 @@ void finishTimeline(MemoryTimeline& timeline, const MemoryDocument& document)
 
 MemoryTimeline buildTimeline(const MemoryDocument& document)
 {
-    MemoryTimeline timeline = layoutTimeline(document.trace, document.model);
+    MemoryTimeline timeline;
+    timeRange(document.trace, timeline);
+    layoutBlocks(document.trace, document.model, timeline);
+    layoutLanes(document.trace, document.model, timeline);
     finishTimeline(timeline, document);
     return timeline;
 }
@@ -311,13 +328,22 @@ std::shared_ptr<const MemoryDocument> loadMemoryDocument(const std::filesystem::
     document->trace = mem::readMemScope(file);
     report(50, "rebuilding blocks and operators");
     document->model = mem::buildModel(document->trace);
-    // The analyses (read-only on trace and model) on a second thread while this one lays out the timeline.
+    // The analyses and the lanes (read-only on trace and model) on a second thread while this one stacks the
+    // blocks; each writes its own members.
     report(65, "finding leaks and inefficient blocks, laying out the timeline");
-    auto analyses = std::async(std::launch::async, [&document] {
+    MemoryTimeline timeline;
+    timeRange(document->trace, timeline);
+    auto analyses = std::async(std::launch::async, [&document, &timeline] {
         document->stepLeaks = mem::findStepLeaks(document->trace, document->model);
         document->inefficient = mem::findInefficientBlocks(document->trace, document->model);
+        layoutLanes(document->trace, document->model, timeline);
     });
-    MemoryTimeline timeline = layoutTimeline(document->trace, document->model);
+    try {
+        layoutBlocks(document->trace, document->model, timeline);
+    } catch (...) {
+        analyses.wait();
+        throw;
+    }
     analyses.get();
     report(85, "marking the timeline, level of detail");
     finishTimeline(timeline, *document);
