@@ -53,7 +53,6 @@ void DumpWriter::open(std::int64_t step, std::int64_t rank)
     auto state = std::make_shared<DirState>();
     // Steps of a training loop dump alike: room for as many records as the last one had, allocated once.
     state->entries.reserve(m_lastSizes[0]);
-    state->construct.reserve(m_lastSizes[1]);
     state->constructIndex.reserve(m_lastSizes[1]);
     state->stacks.reserve(m_lastSizes[2]);
     state->dir = fs::path(m_config.dumpPath) / ("step" + std::to_string(step))
@@ -91,6 +90,7 @@ std::size_t DumpWriter::addEntry(std::string name, Value body)
     std::lock_guard lock(m_cur->mutex);
     m_cur->dirty = true;
     m_cur->entries.emplace_back(std::move(name), std::move(body));
+    m_cur->entryCount.store(m_cur->entries.size(), std::memory_order_relaxed);
     return m_cur->entries.size() - 1;
 }
 
@@ -104,14 +104,6 @@ void DumpWriter::updateEntry(std::size_t index, const std::function<void(Value&)
         fn(m_cur->entries[index].second);
 }
 
-std::size_t DumpWriter::entryCount() const
-{
-    if (!m_cur)
-        return 0;
-    std::lock_guard lock(m_cur->mutex);
-    return m_cur->entries.size();
-}
-
 void DumpWriter::addConstruct(const std::string& name, const std::optional<std::string>& parent)
 {
     if (!m_config.extraInfo || !m_cur)
@@ -119,15 +111,21 @@ void DumpWriter::addConstruct(const std::string& name, const std::optional<std::
     std::lock_guard lock(m_cur->mutex);
     if (m_constructScope) {
         const std::string& scope = *m_constructScope;
-        if (m_cur->constructIndex.emplace(scope, m_cur->construct.size()).second)
+        if (!m_cur->constructIndex.count(scope)) {
             m_cur->construct.emplace_back(scope, std::nullopt);
+            m_cur->constructIndex.emplace(m_cur->construct.back().first, m_cur->construct.size() - 1);
+            m_cur->constructCount.store(m_cur->construct.size(), std::memory_order_relaxed);
+        }
     }
     const std::optional<std::string>& effective = m_constructScope ? m_constructScope : parent;
-    auto [it, inserted] = m_cur->constructIndex.emplace(name, m_cur->construct.size());
-    if (inserted)
+    auto it = m_cur->constructIndex.find(name);
+    if (it == m_cur->constructIndex.end()) {
         m_cur->construct.emplace_back(name, effective);
-    else
+        m_cur->constructIndex.emplace(m_cur->construct.back().first, m_cur->construct.size() - 1);
+        m_cur->constructCount.store(m_cur->construct.size(), std::memory_order_relaxed);
+    } else {
         m_cur->construct[it->second].second = effective;
+    }
 }
 
 void DumpWriter::setConstructScope(std::optional<std::string> scope)
@@ -146,6 +144,7 @@ void DumpWriter::addStack(std::string name, std::vector<std::uintptr_t> pcs, std
         return;
     std::lock_guard lock(m_cur->mutex);
     m_cur->stacks.emplace_back(std::move(name), Stack { std::move(pcs), std::move(extraFrames) });
+    m_cur->stackCount.store(m_cur->stacks.size(), std::memory_order_relaxed);
 }
 
 void DumpWriter::recordError(const std::string& kind, const std::string& message)
@@ -357,10 +356,8 @@ void DumpWriter::close()
 {
     if (!m_cur)
         return;
-    {
-        std::lock_guard lock(m_cur->mutex);
-        m_lastSizes = { m_cur->entries.size(), m_cur->construct.size(), m_cur->stacks.size() };
-    }
+    m_lastSizes = { m_cur->entryCount.load(std::memory_order_relaxed), m_cur->constructCount.load(std::memory_order_relaxed),
+        m_cur->stackCount.load(std::memory_order_relaxed) };
     flush();
     m_cur.reset();
 }

@@ -5,6 +5,7 @@
 #include "capture/value.h"
 
 #include <array>
+#include <atomic>
 #include <condition_variable>
 #include <memory>
 #include <cstdint>
@@ -15,6 +16,7 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <string_view>
 #include <thread>
 #include <unordered_map>
 #include <vector>
@@ -42,7 +44,6 @@ public:
     std::size_t addEntry(std::string name, Value body);
     // Runs fn on an entry's body under the writer's lock (parameters_grad entries are filled in place).
     void updateEntry(std::size_t index, const std::function<void(Value&)>& fn);
-    std::size_t entryCount() const;
     void addConstruct(const std::string& name, const std::optional<std::string>& parent);
     // While set (the reference's "optimizer" / "clip_grad" status), every construct entry gets this parent and
     // the scope itself is added once per step as a root (parent null).
@@ -83,11 +84,15 @@ private:
         std::filesystem::path dir;
         std::mutex mutex;
         std::vector<std::pair<std::string, Value>> entries;
-        std::vector<std::pair<std::string, std::optional<std::string>>> construct;
-        std::unordered_map<std::string, std::size_t> constructIndex;
+        // A deque: its elements never move, so the index keys are views of their names (no second copy).
+        std::deque<std::pair<std::string, std::optional<std::string>>> construct;
+        std::unordered_map<std::string_view, std::size_t> constructIndex;
         std::vector<std::pair<std::string, Stack>> stacks;
         bool dirty = false;
         bool unwritable = false; // the directory could not be made (recorded once, nothing more is tried)
+        // The sizes close() remembers, readable without the mutex: the writer thread holds that while it renders
+        // the step's files (milliseconds), and close() comes right after the flush that starts the rendering.
+        std::atomic<std::size_t> entryCount { 0 }, constructCount { 0 }, stackCount { 0 };
     };
     // skeleton: the files as at the start of a step (no records), without waiting on the records' lock.
     void writeState(DirState& state, bool skeleton = false);

@@ -74,7 +74,10 @@ inline std::string backwardOfModule(const std::string& forwardName)
     const auto pos = forwardName.rfind(".forward.");
     if (pos == std::string::npos)
         return forwardName;
-    return forwardName.substr(0, pos) + ".backward." + forwardName.substr(pos + 9);
+    std::string out; // one allocation (this runs for every captured call)
+    out.reserve(forwardName.size() + 1);
+    out.append(forwardName, 0, pos).append(".backward.").append(forwardName, pos + 9);
+    return out;
 }
 
 struct OpInfo;
@@ -366,7 +369,7 @@ struct Recorder::Impl {
     {
         const char* name = fn.name();
         auto it = opInfos.find(name);
-        if (it != opInfos.end() && it->second.schemaName == name)
+        if (it != opInfos.end() && std::strcmp(it->second.schemaName.c_str(), name) == 0)
             return &it->second;
         const auto op = fn.operator_name();
         if (!op)

@@ -274,7 +274,7 @@ void Recorder::Impl::finishModule(OpenModule& open, const std::vector<c10::IValu
             body.add("output", std::move(out));
             Value params = Value::dict();
             for (const auto& [name, tensor] : info->params)
-                params.add(name, leaves->tensor(tensor, open.forwardName + ".parameters." + name, save));
+                params.add(name, leaves->tensor(tensor, save ? open.forwardName + ".parameters." + name : std::string(), save));
             body.add("parameters", std::move(params));
         }
         writer->addEntry(open.forwardName, std::move(body));

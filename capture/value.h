@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace msprobe::capture {
@@ -24,19 +25,23 @@ struct TensorLeaf {
     bool md5IsJson = false; // md5 holds JSON text (summary_mode xor), written as is
 };
 
-// One value of an entry body: a leaf (tensor or {"type", "value"} scalar), null, a list or a dict.
+// One value of an entry body: a leaf (tensor or {"type", "value"} scalar), null, a list or a dict. Kept small
+// (hundreds are built, moved and destroyed per training step): a string scalar's texts live behind a pointer,
+// the other scalars' "type" follows from their kind.
 struct Value {
     enum class Kind : std::uint8_t { Null, Tensor, Scalar, List, Dict, EmptyObject };
-    enum class ScalarKind : std::uint8_t { Bool, Int, Float, String, IntList };
+    enum class ScalarKind : std::uint8_t { Bool, Int, Float, String };
+    struct Text {
+        std::string typeName; // "str", "torch.device", ...
+        std::string value;
+    };
 
     Kind kind = Kind::Null;
-    std::shared_ptr<TensorLeaf> tensor;
     ScalarKind scalarKind = ScalarKind::Int;
-    std::string typeName; // scalar leaf "type": "int", "float", "bool", "str", "torch.Size", "torch.dtype", ...
+    std::shared_ptr<TensorLeaf> tensor;
     std::int64_t i = 0;
     double f = 0;
-    std::string s;
-    std::vector<std::int64_t> ints;
+    std::unique_ptr<Text> text; // ScalarKind::String only
     std::vector<Value> items;
     std::vector<std::string> keys; // Dict: one per item
 
@@ -52,10 +57,28 @@ struct Value {
         return v;
     }
     static Value ofTensor(std::shared_ptr<TensorLeaf> leaf) { Value v; v.kind = Kind::Tensor; v.tensor = std::move(leaf); return v; }
-    static Value ofBool(bool b) { Value v; v.kind = Kind::Scalar; v.scalarKind = ScalarKind::Bool; v.typeName = "bool"; v.i = b; return v; }
-    static Value ofInt(std::int64_t x) { Value v; v.kind = Kind::Scalar; v.scalarKind = ScalarKind::Int; v.typeName = "int"; v.i = x; return v; }
-    static Value ofFloat(double x) { Value v; v.kind = Kind::Scalar; v.scalarKind = ScalarKind::Float; v.typeName = "float"; v.f = x; return v; }
-    static Value ofString(std::string type, std::string text) { Value v; v.kind = Kind::Scalar; v.scalarKind = ScalarKind::String; v.typeName = std::move(type); v.s = std::move(text); return v; }
+    static Value ofBool(bool b) { Value v; v.kind = Kind::Scalar; v.scalarKind = ScalarKind::Bool; v.i = b; return v; }
+    static Value ofInt(std::int64_t x) { Value v; v.kind = Kind::Scalar; v.scalarKind = ScalarKind::Int; v.i = x; return v; }
+    static Value ofFloat(double x) { Value v; v.kind = Kind::Scalar; v.scalarKind = ScalarKind::Float; v.f = x; return v; }
+    static Value ofString(std::string type, std::string value)
+    {
+        Value v;
+        v.kind = Kind::Scalar;
+        v.scalarKind = ScalarKind::String;
+        v.text = std::make_unique<Text>(Text { std::move(type), std::move(value) });
+        return v;
+    }
+    // The scalar leaf's "type": "bool", "int", "float", or a string scalar's own.
+    std::string_view typeName() const
+    {
+        switch (scalarKind) {
+        case ScalarKind::Bool: return "bool";
+        case ScalarKind::Int: return "int";
+        case ScalarKind::Float: return "float";
+        case ScalarKind::String: return text ? std::string_view(text->typeName) : std::string_view();
+        }
+        return {};
+    }
     void add(Value v) { items.push_back(std::move(v)); }
     void add(std::string key, Value v) { keys.push_back(std::move(key)); items.push_back(std::move(v)); }
 };

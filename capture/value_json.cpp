@@ -141,23 +141,14 @@ void appendJson(std::string& out, const Value& value, int indent)
     case Kind::Scalar: {
         out += '{';
         appendKey(out, "type", indent + 1);
-        appendJsonString(out, value.typeName);
+        appendJsonString(out, value.typeName());
         out += ',';
         appendKey(out, "value", indent + 1);
         switch (value.scalarKind) {
         case Value::ScalarKind::Bool: out += value.i ? "true" : "false"; break;
         case Value::ScalarKind::Int: appendInt(out, value.i); break;
         case Value::ScalarKind::Float: appendJsonNumber(out, value.f); break;
-        case Value::ScalarKind::String: appendJsonString(out, value.s); break;
-        case Value::ScalarKind::IntList:
-            out += '[';
-            for (std::size_t k = 0; k < value.ints.size(); ++k) {
-                if (k)
-                    out += ", ";
-                appendInt(out, value.ints[k]);
-            }
-            out += ']';
-            break;
+        case Value::ScalarKind::String: appendJsonString(out, value.text ? std::string_view(value.text->value) : std::string_view()); break;
         }
         newline(out, indent);
         out += '}';
