@@ -195,7 +195,9 @@ private slots:
         reads = 0;
         compare::TensorMetricCache cache(counting);
         const compare::TensorMetrics first = cache.metrics(dir, gelu, benchDir, gelu);
-        const compare::TensorMetrics again = cache.metrics(dir / ".", gelu, benchDir.parent_path() / ".." / benchDir.parent_path().filename() / "dump_tensor_data", gelu);
+        const fs::path benchRank = benchDir.parent_path();
+        const fs::path benchSpelledAgain = benchRank / ".." / benchRank.filename() / "dump_tensor_data";
+        const compare::TensorMetrics again = cache.metrics(dir / ".", gelu, benchSpelledAgain, gelu);
         QCOMPARE(reads.load(), std::size_t(2));
         QCOMPARE(cache.reads(), std::size_t(2));
         QCOMPARE(cache.reuses(), std::size_t(1));
