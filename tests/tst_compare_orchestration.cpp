@@ -6,8 +6,10 @@
 #include "compare/compare_job.h"
 #include "compare/csv_writer.h"
 #include "compare/html_report.h"
+#include "compare/tensor_metric_cache.h"
 #include "dump/dump_json_reader.h"
 #include "dump/dump_tree.h"
+#include "dump/tensor_file.h"
 #include "support/error.h"
 
 #include <QTemporaryDir>
@@ -168,6 +170,53 @@ private slots:
         const auto two = compare::comparePair(pair, {}, hooks);
         QCOMPARE(parses.load(), std::size_t(2));
         QVERIFY(two->npu.dump.get() != two->bench.dump.get());
+    }
+
+    // Tensor files: one file named as both sides of a row is read once; a TensorMetricCache computes a pair once
+    // however its folders are spelled, with the metrics compareTensorFilePair gives, and an unreadable pair names
+    // its files as each caller spells them.
+    void aTensorPairIsReadOnce()
+    {
+        const fs::path dir = onlySubdir(refDumps() / "problem_mix_tensor" / "step0") / "dump_tensor_data";
+        const fs::path benchDir = onlySubdir(refDumps() / "bench_mix_tensor" / "step0") / "dump_tensor_data";
+        const std::string gelu = "Functional.gelu.1.forward.output.0.pt"; // approximate='tanh' in the problem run
+        std::atomic<std::size_t> reads { 0 };
+        const compare::TensorFileReader counting = [&](const fs::path& file) {
+            ++reads;
+            return dump::readTensorFile(file);
+        };
+        const compare::TensorMetrics self = compare::compareTensorFilePair(dir, gelu, dir, gelu, counting);
+        QCOMPARE(reads.load(), std::size_t(1));
+        QCOMPARE(compare::pyText(self.cells[2]), std::string("0.0")); // MaxAbsErr of a tensor against itself
+        const compare::TensorMetrics missingSelf = compare::compareTensorFilePair(dir, "absent.pt", dir, "absent.pt", counting);
+        QCOMPARE(missingSelf.fileProblems.size(), std::size_t(2)); // listed for both sides, as two reads list it
+        QCOMPARE(missingSelf.fileProblems[1].file, missingSelf.fileProblems[0].file);
+
+        reads = 0;
+        compare::TensorMetricCache cache(counting);
+        const compare::TensorMetrics first = cache.metrics(dir, gelu, benchDir, gelu);
+        const fs::path benchRank = benchDir.parent_path();
+        const fs::path benchSpelledAgain = benchRank / ".." / benchRank.filename() / "dump_tensor_data";
+        const compare::TensorMetrics again = cache.metrics(dir / ".", gelu, benchSpelledAgain, gelu);
+        QCOMPARE(reads.load(), std::size_t(2));
+        QCOMPARE(cache.reads(), std::size_t(2));
+        QCOMPARE(cache.reuses(), std::size_t(1));
+        const compare::TensorMetrics plain = compare::compareTensorFilePair(dir, gelu, benchDir, gelu);
+        QVERIFY(compare::pyText(plain.cells[2]) != "0.0"); // the GELU outputs differ
+        for (std::size_t k = 0; k < plain.cells.size(); ++k) {
+            QCOMPARE(compare::pyText(first.cells[k]), compare::pyText(plain.cells[k]));
+            QCOMPARE(compare::pyText(again.cells[k]), compare::pyText(plain.cells[k]));
+        }
+        QCOMPARE(first.message, plain.message);
+
+        const fs::path otherSpelling = dir / ".";
+        const compare::TensorMetrics absent = cache.metrics(dir, "absent.pt", benchDir, gelu);
+        const compare::TensorMetrics absentAgain = cache.metrics(otherSpelling, "absent.pt", benchDir, gelu);
+        QCOMPARE(absent.fileProblems.front().file, compare::compareTensorFilePair(dir, "absent.pt", benchDir, gelu).fileProblems.front().file);
+        QCOMPARE(absentAgain.fileProblems.front().file,
+            compare::compareTensorFilePair(otherSpelling, "absent.pt", benchDir, gelu).fileProblems.front().file);
+        QVERIFY(absent.fileProblems.front().file != absentAgain.fileProblems.front().file);
+        QCOMPARE(absentAgain.message, compare::compareTensorFilePair(otherSpelling, "absent.pt", benchDir, gelu).message);
     }
 };
 

@@ -4,6 +4,7 @@
 #include "compare/consistent_table.h"
 #include "compare/legacy_result.h"
 #include "compare/stats_diff.h"
+#include "compare/tensor_metric_cache.h"
 #include "compare/tensor_metrics_files.h"
 #include "support/thread_pool.h"
 #include "dump/dump_json_reader.h"
@@ -91,7 +92,7 @@ void columnFacts(CompareTable& table, std::size_t threads)
     }
 }
 
-TensorMetrics compareRowTensors(const CompareTable& table, const CompareRow& row)
+TensorMetrics compareRowTensors(const CompareTable& table, const CompareRow& row, TensorMetricCache* cache)
 {
     const ItemTable& npuTable = *table.npu.items;
     const std::string_view npuName = npuTable.dataName(table.npuItem(row));
@@ -99,6 +100,8 @@ TensorMetrics compareRowTensors(const CompareTable& table, const CompareRow& row
     const std::string_view benchName = bi ? table.bench.items->dataName(*bi) : std::string_view(kNA);
     if (auto problem = dataNameProblem(npuName, benchName))
         return *problem;
+    if (cache)
+        return cache->metrics(table.npu.dataDir, npuName, table.bench.dataDir, benchName);
     return compareTensorFilePair(table.npu.dataDir, npuName, table.bench.dataDir, benchName);
 }
 
@@ -113,7 +116,7 @@ void computeTensorMetrics(CompareTable& table, const CompareHooks& hooks)
     support::parallelFor(n, threads, [&](std::size_t begin, std::size_t end) {
         for (std::size_t i = begin; i < end; ++i) {
             checkCancel(hooks);
-            table.tensorMetrics[i] = compareRowTensors(table, table.rows[i]);
+            table.tensorMetrics[i] = compareRowTensors(table, table.rows[i], hooks.tensorMetrics);
             const std::size_t finished = done.fetch_add(1) + 1;
             if (hooks.rowProgress && (finished % 64 == 0 || finished == n))
                 hooks.rowProgress(finished, n);

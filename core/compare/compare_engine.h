@@ -10,6 +10,8 @@
 
 namespace msprobe::compare {
 
+class TensorMetricCache;
+
 // The comparison mode of a pair of dumps (spec 2.3); throws msprobe::Error naming both files when the
 // tasks differ, the task cannot be compared, or one side has md5 checksums and the other not.
 CompareMode detectCompareMode(const dump::DumpFile& npu, const dump::DumpFile& bench);
@@ -23,6 +25,9 @@ struct CompareHooks {
     std::size_t threads = 0; // 0: defaultThreadCount()
     // Where compareDumpFiles gets each dump.json (the studio lends the parse its graphs used); empty: read it.
     std::function<std::shared_ptr<const dump::DumpFile>(const std::filesystem::path& dumpJson)> readDump;
+    // Tensor mode: where each row's metrics come from (the studio lends those its graph compare computed);
+    // null: each row reads its two tensor files.
+    TensorMetricCache* tensorMetrics = nullptr;
 };
 
 // Compares the two dump.json (or debug.json) files: reads them, flattens, matches, computes the metrics and

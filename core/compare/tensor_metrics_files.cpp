@@ -21,12 +21,12 @@ std::string reasonOf(const support::Error& error)
 } // namespace
 
 std::optional<dump::TensorData> loadRowTensor(
-    const fs::path& dataDir, std::string_view dataName, std::vector<TensorFileProblem>& problems)
+    const fs::path& dataDir, std::string_view dataName, std::vector<TensorFileProblem>& problems, const TensorFileReader& read)
 {
     fs::path file = dataDir / fs::path(std::string(dataName));
     try {
         file = dump::resolveDataFile(dataDir, dataName);
-        return dump::readTensorFile(file);
+        return read ? read(file) : dump::readTensorFile(file);
     } catch (const support::Error& error) {
         std::string reason = error.file() == dataDir.string() ? error.detail() : reasonOf(error);
         std::error_code ec;
@@ -39,12 +39,18 @@ std::optional<dump::TensorData> loadRowTensor(
     return std::nullopt;
 }
 
-TensorMetrics compareTensorFilePair(
-    const fs::path& npuDir, std::string_view npuName, const fs::path& benchDir, std::string_view benchName)
+TensorMetrics compareTensorFilePair(const fs::path& npuDir, std::string_view npuName, const fs::path& benchDir,
+    std::string_view benchName, const TensorFileReader& read)
 {
     std::vector<TensorFileProblem> problems;
-    const std::optional<dump::TensorData> npu = loadRowTensor(npuDir, npuName, problems);
-    const std::optional<dump::TensorData> bench = loadRowTensor(benchDir, benchName, problems);
+    const std::optional<dump::TensorData> npu = loadRowTensor(npuDir, npuName, problems, read);
+    const bool sameFile = npuName == benchName && npuDir.native() == benchDir.native();
+    std::optional<dump::TensorData> benchRead;
+    if (!sameFile)
+        benchRead = loadRowTensor(benchDir, benchName, problems, read);
+    else if (!npu) // the one read failed for both sides: listed twice, as two reads would list it
+        problems.push_back(problems.back());
+    const std::optional<dump::TensorData>& bench = sameFile ? npu : benchRead;
     if (npu && bench)
         return compareTensors(*npu, *bench);
     TensorMetrics metrics = tensorMetricsError("unsupported", "Dump file: " + problems.front().file + " not found or read failed.");

@@ -9,6 +9,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <filesystem>
+#include <functional>
 #include <mutex>
 #include <optional>
 #include <string>
@@ -18,14 +19,18 @@
 
 namespace msprobe::compare {
 
+// Reads one resolved tensor file (empty: dump::readTensorFile); a counting reader is how tests see each read.
+using TensorFileReader = std::function<dump::TensorData(const std::filesystem::path& file)>;
+
 // One side's tensor, or nullopt with the problem appended to problems.
-std::optional<dump::TensorData> loadRowTensor(
-    const std::filesystem::path& dataDir, std::string_view dataName, std::vector<TensorFileProblem>& problems);
+std::optional<dump::TensorData> loadRowTensor(const std::filesystem::path& dataDir, std::string_view dataName,
+    std::vector<TensorFileProblem>& problems, const TensorFileReader& read = {});
 
 // Both sides read (every problem listed) and compared. With a problem the six cells are "unsupported", message
-// is the reference's "Dump file: ... not found or read failed." and fileProblems says which file and why.
+// is the reference's "Dump file: ... not found or read failed." and fileProblems says which file and why. One
+// file named as both sides (a self-compare) is read once.
 TensorMetrics compareTensorFilePair(const std::filesystem::path& npuDir, std::string_view npuName,
-    const std::filesystem::path& benchDir, std::string_view benchName);
+    const std::filesystem::path& benchDir, std::string_view benchName, const TensorFileReader& read = {});
 
 // The Err_message entry of a problem: "error: tensor file <file> is missing or unreadable: <reason>".
 std::string tensorFileProblemMessage(const TensorFileProblem& problem);

@@ -457,6 +457,7 @@ private:
         compare::TensorFileProblemLog tensorProblems;
         compareOptions.tensorProblems = &tensorProblems;
         compareOptions.crossRuntime = crossRuntime ? &*crossRuntime : nullptr;
+        compareOptions.tensorMetrics = m_options.tensorMetrics;
         const std::string comparing = stage.where + ": comparing and writing";
         const int first = stage.base + stage.span / 3, room = stage.span - stage.span / 3;
         report(first, comparing);

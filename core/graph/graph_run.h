@@ -3,6 +3,7 @@
 #pragma once
 
 #include "compare/compare_options.h"
+#include "compare/tensor_metric_cache.h"
 
 #include "graph/match/graph_match.h"
 #include "graph/model/graph_builder.h"
@@ -57,6 +58,9 @@ struct GraphRunOptions {
     // Where each rank's dump.json comes from (the studio shares one parse with its compare); empty: read the
     // file. A parallel merge builds its ranks through it too.
     DumpFileSource readDump;
+    // Tensor mode: where the matched nodes' tensor metrics come from (the studio's pair load lends its compare
+    // tables the ones computed here); null: each compared row reads its two tensor files.
+    compare::TensorMetricCache* tensorMetrics = nullptr;
 };
 
 struct GraphRunResult {

@@ -124,7 +124,7 @@ void compareAndWritePair(VisDbWriter& writer, Graph& npu, Graph& bench, const Gr
                 const std::size_t chunk = task - benchRendered.chunks();
                 for (std::size_t i = npuCompared.begin(chunk); i < npuCompared.end(chunk); ++i) {
                     const std::uint32_t n = npuOrder[i];
-                    npu.node(n).partner != kNoNode ? recompareNode(npu, n, bench, compare.mode, compare.tensorProblems, compare.crossRuntime) : renderNodeData(npu, n, render);
+                    npu.node(n).partner != kNoNode ? recompareNode(npu, n, bench, compare) : renderNodeData(npu, n, render);
                 }
                 const std::size_t ready = npuCompared.finish(chunk);
                 if (compare.progress)

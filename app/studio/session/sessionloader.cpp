@@ -47,7 +47,8 @@ msprobe::studio::GraphStage loadVisDb(const fs::path& file)
 
 msprobe::studio::GraphStage buildGraphs(const fs::path& problem, const fs::path& bench, const fs::path& outputDir,
     const LoadRequest& request, const std::atomic<bool>* cancel, const Progress& progress,
-    const std::function<void(const std::string& message)>& warn, msprobe::dump::SharedDumps* dumps)
+    const std::function<void(const std::string& message)>& warn, msprobe::dump::SharedDumps* dumps,
+    msprobe::compare::TensorMetricCache* tensorMetrics)
 {
     msprobe::graph::GraphRunOptions options;
     options.warn = warn;
@@ -69,13 +70,15 @@ msprobe::studio::GraphStage buildGraphs(const fs::path& problem, const fs::path&
     options.progress = progress;
     if (dumps)
         options.readDump = [dumps](const fs::path& file) { return dumps->borrow(file); };
+    options.tensorMetrics = tensorMetrics;
     const auto result = msprobe::graph::runGraphVisualize(options);
     checkCancel(cancel);
     return loadVisDb(result.database);
 }
 
 std::map<msprobe::studio::Key, std::shared_ptr<const CompareRows>> compareDumps(const fs::path& problem, const fs::path& bench,
-    const LoadRequest& request, const std::atomic<bool>* cancel, const Progress& progress, msprobe::dump::SharedDumps* dumps)
+    const LoadRequest& request, const std::atomic<bool>* cancel, const Progress& progress, msprobe::dump::SharedDumps* dumps,
+    msprobe::compare::TensorMetricCache* tensorMetrics)
 {
     const auto pairs = msprobe::compare::resolveComparePairs(problem, bench, fs::path(), false);
     std::map<msprobe::studio::Key, std::shared_ptr<const CompareRows>> results;
@@ -84,6 +87,7 @@ std::map<msprobe::studio::Key, std::shared_ptr<const CompareRows>> compareDumps(
     msprobe::compare::CompareHooks hooks;
     if (dumps)
         hooks.readDump = [dumps](const fs::path& file) { return dumps->borrow(file); };
+    hooks.tensorMetrics = tensorMetrics;
     msprobe::compare::compareEachPair(pairs, options, cancel,
         [&](std::size_t i, const msprobe::compare::ComparePair& pair) {
             if (progress)

@@ -4,6 +4,7 @@
 #pragma once
 
 #include "sessiontypes.h"
+#include "compare/tensor_metric_cache.h"
 #include "dump/shared_dumps.h"
 
 #include <atomic>
@@ -21,16 +22,19 @@ msprobe::studio::GraphStage loadVisDb(const std::filesystem::path& file);
 
 // msprobe graph_visualize of problem (and bench when not empty) into outputDir, then loadVisDb. warn receives
 // what graph_visualize would log as warnings (e.g. a layer mapping it could not read). dumps, when given,
-// parses each dump.json for the graphs and keeps the parse for compareDumps.
+// parses each dump.json for the graphs and keeps the parse for compareDumps; tensorMetrics, when given, keeps
+// the tensor-mode metrics of the matched nodes' tensor files for compareDumps.
 msprobe::studio::GraphStage buildGraphs(const std::filesystem::path& problem, const std::filesystem::path& bench,
     const std::filesystem::path& outputDir, const LoadRequest& request, const std::atomic<bool>* cancel, const Progress& progress,
-    const std::function<void(const std::string& message)>& warn = {}, msprobe::dump::SharedDumps* dumps = nullptr);
+    const std::function<void(const std::string& message)>& warn = {}, msprobe::dump::SharedDumps* dumps = nullptr,
+    msprobe::compare::TensorMetricCache* tensorMetrics = nullptr);
 
-// The compare engine on every rank pair of the two dumps (paired as msprobe compare pairs them). dumps, when
-// given, hands over the parses buildGraphs made instead of reading the files again.
+// The compare engine on every rank pair of the two dumps (paired as msprobe compare pairs them). dumps and
+// tensorMetrics, when given, hand over the parses and tensor metrics buildGraphs made instead of reading the
+// files again.
 std::map<msprobe::studio::Key, std::shared_ptr<const CompareRows>> compareDumps(const std::filesystem::path& problem,
     const std::filesystem::path& bench, const LoadRequest& request, const std::atomic<bool>* cancel, const Progress& progress,
-    msprobe::dump::SharedDumps* dumps = nullptr);
+    msprobe::dump::SharedDumps* dumps = nullptr, msprobe::compare::TensorMetricCache* tensorMetrics = nullptr);
 
 // A compare_result CSV; its step and rank come from the path ("…/step1/compare_result_rank2_….csv"), else 0.
 std::map<msprobe::studio::Key, std::shared_ptr<const CompareRows>> readCompareCsv(const std::filesystem::path& file);

@@ -198,11 +198,12 @@ void StudioSession::runLoad(msprobe::studio::LoadRequest request, std::uint64_t 
         }
         case msprobe::studio::LoadRequest::Kind::Pair: {
             QStringList failures;
-            // One parse of each dump.json, shared by the graphs and the compare tables.
+            // One parse of each dump.json and one read of each tensor file, shared by the graphs and the compare tables.
             msprobe::dump::SharedDumps dumps;
+            msprobe::compare::TensorMetricCache tensorMetrics;
             try {
                 auto stage = msprobe::studio::sessionloader::buildGraphs(nativePath(request.path), nativePath(request.bench),
-                    msprobe::studio::sessionloader::newOutputDir(request.outputDir), request, cancel, scaled(report, 0, 60), graphWarning, &dumps);
+                    msprobe::studio::sessionloader::newOutputDir(request.outputDir), request, cancel, scaled(report, 0, 60), graphWarning, &dumps, &tensorMetrics);
                 publishPart(generation, [this, stage]() mutable { applyGraphs(std::move(stage)); });
             } catch (const msprobe::support::Error& error) {
                 if (cancel->load())
@@ -213,7 +214,7 @@ void StudioSession::runLoad(msprobe::studio::LoadRequest request, std::uint64_t 
             }
             try {
                 auto results = msprobe::studio::sessionloader::compareDumps(nativePath(request.path), nativePath(request.bench), request, cancel,
-                    scaled(report, 60, 100), &dumps);
+                    scaled(report, 60, 100), &dumps, &tensorMetrics);
                 auto verdicts = msprobe::studio::summarizeComparisons(nativePath(request.path), nativePath(request.bench), results);
                 publishPart(generation, [this, results, verdicts = std::move(verdicts)] {
                     m_compare = results;
@@ -226,7 +227,11 @@ void StudioSession::runLoad(msprobe::studio::LoadRequest request, std::uint64_t 
                     throw;
                 failures << tr("Compare: %1").arg(QString::fromUtf8(error.what()));
             }
-            publish(generation, [this, parses = dumps.parses()] { m_dumpParses = parses; });
+            publish(generation, [this, parses = dumps.parses(), reads = tensorMetrics.reads(), reuses = tensorMetrics.reuses()] {
+                m_dumpParses = parses;
+                m_tensorReads = reads;
+                m_tensorReuses = reuses;
+            });
             if (failures.size() == 2) {
                 finish(false, failures.join(QLatin1Char('\n')));
                 return;

@@ -66,6 +66,10 @@ public:
     QString graphUnavailable() const { return m_graphUnavailable; }
     // How many dump.json parses the last pair load made: one per file, the graphs and the compare sharing it.
     std::size_t dumpParses() const { return m_dumpParses; }
+    // How many tensor files (.pt/.npy) the last pair load read, and how many tensor-mode rows of its compare
+    // tables took the metrics its graph compare had computed instead of reading the files again.
+    std::size_t tensorFileReads() const { return m_tensorReads; }
+    std::size_t tensorMetricReuses() const { return m_tensorReuses; }
 
     // The one manual-matching handle on the vis.db, for (step, rank) of a compare db: opened on first use and
     // kept until another pair is asked for or the session changes. Null (and *error) for a build db, a missing
@@ -116,6 +120,8 @@ private:
     msprobe::studio::Verdicts m_verdicts;
     QString m_graphUnavailable;
     std::size_t m_dumpParses = 0;
+    std::size_t m_tensorReads = 0;
+    std::size_t m_tensorReuses = 0;
     std::shared_ptr<msprobe::graph::ManualMatcher> m_matcher;
     Key m_matcherKey { -1, -1 };
 

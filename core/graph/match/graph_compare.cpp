@@ -124,7 +124,8 @@ void compareItemsInto(ItemsCompare& result, std::span<const CompareItem> npu, st
 
 // Compares the pair into scratch.rows; npuItems receives the NPU node's items.
 void compareNodePairInto(const Graph& npu, std::uint32_t n, const Graph& bench, std::uint32_t b, compare::CompareMode mode,
-    std::vector<NodeItem>& npuItems, PairScratch& scratch, const compare::CrossRuntimeKeys* crossRuntime = nullptr)
+    std::vector<NodeItem>& npuItems, PairScratch& scratch, const compare::CrossRuntimeKeys* crossRuntime = nullptr,
+    compare::TensorMetricCache* tensorMetrics = nullptr)
 {
     scratch.rows.compared = false;
     scratch.rows.level = compare::ResultLevel::Pass;
@@ -148,13 +149,13 @@ void compareNodePairInto(const Graph& npu, std::uint32_t n, const Graph& bench, 
     const auto dirOf = [](const Graph& g) { return g.hasDumpDataDir ? std::optional<std::string>(g.dumpDataDir) : std::nullopt; };
     const std::optional<std::string> npuDir = dirOf(npu), benchDir = dirOf(bench);
     compareItemsInto(scratch.rows, scratch.npuItems, scratch.benchItems, mode,
-        [&](const CompareItem& ni, const CompareItem* bi) { return compareTensorFiles(npuDir, ni, benchDir, bi); });
+        [&](const CompareItem& ni, const CompareItem* bi) { return compareTensorFiles(npuDir, ni, benchDir, bi, tensorMetrics); });
 }
 
 } // namespace
 
 compare::TensorMetrics compareTensorFiles(const std::optional<std::string>& npuDir, const CompareItem& npu,
-    const std::optional<std::string>& benchDir, const CompareItem* bench)
+    const std::optional<std::string>& benchDir, const CompareItem* bench, compare::TensorMetricCache* cache)
 {
     if (!bench || npu.fields.dataName == "-1" || bench->fields.dataName == "-1")
         return compare::tensorMetricsError("unsupported", {});
@@ -165,6 +166,8 @@ compare::TensorMetrics compareTensorFiles(const std::optional<std::string>& npuD
                 metrics.fileProblems.push_back({ std::string(item->fields.dataName), "the dump.json gives no dump_data_dir" });
         return metrics;
     }
+    if (cache)
+        return cache->metrics(*npuDir, npu.fields.dataName, *benchDir, bench->fields.dataName);
     return compare::compareTensorFilePair(*npuDir, npu.fields.dataName, *benchDir, bench->fields.dataName);
 }
 
@@ -353,9 +356,9 @@ NodeCompare compareNodePair(const Graph& npu, std::uint32_t n, const Graph& benc
     return result;
 }
 
-void recompareNode(Graph& npu, std::uint32_t n, const Graph& bench, compare::CompareMode mode, compare::TensorFileProblemLog* tensorProblems,
-    const compare::CrossRuntimeKeys* crossRuntime)
+void recompareNode(Graph& npu, std::uint32_t n, const Graph& bench, const GraphCompareOptions& options)
 {
+    const compare::CompareMode mode = options.mode;
     if (npu.rendered.size() < npu.size())
         npu.rendered.resize(npu.size());
     GraphNode& node = npu.node(n);
@@ -365,17 +368,17 @@ void recompareNode(Graph& npu, std::uint32_t n, const Graph& bench, compare::Com
         return;
     PairScratch& scratch = threadPairScratch();
     std::vector<NodeItem> npuItems;
-    compareNodePairInto(npu, n, bench, node.partner, mode, npuItems, scratch, crossRuntime);
-    if (tensorProblems)
-        tensorProblems->add(scratch.rows.fileProblems);
+    compareNodePairInto(npu, n, bench, node.partner, mode, npuItems, scratch, options.crossRuntime, options.tensorMetrics);
+    if (options.tensorProblems)
+        options.tensorProblems->add(scratch.rows.fileProblems);
     if (!scratch.rows.compared)
         return;
     node.precision = precisionIndexOf(node.id, scratch.rows.level, mode);
-    RenderOptions options;
-    options.mode = mode;
-    options.md5Mode = mode == compare::CompareMode::Md5;
-    renderNodeDataExact(npu.rendered[n].input, npu, n, npuItems, false, options, &scratch.rows.cells);
-    renderNodeDataExact(npu.rendered[n].output, npu, n, npuItems, true, options, &scratch.rows.cells);
+    RenderOptions render;
+    render.mode = mode;
+    render.md5Mode = mode == compare::CompareMode::Md5;
+    renderNodeDataExact(npu.rendered[n].input, npu, n, npuItems, false, render, &scratch.rows.cells);
+    renderNodeDataExact(npu.rendered[n].output, npu, n, npuItems, true, render, &scratch.rows.cells);
 }
 
 void updateCollectionPrecision(Graph& npu, std::uint32_t collection)
@@ -408,7 +411,7 @@ void compareGraphs(Graph& npu, const Graph& bench, const GraphCompareOptions& op
         for (std::size_t i = begin; i < end; ++i) {
             if (options.cancel && options.cancel->load())
                 return;
-            recompareNode(npu, matched[i], bench, options.mode, options.tensorProblems, options.crossRuntime);
+            recompareNode(npu, matched[i], bench, options);
             const std::size_t count = ++done;
             if (options.progress && (count % 4096 == 0))
                 options.progress(count, matched.size());

@@ -8,6 +8,7 @@
 #include "compare/cross_runtime_pairing.h"
 #include "compare/items.h"
 #include "compare/result_rules.h"
+#include "compare/tensor_metric_cache.h"
 #include "compare/tensor_metrics.h"
 #include "compare/tensor_metrics_files.h"
 #include "graph/model/graph_model.h"
@@ -28,6 +29,9 @@ struct GraphCompareOptions {
     compare::TensorFileProblemLog* tensorProblems = nullptr; // tensor mode: gathers the files missing or unreadable
     // A C++ (Aten) dump against a Python one: items pair by these keys inside a node pair, not by position.
     const compare::CrossRuntimeKeys* crossRuntime = nullptr;
+    // Tensor mode: where a row's metrics come from (the studio's pair load shares them with its compare tables);
+    // null: each row reads its two tensor files.
+    compare::TensorMetricCache* tensorMetrics = nullptr;
 };
 
 // One input/output item of a node as a compare row reads it, whether it comes from a dump or from the data
@@ -59,9 +63,10 @@ ItemsCompare compareItems(std::span<const CompareItem> npu, std::span<const Comp
 
 // Tensor mode: the metrics of a row read from the items' tensor files under the dump_data_dirs ("unsupported"
 // when a side has no file, as the reference; a file that is missing or cannot be read is also listed in
-// fileProblems, and compareItems makes its row an error naming the file in Err_message).
+// fileProblems, and compareItems makes its row an error naming the file in Err_message). cache, when given, is
+// asked for the two files' metrics instead.
 compare::TensorMetrics compareTensorFiles(const std::optional<std::string>& npuDir, const CompareItem& npu,
-    const std::optional<std::string>& benchDir, const CompareItem* bench);
+    const std::optional<std::string>& benchDir, const CompareItem* bench, compare::TensorMetricCache* cache = nullptr);
 
 // The outcome of one node pair.
 struct NodeCompare {
@@ -85,9 +90,9 @@ double precisionIndexOf(std::string_view nodeId, compare::ResultLevel level, com
 // the result fields (Graph::rendered); then API collections take the worst precision of their APIs.
 void compareGraphs(Graph& npu, const Graph& bench, const GraphCompareOptions& options);
 
-// Recompares one pair (after a manual match): precision and rendered data of the NPU node.
-void recompareNode(Graph& npu, std::uint32_t n, const Graph& bench, compare::CompareMode mode,
-    compare::TensorFileProblemLog* tensorProblems = nullptr, const compare::CrossRuntimeKeys* crossRuntime = nullptr);
+// Compares one pair again (or for the first time): precision and rendered data of the NPU node, with the
+// options' mode, cross-runtime keys and tensor metrics, its missing tensor files added to tensorProblems.
+void recompareNode(Graph& npu, std::uint32_t n, const Graph& bench, const GraphCompareOptions& options);
 
 // API collections (type 9 directly under the root): the worst precision of their children (0 when none).
 void updateCollectionPrecision(Graph& npu);
