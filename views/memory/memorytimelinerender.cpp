@@ -146,7 +146,7 @@ QImage MemoryTimelineView::renderBlocks(const Columns& cols) const
     return layer;
 }
 
-void MemoryTimelineView::paintLiveCurve(QPainter& painter, const Columns& cols) const
+void MemoryTimelineView::paintCursorAndPeak(QPainter& painter) const
 {
     const QRectF plot = plotRect();
     painter.setRenderHint(QPainter::Antialiasing, false);

@@ -321,7 +321,7 @@ void MemoryTimelineView::paintEvent(QPaintEvent*)
     painter.save();
     painter.setClipRect(plotRect());
     painter.drawImage(plotRect().topLeft(), m_frame->layer);
-    paintLiveCurve(painter, cols);
+    paintCursorAndPeak(painter);
     if (m_selection) {
         QColor band = palette().color(QPalette::Highlight);
         band.setAlpha(50);

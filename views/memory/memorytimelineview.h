@@ -115,7 +115,7 @@ protected:
 
 private:
     QImage renderBlocks(const Columns& columns) const; // the plot's blocks, the size of plotRect()
-    void paintLiveCurve(QPainter& painter, const Columns& columns) const;
+    void paintCursorAndPeak(QPainter& painter) const;
     void paintLanes(QPainter& painter) const;
     void paintMarkLane(QPainter& painter, double top) const;
     void paintAxes(QPainter& painter) const;
