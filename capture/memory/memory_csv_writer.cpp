@@ -113,8 +113,10 @@ void CsvWriter::run()
 {
     std::vector<Event> batch;
     while (!m_stop.load()) {
-        m_queue.takeAll(batch, 20);
+        m_queue.waitForEvents(20);
+        // Taken under the write lock: a batch taken before it could be missing from the file when flush() returns.
         std::lock_guard lock(m_writeMutex);
+        m_queue.takeAll(batch);
         drain(batch);
     }
 }
@@ -143,7 +145,7 @@ void CsvWriter::flush()
     if (m_finished)
         return;
     std::vector<Event> batch;
-    m_queue.takeAll(batch, 0);
+    m_queue.takeAll(batch);
     drain(batch);
     if (m_file)
         std::fflush(m_file);
@@ -160,7 +162,7 @@ void CsvWriter::finish()
     if (m_finished)
         return;
     std::vector<Event> batch;
-    m_queue.takeAll(batch, 0);
+    m_queue.takeAll(batch);
     drain(batch);
     writeLiveBlocks();
     drain(batch);

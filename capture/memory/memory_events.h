@@ -102,12 +102,17 @@ public:
         if (m_events.size() == 4096)
             m_ready.notify_one();
     }
-    // Waits up to waitMs for events (or a wake-up), then takes everything queued.
-    void takeAll(std::vector<Event>& out, int waitMs)
+    // Waits up to waitMs for events or a wake-up; takes nothing.
+    void waitForEvents(int waitMs)
     {
         std::unique_lock lock(m_mutex);
         if (m_events.empty() && !m_wake)
             m_ready.wait_for(lock, std::chrono::milliseconds(waitMs));
+    }
+    // Takes everything queued now.
+    void takeAll(std::vector<Event>& out)
+    {
+        std::lock_guard lock(m_mutex);
         m_wake = false;
         out.swap(m_events);
     }
