@@ -2,7 +2,7 @@
 #include "trend/dump_rank_rows.h"
 
 #include "support/error.h"
-#include "support/python_text.h"
+#include "trend/dump_key_names.h"
 #include "trend/monitor_import.h"
 #include "trend/trend_db.h"
 
@@ -15,47 +15,6 @@
 namespace msprobe::trend {
 
 namespace {
-
-bool allDigits(std::string_view text)
-{
-    return !text.empty() && std::all_of(text.begin(), text.end(), [](char c) { return c >= '0' && c <= '9'; });
-}
-
-// Python int(): an optional sign, then digits.
-std::optional<std::int64_t> integerPart(std::string_view text)
-{
-    std::string_view digits = text;
-    if (!digits.empty() && (digits.front() == '-' || digits.front() == '+'))
-        digits.remove_prefix(1);
-    if (!allDigits(digits) || digits.size() > 18)
-        return std::nullopt;
-    return std::stoll(std::string(text));
-}
-
-std::string replaceAll(std::string text, std::string_view from, std::string_view to)
-{
-    std::string out;
-    std::size_t pos = 0;
-    for (std::size_t hit; (hit = text.find(from, pos)) != std::string::npos; pos = hit + from.size())
-        out.append(text, pos, hit - pos).append(to);
-    out.append(text, pos, std::string::npos);
-    return out;
-}
-
-bool endsWith(std::string_view text, std::string_view tail)
-{
-    return text.size() >= tail.size() && text.substr(text.size() - tail.size()) == tail;
-}
-
-// The name with ".backward" and ".parameters_grad" read as ".forward": `name` itself when it has neither (no
-// copy), else `scratch` holding the renamed text.
-const std::string& asForward(const std::string& name, std::string& scratch)
-{
-    if (name.find(".backward") == std::string::npos && name.find(".parameters_grad") == std::string::npos)
-        return name;
-    scratch = replaceAll(replaceAll(name, ".backward", ".forward"), ".parameters_grad", ".forward");
-    return scratch;
-}
 
 const std::unordered_set<std::string_view>& tensorTypes()
 {
@@ -99,47 +58,6 @@ bool isRecomputeEntry(const dump::DumpFile& dump, std::uint32_t body)
     const auto row = dump.nodes[static_cast<std::size_t>(node)].payload;
     return dump.scalars.valueKind[row] == dump::ScalarValueKind::Bool && dump.scalars.number[row].b;
 }
-
-// Appends the decimal digits of a non-negative count.
-void appendCount(std::string& out, std::size_t value)
-{
-    char digits[24];
-    const auto end = std::to_chars(digits, digits + sizeof digits, value).ptr;
-    out.append(digits, end);
-}
-
-// construct.json nodes by name, for the dump's entry names (string views): an open-addressing table of node
-// indices, so that no string is built per look-up and nothing is allocated per node.
-class NodeIndexByName {
-public:
-    explicit NodeIndexByName(const dump::ConstructInfo& construct) : m_construct(construct)
-    {
-        std::size_t slots = 16;
-        while (slots < 2 * construct.nodes.size())
-            slots *= 2;
-        m_slots.assign(slots, 0);
-        const std::size_t mask = slots - 1;
-        for (std::size_t i = 0; i < construct.nodes.size(); ++i) {
-            std::size_t slot = std::hash<std::string_view> {}(construct.nodes[i].name) & mask;
-            while (m_slots[slot])
-                slot = (slot + 1) & mask;
-            m_slots[slot] = static_cast<std::uint32_t>(i + 1);
-        }
-    }
-
-    std::optional<std::size_t> find(std::string_view name) const
-    {
-        const std::size_t mask = m_slots.size() - 1;
-        for (std::size_t slot = std::hash<std::string_view> {}(name) & mask; m_slots[slot]; slot = (slot + 1) & mask)
-            if (m_construct.nodes[m_slots[slot] - 1].name == name)
-                return m_slots[slot] - 1;
-        return std::nullopt;
-    }
-
-private:
-    const dump::ConstructInfo& m_construct;
-    std::vector<std::uint32_t> m_slots; // 1 + node index; 0: free
-};
 
 class RowCollector {
 public:
@@ -277,168 +195,16 @@ const std::vector<std::string>& dumpStatColumns()
     return columns;
 }
 
-std::vector<std::int64_t> microStepsOf(const dump::ConstructInfo& construct)
-{
-    // Nodes are found by index (names are unique in construct.nodes): no table of names is built here.
-    constexpr std::int64_t kUnknown = -3, kVisiting = -2, kNone = -1;
-    std::vector<std::int64_t> rootNumber(construct.nodes.size(), kNone);
-    std::int64_t next = 0;
-    for (std::size_t i = 0; i < construct.nodes.size(); ++i) {
-        const auto& node = construct.nodes[i];
-        const std::string_view name = node.name;
-        if (!node.parent && name.find(".backward") == std::string_view::npos
-            && (name.starts_with("Module") || name.starts_with("Cell") || name.starts_with("optimizer")))
-            rootNumber[i] = next++;
-    }
-    const auto indexOf = [&](const std::string& name) -> std::optional<std::size_t> {
-        const auto found = construct.indexOf.find(name);
-        if (found == construct.indexOf.end())
-            return std::nullopt;
-        return found->second;
-    };
-    // A node's micro step is that of the node its parent names (read as forward), up to a root: each node's
-    // answer is kept, so every chain is walked once (a parent cycle belongs to no root).
-    std::vector<std::int64_t> memo(construct.nodes.size(), kUnknown);
-    std::vector<std::size_t> chain;
-    std::string parentScratch, nameScratch;
-    const auto resolve = [&](std::size_t at) {
-        chain.clear();
-        std::int64_t answer = kNone;
-        for (;;) {
-            if (memo[at] >= kNone) {
-                answer = memo[at];
-                break;
-            }
-            if (memo[at] == kVisiting)
-                break; // a cycle
-            if (rootNumber[at] >= 0) {
-                answer = rootNumber[at];
-                break;
-            }
-            memo[at] = kVisiting;
-            chain.push_back(at);
-            const auto& node = construct.nodes[at];
-            if (!node.parent)
-                break;
-            const auto parent = indexOf(asForward(*node.parent, parentScratch));
-            if (!parent)
-                break;
-            at = *parent;
-        }
-        for (const std::size_t c : chain)
-            memo[c] = answer;
-        return answer;
-    };
-    std::vector<std::int64_t> result(construct.nodes.size(), kNone);
-    for (std::size_t i = 0; i < construct.nodes.size(); ++i) {
-        const std::string& name = construct.nodes[i].name;
-        const std::string& forward = asForward(name, nameScratch);
-        if (&forward == &name)
-            result[i] = resolve(i);
-        else if (const auto twin = indexOf(forward))
-            result[i] = resolve(*twin);
-    }
-    return result;
-}
-
-std::vector<std::string> rebaseCallIndices(const std::vector<std::pair<std::string_view, std::int64_t>>& keys)
-{
-    // "micro step, position of the index, group name" -> (original index, key position, where the index sits),
-    // hashed: the groups are independent, so their order does not matter. The parts are found from the end of
-    // the name; only a group's first key allocates.
-    struct Member {
-        std::int64_t index;
-        std::size_t key, begin, end; // the index digits are name[begin, end)
-    };
-    std::unordered_map<std::string, std::vector<Member>, dump::TransparentStringHash, std::equal_to<>> groups;
-    std::vector<std::string> result;
-    result.reserve(keys.size());
-    std::string groupKey;
-    const auto isIndex = [](std::string_view part) { return allDigits(part) && part.size() <= 18; };
-    for (std::size_t k = 0; k < keys.size(); ++k) {
-        const auto& [name, micro] = keys[k];
-        result.emplace_back(name);
-        const std::size_t lastDot = name.rfind('.');
-        const std::size_t lastBegin = lastDot == std::string_view::npos ? 0 : lastDot + 1;
-        std::size_t begin = 0, end = 0;
-        groupKey.clear();
-        groupKey.append(std::to_string(micro));
-        if (isIndex(name.substr(lastBegin))) {
-            begin = lastBegin;
-            end = name.size();
-            groupKey.append("\x1f" "1\x1f").append(name.substr(0, lastDot == std::string_view::npos ? 0 : lastDot));
-        } else if (lastDot != std::string_view::npos) {
-            const std::size_t previousDot = lastDot == 0 ? std::string_view::npos : name.rfind('.', lastDot - 1);
-            begin = previousDot == std::string_view::npos ? 0 : previousDot + 1;
-            end = lastDot;
-            if (!isIndex(name.substr(begin, end - begin)))
-                continue;
-            groupKey.append("\x1f" "2\x1f").append(name.substr(0, begin)).append(name.substr(end + 1));
-        } else
-            continue;
-        auto group = groups.find(std::string_view(groupKey));
-        if (group == groups.end())
-            group = groups.emplace(groupKey, std::vector<Member>()).first;
-        std::int64_t index = 0;
-        std::from_chars(name.data() + begin, name.data() + end, index);
-        group->second.push_back({ index, k, begin, end });
-    }
-    std::string number;
-    for (auto& [unused, members] : groups) {
-        std::stable_sort(members.begin(), members.end(), [](const Member& a, const Member& b) { return a.index < b.index; });
-        for (std::size_t n = 0; n < members.size(); ++n) {
-            const Member& member = members[n];
-            const std::string_view name = keys[member.key].first;
-            number = std::to_string(n);
-            if (name.substr(member.begin, member.end - member.begin) == number)
-                continue;
-            std::string renamed;
-            renamed.reserve(name.size() + number.size());
-            renamed.append(name.substr(0, member.begin)).append(number).append(name.substr(member.end));
-            result[member.key] = std::move(renamed);
-        }
-    }
-    return result;
-}
-
-std::optional<ClassifiedKey> classifyDumpKey(const std::string& key, bool isRecompute)
-{
-    ClassifiedKey out;
-    if (key.find(".forward.") != std::string::npos || endsWith(key, ".forward")) {
-        out.metric = isRecompute ? DumpMetric::Recompute : DumpMetric::Forward;
-        out.prefix = replaceAll(replaceAll(key, ".forward.", "."), ".forward", "");
-    } else if (key.find(".backward.") != std::string::npos || endsWith(key, ".backward")) {
-        out.metric = DumpMetric::Backward;
-        out.prefix = replaceAll(replaceAll(key, ".backward.", "."), ".backward", "");
-    } else if (endsWith(key, "parameters_grad")) {
-        out.metric = DumpMetric::ParametersGrad;
-        out.prefix = replaceAll(key, ".parameters_grad", "");
-    } else {
-        const auto parts = support::pythonSplit(key, '.');
-        if (parts.size() < 3 || parts[parts.size() - 2] != "parameters_grad")
-            return std::nullopt;
-        out.metric = DumpMetric::ParametersGrad;
-        out.prefix = key.substr(0, key.size() - parts.back().size() - parts[parts.size() - 2].size() - 2);
-    }
-    const auto dot = out.prefix.rfind('.');
-    const std::string_view last = dot == std::string::npos ? std::string_view(out.prefix) : std::string_view(out.prefix).substr(dot + 1);
-    if (const auto index = integerPart(last)) {
-        out.callIndex = *index;
-        out.prefix.resize(dot == std::string::npos ? 0 : dot);
-    }
-    return out;
-}
-
 RankRows extractRankRows(const dump::DumpFile& dump, const dump::ConstructInfo* construct,
     const std::vector<std::pair<std::string, std::string>>& mapping)
 {
     RankRows out;
-    // (entry index, micro step) of the entries taken, and their renumbered names.
+    // (entry index, micro step) of the entries taken, and where their call indices are re-based.
     std::vector<std::pair<std::size_t, std::int64_t>> taken;
-    std::vector<std::string> names;
+    std::vector<RebasedIndex> rebased;
     if (construct) {
-        const auto micro = microStepsOf(*construct);
         const NodeIndexByName nodeOf(*construct);
+        const auto micro = microStepsOf(*construct, nodeOf);
         std::vector<std::pair<std::string_view, std::int64_t>> keys;
         for (std::size_t e = 0; e < dump.entries.size(); ++e) {
             const auto node = nodeOf.find(dump.entryName(e));
@@ -450,21 +216,26 @@ RankRows extractRankRows(const dump::DumpFile& dump, const dump::ConstructInfo* 
             keys.emplace_back(dump.entryName(e), micro[*node]);
             out.microSteps = std::max(out.microSteps, micro[*node] + 1);
         }
-        names = rebaseCallIndices(keys);
+        rebased = rebasedCallIndices(keys);
     } else {
-        for (std::size_t e = 0; e < dump.entries.size(); ++e) {
+        for (std::size_t e = 0; e < dump.entries.size(); ++e)
             taken.emplace_back(e, 0);
-            names.emplace_back(dump.entryName(e));
-        }
+        rebased.resize(taken.size());
     }
     RowCollector collect(dump, out);
+    // One name, one classified key and one scratch buffer for every entry: no string allocated per entry.
+    std::string name, scratch;
+    ClassifiedKey classified;
+    const ClassifiedKey* key = &classified;
     for (std::size_t k = 0; k < taken.size(); ++k) {
         const auto [entry, microStep] = taken[k];
         const std::uint32_t body = dump.entries[entry].body;
         if (dump.nodes[body].kind != dump::NodeKind::Dict)
             continue;
-        const auto key = classifyDumpKey(applyMapping(std::move(names[k]), mapping), isRecomputeEntry(dump, body));
-        if (!key)
+        assignRebased(name, dump.entryName(entry), rebased[k]);
+        if (!mapping.empty())
+            name = applyMapping(std::move(name), mapping);
+        if (!classifyDumpKeyInto(name, isRecomputeEntry(dump, body), classified, scratch))
             continue;
         switch (key->metric) {
         case DumpMetric::Forward:
