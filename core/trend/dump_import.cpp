@@ -6,6 +6,7 @@
 #include "dump/dump_json_reader.h"
 #include "dump/dump_tree.h"
 #include "support/error.h"
+#include "trend/construct_names_reader.h"
 #include "trend/dump_rank_rows.h"
 #include "trend/trend_db.h"
 #include "trend/trend_tags.h"
@@ -104,10 +105,11 @@ RankResult readRank(const RankJob& job, const ImportOptions& options)
             "and gives targets their layer and module tags; dump with level L0 or mix to import it");
     result.bytes = dump.fileSize;
     if (options.microStep) {
-        const dump::ConstructInfo construct = dump::readConstructJson(job.constructJson);
-        result.rows = extractRankRows(dump, &construct, options.mapping);
+        thread_local ConstructNamesReader constructReader;
+        const ConstructNames& construct = constructReader.read(job.constructJson);
+        result.rows = extractRankRows(dump, &construct, &constructReader.index(), options.mapping);
     } else
-        result.rows = extractRankRows(dump, nullptr, options.mapping);
+        result.rows = extractRankRows(dump, nullptr, nullptr, options.mapping);
     sortRankRows(result.rows);
     return result;
 }

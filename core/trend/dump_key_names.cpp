@@ -46,10 +46,10 @@ bool endsWith(std::string_view text, std::string_view tail)
 }
 
 // The name with ".backward" and ".parameters_grad" read as ".forward": `name` itself when it has neither (no
-// copy), else `scratch` holding the renamed text.
-const std::string& asForward(const std::string& name, std::string& scratch)
+// copy), else a view of `scratch` holding the renamed text.
+std::string_view asForward(std::string_view name, std::string& scratch)
 {
-    if (name.find(".backward") == std::string::npos && name.find(".parameters_grad") == std::string::npos)
+    if (name.find(".backward") == std::string_view::npos && name.find(".parameters_grad") == std::string_view::npos)
         return name;
     scratch = replaceAll(replaceAll(name, ".backward", ".forward"), ".parameters_grad", ".forward");
     return scratch;
@@ -64,23 +64,58 @@ void appendCount(std::string& out, std::size_t value)
     out.append(digits, end);
 }
 
-std::vector<std::int64_t> microStepsOf(const dump::ConstructInfo& construct, const NodeIndexByName& nodeOf)
+ConstructNames constructNamesOf(const dump::ConstructInfo& construct)
+{
+    ConstructNames names;
+    names.names.reserve(construct.nodes.size());
+    names.parents.reserve(construct.nodes.size());
+    for (const auto& node : construct.nodes) {
+        names.names.emplace_back(node.name);
+        names.parents.push_back(node.parent ? std::optional<std::string_view>(*node.parent) : std::nullopt);
+    }
+    return names;
+}
+
+NodeIndexByName::NodeIndexByName(const ConstructNames& construct) : m_names(construct.names)
+{
+    std::size_t slots = 16;
+    while (slots < 2 * m_names.size())
+        slots *= 2;
+    m_slots.assign(slots, 0);
+    const std::size_t mask = slots - 1;
+    for (std::size_t i = 0; i < m_names.size(); ++i) {
+        std::size_t slot = std::hash<std::string_view> {}(m_names[i]) & mask;
+        for (; m_slots[slot]; slot = (slot + 1) & mask)
+            m_repeats = m_repeats || m_names[m_slots[slot] - 1] == m_names[i];
+        m_slots[slot] = static_cast<std::uint32_t>(i + 1);
+    }
+}
+
+std::optional<std::size_t> NodeIndexByName::find(std::string_view name) const
+{
+    const std::size_t mask = m_slots.size() - 1;
+    for (std::size_t slot = std::hash<std::string_view> {}(name) & mask; m_slots[slot]; slot = (slot + 1) & mask)
+        if (m_names[m_slots[slot] - 1] == name)
+            return m_slots[slot] - 1;
+    return std::nullopt;
+}
+
+std::vector<std::int64_t> microStepsOf(const ConstructNames& construct, const NodeIndexByName& nodeOf)
 {
     // Nodes are found by index (names are unique in construct.nodes): no table of names is built here.
     constexpr std::int64_t kUnknown = -3, kVisiting = -2, kNone = -1;
-    std::vector<std::int64_t> rootNumber(construct.nodes.size(), kNone);
+    const std::size_t count = construct.names.size();
+    std::vector<std::int64_t> rootNumber(count, kNone);
     std::int64_t next = 0;
-    for (std::size_t i = 0; i < construct.nodes.size(); ++i) {
-        const auto& node = construct.nodes[i];
-        const std::string_view name = node.name;
-        if (!node.parent && name.find(".backward") == std::string_view::npos
+    for (std::size_t i = 0; i < count; ++i) {
+        const std::string_view name = construct.names[i];
+        if (!construct.parents[i] && name.find(".backward") == std::string_view::npos
             && (name.starts_with("Module") || name.starts_with("Cell") || name.starts_with("optimizer")))
             rootNumber[i] = next++;
     }
-    const auto indexOf = [&](const std::string& name) { return nodeOf.find(name); };
     // A node's micro step is that of the node its parent names (read as forward), up to a root: each node's
     // answer is kept, so every chain is walked once (a parent cycle belongs to no root).
-    std::vector<std::int64_t> memo(construct.nodes.size(), kUnknown);
+    std::vector<std::int64_t> memo(count, kUnknown);
     std::vector<std::size_t> chain;
     std::string parentScratch, nameScratch;
     const auto resolve = [&](std::size_t at) {
@@ -99,10 +134,9 @@ std::vector<std::int64_t> microStepsOf(const dump::ConstructInfo& construct, con
             }
             memo[at] = kVisiting;
             chain.push_back(at);
-            const auto& node = construct.nodes[at];
-            if (!node.parent)
+            if (!construct.parents[at])
                 break;
-            const auto parent = indexOf(asForward(*node.parent, parentScratch));
+            const auto parent = nodeOf.find(asForward(*construct.parents[at], parentScratch));
             if (!parent)
                 break;
             at = *parent;
@@ -111,13 +145,13 @@ std::vector<std::int64_t> microStepsOf(const dump::ConstructInfo& construct, con
             memo[c] = answer;
         return answer;
     };
-    std::vector<std::int64_t> result(construct.nodes.size(), kNone);
-    for (std::size_t i = 0; i < construct.nodes.size(); ++i) {
-        const std::string& name = construct.nodes[i].name;
-        const std::string& forward = asForward(name, nameScratch);
-        if (&forward == &name)
+    std::vector<std::int64_t> result(count, kNone);
+    for (std::size_t i = 0; i < count; ++i) {
+        const std::string_view name = construct.names[i];
+        const std::string_view forward = asForward(name, nameScratch);
+        if (forward.data() == name.data())
             result[i] = resolve(i);
-        else if (const auto twin = indexOf(forward))
+        else if (const auto twin = nodeOf.find(forward))
             result[i] = resolve(*twin);
     }
     return result;
@@ -125,7 +159,8 @@ std::vector<std::int64_t> microStepsOf(const dump::ConstructInfo& construct, con
 
 std::vector<std::int64_t> microStepsOf(const dump::ConstructInfo& construct)
 {
-    return microStepsOf(construct, NodeIndexByName(construct));
+    const ConstructNames names = constructNamesOf(construct);
+    return microStepsOf(names, NodeIndexByName(names));
 }
 
 // rebaseCallIndices without building a string per key: a key's group is (micro step, position of the index,

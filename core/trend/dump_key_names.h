@@ -20,41 +20,29 @@ namespace msprobe::trend {
 // Appends the decimal digits of a non-negative count.
 void appendCount(std::string& out, std::size_t value);
 
+ConstructNames constructNamesOf(const dump::ConstructInfo& construct);
+
 // construct.json nodes by name, for the dump's entry names (string views): an open-addressing table of node
 // indices, so that no string is built per look-up and nothing is allocated per node.
 class NodeIndexByName {
 public:
-    explicit NodeIndexByName(const dump::ConstructInfo& construct) : m_construct(construct)
-    {
-        std::size_t slots = 16;
-        while (slots < 2 * construct.nodes.size())
-            slots *= 2;
-        m_slots.assign(slots, 0);
-        const std::size_t mask = slots - 1;
-        for (std::size_t i = 0; i < construct.nodes.size(); ++i) {
-            std::size_t slot = std::hash<std::string_view> {}(construct.nodes[i].name) & mask;
-            while (m_slots[slot])
-                slot = (slot + 1) & mask;
-            m_slots[slot] = static_cast<std::uint32_t>(i + 1);
-        }
-    }
-
-    std::optional<std::size_t> find(std::string_view name) const
-    {
-        const std::size_t mask = m_slots.size() - 1;
-        for (std::size_t slot = std::hash<std::string_view> {}(name) & mask; m_slots[slot]; slot = (slot + 1) & mask)
-            if (m_construct.nodes[m_slots[slot] - 1].name == name)
-                return m_slots[slot] - 1;
-        return std::nullopt;
-    }
+    explicit NodeIndexByName(const ConstructNames& construct);
+    std::optional<std::size_t> find(std::string_view name) const;
+    bool hasRepeatedNames() const { return m_repeats; } // then look-ups find one of them
 
 private:
-    const dump::ConstructInfo& m_construct;
+    const std::vector<std::string_view>& m_names;
     std::vector<std::uint32_t> m_slots; // 1 + node index; 0: free
+    bool m_repeats = false;
 };
 
 // microStepsOf with the construct's nodes already indexed by name.
-std::vector<std::int64_t> microStepsOf(const dump::ConstructInfo& construct, const NodeIndexByName& nodeOf);
+std::vector<std::int64_t> microStepsOf(const ConstructNames& construct, const NodeIndexByName& nodeOf);
+
+// extractRankRows with the construct's nodes already indexed by name (construct and nodeOf: both null when micro
+// steps are off).
+RankRows extractRankRows(const dump::DumpFile& dump, const ConstructNames* construct, const NodeIndexByName* nodeOf,
+    const std::vector<std::pair<std::string, std::string>>& mapping);
 
 // Where a key's call index sits and the number it is re-based to (-1: the key keeps its name).
 struct RebasedIndex {

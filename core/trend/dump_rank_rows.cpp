@@ -198,12 +198,30 @@ const std::vector<std::string>& dumpStatColumns()
 RankRows extractRankRows(const dump::DumpFile& dump, const dump::ConstructInfo* construct,
     const std::vector<std::pair<std::string, std::string>>& mapping)
 {
+    if (!construct)
+        return extractRankRows(dump, nullptr, nullptr, mapping);
+    const ConstructNames names = constructNamesOf(*construct);
+    return extractRankRows(dump, &names, mapping);
+}
+
+RankRows extractRankRows(const dump::DumpFile& dump, const ConstructNames* construct,
+    const std::vector<std::pair<std::string, std::string>>& mapping)
+{
+    if (!construct)
+        return extractRankRows(dump, nullptr, nullptr, mapping);
+    const NodeIndexByName nodeOf(*construct);
+    return extractRankRows(dump, construct, &nodeOf, mapping);
+}
+
+RankRows extractRankRows(const dump::DumpFile& dump, const ConstructNames* construct, const NodeIndexByName* nodeIndex,
+    const std::vector<std::pair<std::string, std::string>>& mapping)
+{
     RankRows out;
     // (entry index, micro step) of the entries taken, and where their call indices are re-based.
     std::vector<std::pair<std::size_t, std::int64_t>> taken;
     std::vector<RebasedIndex> rebased;
     if (construct) {
-        const NodeIndexByName nodeOf(*construct);
+        const NodeIndexByName& nodeOf = *nodeIndex;
         const auto micro = microStepsOf(*construct, nodeOf);
         std::vector<std::pair<std::string_view, std::int64_t>> keys;
         for (std::size_t e = 0; e < dump.entries.size(); ++e) {

@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <unordered_map>
 #include <utility>
 #include <vector>
@@ -57,7 +58,15 @@ struct ClassifiedKey {
 };
 std::optional<ClassifiedKey> classifyDumpKey(const std::string& key, bool isRecompute);
 
+// construct.json's node names and parents as views (into a ConstructInfo or a parsed text): all the micro-step
+// numbering reads.
+struct ConstructNames {
+    std::vector<std::string_view> names; // unique, in file order
+    std::vector<std::optional<std::string_view>> parents;
+};
 // Extracts the rows of one dump. construct: null when micro steps are off (every entry is kept, micro step 0).
+RankRows extractRankRows(const dump::DumpFile& dump, const ConstructNames* construct,
+    const std::vector<std::pair<std::string, std::string>>& mapping);
 RankRows extractRankRows(const dump::DumpFile& dump, const dump::ConstructInfo* construct,
     const std::vector<std::pair<std::string, std::string>>& mapping);
 
