@@ -3,9 +3,11 @@
 // tool wrote (a proc-directory dump, a 2-rank dump, and the synthetic dump of the golden files with micro steps
 // on and off), plus the naming rules of spec §3.3 on hand-made names.
 #include "cli_runner.h"
+#include "dump/construct_stack.h"
 #include "sqlite_rows.h"
 #include "support/sqlite_util.h"
 #include "test_util.h"
+#include "trend/construct_names_reader.h"
 #include "trend/dump_rank_rows.h"
 #include "trend/trend_db.h"
 #include "trend/trend_tags.h"
@@ -296,6 +298,44 @@ private slots:
         }
         QCOMPARE(queryRows(file, "SELECT * FROM trend_data"), expected);
         QCOMPARE(std::distance(fs::directory_iterator(file.parent_path()), fs::directory_iterator()), std::ptrdiff_t(1));
+    }
+
+    // The import's construct.json reading gives the names and parents dump::readConstructJson gives, for the
+    // files it reads itself and those it hands over (Megatron lists, repeated names), and its errors.
+    void constructNamesMatchTheFullReader()
+    {
+        QTemporaryDir tmp;
+        const fs::path dir = tmp.path().toStdString();
+        auto listed = [](const trend::ConstructNames& names) {
+            std::vector<std::string> out;
+            for (std::size_t i = 0; i < names.names.size(); ++i)
+                out.push_back(std::string(names.names[i]) + " <- " + std::string(names.parents[i].value_or("(none)")));
+            return out;
+        };
+        const std::vector<std::pair<std::string, std::string>> files = {
+            { "plain", R"({"Module.a.forward.0": null, "Tensor.add.0.forward": "Module.a.forward.0", "Torch.x.0.forward": null})" },
+            { "megatron", R"({"Module.a.forward.0": [null, 0], "Tensor.add.0.forward": ["Module.a.forward.0", 1], "megatron_micro_step_number": 2})" },
+            { "repeated", R"({"Module.a.forward.0": null, "Tensor.add.0.forward": null, "Module.a.forward.0": "Tensor.add.0.forward"})" },
+            { "escaped", "{\"Module.\\u0061.forward.0\": null, \"T.\\\"q\\\".0.forward\": \"Module.a.forward.0\"}" },
+        };
+        trend::ConstructNamesReader reader;
+        for (const auto& [name, text] : files) {
+            const fs::path file = dir / (name + ".json");
+            std::ofstream(file) << text;
+            const auto expected = listed(trend::constructNamesOf(dump::readConstructJson(file)));
+            QVERIFY2(!expected.empty(), name.c_str());
+            QCOMPARE(listed(reader.read(file)), expected);
+            for (const auto& node : reader.read(file).names)
+                QCOMPARE(reader.index().find(node).has_value(), true);
+        }
+        QVERIFY(reader.read(dir / "missing.json").names.empty());
+        std::ofstream(dir / "broken.json") << R"({"Module.a.forward.0": nul)";
+        try {
+            reader.read(dir / "broken.json");
+            QFAIL("a malformed construct.json was read");
+        } catch (const support::Error& error) {
+            QVERIFY2(std::string(error.what()).find("broken.json") != std::string::npos, error.what());
+        }
     }
 
     void namingRules()

@@ -35,11 +35,54 @@ struct RankJob {
     bool repeatsKeys = false; // another step folder has the same number ("step1", "step01"): rows may repeat keys
 };
 
-struct TargetKeyHash {
-    std::size_t operator()(const std::pair<std::string, std::int64_t>& key) const
+// Database target ids by (name, call index), found by the hash the reading thread kept with each target: a
+// flat table probed once per target instead of a hash map's node chains (most of them cache misses).
+class KnownTargets {
+public:
+    std::size_t size() const { return m_keys.size(); }
+
+    std::int64_t idOf(const RankRows& rows, std::size_t t, TrendDbWriter& db)
     {
-        return std::hash<std::string>()(key.first) ^ (static_cast<std::size_t>(key.second) * 0x9e3779b97f4a7c15ull);
+        if (2 * (m_keys.size() + 1) > m_slots.size())
+            grow();
+        const std::uint64_t hash = rows.targetHashes[t];
+        const auto& key = rows.targets[t];
+        const std::size_t mask = m_slots.size() - 1;
+        for (std::size_t slot = hash & mask;; slot = (slot + 1) & mask) {
+            Slot& at = m_slots[slot];
+            if (at.key == 0) {
+                m_keys.push_back(key);
+                at = { hash, static_cast<std::uint32_t>(m_keys.size()), db.targetId(key.first, 0, key.second) };
+                return at.id;
+            }
+            if (at.hash == hash && m_keys[at.key - 1] == key)
+                return at.id;
+        }
     }
+
+private:
+    struct Slot {
+        std::uint64_t hash = 0;
+        std::uint32_t key = 0; // 1 + index into m_keys; 0: free
+        std::int64_t id = 0;
+    };
+
+    void grow()
+    {
+        std::vector<Slot> slots(std::max<std::size_t>(64, m_slots.size() * 2));
+        const std::size_t mask = slots.size() - 1;
+        for (const Slot& at : m_slots)
+            if (at.key) {
+                std::size_t slot = at.hash & mask;
+                while (slots[slot].key)
+                    slot = (slot + 1) & mask;
+                slots[slot] = at;
+            }
+        m_slots = std::move(slots);
+    }
+
+    std::vector<Slot> m_slots;
+    std::vector<std::pair<std::string, std::int64_t>> m_keys;
 };
 
 struct RankResult {
@@ -231,7 +274,7 @@ DumpImportSummary importDumpData(const fs::path& dataDir, const fs::path& dbFile
             metricIds.push_back(db.metricId(metric));
         // Target ids by (name, call index) (hashed: most ranks repeat the same targets), and which (target,
         // metric) pairs have their tags, a bit per metric by target id.
-        std::unordered_map<std::pair<std::string, std::int64_t>, std::int64_t, TargetKeyHash> knownTargets;
+        KnownTargets knownTargets;
         std::vector<std::uint8_t> tagged;
         std::int64_t offset = 0, stepMicroSteps = 0;
         std::int64_t minStep = jobs.front().step, maxStep = jobs.front().step;
@@ -246,14 +289,10 @@ DumpImportSummary importDumpData(const fs::path& dataDir, const fs::path& dbFile
             const RankRows& rows = result.rows;
             // Ranks of one model usually name the same targets in the same order: comparing the lists in order
             // costs less than a hashed look-up per target (most of them cache misses).
-            if (!previous || previous->rows.targets != rows.targets) {
+            if (!previous || previous->rows.targetHashes != rows.targetHashes || previous->rows.targets != rows.targets) {
                 targetIds.clear();
-                for (std::size_t t = 0; t < rows.targets.size(); ++t) {
-                    auto [it, inserted] = knownTargets.try_emplace(rows.targets[t], 0);
-                    if (inserted)
-                        it->second = db.targetId(rows.targets[t].first, 0, rows.targets[t].second);
-                    targetIds.push_back(it->second);
-                }
+                for (std::size_t t = 0; t < rows.targets.size(); ++t)
+                    targetIds.push_back(knownTargets.idOf(rows, t, db));
             }
             // In primary-key order, SQLite appends to the end of trend_data instead of searching it. The reader
             // sorted the rows by its own target numbering and dropped repeated keys (the first is kept, as in the

@@ -77,7 +77,8 @@ public:
     void add(std::int64_t callIndex, DumpMetric metric, std::int64_t microStep, std::uint32_t row)
     {
         const std::size_t mask = m_slots.size() - 1;
-        std::size_t slot = (std::hash<std::string_view> {}(m_name) ^ (static_cast<std::size_t>(callIndex) * 0x9e3779b97f4a7c15ull)) & mask;
+        const std::uint64_t hash = targetKeyHash(m_name, callIndex);
+        std::size_t slot = hash & mask;
         std::uint32_t index = 0;
         for (;; slot = (slot + 1) & mask) {
             if (m_slots[slot] == 0) {
@@ -89,6 +90,7 @@ public:
                 index = static_cast<std::uint32_t>(m_out.targets.size());
                 m_slots[slot] = index + 1;
                 m_out.targets.emplace_back(m_name, callIndex);
+                m_out.targetHashes.push_back(hash);
                 break;
             }
             const auto& target = m_out.targets[m_slots[slot] - 1];
@@ -164,8 +166,7 @@ private:
         std::vector<std::uint32_t> slots(m_slots.size() * 2, 0);
         const std::size_t mask = slots.size() - 1;
         for (std::uint32_t k = 0; k < m_out.targets.size(); ++k) {
-            const auto& [name, callIndex] = m_out.targets[k];
-            std::size_t slot = (std::hash<std::string_view> {}(name) ^ (static_cast<std::size_t>(callIndex) * 0x9e3779b97f4a7c15ull)) & mask;
+            std::size_t slot = m_out.targetHashes[k] & mask;
             while (slots[slot])
                 slot = (slot + 1) & mask;
             slots[slot] = k + 1;

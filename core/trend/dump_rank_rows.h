@@ -8,6 +8,7 @@
 
 #include <array>
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -30,10 +31,17 @@ struct DumpTrendRow {
     std::array<std::optional<double>, 4> values; // norm, max, min, mean, clamped
 };
 
+// The hash of a target's (name, call index), computed where the target is first met and kept with it.
+inline std::uint64_t targetKeyHash(std::string_view name, std::int64_t callIndex)
+{
+    return std::hash<std::string_view> {}(name) ^ (static_cast<std::uint64_t>(callIndex) * 0x9e3779b97f4a7c15ull);
+}
+
 struct RankRows {
     // Distinct (target name, call index) pairs in first-seen order; the call index is the target's micro_step
     // column.
     std::vector<std::pair<std::string, std::int64_t>> targets;
+    std::vector<std::uint64_t> targetHashes; // targetKeyHash of each target
     std::vector<DumpTrendRow> rows; // in dump.json order (by sortRankRows: in key order)
     std::size_t repeatedRows = 0; // rows sortRankRows dropped for a key seen earlier in the dump
     std::int64_t microSteps = 0; // 1 + the highest micro step seen (0 when none or micro steps are off)
