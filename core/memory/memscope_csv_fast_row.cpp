@@ -21,7 +21,7 @@ namespace msprobe::memory {
 namespace {
 
 // The first of `,` `\n` `\r` `"` at or after `p` (`end` if none).
-const char* unquotedCellEnd(const char* p, const char* end)
+[[gnu::always_inline]] inline const char* unquotedCellEnd(const char* p, const char* end)
 {
 #ifdef __SSE2__
     const __m128i comma = _mm_set1_epi8(','), newline = _mm_set1_epi8('\n'), ret = _mm_set1_epi8('\r'), quote = _mm_set1_epi8('"');
@@ -105,7 +105,7 @@ bool attrNumberOf(std::string_view value, std::int64_t& into)
 }
 
 // One cell up to its comma: false (a row for parseRow) when it is quoted or the row ends first.
-bool nextUnquotedCell(const char*& p, const char* end, std::string_view& cell)
+[[gnu::always_inline]] inline bool nextUnquotedCell(const char*& p, const char* end, std::string_view& cell)
 {
     const char* cellEnd = unquotedCellEnd(p, end);
     if (cellEnd >= end || *cellEnd != ',')
@@ -195,14 +195,28 @@ bool parseRowFast(const char*& at, const char* end, RecentStrings& strings, MemE
     if (!attr.empty()) {
         if (attr.size() < 2 || attr.front() != '{' || attr.back() != '}')
             return false;
-        thread_local AttrPairs pairs;
-        std::string why;
-        if (!splitAttr(attr, pairs, why))
-            return false;
-        for (const auto& [key, value] : pairs) {
-            switch (key.size()) {
+        // §1.7 as splitAttr reads it: a comma starts a new pair only when a known key and ':' follow it.
+        const char* const data = attr.data() + 1;
+        const std::size_t size = attr.size() - 2;
+        std::string_view key = size ? knownKeyAt(std::string_view(data, size)) : std::string_view {};
+        if (size && key.empty())
+            return false; // a first key splitAttr may take or refuse: parseRow decides
+        for (std::size_t pos = 0; !key.empty();) {
+            const std::size_t valueStart = pos + key.size() + 1;
+            std::size_t valueEnd = size;
+            std::string_view nextKey;
+            for (std::size_t c = valueStart; c < size; ++c)
+                if (data[c] == ',' && !(nextKey = knownKeyAt(std::string_view(data + c + 1, size - c - 1))).empty()) {
+                    valueEnd = c;
+                    break;
+                }
+            const std::string_view value(data + valueStart, valueEnd - valueStart);
+            const std::string_view thisKey = key;
+            pos = valueEnd + 1;
+            key = nextKey;
+            switch (thisKey.size()) {
             case 13:
-                if (isText(key, "allocation_id")) {
+                if (isText(thisKey, "allocation_id")) {
                     if (!parseUnsigned(value, u))
                         return false;
                     event.allocationId = u;
@@ -211,7 +225,7 @@ bool parseRowFast(const char*& at, const char* end, RecentStrings& strings, MemE
                 }
                 break;
             case 4:
-                if (isText(key, "addr")) {
+                if (isText(thisKey, "addr")) {
                     if ((event.flags & kFlagHasPtr) && sameText(value, ptr))
                         continue;
                     if (!parseUnsigned(value, u))
@@ -222,38 +236,38 @@ bool parseRowFast(const char*& at, const char* end, RecentStrings& strings, MemE
                     }
                     continue;
                 }
-                if (isText(key, "size")) {
+                if (isText(thisKey, "size")) {
                     if (!attrNumberOf(value, event.size))
                         return false;
                     if (event.size < 0)
                         event.size = -event.size;
                     continue;
                 }
-                if (isText(key, "used")) {
+                if (isText(thisKey, "used")) {
                     if (!attrNumberOf(value, event.used))
                         return false;
                     continue;
                 }
                 break;
             case 5:
-                if (isText(key, "total")) {
+                if (isText(thisKey, "total")) {
                     if (!attrNumberOf(value, event.total))
                         return false;
                     continue;
                 }
-                if (isText(key, "owner") && !value.empty()) {
+                if (isText(thisKey, "owner") && !value.empty()) {
                     if (textCount == texts.size())
                         return false;
                     texts[textCount++] = { &MemEvent::owner, value };
                 }
                 continue;
             case 6:
-                if (isText(key, "shadow") && isText(value, "true"))
+                if (isText(thisKey, "shadow") && isText(value, "true"))
                     event.flags |= kFlagShadow;
                 continue;
             case 11:
             case 16:
-                if ((isText(key, "inefficient_type") || isText(key, "inefficient")) && !value.empty()) {
+                if ((isText(thisKey, "inefficient_type") || isText(thisKey, "inefficient")) && !value.empty()) {
                     if (textCount == texts.size())
                         return false;
                     texts[textCount++] = { &MemEvent::inefficient, value };
