@@ -56,10 +56,16 @@ const char* quoteOrBreak(const char* p, const char* end)
     return p;
 }
 
+// An exact compare with a literal, unrolled (a memcmp call costs more than these few bytes).
 template<std::size_t N>
-bool isText(std::string_view text, const char (&literal)[N])
+[[gnu::always_inline]] inline bool isText(std::string_view text, const char (&literal)[N])
 {
-    return text.size() == N - 1 && std::memcmp(text.data(), literal, N - 1) == 0;
+    if (text.size() != N - 1)
+        return false;
+    for (std::size_t i = 0; i + 1 < N; ++i)
+        if (text[i] != literal[i])
+            return false;
+    return true;
 }
 
 bool isNaCell(std::string_view text) { return text.empty() || isText(text, "N/A") || isText(text, "NA"); }
