@@ -11,6 +11,9 @@
 
 #include <QTemporaryDir>
 
+#include <fstream>
+#include <iterator>
+
 using namespace msprobe;
 using namespace msprobe::memory;
 using namespace msprobe::test;
@@ -224,6 +227,79 @@ private slots:
             QCOMPARE(std::string(trace.text(trace.events[1].name)),
                 std::string("a \"quoted\" mark with a long name to leave the small-string buffer"));
             QCOMPARE(trace.events[1].tsNs, std::int64_t(20));
+        }
+    }
+
+    void fastRowsReadAsTheGeneralParser()
+    {
+        // The one-pass row reader and parseRow give the same trace (every field, the string pool in the same
+        // order) on rows it reads and on rows it leaves to parseRow, and the same message for a bad row.
+        QTemporaryDir dir;
+        const std::string header = "ID,Event,Event Type,Name,Timestamp(ns),Process Id,Thread Id,Device Id,Ptr,Attr,"
+                                   "Call Stack(Python),Call Stack(C)\n";
+        const std::string quirks = header
+            + "1,MALLOC,PTA,N/A,10,7,7,0,0x1000,\"{allocation_id:1,addr:0x1000,size:64,total:128,used:64,owner:PTA@model@weight}\",,\n"
+            + "2,MALLOC,HAL, N/A ,11, 7 ,7,cpu,N/A,\"{allocation_id:2,addr:0x2000,size:-32,total:0x80,used:96}\",,\n"
+            + "3,ACCESS,WRITE,torch._ops.aten.mul.out,12,7,8,host,0x1000,\"{allocation_id:1,addr:0x1000,size:64,type:PTA,dtype:torch.float32,shape:torch.Size([8, 256])}\",\"a.py(1): f\nb.py(2): g\",\n"
+            + "4,FREE,PTA,N/A,13,N/A,N/A,N/A,0x1000,\"{allocation_id:1,addr:0x1000,size:64,total:128,used:0,shadow:true}\",,\n"
+            + "5,MSTX,Mark,\"step start\",14,7,7,9999,N/A,,,\n"
+            + "6,MALLOC,PTA,N/A,15,7,7,10000,0x3000,\"{allocation_id:3,addr:0x3000,size:16,owner:a,inefficient_type:early_allocation,late_deallocation,owner:b}\",,\n"
+            + "7,MALLOC,PTA,N/A,16,7,7,3,0x4000,{size:8},x,y\r\n"
+            + "8,SYSTEM,STEP,1,17,7,7,0,N/A,\"\",,\n"
+            + "9,OOM_DETAIL,OOM_TRIGGER,N/A,18,7,7,0,N/A,\"{req_size:4096,func:malloc}\",,\n"
+            + "10,MALLOC,PTA,N/A,19,7,7,0,0x5000,\"{allocation_id:5,addr:0x5000,size:9223372036854775807,inefficient:idle}\",,\n"
+            + "\n"
+            + "11,KERNEL_LAUNCH,KERNEL_LAUNCH,aclnnMul_1,20,7,7,0,N/A,\"{streamId:2,taskId:1}\"\n"
+            + "12,OP_LAUNCH,ATEN_START,\"say \"\"hi\"\"\",21,7,7,0,N/A,,,\n"
+            + "13,MALLOC,PTA,N/A,22,7,7,0,0x6000,\"{allocation_id:6,addr:0x6000,size:4}\"";
+        std::vector<std::string> dumps { trainingDump(3000), trainingDump(200, "\r\n"), quirks };
+        for (const auto* fixture : { "memscope/baseline.csv", "memory/baseline.csv", "memory/leaks.csv" }) {
+            std::ifstream in(dataDir() / fixture, std::ios::binary);
+            dumps.emplace_back(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+            QVERIFY2(dumps.back().size() > 100, fixture);
+        }
+        auto pool = [](const MemTrace& trace) {
+            std::string out;
+            for (std::size_t s = 0; s < trace.strings.size(); ++s)
+                out += std::string(trace.strings.view(static_cast<support::StringId>(s))) + "\n";
+            return out;
+        };
+        const fs::path file = fs::path(dir.path().toStdString()) / "memscope_dump_7.csv";
+        for (std::size_t d = 0; d < dumps.size(); ++d) {
+            writeFile(file, dumps[d]);
+            const auto general = readMemScopeCsvInPieces(file, 1, false);
+            const auto fast = readMemScopeCsvInPieces(file, 1, true);
+            QVERIFY2(describe(fast) == describe(general), ("dump " + std::to_string(d)).c_str());
+            QCOMPARE(pool(fast), pool(general));
+            for (std::size_t i = 0; i < fast.events.size(); ++i)
+                QCOMPARE(fast.events[i].detail, general.events[i].detail);
+        }
+        writeFile(file, quirks);
+        const auto read = readMemScopeCsvInPieces(file, 1, true);
+        QCOMPARE(read.rowsRead, std::size_t(13));
+        auto row = [&](std::uint64_t id) { return *std::find_if(read.events.begin(), read.events.end(), [&](const MemEvent& e) { return e.id == id; }); };
+        QCOMPARE(row(2).size, std::int64_t(32)); // a legacy negative size
+        QCOMPARE(row(2).ptr, std::uint64_t(0x2000)); // Ptr N/A: Attr addr
+        QCOMPARE(std::string(read.text(row(6).inefficient)), std::string("early_allocation,late_deallocation"));
+        QCOMPARE(std::string(read.text(row(6).owner)), std::string("b"));
+        QCOMPARE(row(13).line, std::uint32_t(16)); // after the stack's line break, the CRLF and the blank line
+
+        // Bad rows: the same message whichever reader met them first.
+        const std::string good = "1,MALLOC,PTA,N/A,10,7,7,0,0x1000,\"{allocation_id:1,addr:0x1000,size:64}\",,\n";
+        for (const std::string bad : { "2,MALLOC,PTA,N/A,12x,7,7,0,0x1000,\"{size:64}\",,\n", "2,MALLOC,PTA,N/A,12,7,7,0,0x1000,\"{total:64}\",,\n",
+                 "2,MALLOC,PTA,N/A,12,7,7,0,N/A,\"{size:64}\",,\n", "2,MALLOC,PTA,N/A,12,7,7\n", "2,MALLOC,PTA,N/A,12,7,7,0,0x1,\"size:64\",,\n",
+                 "2,MALLOC,PTA,N/A,12,7,7,0,0x1,\"{size:64,total:1,2}\",,\n", "2,MALLOC,PTA,N/A,12,7,7,0,0x1,\"{size:6 4}\",,\n",
+                 "2,MALLOC,,N/A,12,7,7,0,0x1,\"{size:64}\",,\n", "2,MALLOC,PTA,N/A,12,7,7,-1,0x1,\"{size:64}\",,\n",
+                 "2,MALLOC,PTA,N/A,12,7,7,0,0xg,\"{size:64}\",,\n", "1,FREE,PTA,N/A,12,7,7,0,0x1,\"{size:64}\",,\n" }) {
+            writeFile(file, header + good + bad);
+            const auto message = readError(file, 1);
+            QVERIFY2(message.find("line 3") != std::string::npos, message.c_str());
+            try {
+                readMemScopeCsvInPieces(file, 1, false);
+                QFAIL("the general reader took a bad row");
+            } catch (const support::Error& error) {
+                QCOMPARE(std::string(error.what()), message);
+            }
         }
     }
 };

@@ -72,6 +72,26 @@ bool isKnown(std::string_view key)
     return false;
 }
 
+// The known keys by their first character (all ASCII letters).
+struct FirstCharBuckets {
+    std::array<std::array<std::string_view, 8>, 128> keys {};
+    std::array<std::uint8_t, 128> counts {};
+    constexpr FirstCharBuckets()
+    {
+        for (const auto key : kKnownKeys) {
+            const auto c = static_cast<std::size_t>(key[0]);
+            keys[c][counts[c]++] = key;
+        }
+    }
+};
+constexpr FirstCharBuckets kFirstChars;
+static_assert([] {
+    for (const auto count : FirstCharBuckets().counts)
+        if (count > 8)
+            return false;
+    return true;
+}());
+
 // The first ',' in data[from, size), or npos: eight bytes a step (a zero byte of word ^ ",,,,,,,," marks a comma),
 // never reading past `size`.
 std::size_t nextComma(const char* data, std::size_t from, std::size_t size)
@@ -133,6 +153,19 @@ bool splitAttr(std::string_view cell, AttrPairs& pairs, std::string& why)
         start = comma + 1;
     }
     return true;
+}
+
+std::string_view knownKeyAt(std::string_view text)
+{
+    if (text.empty() || static_cast<unsigned char>(text[0]) >= 128)
+        return {};
+    const auto c = static_cast<std::size_t>(text[0]);
+    for (std::size_t k = 0; k < kFirstChars.counts[c]; ++k) {
+        const std::string_view key = kFirstChars.keys[c][k];
+        if (text.size() > key.size() && text[key.size()] == ':' && sameText(key, text.substr(0, key.size())))
+            return text.substr(0, key.size());
+    }
+    return {};
 }
 
 bool splitJsonAttr(std::string_view cell, AttrPairs& pairs, std::vector<std::string>& storage, std::string& why)

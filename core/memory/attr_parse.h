@@ -20,6 +20,10 @@ using AttrPairs = std::vector<std::pair<std::string_view, std::string_view>>;
 // key (the reader turns that into an error naming file, line and column).
 bool splitAttr(std::string_view cell, AttrPairs& pairs, std::string& why);
 
+// The §1.7 known key that `text` starts with when a ':' follows it ("size" for "size:64,..."), else empty: where
+// splitAttr starts a new key/value pair after a comma.
+std::string_view knownKeyAt(std::string_view text);
+
 // The .db variant: Attr is a JSON object whose values are strings (§1.5). Same contract as splitAttr, but the
 // views point into `storage`, which the function fills.
 bool splitJsonAttr(std::string_view cell, AttrPairs& pairs, std::vector<std::string>& storage, std::string& why);

@@ -230,9 +230,26 @@ struct Piece {
 struct Layout {
     std::array<int, 10> index {};
     std::size_t needed = 0;
+    bool standard = false; // the ten columns first, in §1.2 order: rows may take parseRowFast
 };
 
 std::uint32_t clampLine(std::uint64_t line) { return static_cast<std::uint32_t>(std::min<std::uint64_t>(line, 0xffffffffu)); }
+
+// The row at `p` read by the general scanner and parseRow (errors name the file and line).
+void parseScanned(RecordScanner& scanner, const char*& p, const char* stop, std::uint64_t& line, const std::string& file, const Layout& layout, RecentStrings& recent, MemEvent& event)
+{
+    scanner.next(p, stop, line);
+    const auto recordLine = scanner.recordLine();
+    if (scanner.count() < layout.needed)
+        throw support::Error(file, "line " + std::to_string(recordLine),
+            "row has " + std::to_string(scanner.count()) + " cells, the header names at least "
+                + std::to_string(layout.needed) + " (a truncated row?)");
+    const auto& i = layout.index;
+    const RowCells row { scanner.cell(i[0]), scanner.cell(i[1]), scanner.cell(i[2]), scanner.cell(i[3]),
+        scanner.cell(i[4]), scanner.cell(i[5]), scanner.cell(i[6]), scanner.cell(i[7]), scanner.cell(i[8]),
+        scanner.cell(i[9]) };
+    parseRow(row, clampLine(recordLine), false, recent, file, event);
+}
 
 // Parses the rows of `piece` into piece.events, interning into `strings`.
 void parsePiece(const MappedFile& map, const std::string& file, const Layout& layout, Piece& piece, support::StringPool& strings)
@@ -244,18 +261,21 @@ void parsePiece(const MappedFile& map, const std::string& file, const Layout& la
         map.populate(p, p + kReleaseBytes);
         std::uint64_t line = piece.firstLine;
         RecentStrings recent(strings);
-        while (scanner.next(p, piece.stop, line)) {
-            const auto recordLine = scanner.recordLine();
-            if (scanner.count() < layout.needed)
-                throw support::Error(file, "line " + std::to_string(recordLine),
-                    "row has " + std::to_string(scanner.count()) + " cells, the header names at least "
-                        + std::to_string(layout.needed) + " (a truncated row?)");
-            const auto& i = layout.index;
-            const RowCells row { scanner.cell(i[0]), scanner.cell(i[1]), scanner.cell(i[2]), scanner.cell(i[3]),
-                scanner.cell(i[4]), scanner.cell(i[5]), scanner.cell(i[6]), scanner.cell(i[7]), scanner.cell(i[8]),
-                scanner.cell(i[9]) };
+        const char* const fileEnd = map.data() + map.size();
+        while (true) {
+            while (p < fileEnd && (*p == '\n' || *p == '\r')) {
+                line += *p == '\n';
+                ++p;
+            }
+            if (p >= piece.stop || p >= fileEnd)
+                break;
             MemEvent& event = piece.events.append();
-            parseRow(row, clampLine(recordLine), false, recent, file, event);
+            if (layout.standard && parseRowFast(p, fileEnd, recent, event)) [[likely]] {
+                event.line = clampLine(line++);
+            } else {
+                event = MemEvent {};
+                parseScanned(scanner, p, piece.stop, line, file, layout, recent, event);
+            }
             piece.keys.add(event.pid, event.id);
             if (static_cast<std::size_t>(p - released) > kReleaseBytes) {
                 map.release(released, p);
@@ -280,7 +300,7 @@ unsigned pieceCount(std::size_t bytes)
 
 MemTrace readMemScopeCsv(const std::filesystem::path& path) { return readMemScopeCsvInPieces(path, 0); }
 
-MemTrace readMemScopeCsvInPieces(const std::filesystem::path& path, unsigned wantedPieces)
+MemTrace readMemScopeCsvInPieces(const std::filesystem::path& path, unsigned wantedPieces, bool fastRows)
 {
     support::checkRegularFile(path);
     MemTrace trace;
@@ -299,6 +319,9 @@ MemTrace readMemScopeCsvInPieces(const std::filesystem::path& path, unsigned wan
         std::vector<std::string_view> titles(header.cells().begin(), header.cells().begin() + static_cast<std::ptrdiff_t>(header.count()));
         layout.index = mapHeader(titles, trace.file);
         layout.needed = static_cast<std::size_t>(*std::max_element(layout.index.begin(), layout.index.end()) + 1);
+        layout.standard = fastRows;
+        for (int k = 0; k < 10; ++k)
+            layout.standard = layout.standard && layout.index[static_cast<std::size_t>(k)] == k;
     }
     const char* const dataBegin = p;
     const std::uint64_t dataLine = line;
