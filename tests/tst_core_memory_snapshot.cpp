@@ -128,7 +128,7 @@ private slots:
         QVERIFY(stack);
         QCOMPARE(stack->python, std::string("/work/model.py(42): forward\n/work/train.py(7): main"));
         // CapturedTraceback::gather is the recorder's own frame: left out.
-        QCOMPARE(stack->c, std::string("c10::cuda::CUDACachingAllocator::malloc (/pytorch/c10/cuda/CUDACachingAllocator.cpp:1234)"));
+        QCOMPARE(stack->c, std::string("/pytorch/c10/cuda/CUDACachingAllocator.cpp(c10::cuda::CUDACachingAllocator::malloc):1234"));
         // A block whose alloc was not recorded carries the stack of its free, saying so.
         const Block* unrecorded = blockAt(trace, model, "PTA", kSegmentA + 3 * kMiB / 2);
         const SnapshotStack* freeStack = snapshot.stackAt(trace.events[unrecorded->mallocEvent].line);

@@ -134,7 +134,12 @@ private:
             std::string& cell = filename.ends_with(".py") ? stack.python : stack.c;
             if (!cell.empty())
                 cell += '\n';
-            cell += filename.ends_with(".py") ? filename + "(" + line + "): " + name : name + " (" + filename + ":" + line + ")";
+            if (filename.ends_with(".py"))
+                cell += filename + "(" + line + "): " + name;
+            else if (filename.empty() || filename.starts_with("??"))
+                cell += "(" + name + ")"; // no file: no module for the hover to name
+            else
+                cell += filename + "(" + name + "):" + line; // as backtrace_symbols: the module before the parenthesis
         }
         if (stack.python.empty() && stack.c.empty())
             return TorchSnapshot::kNoSnapshotStack;

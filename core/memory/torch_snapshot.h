@@ -10,8 +10,9 @@
 // Blocks freed but never allocated in the trace, and blocks still allocated in the final `segments` that the trace
 // never allocated, were allocated before recording started: they get a MALLOC at the device's first time (as
 // memory_viz draws them from x = 0). time_us becomes ns; a trace without times uses the entry index (1 µs each).
-// Every event has a stack (innermost frame first): Python frames "file(line): name", C++ frames "name (file:line)",
-// with the allocator's and interpreter's own frames left out as memory_viz does.
+// Every event has a stack (innermost frame first): Python frames "file(line): name" (as msMemScope writes them), C++
+// frames "file(name):line" ("(name)" without a file), with the recorder's, dispatcher's and interpreter's own frames
+// left out as memory_viz does.
 #pragma once
 
 #include "memory/mem_event.h"
