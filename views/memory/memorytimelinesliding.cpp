@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 using namespace msprobe::views::memorytimeline;
 
@@ -104,31 +105,70 @@ QImage MemoryTimelineView::renderSliding(const Columns& cols) const
     std::sort(visible.begin(), visible.end());
     const auto& blocks = m_document->timeline.blocks;
     std::vector<QRgb> colours(visible.size());
-    for (std::size_t i = 0; i < visible.size(); ++i)
-        colours[i] = blockColour(blocks[visible[i]]).rgba();
+    std::vector<double> starts(visible.size()), ends(visible.size());
+    for (std::size_t i = 0; i < visible.size(); ++i) {
+        const auto& block = blocks[visible[i]];
+        colours[i] = blockColour(block).rgba();
+        starts[i] = static_cast<double>(block.startNs - m_origin);
+        ends[i] = static_cast<double>(block.endNs - m_origin);
+    }
     const QRgb edge = palette().color(QPalette::Base).rgba();
+    auto pixel = [&](int x, int y) -> QRgb& { return reinterpret_cast<QRgb*>(bits + static_cast<qsizetype>(y) * stride)[x]; };
+    // Column by column, incrementally: the blocks below the lowest one that left or joined keep their place, so their
+    // pixels are copied from the column before and only the blocks from there up are painted again (a zoomed-in
+    // frame of long-lived blocks is then mostly copies).
     std::vector<std::uint32_t> active; // positions in `visible`, in allocation order
+    std::vector<std::int64_t> bottoms; // the offset of active[i] in the column before
     std::size_t next = 0;
+    double nextEnd = std::numeric_limits<double>::infinity(); // the earliest end among the active blocks
     for (int c = 0; c < width; ++c) {
         const double t0 = timeOfX(plot.left() + c), t1 = timeOfX(plot.left() + c + 1);
-        for (; next < visible.size() && static_cast<double>(blocks[visible[next]].startNs - m_origin) < t1; ++next)
-            active.push_back(static_cast<std::uint32_t>(next));
-        std::int64_t offset = 0;
-        std::size_t kept = 0;
-        for (const std::uint32_t position : active) {
-            const auto& block = blocks[visible[position]];
-            if (static_cast<double>(block.endNs - m_origin) < t0)
-                continue; // freed before this column: gone for the rest of the frame
-            active[kept++] = position;
-            const int bottom = rowOf(static_cast<double>(offset));
-            const int top = std::min(rowOf(static_cast<double>(offset + block.size)), bottom - 1);
-            paintColumn(c, std::max(top, 0), bottom, colours[position]);
-            // A line of background between blocks at least five rows tall, so that neighbours of one colour part.
-            if (bottom - top >= 5)
-                paintColumn(c, top, top + 1, edge);
-            offset += block.size;
+        std::size_t firstChanged = c == 0 ? 0 : active.size();
+        if (nextEnd < t0) {
+            std::size_t kept = 0;
+            nextEnd = std::numeric_limits<double>::infinity();
+            for (std::size_t i = 0; i < active.size(); ++i) {
+                if (ends[active[i]] < t0) { // freed before this column: gone for the rest of the frame
+                    firstChanged = std::min(firstChanged, kept);
+                    continue;
+                }
+                nextEnd = std::min(nextEnd, ends[active[i]]);
+                bottoms[kept] = bottoms[i];
+                active[kept++] = active[i];
+            }
+            active.resize(kept);
+            bottoms.resize(kept);
         }
-        active.resize(kept);
+        firstChanged = std::min(firstChanged, active.size());
+        for (; next < visible.size() && starts[next] < t1; ++next) {
+            active.push_back(static_cast<std::uint32_t>(next));
+            bottoms.push_back(0);
+            nextEnd = std::min(nextEnd, ends[next]);
+        }
+        // The block under the first changed one is painted again too: it paints at least the row above its bottom,
+        // the one row a block over it could also have painted in the column before.
+        if (firstChanged > 0)
+            --firstChanged;
+        std::int64_t offset = firstChanged == 0 ? 0 : bottoms[firstChanged - 1] + blocks[visible[active[firstChanged - 1]]].size;
+        // Rows from the first repainted block's bottom (and the one above it) down are the column before's (the
+        // layer starts as background, so the rows above need nothing).
+        const int keepFrom = firstChanged == 0 ? height : std::max(0, rowOf(static_cast<double>(offset)) - 1);
+        if (c > 0)
+            for (int y = keepFrom; y < height; ++y)
+                pixel(c, y) = pixel(c - 1, y);
+        for (std::size_t i = firstChanged; i < active.size(); ++i) {
+            const std::uint32_t position = active[i];
+            const std::int64_t size = blocks[visible[position]].size;
+            bottoms[i] = offset;
+            const int bottomRow = rowOf(static_cast<double>(offset));
+            const int topRow = std::max(0, std::min(rowOf(static_cast<double>(offset + size)), bottomRow - 1));
+            for (int y = topRow; y < bottomRow; ++y)
+                pixel(c, y) = colours[position];
+            // A line of background between blocks at least five rows tall, so that neighbours of one colour part.
+            if (bottomRow - topRow >= 5)
+                pixel(c, topRow) = edge;
+            offset += size;
+        }
     }
     drawLiveLine(layer, cols);
     return layer;
