@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <queue>
 
 using namespace msprobe::views::memorytimeline;
 
@@ -119,20 +120,26 @@ QImage MemoryTimelineView::renderSliding(const Columns& cols) const
     // frame of long-lived blocks is then mostly copies).
     std::vector<std::uint32_t> active; // positions in `visible`, in allocation order
     std::vector<std::int64_t> bottoms; // the offset of active[i] in the column before
+    // The active blocks by end, so that a column finds the ones freed before it without scanning them all.
+    using Ending = std::pair<double, std::uint32_t>;
+    std::priority_queue<Ending, std::vector<Ending>, std::greater<Ending>> ending;
+    std::vector<std::uint8_t> gone(visible.size(), 0);
     std::size_t next = 0;
-    double nextEnd = std::numeric_limits<double>::infinity(); // the earliest end among the active blocks
     for (int c = 0; c < width; ++c) {
         const double t0 = timeOfX(plot.left() + c), t1 = timeOfX(plot.left() + c + 1);
         std::size_t firstChanged = c == 0 ? 0 : active.size();
-        if (nextEnd < t0) {
-            std::size_t kept = 0;
-            nextEnd = std::numeric_limits<double>::infinity();
-            for (std::size_t i = 0; i < active.size(); ++i) {
-                if (ends[active[i]] < t0) { // freed before this column: gone for the rest of the frame
-                    firstChanged = std::min(firstChanged, kept);
+        std::uint32_t lowestGone = std::numeric_limits<std::uint32_t>::max();
+        for (; !ending.empty() && ending.top().first < t0; ending.pop()) { // freed before this column: gone for the frame
+            gone[ending.top().second] = 1;
+            lowestGone = std::min(lowestGone, ending.top().second);
+        }
+        if (lowestGone != std::numeric_limits<std::uint32_t>::max()) {
+            const auto from = static_cast<std::size_t>(std::lower_bound(active.begin(), active.end(), lowestGone) - active.begin());
+            firstChanged = std::min(firstChanged, from);
+            std::size_t kept = from;
+            for (std::size_t i = from; i < active.size(); ++i) {
+                if (gone[active[i]])
                     continue;
-                }
-                nextEnd = std::min(nextEnd, ends[active[i]]);
                 bottoms[kept] = bottoms[i];
                 active[kept++] = active[i];
             }
@@ -143,7 +150,7 @@ QImage MemoryTimelineView::renderSliding(const Columns& cols) const
         for (; next < visible.size() && starts[next] < t1; ++next) {
             active.push_back(static_cast<std::uint32_t>(next));
             bottoms.push_back(0);
-            nextEnd = std::min(nextEnd, ends[next]);
+            ending.push({ ends[next], static_cast<std::uint32_t>(next) });
         }
         // The block under the first changed one is painted again too: it paints at least the row above its bottom,
         // the one row a block over it could also have painted in the column before.
