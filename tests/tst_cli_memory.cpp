@@ -65,6 +65,24 @@ private slots:
         QCOMPARE(json["peak_live_bytes"].get<long long>(), 16778240LL + 3584);
     }
 
+    void summaryOfTorchSnapshot()
+    {
+        // tests/data/torch_snapshot/snapshot_p4.pickle (tst_core_memory_snapshot works its answers out): 13 events,
+        // 5 PTA blocks and 2 HAL segments, the PTA block and the segment allocated before recording still alive.
+        const auto snapshot = dataDir() / "torch_snapshot" / "snapshot_p4.pickle";
+        const auto run = runCli({ "memory", "summary", q(snapshot.string()), "--json" });
+        QCOMPARE(run.exitCode, 0);
+        const auto json = parse(run);
+        QCOMPARE(json["rows"].get<int>(), 13);
+        QCOMPARE(json["blocks"].get<int>(), 7);
+        QCOMPARE(json["rows_by_event"]["MALLOC PTA"].get<int>(), 5);
+        QCOMPARE(json["rows_by_event"]["MSTX Mark"].get<int>(), 2);
+        QCOMPARE(json["peak_live_bytes"].get<long long>(), 3670016LL);
+        const auto bad = runCli({ "memory", "leaks", q((dataDir() / "torch_snapshot" / "truncated.pickle").string()) });
+        QCOMPARE(bad.exitCode, 1);
+        QVERIFY2(bad.err.contains("truncated.pickle") && bad.err.contains("truncated pickle"), qPrintable(bad.err));
+    }
+
     void leaksOnExampleDump()
     {
         const auto run = runCli({ "memory", "leaks", fixture("leaks.csv"), "--json" });

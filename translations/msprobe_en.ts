@@ -1016,8 +1016,8 @@ Wheel: scroll; A / D: left / right</translation>
     <message>
         <location filename="../app/studio/mainwindow_memory.cpp" line="32"/>
         <location filename="../app/studio/mainwindow_memory.cpp" line="40"/>
-        <source>msMemScope dumps (*.csv *.db);;All files (*)</source>
-        <translation>msMemScope dumps (*.csv *.db);;All files (*)</translation>
+        <source>Memory traces: msMemScope dumps, PyTorch snapshots (*.csv *.db *.pickle *.pkl);;All files (*)</source>
+        <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="../app/studio/mainwindow_memory.cpp" line="39"/>
@@ -1350,52 +1350,67 @@ Wheel: scroll; A / D: left / right</translation>
 <context>
     <name>MemoryPanel</name>
     <message>
-        <location filename="../views/memory/memorypanel.cpp" line="38"/>
+        <location filename="../views/memory/memorypanel.cpp" line="39"/>
         <source>Owner</source>
         <translation>Owner</translation>
     </message>
     <message>
-        <location filename="../views/memory/memorypanel.cpp" line="38"/>
+        <location filename="../views/memory/memorypanel.cpp" line="39"/>
         <source>Bytes</source>
         <translation>Bytes</translation>
     </message>
     <message>
-        <location filename="../views/memory/memorypanel.cpp" line="38"/>
+        <location filename="../views/memory/memorypanel.cpp" line="39"/>
         <source>Blocks</source>
         <translation>Blocks</translation>
     </message>
     <message>
-        <location filename="../views/memory/memorypanel.cpp" line="70"/>
+        <location filename="../views/memory/memorypanel.cpp" line="71"/>
         <source>Density</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/memory/memorypanel.cpp" line="73"/>
+        <location filename="../views/memory/memorypanel.cpp" line="74"/>
         <source>Where blocks are narrower than a pixel, show how full each byte band of the stack is (pale: a few bytes live, dark: all of them) rather than the extent of the blocks, so fragmentation shows without zooming.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/memory/memorypanel.cpp" line="84"/>
+        <location filename="../views/memory/memorypanel.cpp" line="81"/>
+        <source>Blocks stay in place</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../views/memory/memorypanel.cpp" line="82"/>
+        <source>Blocks slide down (memory_viz)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../views/memory/memorypanel.cpp" line="83"/>
+        <source>Stay in place: each block keeps its place for its whole life, so the gaps freed blocks leave show fragmentation. Slide down: the live blocks are stacked in allocation order with no gap, and when one is freed the blocks above it slide down, as PyTorch&apos;s memory_viz draws them.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../views/memory/memorypanel.cpp" line="100"/>
         <source>Timeline</source>
         <translation>Timeline</translation>
     </message>
     <message>
-        <location filename="../views/memory/memorypanel.cpp" line="85"/>
+        <location filename="../views/memory/memorypanel.cpp" line="101"/>
         <source>Compare runs</source>
         <translation>Compare runs</translation>
     </message>
     <message>
-        <location filename="../views/memory/memorypanel.cpp" line="134"/>
+        <location filename="../views/memory/memorypanel.cpp" line="150"/>
         <source>%1 — %2 blocks, %3 steps, %4 operators; peak %5 live at %6; %7 step leaks, %8 blocks alive at the end, %9 inefficient. Wheel: zoom, drag: pan, double click: whole capture.</source>
         <translation>%1 — %2 blocks, %3 steps, %4 operators; peak %5 live at %6; %7 step leaks, %8 blocks alive at the end, %9 inefficient. Wheel: zoom, drag: pan, double click: whole capture.</translation>
     </message>
     <message>
-        <location filename="../views/memory/memorypanel.cpp" line="165"/>
+        <location filename="../views/memory/memorypanel.cpp" line="181"/>
         <source>Live at %1: %2 in %3 blocks, by owner</source>
         <translation>Live at %1: %2 in %3 blocks, by owner</translation>
     </message>
     <message>
-        <location filename="../views/memory/memorypanel.cpp" line="177"/>
+        <location filename="../views/memory/memorypanel.cpp" line="193"/>
         <source>(untagged)</source>
         <translation>(untagged)</translation>
     </message>
@@ -1403,12 +1418,12 @@ Wheel: scroll; A / D: left / right</translation>
 <context>
     <name>MemoryTimelineView</name>
     <message>
-        <location filename="../views/memory/memorytimelineview.cpp" line="308"/>
+        <location filename="../views/memory/memorytimelineview.cpp" line="310"/>
         <source>Open a memory dump (File → Open memory dump…)</source>
         <translation>Open a memory dump (File → Open memory dump…)</translation>
     </message>
     <message>
-        <location filename="../views/memory/memorytimelinerender.cpp" line="166"/>
+        <location filename="../views/memory/memorytimelinerender.cpp" line="176"/>
         <source>peak %1 at %2</source>
         <translation>peak %1 at %2</translation>
     </message>
@@ -1491,7 +1506,7 @@ Wheel: scroll; A / D: left / right</translation>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/memory/memorytimelinedensity.cpp" line="162"/>
+        <location filename="../views/memory/memorytimelinedensity.cpp" line="173"/>
         <source>Bytes %1 – %2 of the stack: %3 % live on average over this pixel column</source>
         <translation type="unfinished"></translation>
     </message>
@@ -2322,22 +2337,22 @@ Wheel: scroll; A / D: left / right</translation>
         <translation>No model graph for this dump: %1</translation>
     </message>
     <message>
-        <location filename="../app/studio/session/studiosession.cpp" line="212"/>
+        <location filename="../app/studio/session/studiosession.cpp" line="213"/>
         <source>Graph: %1</source>
         <translation>Graph: %1</translation>
     </message>
     <message>
-        <location filename="../app/studio/session/studiosession.cpp" line="227"/>
+        <location filename="../app/studio/session/studiosession.cpp" line="228"/>
         <source>Compare: %1</source>
         <translation>Compare: %1</translation>
     </message>
     <message>
-        <location filename="../app/studio/session/studiosession.cpp" line="247"/>
+        <location filename="../app/studio/session/studiosession.cpp" line="252"/>
         <source>Dump summary: %1</source>
         <translation>Dump summary: %1</translation>
     </message>
     <message>
-        <location filename="../app/studio/session/studiosession.cpp" line="352"/>
+        <location filename="../app/studio/session/studiosession.cpp" line="357"/>
         <source>No compare graph is open for matching.</source>
         <translation>No compare graph is open for matching.</translation>
     </message>
@@ -2734,8 +2749,8 @@ You can also drop a dump folder, two folders, a vis.db or a compare CSV on this 
     </message>
     <message>
         <location filename="../app/studio/main.cpp" line="87"/>
-        <source>Open a msMemScope memory dump (.csv or .db) in the memory timeline.</source>
-        <translation>Open a msMemScope memory dump (.csv or .db) in the memory timeline.</translation>
+        <source>Open a msMemScope memory dump (.csv or .db) or a PyTorch memory snapshot (.pickle) in the memory timeline.</source>
+        <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="../app/studio/main.cpp" line="90"/>

@@ -1016,8 +1016,8 @@ Ctrl+滚轮、W / S：缩放
     <message>
         <location filename="../app/studio/mainwindow_memory.cpp" line="32"/>
         <location filename="../app/studio/mainwindow_memory.cpp" line="40"/>
-        <source>msMemScope dumps (*.csv *.db);;All files (*)</source>
-        <translation>msMemScope 转储 (*.csv *.db);;所有文件 (*)</translation>
+        <source>Memory traces: msMemScope dumps, PyTorch snapshots (*.csv *.db *.pickle *.pkl);;All files (*)</source>
+        <translation>内存轨迹：msMemScope 转储、PyTorch 快照 (*.csv *.db *.pickle *.pkl);;所有文件 (*)</translation>
     </message>
     <message>
         <location filename="../app/studio/mainwindow_memory.cpp" line="39"/>
@@ -1348,52 +1348,67 @@ Ctrl+滚轮、W / S：缩放
 <context>
     <name>MemoryPanel</name>
     <message>
-        <location filename="../views/memory/memorypanel.cpp" line="38"/>
+        <location filename="../views/memory/memorypanel.cpp" line="39"/>
         <source>Owner</source>
         <translation>所有者</translation>
     </message>
     <message>
-        <location filename="../views/memory/memorypanel.cpp" line="38"/>
+        <location filename="../views/memory/memorypanel.cpp" line="39"/>
         <source>Bytes</source>
         <translation>字节</translation>
     </message>
     <message>
-        <location filename="../views/memory/memorypanel.cpp" line="38"/>
+        <location filename="../views/memory/memorypanel.cpp" line="39"/>
         <source>Blocks</source>
         <translation>内存块</translation>
     </message>
     <message>
-        <location filename="../views/memory/memorypanel.cpp" line="70"/>
+        <location filename="../views/memory/memorypanel.cpp" line="71"/>
         <source>Density</source>
         <translation>密度</translation>
     </message>
     <message>
-        <location filename="../views/memory/memorypanel.cpp" line="73"/>
+        <location filename="../views/memory/memorypanel.cpp" line="74"/>
         <source>Where blocks are narrower than a pixel, show how full each byte band of the stack is (pale: a few bytes live, dark: all of them) rather than the extent of the blocks, so fragmentation shows without zooming.</source>
         <translation>内存块窄于一个像素时，显示堆叠中每个字节带的占用程度（浅色：少量字节存活，深色：全部存活），而不是内存块的范围，无需放大即可看出碎片。</translation>
     </message>
     <message>
-        <location filename="../views/memory/memorypanel.cpp" line="84"/>
+        <location filename="../views/memory/memorypanel.cpp" line="81"/>
+        <source>Blocks stay in place</source>
+        <translation>内存块保持原位</translation>
+    </message>
+    <message>
+        <location filename="../views/memory/memorypanel.cpp" line="82"/>
+        <source>Blocks slide down (memory_viz)</source>
+        <translation>内存块下移 (memory_viz)</translation>
+    </message>
+    <message>
+        <location filename="../views/memory/memorypanel.cpp" line="83"/>
+        <source>Stay in place: each block keeps its place for its whole life, so the gaps freed blocks leave show fragmentation. Slide down: the live blocks are stacked in allocation order with no gap, and when one is freed the blocks above it slide down, as PyTorch&apos;s memory_viz draws them.</source>
+        <translation>保持原位：每个内存块在整个生命周期内位置不变，释放后留下的空隙可显示碎片。下移：存活的内存块按分配顺序无间隙堆叠，某块释放后其上方的块随之下移，与 PyTorch 的 memory_viz 画法相同。</translation>
+    </message>
+    <message>
+        <location filename="../views/memory/memorypanel.cpp" line="100"/>
         <source>Timeline</source>
         <translation>时间线</translation>
     </message>
     <message>
-        <location filename="../views/memory/memorypanel.cpp" line="85"/>
+        <location filename="../views/memory/memorypanel.cpp" line="101"/>
         <source>Compare runs</source>
         <translation>比较运行</translation>
     </message>
     <message>
-        <location filename="../views/memory/memorypanel.cpp" line="134"/>
+        <location filename="../views/memory/memorypanel.cpp" line="150"/>
         <source>%1 — %2 blocks, %3 steps, %4 operators; peak %5 live at %6; %7 step leaks, %8 blocks alive at the end, %9 inefficient. Wheel: zoom, drag: pan, double click: whole capture.</source>
         <translation>%1 — %2 个内存块，%3 个 step，%4 个算子；峰值 %5（位于 %6）；%7 个 step 泄漏，%8 个内存块直到结束仍存活，%9 个低效。滚轮：缩放，拖动：平移，双击：显示全部。</translation>
     </message>
     <message>
-        <location filename="../views/memory/memorypanel.cpp" line="165"/>
+        <location filename="../views/memory/memorypanel.cpp" line="181"/>
         <source>Live at %1: %2 in %3 blocks, by owner</source>
         <translation>%1 时存活：%2，共 %3 个内存块，按所有者</translation>
     </message>
     <message>
-        <location filename="../views/memory/memorypanel.cpp" line="177"/>
+        <location filename="../views/memory/memorypanel.cpp" line="193"/>
         <source>(untagged)</source>
         <translation>（未标记）</translation>
     </message>
@@ -1401,12 +1416,12 @@ Ctrl+滚轮、W / S：缩放
 <context>
     <name>MemoryTimelineView</name>
     <message>
-        <location filename="../views/memory/memorytimelineview.cpp" line="308"/>
+        <location filename="../views/memory/memorytimelineview.cpp" line="310"/>
         <source>Open a memory dump (File → Open memory dump…)</source>
         <translation>请打开内存转储（文件 → 打开内存转储…）</translation>
     </message>
     <message>
-        <location filename="../views/memory/memorytimelinerender.cpp" line="166"/>
+        <location filename="../views/memory/memorytimelinerender.cpp" line="176"/>
         <source>peak %1 at %2</source>
         <translation>峰值 %1，位于 %2</translation>
     </message>
@@ -1488,7 +1503,7 @@ Ctrl+滚轮、W / S：缩放
         <translation>HAL 内存块</translation>
     </message>
     <message>
-        <location filename="../views/memory/memorytimelinedensity.cpp" line="162"/>
+        <location filename="../views/memory/memorytimelinedensity.cpp" line="173"/>
         <source>Bytes %1 – %2 of the stack: %3 % live on average over this pixel column</source>
         <translation>堆叠中第 %1 – %2 字节：在此像素列内平均 %3 % 存活</translation>
     </message>
@@ -2319,22 +2334,22 @@ Ctrl+滚轮、W / S：缩放
         <translation>此 dump 无法生成模型图：%1</translation>
     </message>
     <message>
-        <location filename="../app/studio/session/studiosession.cpp" line="212"/>
+        <location filename="../app/studio/session/studiosession.cpp" line="213"/>
         <source>Graph: %1</source>
         <translation>图：%1</translation>
     </message>
     <message>
-        <location filename="../app/studio/session/studiosession.cpp" line="227"/>
+        <location filename="../app/studio/session/studiosession.cpp" line="228"/>
         <source>Compare: %1</source>
         <translation>比对：%1</translation>
     </message>
     <message>
-        <location filename="../app/studio/session/studiosession.cpp" line="247"/>
+        <location filename="../app/studio/session/studiosession.cpp" line="252"/>
         <source>Dump summary: %1</source>
         <translation>Dump 概要：%1</translation>
     </message>
     <message>
-        <location filename="../app/studio/session/studiosession.cpp" line="352"/>
+        <location filename="../app/studio/session/studiosession.cpp" line="357"/>
         <source>No compare graph is open for matching.</source>
         <translation>没有打开可用于匹配的比对图。</translation>
     </message>
@@ -2731,8 +2746,8 @@ You can also drop a dump folder, two folders, a vis.db or a compare CSV on this 
     </message>
     <message>
         <location filename="../app/studio/main.cpp" line="87"/>
-        <source>Open a msMemScope memory dump (.csv or .db) in the memory timeline.</source>
-        <translation>在内存时间线中打开 msMemScope 内存转储（.csv 或 .db）。</translation>
+        <source>Open a msMemScope memory dump (.csv or .db) or a PyTorch memory snapshot (.pickle) in the memory timeline.</source>
+        <translation>在内存时间线中打开 msMemScope 内存转储（.csv 或 .db）或 PyTorch 内存快照（.pickle）。</translation>
     </message>
     <message>
         <location filename="../app/studio/main.cpp" line="90"/>

@@ -84,7 +84,7 @@ int main(int argc, char** argv)
         QStringLiteral("file"));
     parser.addOption(screenshot);
     QCommandLineOption memoryDump(QStringLiteral("memory"),
-        QApplication::translate("main", "Open a msMemScope memory dump (.csv or .db) in the memory timeline."), QStringLiteral("file"));
+        QApplication::translate("main", "Open a msMemScope memory dump (.csv or .db) or a PyTorch memory snapshot (.pickle) in the memory timeline."), QStringLiteral("file"));
     parser.addOption(memoryDump);
     QCommandLineOption memoryCompare(QStringLiteral("memory-compare"),
         QApplication::translate("main", "With --memory: a second memory dump to compare it with (the memory panel's compare tab)."),

@@ -25,11 +25,12 @@
 #include <QMessageBox>
 #include <QProgressDialog>
 #include <QRegularExpression>
+#include <QSettings>
 
 void MainWindow::chooseMemoryDump()
 {
     const QString file = QFileDialog::getOpenFileName(this, tr("Open memory dump"), QString(),
-        tr("msMemScope dumps (*.csv *.db);;All files (*)"));
+        tr("Memory traces: msMemScope dumps, PyTorch snapshots (*.csv *.db *.pickle *.pkl);;All files (*)"));
     if (!file.isEmpty())
         openMemoryDump(file);
 }
@@ -37,7 +38,7 @@ void MainWindow::chooseMemoryDump()
 void MainWindow::chooseComparedMemoryDump()
 {
     const QString file = QFileDialog::getOpenFileName(this, tr("Compare with memory dump"), QString(),
-        tr("msMemScope dumps (*.csv *.db);;All files (*)"));
+        tr("Memory traces: msMemScope dumps, PyTorch snapshots (*.csv *.db *.pickle *.pkl);;All files (*)"));
     if (!file.isEmpty())
         openComparedMemoryDump(file);
 }
@@ -62,6 +63,13 @@ void MainWindow::buildMemoryDock()
         m_memoryPanel->setDocuments(m_memorySession->document(), m_memorySession->document(MemorySession::Slot::Compared));
     });
     connect(m_memoryPanel->timeline(), &MemoryTimelineView::rangeSelected, this, &MainWindow::linkMemoryRangeToGraph);
+    // The stacking chosen last (blocks in place, or sliding down as memory_viz draws them) is kept.
+    if (QSettings().value(QStringLiteral("memoryStacking")).toString() == QLatin1String("sliding"))
+        m_memoryPanel->timeline()->setLayout(MemoryTimelineView::Layout::Sliding);
+    connect(m_memoryPanel->timeline(), &MemoryTimelineView::layoutChanged, this, [](MemoryTimelineView::Layout layout) {
+        QSettings().setValue(QStringLiteral("memoryStacking"),
+            layout == MemoryTimelineView::Layout::Sliding ? QStringLiteral("sliding") : QStringLiteral("packed"));
+    });
     connect(m_focus, &StudioFocus::nodeChanged, this, [this] {
         if (!m_memoryLinking)
             showFocusInMemory();

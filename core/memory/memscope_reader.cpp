@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "memory/memscope_reader.h"
+#include "memory/torch_snapshot.h"
 #include "support/ascii_text.h"
 #include "memory/event_chunks.h"
 #include "memory/memscope_rows.h"
@@ -433,6 +434,8 @@ MemTrace readMemScopeDb(const std::filesystem::path& file)
 MemTrace readMemScope(const std::filesystem::path& file)
 {
     support::checkRegularFile(file);
+    if (isTorchSnapshotFile(file))
+        return readTorchSnapshot(file).trace;
     char magic[16] = {};
     {
         std::ifstream in(file, std::ios::binary);

@@ -9,6 +9,7 @@
 #include "memory/owners.h"
 
 #include <QCheckBox>
+#include <QComboBox>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
@@ -75,8 +76,23 @@ MemoryPanel::MemoryPanel(QWidget* parent)
                            "without zooming."));
     connect(density, &QCheckBox::toggled, m_timeline, &MemoryTimelineView::setDensityShown);
     connect(m_timeline, &MemoryTimelineView::densityShownChanged, density, &QCheckBox::setChecked);
+    auto* stacking = new QComboBox(timelinePage);
+    stacking->setObjectName(QStringLiteral("memoryStacking"));
+    stacking->addItem(tr("Blocks stay in place"), static_cast<int>(MemoryTimelineView::Layout::Packed));
+    stacking->addItem(tr("Blocks slide down (memory_viz)"), static_cast<int>(MemoryTimelineView::Layout::Sliding));
+    stacking->setToolTip(tr("Stay in place: each block keeps its place for its whole life, so the gaps freed blocks leave "
+                            "show fragmentation. Slide down: the live blocks are stacked in allocation order with no gap, "
+                            "and when one is freed the blocks above it slide down, as PyTorch's memory_viz draws them."));
+    connect(stacking, &QComboBox::currentIndexChanged, this, [this, stacking](int index) {
+        m_timeline->setLayout(static_cast<MemoryTimelineView::Layout>(stacking->itemData(index).toInt()));
+    });
+    connect(m_timeline, &MemoryTimelineView::layoutChanged, stacking, [stacking, density](MemoryTimelineView::Layout layout) {
+        stacking->setCurrentIndex(stacking->findData(static_cast<int>(layout)));
+        density->setEnabled(layout == MemoryTimelineView::Layout::Packed); // the sliding stack has no gaps
+    });
     auto* summaryRow = new QHBoxLayout;
     summaryRow->addWidget(m_summary, 1);
+    summaryRow->addWidget(stacking, 0, Qt::AlignTop);
     summaryRow->addWidget(density, 0, Qt::AlignTop);
     pageLayout->addLayout(summaryRow);
     pageLayout->addWidget(splitter, 1);

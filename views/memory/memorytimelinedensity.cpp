@@ -34,7 +34,8 @@ QColor MemoryTimelineView::densityColour(double fraction) const
 
 void MemoryTimelineView::densityColumns(Columns& out) const
 {
-    if (!m_densityShown || !m_document || m_document->timeline.blocks.empty() || out.top.empty())
+    // (The sliding layout has no gaps: every band under the live bytes is full.)
+    if (!m_densityShown || m_layout == Layout::Sliding || !m_document || m_document->timeline.blocks.empty() || out.top.empty())
         return;
     // Too many marked blocks to draw apart: the envelope keeps their colour instead.
     if (out.aggregated && !marksDrawnApart())

@@ -128,6 +128,17 @@ QImage MemoryTimelineView::renderBlocks(const Columns& cols) const
             }
         }
     }
+    drawLiveLine(layer, cols);
+    return layer;
+}
+
+void MemoryTimelineView::drawLiveLine(QImage& layer, const Columns& cols) const
+{
+    const QRectF plot = plotRect();
+    const int width = layer.width(), height = layer.height();
+    uchar* const bits = layer.bits();
+    const qsizetype stride = layer.bytesPerLine();
+    auto rowOf = [&](int y) { return reinterpret_cast<QRgb*>(bits + static_cast<qsizetype>(y) * stride); };
     // The live-bytes line, two pixels thick, written into the raster too: a wide-pen polyline of a zoomed-out
     // capture (a jump up or down at every column) cost QPainter's stroker 20 ms a frame.
     const QRgb ink = palette().color(QPalette::Text).rgba();
@@ -143,7 +154,6 @@ QImage MemoryTimelineView::renderBlocks(const Columns& cols) const
             rowOf(row)[c] = ink;
         previous = y;
     }
-    return layer;
 }
 
 void MemoryTimelineView::paintCursorAndPeak(QPainter& painter) const

@@ -264,6 +264,8 @@ std::optional<std::size_t> MemoryTimelineView::blockAt(const QPointF& pos) const
 {
     if (!m_document || !plotRect().contains(pos))
         return std::nullopt;
+    if (m_layout == Layout::Sliding)
+        return slidingBlockAt(pos);
     const auto& blocks = m_document->timeline.blocks;
     const double halfPixelNs = (m_t1 - m_t0) / plotRect().width() / 2;
     const double t = timeOfX(pos.x()), bytes = (plotRect().bottom() - pos.y()) / plotRect().height() * bytesTop();
@@ -310,11 +312,11 @@ void MemoryTimelineView::paintEvent(QPaintEvent*)
     }
     // Hovering repaints for the cursor line: the blocks are drawn again only when the time range, the size, the
     // document or the background changed.
-    const FrameKey key { m_t0, m_t1, size(), m_document.get(), palette().color(QPalette::Base).rgba(), m_densityShown };
+    const FrameKey key { m_t0, m_t1, size(), m_document.get(), palette().color(QPalette::Base).rgba(), m_densityShown, m_layout };
     if (!m_frame || !(m_frame->key == key)) {
         m_frame.reset();
         Frame frame { key, columns(), {} };
-        frame.layer = renderBlocks(frame.columns);
+        frame.layer = m_layout == Layout::Sliding ? renderSliding(frame.columns) : renderBlocks(frame.columns);
         m_frame = std::move(frame);
     }
     const Columns& cols = m_frame->columns;

@@ -92,12 +92,31 @@ public:
     // "12.0–16.0 MiB: 37 % live": the band under pos in the frame's density, "" where none is drawn.
     QString densityToolTip(const QPointF& pos) const;
 
+    // How blocks are stacked. Packed: each block keeps the offset the document's layout gave it for its whole life
+    // (free gaps stay, which shows fragmentation). Sliding: memory_viz's "Active Memory Timeline" — the blocks alive
+    // are stacked in allocation order with no gap, so when one is freed every block above it slides down; a block's
+    // offset in a pixel column is the bytes of the earlier-allocated blocks overlapping the column. Zoomed in (at
+    // most kSlidingBlockBudget blocks in view) every block is drawn; past that, each column is filled up to its
+    // live maximum (the sliding stack has no gaps, so that is its exact outline) and hovering still finds the block.
+    enum class Layout { Packed, Sliding };
+    static constexpr std::size_t kSlidingBlockBudget = 8192;
+    void setLayout(Layout layout);
+    Layout layout() const { return m_layout; }
+    struct SlidingPlace {
+        std::uint32_t block; // timeline.blocks index
+        std::int64_t offset; // bytes below it in the sliding stack
+    };
+    // The sliding stack over [t0Ns, t1Ns) (ns relative to origin(), t1Ns > t0Ns): the blocks overlapping it in
+    // allocation order, each with the bytes of those before it.
+    std::vector<SlidingPlace> slidingStack(double t0Ns, double t1Ns) const;
+
     // The timeline.blocks index under pos (the smallest block when several are within half a pixel), if any.
     std::optional<std::size_t> blockAt(const QPointF& pos) const;
     QString blockToolTip(std::size_t index) const;
 
 signals:
     void densityShownChanged(bool shown);
+    void layoutChanged(MemoryTimelineView::Layout layout);
     // The trace timestamp under the mouse, for the decomposition at the cursor.
     void cursorTimeChanged(qint64 tsNs);
     void timeRangeChanged(double beginNs, double endNs);
@@ -115,6 +134,9 @@ protected:
 
 private:
     QImage renderBlocks(const Columns& columns) const; // the plot's blocks, the size of plotRect()
+    QImage renderSliding(const Columns& columns) const; // the same in the sliding layout (memorytimelinesliding.cpp)
+    std::optional<std::size_t> slidingBlockAt(const QPointF& pos) const;
+    void drawLiveLine(QImage& layer, const Columns& columns) const;
     void paintCursorAndPeak(QPainter& painter) const;
     void paintLanes(QPainter& painter) const;
     void paintMarkLane(QPainter& painter, double top) const;
@@ -142,6 +164,7 @@ private:
     std::int64_t m_origin = 0;
     double m_t0 = 0, m_t1 = 1;
     bool m_densityShown = true;
+    Layout m_layout = Layout::Packed;
     std::optional<double> m_dragX, m_selectAnchorX;
     std::optional<std::pair<std::int64_t, std::int64_t>> m_selection;
     double m_cursorX = -1;
@@ -151,6 +174,7 @@ private:
         const void* document;
         QRgb background;
         bool density;
+        Layout layout;
         bool operator==(const FrameKey&) const = default;
     };
     struct Frame {

@@ -4,6 +4,7 @@
 #include "memorystacking.h"
 
 #include "memory/memscope_reader.h"
+#include "memory/torch_snapshot.h"
 #include "support/error.h"
 
 #include <algorithm>
@@ -275,6 +276,9 @@ std::string MemoryDocument::describe(const TimelineBlock& item) const
     const auto& block = model.blocks[item.block];
     std::string text = formatBytes(block.size) + " (" + std::to_string(block.size) + " B), allocation id " + std::to_string(block.allocationId);
     text += "\naddress " + mem::hexPtr(block.ptr) + ", pool " + std::string(trace.text(block.pool)) + ", device " + mem::deviceName(block.device);
+    if (block.mallocEvent != mem::kNone && trace.events[block.mallocEvent].kind == mem::EventKind::Malloc) // a snapshot's "stream 7"
+        if (const std::string_view stream = trace.text(trace.events[block.mallocEvent].detail); !stream.empty())
+            text += ", " + std::string(stream);
     const std::string allocOp = mem::opName(trace, model, block.allocOp);
     text += "\noperator: " + (allocOp.empty() ? std::string("(none)") : allocOp);
     if (block.freeOp != mem::kNone && block.freeOp != block.allocOp)
@@ -325,7 +329,14 @@ std::shared_ptr<const MemoryDocument> loadMemoryDocument(const std::filesystem::
     auto document = std::make_shared<MemoryDocument>();
     document->file = file;
     report(0, "reading the dump");
-    document->trace = mem::readMemScope(file);
+    std::shared_ptr<const CallStackIndex> snapshotStacks;
+    if (mem::isTorchSnapshotFile(file)) {
+        mem::TorchSnapshot snapshot = mem::readTorchSnapshot(file);
+        document->trace = std::move(snapshot.trace);
+        snapshotStacks = CallStackIndex::fromSnapshot(std::move(snapshot.stackOfLine), snapshot.stacks);
+    } else {
+        document->trace = mem::readMemScope(file);
+    }
     report(50, "rebuilding blocks and operators");
     document->model = mem::buildModel(document->trace);
     // The analyses and the lanes (read-only on trace and model) on a second thread while this one stacks the
@@ -349,7 +360,7 @@ std::shared_ptr<const MemoryDocument> loadMemoryDocument(const std::filesystem::
     finishTimeline(timeline, *document);
     document->timeline = std::move(timeline);
     report(95, "indexing call stacks");
-    document->stacks = CallStackIndex::build(file, cancel);
+    document->stacks = snapshotStacks ? snapshotStacks : CallStackIndex::build(file, cancel);
     report(100, "done");
     return document;
 }

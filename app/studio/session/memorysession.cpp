@@ -10,6 +10,8 @@ bool MemorySession::looksLikeMemoryDump(const QString& path)
     const QFileInfo info(path);
     if (!info.isFile())
         return false;
+    if (looksLikeTorchSnapshot(path))
+        return true;
     if (info.suffix().compare(QLatin1String("db"), Qt::CaseInsensitive) == 0)
         return info.fileName().startsWith(QLatin1String("memscope"), Qt::CaseInsensitive);
     if (info.suffix().compare(QLatin1String("csv"), Qt::CaseInsensitive) != 0)
@@ -21,6 +23,17 @@ bool MemorySession::looksLikeMemoryDump(const QString& path)
     if (header.startsWith("\xEF\xBB\xBF"))
         header = header.mid(3);
     return header.startsWith("ID,Event,Event Type");
+}
+
+bool MemorySession::looksLikeTorchSnapshot(const QString& path)
+{
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly))
+        return false;
+    // A binary pickle (PROTO 2..5) of the dict torch.cuda.memory._snapshot() returns: its first key comes first.
+    const QByteArray head = file.read(4096);
+    return head.size() >= 2 && static_cast<unsigned char>(head[0]) == 0x80 && head[1] >= 2 && head[1] <= 5
+        && (head.contains("segments") || head.contains("device_traces"));
 }
 
 MemorySession::MemorySession(QObject* parent)

@@ -29,8 +29,11 @@ public:
     bool isLoading() const { return m_loads[0].watcher.isRunning() || m_loads[1].watcher.isRunning(); }
     std::shared_ptr<const msprobe::studio::MemoryDocument> document(Slot slot = Slot::Primary) const { return m_loads[index(slot)].document; }
     void closeCompared();
-    // A msMemScope dump by its look: a CSV whose header starts "ID,Event,Event Type", or a .db named memscope*.
+    // A memory trace by its look: a CSV whose header starts "ID,Event,Event Type", a .db named memscope*, or a
+    // PyTorch memory snapshot (looksLikeTorchSnapshot).
     static bool looksLikeMemoryDump(const QString& path);
+    // A binary pickle naming "segments" or "device_traces" in its first 4 KiB, whatever its name.
+    static bool looksLikeTorchSnapshot(const QString& path);
 
 signals:
     void progress(int percent, const QString& stage);

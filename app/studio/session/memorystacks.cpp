@@ -3,6 +3,8 @@
 
 #include "memorydbstacks.h"
 
+#include "memory/torch_snapshot.h"
+
 #include <algorithm>
 #include <cctype>
 #include <cstring>
@@ -104,8 +106,25 @@ std::shared_ptr<const CallStackIndex> CallStackIndex::build(const std::filesyste
     return index;
 }
 
+std::shared_ptr<const CallStackIndex> CallStackIndex::fromSnapshot(std::vector<std::uint32_t> stackOfLine,
+    const std::vector<msprobe::memory::SnapshotStack>& stacks)
+{
+    auto index = std::make_shared<CallStackIndex>();
+    index->m_snapshot = true;
+    index->m_snapshotStackOf = std::move(stackOfLine);
+    index->m_snapshotStacks.reserve(stacks.size());
+    for (const auto& stack : stacks)
+        index->m_snapshotStacks.push_back({ stack.python, stack.c });
+    return index;
+}
+
 CallStacks CallStackIndex::stacksAt(std::uint64_t line) const
 {
+    if (m_snapshot) {
+        if (line == 0 || line > m_snapshotStackOf.size() || m_snapshotStackOf[line - 1] >= m_snapshotStacks.size())
+            return {};
+        return m_snapshotStacks[m_snapshotStackOf[line - 1]];
+    }
     if (m_database)
         return m_database->stacksAt(line);
     CallStacks out;

@@ -13,6 +13,10 @@
 #include <string_view>
 #include <vector>
 
+namespace msprobe::memory {
+struct SnapshotStack;
+}
+
 namespace msprobe::studio {
 
 class DatabaseStackRows;
@@ -26,6 +30,10 @@ public:
     // nullptr unless `file` is a CSV (or .db) dump with both stack columns and a stack in one of its first rows.
     static std::shared_ptr<const CallStackIndex> build(const std::filesystem::path& file, const std::atomic<bool>* cancel = nullptr);
 
+    // The stacks core's snapshot reader kept in memory (a PyTorch snapshot carries them with every entry).
+    static std::shared_ptr<const CallStackIndex> fromSnapshot(std::vector<std::uint32_t> stackOfLine,
+        const std::vector<msprobe::memory::SnapshotStack>& stacks);
+
     // The stack cells of the record starting on `line` (1-based, as MemEvent::line: a .db's row number); empty when
     // out of the file.
     CallStacks stacksAt(std::uint64_t line) const;
@@ -36,6 +44,9 @@ private:
     std::vector<std::uint64_t> m_offsets; // m_offsets[k]: byte where line 1 + k * kStride starts
     std::size_t m_pythonColumn = 0, m_cColumn = 0;
     std::shared_ptr<const DatabaseStackRows> m_database; // set for a .db dump, which keeps no offsets
+    std::vector<std::uint32_t> m_snapshotStackOf; // a snapshot's: line - 1 -> m_snapshotStacks index
+    std::vector<CallStacks> m_snapshotStacks;
+    bool m_snapshot = false;
 };
 
 // The module of a backtrace_symbols() frame: "libtorch_cpu.so" for "/usr/lib/libtorch_cpu.so(_ZN3foo+0x1c) [0x7f00]";
