@@ -146,6 +146,8 @@ int main(int argc, char** argv)
     // CPU time is far less sensitive to a loaded machine than wall time: the main thread's (the training
     // thread's own overhead) and the process's (also the writer thread's work), both per step.
     std::vector<std::vector<double>> mainCpu(modes.size()), processCpu(modes.size());
+    // The main thread's CPU in start() and stop()/step() (the step boundary), apart from the step's own ops.
+    std::vector<std::vector<double>> boundaryCpu(modes.size());
     std::vector<std::unique_ptr<msprobe::PrecisionDebugger>> debuggers(modes.size());
     for (std::size_t m = 1; m < modes.size(); ++m) {
         if (!modes[m].task)
@@ -157,28 +159,43 @@ int main(int argc, char** argv)
         debuggers[m] = std::make_unique<msprobe::PrecisionDebugger>(msprobe::capture::parseDumpConfig(json, "bench"));
     }
     const int rounds = std::max(1, steps / 5);
+    // MSPROBE_BENCH_MARKS=FILE: each mode's block of steps as "mode begin end" (CLOCK_MONOTONIC seconds), to split
+    // a profile (perf record -k CLOCK_MONOTONIC) by mode.
+    std::FILE* marks = std::getenv("MSPROBE_BENCH_MARKS") ? std::fopen(std::getenv("MSPROBE_BENCH_MARKS"), "w") : nullptr;
+    const auto monotonic = [] {
+        timespec ts {};
+        clock_gettime(CLOCK_MONOTONIC, &ts);
+        return static_cast<double>(ts.tv_sec) + static_cast<double>(ts.tv_nsec) * 1e-9;
+    };
     for (int phase = 0; phase < 2; ++phase)
     for (int r = 0; r < rounds; ++r) {
         for (std::size_t m = 0; m < modes.size(); ++m) {
             if (modes[m].phase != phase)
                 continue;
+            const double blockBegin = monotonic();
             for (int s = 0; s < 5; ++s) {
                 msprobe::bench::WallTimer timer;
                 msprobe::bench::CpuTimer cpu;
                 const double thread0 = threadCpuSeconds();
                 if (debuggers[m])
                     debuggers[m]->start(*model);
+                const double started = threadCpuSeconds();
                 tiny::trainStep(model, optimizer, options, input, target);
                 const double computed = timer.seconds();
+                const double computedCpu = threadCpuSeconds();
                 if (debuggers[m]) {
                     debuggers[m]->stop();
                     debuggers[m]->step();
                 }
                 times[m].push_back(timer.seconds());
                 flushTimes[m].push_back(timer.seconds() - computed);
-                mainCpu[m].push_back(threadCpuSeconds() - thread0);
+                const double thread1 = threadCpuSeconds();
+                mainCpu[m].push_back(thread1 - thread0);
+                boundaryCpu[m].push_back((started - thread0) + (thread1 - computedCpu));
                 processCpu[m].push_back(cpu.seconds());
             }
+            if (marks)
+                std::fprintf(marks, "%zu %.9f %.9f\n", m, blockBegin, monotonic());
             // The writer thread must not spill its work into the next mode's steps, nor the kernel's writeback
             // of the files it wrote (on two cores it took the plain steps' CPU).
             if (debuggers[m]) {
@@ -188,6 +205,8 @@ int main(int argc, char** argv)
             }
         }
     }
+    if (marks)
+        std::fclose(marks);
     for (auto& d : debuggers)
         if (d)
             d->flush();
@@ -195,16 +214,17 @@ int main(int argc, char** argv)
                 "Adam), %d steps per mode, 1 thread\n",
         static_cast<long long>(options.dModel), static_cast<long long>(options.seq),
         static_cast<long long>(options.batch), static_cast<long long>(options.layers), rounds * 5);
-    std::printf("%-24s %10s %6s %12s %14s %6s %14s %6s\n", "mode", "wall ms", "ratio", "of which", "main CPU ms",
-        "ratio", "process CPU ms", "ratio");
+    std::printf("%-24s %10s %6s %12s %14s %6s %12s %14s %6s\n", "mode", "wall ms", "ratio", "of which", "main CPU ms",
+        "ratio", "of which", "process CPU ms", "ratio");
     double mixRatio = 0;
     for (std::size_t m = 0; m < modes.size(); ++m) {
         const std::size_t p = plainOf[m];
         const double plain = median(times[p]), plainMain = median(mainCpu[p]), plainProcess = median(processCpu[p]);
         const double t = median(times[m]);
         const double main = median(mainCpu[m]), process = median(processCpu[m]);
-        std::printf("%-24s %10.3f %6.2f %12.3f %14.3f %6.2f %14.3f %6.2f\n", modes[m].label, t * 1e3, t / plain,
-            median(flushTimes[m]) * 1e3, main * 1e3, main / plainMain, process * 1e3, process / plainProcess);
+        std::printf("%-24s %10.3f %6.2f %12.3f %14.3f %6.2f %12.3f %14.3f %6.2f\n", modes[m].label, t * 1e3, t / plain,
+            median(flushTimes[m]) * 1e3, main * 1e3, main / plainMain, median(boundaryCpu[m]) * 1e3, process * 1e3,
+            process / plainProcess);
         if (m == 1)
             mixRatio = t / plain;
     }

@@ -394,7 +394,7 @@ std::optional<AtenOrderVariant> atenOrderVariant()
 bool atenOrderCovers(const at::Tensor& t)
 {
     if (!t.defined() || !t.is_cpu() || t.layout() != at::kStrided || t.is_quantized()
-        || t.scalar_type() != at::kFloat || t.dim() == 0 || !t.has_storage() || !t.is_contiguous())
+        || t.scalar_type() != at::kFloat || t.dim() == 0 || !t.has_storage() || !t.is_non_overlapping_and_dense())
         return false;
     const std::int64_t n = t.numel();
     if (n == 0 || n > kAtenOrderMaxNumel)
@@ -409,6 +409,9 @@ std::optional<AtenOrderStats> atenOrderStats(const at::Tensor& t)
     const std::optional<AtenOrderVariant> variant = atenOrderVariant();
     if (!variant)
         return std::nullopt;
+    // A transposed or permuted dense tensor: ATen's TensorIterator orders the dimensions by stride and coalesces
+    // them, so its full reductions run over memory as over the contiguous tensor; memory starts at data_ptr (strides
+    // are never negative).
     return atenOrderStatsWith(t.data_ptr<float>(), t.numel(), *variant);
 }
 

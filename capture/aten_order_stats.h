@@ -47,7 +47,8 @@ constexpr std::int64_t kAtenGrainSize = 32768;
 // Counts above 2^24 do not convert to float exactly: left to ATen.
 constexpr std::int64_t kAtenOrderMaxNumel = std::int64_t(1) << 24;
 
-// Whether the one-pass statistics are ATen's for this tensor: a CPU, strided, contiguous float32 tensor of
+// Whether the one-pass statistics are ATen's for this tensor: a CPU, strided float32 tensor whose elements fill a
+// block of memory (contiguous, or a transpose or permutation of such: ATen reduces those in memory order too) of
 // 1..2^24 elements and at least one dimension, which ATen would reduce on one thread (see kAtenGrainSize).
 // Says nothing about the self-check.
 bool atenOrderCovers(const at::Tensor& tensor);

@@ -118,12 +118,14 @@ void DumpWriter::addConstruct(const std::string& name, const std::optional<std::
         }
     }
     const std::optional<std::string>& effective = m_constructScope ? m_constructScope : parent;
-    auto it = m_cur->constructIndex.find(name);
-    if (it == m_cur->constructIndex.end()) {
-        m_cur->construct.emplace_back(name, effective);
-        m_cur->constructIndex.emplace(m_cur->construct.back().first, m_cur->construct.size() - 1);
+    // Nearly every name is new (an operator's call number makes it unique): appended first, so that the index is
+    // looked up once, keyed by the stored copy; a name seen before takes the new parent and the copy goes.
+    m_cur->construct.emplace_back(name, effective);
+    const auto [it, inserted] = m_cur->constructIndex.try_emplace(m_cur->construct.back().first, m_cur->construct.size() - 1);
+    if (inserted) {
         m_cur->constructCount.store(m_cur->construct.size(), std::memory_order_relaxed);
     } else {
+        m_cur->construct.pop_back();
         m_cur->construct[it->second].second = effective;
     }
 }

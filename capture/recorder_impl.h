@@ -15,6 +15,7 @@
 #include <ATen/core/dispatch/Dispatcher.h>
 #include <ATen/record_function.h>
 #include <c10/core/GradMode.h>
+#include <c10/util/SmallVector.h>
 #include <torch/csrc/autograd/engine.h>
 #include <torch/csrc/autograd/function.h>
 #include <torch/csrc/autograd/function_hook.h>
@@ -37,7 +38,9 @@ using torch::autograd::Edge;
 using torch::autograd::Node;
 using torch::autograd::variable_list;
 
-inline void flattenTensors(const c10::IValue& v, std::vector<at::Tensor>& out)
+// Out: std::vector<at::Tensor> or a c10::SmallVector (the per-op calls: no allocation for a few tensors).
+template <class Out>
+void flattenTensors(const c10::IValue& v, Out& out)
 {
     if (v.isTensor()) {
         out.push_back(v.toTensor());

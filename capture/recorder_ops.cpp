@@ -52,7 +52,7 @@ bool Recorder::Impl::trackParameterOwner(c10::ArrayRef<const c10::IValue> inputs
         return false;
     }
     ModuleInfo* owner = nullptr;
-    std::vector<at::Tensor> tensors;
+    c10::SmallVector<at::Tensor, 8> tensors;
     for (const auto& v : inputs)
         flattenTensors(v, tensors);
     OpenModule* top = tl_modules.empty() ? nullptr : &tl_modules.back();
@@ -145,7 +145,11 @@ std::unique_ptr<at::ObserverContext> Recorder::Impl::opStart(const at::RecordFun
     ctx->wantBackward = wantsBackwardDump() && c10::GradMode::is_enabled()
         && (riskAllows(info) || (cfg->extraInfo && cfg->level == Level::Mix));
     if (ctx->wantBackward) {
-        for (const auto& t : flattenTensors(c10::ArrayRef<c10::IValue>(inputs.data(), inputs.size())))
+        c10::SmallVector<at::Tensor, 8> tensors;
+        for (const auto& v : inputs)
+            flattenTensors(v, tensors);
+        ctx->inEdges.reserve(tensors.size());
+        for (const auto& t : tensors)
             ctx->inEdges.push_back(t.defined() && t.requires_grad() ? torch::autograd::impl::gradient_edge(t) : Edge());
     }
     ctx->seqBegin = at::sequence_number::peek();
@@ -157,13 +161,17 @@ void Recorder::Impl::opEnd(const at::RecordFunction& fn, OpCtx& ctx)
 {
     std::lock_guard lock(mutex);
     const c10::ArrayRef<c10::IValue> outputs = trimmedOutputs(fn);
-    if (!tl_modules.empty() && tl_modules.back().synthetic) {
+    // The output tensors, flattened once for the synthetic module and the backward hooks.
+    const bool syntheticTop = !tl_modules.empty() && tl_modules.back().synthetic;
+    const bool attach = ctx.kind != OpCtx::Kind::TrackOnly && dumping && ctx.wantBackward;
+    std::vector<at::Tensor> outTensors;
+    if (syntheticTop || attach)
+        for (const auto& v : outputs)
+            flattenTensors(v, outTensors);
+    if (syntheticTop) {
         OpenModule& top = tl_modules.back();
         top.outputs.assign(outputs.begin(), outputs.end());
-        std::vector<at::Tensor> produced;
-        for (const auto& v : outputs)
-            flattenTensors(v, produced);
-        for (const auto& t : produced)
+        for (const auto& t : outTensors)
             if (t.defined()) {
                 top.produced.insert(t.unsafeGetTensorImpl());
                 if (ctx.paramOnlyInputs)
@@ -207,9 +215,6 @@ void Recorder::Impl::opEnd(const at::RecordFunction& fn, OpCtx& ctx)
         call->op = ctx.info;
         call->saveFiles = saveFilesFor(call->name);
         call->inEdges = std::move(ctx.inEdges);
-        std::vector<at::Tensor> outTensors;
-        for (const auto& v : outputs)
-            flattenTensors(v, outTensors);
         attachBackward(call, outTensors, ctx.seqBegin, at::sequence_number::peek());
     }
 }

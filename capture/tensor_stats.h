@@ -51,7 +51,7 @@ struct TorchMeanNorm {
 TorchMeanNorm torchMeanNorm(const at::Tensor& tensor);
 
 // What dump.json records: toDumpStats, with Mean and Norm of float16/bfloat16/float32 from torchMeanNorm, or,
-// for tensors atenOrderStats covers (contiguous float32), all four from its one pass in ATen's order.
+// for tensors atenOrderStats covers (dense float32), all four from its one pass in ATen's order.
 TensorStats computeTensorStats(const at::Tensor& tensor, StatPrecision precision = StatPrecision::Low);
 
 // CRC-32 (zlib polynomial) of the tensor's raw bytes in its native dtype, contiguous, as "%08x".
