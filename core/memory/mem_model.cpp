@@ -177,7 +177,7 @@ void buildOpsAndSteps(const MemTrace& trace, MemModel& model, bool systemSteps)
         }
         auto& stack = *stackOfKey;
         if (e.kind == EventKind::OpLaunch) {
-            const auto edge = e.subType == support::kNoString ? kNotAnOpEdge : opEdge[e.subType];
+            const auto edge = e.subType == support::kNoString ? std::uint8_t(kNotAnOpEdge) : opEdge[e.subType];
             if (edge == kAtenStart || edge == kAtbStart) {
                 OpInstance op;
                 op.name = e.name;
