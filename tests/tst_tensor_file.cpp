@@ -464,6 +464,36 @@ private slots:
         }
     }
 
+    // The bounds readPickle is given for data.pkl: a pickle claiming memory far beyond one tensor's is refused.
+    void pickleLimits_data()
+    {
+        QTest::addColumn<QByteArray>("pickle");
+        QTest::addColumn<QString>("message");
+        const std::string proto = "\x80\x02";
+        std::string memo = proto + "N";
+        for (std::uint32_t i = 0; i < 70000; ++i)
+            memo += std::string("r") + char(i & 0xff) + char((i >> 8) & 0xff) + char((i >> 16) & 0xff) + '\0';
+        const auto row = [](const char* name, const std::string& bytes, const char* message) {
+            QTest::newRow(name) << QByteArray::fromStdString(bytes) << message;
+        };
+        row("stack", proto + std::string(70000, 'N') + ".", "too many values on the stack");
+        row("marks", proto + std::string(70000, '(') + ".", "too many MARKs");
+        row("memo", memo + ".", "too many memo entries");
+        row("text persistent id", proto + "ctorch._utils\n_rebuild_tensor_v2\n(Pstorage\nK\x01))tR.",
+            "unsupported persistent id");
+        row("bare persistent id", proto + "N\x85Q.", "holds a persistent id, not a single tensor");
+    }
+
+    void pickleLimits()
+    {
+        QFETCH(QByteArray, pickle);
+        QFETCH(QString, message);
+        QTemporaryDir temp;
+        QVERIFY(temp.isValid());
+        const fs::path file = writePt(temp, "limits.pt", pickle.toStdString(), std::string(48, '\0'));
+        VERIFY_ERROR(dump::readTensorFile(file), "limits.pt", message.toStdString());
+    }
+
     // ---- .npy ----
 
     void npy_data()

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// Between the two halves of the .pt reader: the unpickler (tensor_file_pt.cpp) and the archive (tensor_file_pt_archive.cpp).
+// Between the two halves of the .pt reader: the pickle part (tensor_file_pt.cpp) and the archive (tensor_file_pt_archive.cpp).
 #pragma once
 
 #include "dump/tensor_file.h"

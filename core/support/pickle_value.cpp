@@ -10,7 +10,6 @@ namespace msprobe::support {
 
 namespace {
 
-constexpr int kMaxPickleNesting = 200;
 constexpr std::size_t kMaxPickleMemoGap = std::size_t(1) << 20; // a memo index this far past the last is hostile
 
 PickleValue kindValue(PickleValue::Kind kind)
@@ -47,10 +46,11 @@ PickleValue nodeValue(PickleValue::Kind kind, std::vector<PickleValue> items = {
 
 class PickleMachine {
 public:
-    PickleMachine(const unsigned char* data, std::size_t size, const std::string& file)
+    PickleMachine(const unsigned char* data, std::size_t size, const std::string& file, const PickleLimits& limits)
         : m_data(data)
         , m_size(size)
         , m_file(file)
+        , m_limits(limits)
     {
     }
 
@@ -65,7 +65,7 @@ public:
 private:
     [[noreturn]] void fail(const std::string& message) const
     {
-        throw Error(m_file, "pickle byte " + std::to_string(m_opStart), message);
+        throw Error(m_file, std::string(m_limits.place) + " byte " + std::to_string(m_opStart), message);
     }
 
     const unsigned char* take(std::size_t count)
@@ -145,10 +145,17 @@ private:
         return value;
     }
 
+    [[noreturn]] void failNesting() const
+    {
+        fail("nesting too deep (more than " + std::to_string(m_limits.maxNesting) + " levels)");
+    }
+
     void push(PickleValue value)
     {
-        if (value.node && value.node->depth > kMaxPickleNesting)
-            fail("nesting deeper than " + std::to_string(kMaxPickleNesting));
+        if (value.node && value.node->depth > m_limits.maxNesting)
+            failNesting();
+        if (m_stack.size() >= m_limits.maxStackValues)
+            fail("too many values on the stack");
         m_stack.push_back(std::move(value));
     }
 
@@ -205,8 +212,8 @@ private:
                 node.depth = std::max(node.depth, item.node->depth + 1);
             node.items.push_back(std::move(item));
         }
-        if (node.depth > kMaxPickleNesting)
-            fail("nesting deeper than " + std::to_string(kMaxPickleNesting));
+        if (node.depth > m_limits.maxNesting)
+            failNesting();
     }
 
     void memoPut(std::uint64_t index)
@@ -214,8 +221,11 @@ private:
         if (m_stack.empty())
             fail("memo store from an empty stack");
         if (index >= m_memo.size()) {
-            if (index - m_memo.size() > kMaxPickleMemoGap)
+            // Each entry costs an opcode, so a memo larger than the input plus one gap is hostile.
+            if (index - m_memo.size() > kMaxPickleMemoGap || index >= m_size + kMaxPickleMemoGap)
                 fail("memo index " + std::to_string(index) + " far past the last");
+            if (index >= m_limits.maxMemoEntries)
+                fail("too many memo entries");
             m_memo.resize(static_cast<std::size_t>(index) + 1);
             m_memoSet.resize(m_memo.size(), false);
         }
@@ -261,6 +271,8 @@ private:
         case '.': // STOP
             return false;
         case '(': // MARK
+            if (m_marks.size() >= m_limits.maxStackValues)
+                fail("too many MARKs");
             m_marks.push_back(m_stack.size());
             break;
         case '0': // POP
@@ -418,6 +430,12 @@ private:
             push(textValue(Kind::Global, module.str() + "." + name.str()));
             break;
         }
+        case 'P': // PERSID
+            push(nodeValue(Kind::PersistentId, { textValue(Kind::String, readLine()) }));
+            break;
+        case 'Q': // BINPERSID
+            push(nodeValue(Kind::PersistentId, { pop() }));
+            break;
         case 'R': // REDUCE
         case 0x81: { // NEWOBJ
             const PickleValue args = pop();
@@ -450,6 +468,7 @@ private:
     const unsigned char* m_data;
     std::size_t m_size;
     const std::string& m_file;
+    const PickleLimits& m_limits;
     std::size_t m_pos = 0;
     std::size_t m_opStart = 0;
     std::vector<PickleValue> m_stack;
@@ -513,6 +532,8 @@ std::string_view pickleKindName(PickleValue::Kind kind)
         return "a class or function";
     case Kind::Object:
         return "an object";
+    case Kind::PersistentId:
+        return "a persistent id";
     }
     return "a value";
 }
@@ -522,9 +543,9 @@ bool looksLikePickle(const unsigned char* data, std::size_t size)
     return size >= 2 && data[0] == 0x80 && data[1] >= 2 && data[1] <= 5;
 }
 
-PickleValue readPickle(const unsigned char* data, std::size_t size, const std::string& file)
+PickleValue readPickle(const unsigned char* data, std::size_t size, const std::string& file, const PickleLimits& limits)
 {
-    return PickleMachine(data, size, file).run();
+    return PickleMachine(data, size, file, limits).run();
 }
 
 } // namespace msprobe::support
