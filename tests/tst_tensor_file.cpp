@@ -478,6 +478,10 @@ private slots:
         };
         row("stack", proto + std::string(70000, 'N') + ".", "too many values on the stack");
         row("marks", proto + std::string(70000, '(') + ".", "too many MARKs");
+        std::string appends = proto + "]";
+        for (int i = 0; i < 300000; ++i)
+            appends += "Na";
+        row("values", appends + ".", "too many values (more than 262144)");
         row("memo", memo + ".", "too many memo entries");
         row("text persistent id", proto + "ctorch._utils\n_rebuild_tensor_v2\n(Pstorage\nK\x01))tR.",
             "unsupported persistent id");

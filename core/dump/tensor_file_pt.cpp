@@ -28,7 +28,7 @@ using Kind = PickleValue::Kind;
 
 // Limits far above what torch.save writes for one tensor (its pickle is a few hundred bytes); they bound the
 // memory a hostile pickle can claim.
-constexpr support::PickleLimits kTensorPickleLimits { 64, std::size_t(1) << 16, std::size_t(1) << 16, "data.pkl" };
+constexpr support::PickleLimits kTensorPickleLimits { 64, std::size_t(1) << 16, std::size_t(1) << 16, std::size_t(1) << 18, "data.pkl" };
 
 std::optional<ElementType> storageElementType(std::string_view storageClass)
 {

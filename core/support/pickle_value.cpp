@@ -156,6 +156,8 @@ private:
             failNesting();
         if (m_stack.size() >= m_limits.maxStackValues)
             fail("too many values on the stack");
+        if (++m_valuesPushed > m_limits.maxValues)
+            fail("too many values (more than " + std::to_string(m_limits.maxValues) + ")");
         m_stack.push_back(std::move(value));
     }
 
@@ -473,6 +475,7 @@ private:
     std::size_t m_opStart = 0;
     std::vector<PickleValue> m_stack;
     std::vector<std::size_t> m_marks;
+    std::size_t m_valuesPushed = 0;
     std::vector<PickleValue> m_memo;
     std::vector<bool> m_memoSet;
 };

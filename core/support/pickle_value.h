@@ -53,6 +53,7 @@ struct PickleLimits {
     int maxNesting = 200; // also keeps the recursive destruction of the tree shallow
     std::size_t maxStackValues = std::size_t(1) << 22; // values on the stack, and MARKs
     std::size_t maxMemoEntries = std::size_t(-1); // beyond that, the memo never outgrows the input's size
+    std::size_t maxValues = std::size_t(-1); // values pushed over the whole pickle: bounds the tree a list of APPENDs builds
     std::string_view place = "pickle"; // names the pickle in messages: "<place> byte N"
 };
 
