@@ -64,7 +64,7 @@ struct MemoryDocument {
     msprobe::memory::OnlineLeakReport stepLeaks;
     msprobe::memory::InefficientReport inefficient;
     MemoryTimeline timeline;
-    std::shared_ptr<const CallStackIndex> stacks; // null: the dump carries no call stacks (or is a .db)
+    std::shared_ptr<const CallStackIndex> stacks; // null: the dump carries no call stacks
 
     // The reason a block is highlighted ("" when it is not): "leak: allocated in step 2, alive at the end of step 3", ...
     std::string markReason(const TimelineBlock& block) const;
@@ -77,7 +77,7 @@ struct MemoryDocument {
 
 using MemoryProgress = std::function<void(int percent, const std::string& stage)>;
 
-// Reads `file` (CSV or .db) with core/memory, builds the model, runs the analyses and lays out the timeline.
+// Reads `file` (msMemScope CSV or .db, or a PyTorch memory snapshot) with core/memory, builds the model, runs the analyses and lays out the timeline.
 // Throws msprobe::Error (core's message, naming file and line) on bad input, and "cancelled" when cancel is set
 // between stages.
 std::shared_ptr<const MemoryDocument> loadMemoryDocument(const std::filesystem::path& file, const std::atomic<bool>* cancel = nullptr,
