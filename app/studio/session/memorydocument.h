@@ -77,7 +77,8 @@ struct MemoryDocument {
 
 using MemoryProgress = std::function<void(int percent, const std::string& stage)>;
 
-// Reads `file` (msMemScope CSV or .db, or a PyTorch memory snapshot) with core/memory, builds the model, runs the analyses and lays out the timeline.
+// Reads `file` (msMemScope CSV or .db, or a PyTorch memory snapshot) with core/memory, builds the model, runs the
+// analyses and lays out the timeline.
 // Throws msprobe::Error (core's message, naming file and line) on bad input, and "cancelled" when cancel is set
 // between stages.
 std::shared_ptr<const MemoryDocument> loadMemoryDocument(const std::filesystem::path& file, const std::atomic<bool>* cancel = nullptr,
