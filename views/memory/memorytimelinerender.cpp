@@ -12,15 +12,22 @@
 
 using namespace msprobe::views::memorytimeline;
 
+QImage MemoryTimelineView::blankPlotLayer() const
+{
+    // Opaque (the plot's background filled in), so that drawing it is a copy rather than a blend.
+    const QRectF plot = plotRect();
+    QImage layer(static_cast<int>(std::ceil(plot.width())), static_cast<int>(std::ceil(plot.height())), QImage::Format_RGB32);
+    layer.fill(palette().color(QPalette::Base));
+    return layer;
+}
+
 QImage MemoryTimelineView::renderBlocks(const Columns& cols) const
 {
     // Straight into a raster the plot's size: stacked blocks never overlap, so a frame writes each pixel about
     // once whatever the number of blocks (a QPainter call per block costs a microsecond or more).
     const QRectF plot = plotRect();
-    const int width = static_cast<int>(std::ceil(plot.width())), height = static_cast<int>(std::ceil(plot.height()));
-    // Opaque (the plot's background filled in), so that drawing it is a copy rather than a blend.
-    QImage layer(width, height, QImage::Format_RGB32);
-    layer.fill(palette().color(QPalette::Base));
+    QImage layer = blankPlotLayer();
+    const int width = layer.width(), height = layer.height();
     // The raster's rows through one pointer: QImage::scanLine checks for a detach on every call, and a
     // column-by-column fill would call it for every pixel.
     uchar* const bits = layer.bits();

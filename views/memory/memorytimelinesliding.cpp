@@ -72,9 +72,8 @@ std::optional<std::size_t> MemoryTimelineView::slidingBlockAt(const QPointF& pos
 QImage MemoryTimelineView::renderSliding(const Columns& cols) const
 {
     const QRectF plot = plotRect();
-    const int width = static_cast<int>(std::ceil(plot.width())), height = static_cast<int>(std::ceil(plot.height()));
-    QImage layer(width, height, QImage::Format_RGB32);
-    layer.fill(palette().color(QPalette::Base));
+    QImage layer = blankPlotLayer();
+    const int width = layer.width(), height = layer.height();
     uchar* const bits = layer.bits();
     const qsizetype stride = layer.bytesPerLine();
     const double bytesPerRow = bytesTop() / plot.height();

@@ -319,7 +319,6 @@ void MemoryTimelineView::paintEvent(QPaintEvent*)
         frame.layer = m_layout == Layout::Sliding ? renderSliding(frame.columns) : renderBlocks(frame.columns);
         m_frame = std::move(frame);
     }
-    const Columns& cols = m_frame->columns;
     painter.save();
     painter.setClipRect(plotRect());
     painter.drawImage(plotRect().topLeft(), m_frame->layer);

@@ -133,6 +133,7 @@ protected:
     void leaveEvent(QEvent* event) override;
 
 private:
+    QImage blankPlotLayer() const; // an opaque raster the size of plotRect(), in the background colour
     QImage renderBlocks(const Columns& columns) const; // the plot's blocks, the size of plotRect()
     QImage renderSliding(const Columns& columns) const; // the same in the sliding layout (memorytimelinesliding.cpp)
     std::optional<std::size_t> slidingBlockAt(const QPointF& pos) const;
