@@ -266,6 +266,29 @@ private slots:
         for (const auto& row : rows.rows)
             order.push_back(*row.values[0]);
         QCOMPARE(order, (std::vector<double> { 5, 4, 2, 1 }));
+
+        // Rows already in key order: a repeated key is dropped, the rest keep their places; a longer cycle of
+        // moves (every row one place on) ends with each row where its key puts it.
+        rows = {};
+        add(0, 0, DumpMetric::Forward, 1);
+        add(0, 0, DumpMetric::Forward, 2); // dropped
+        add(0, 1, DumpMetric::Forward, 3);
+        add(2, 0, DumpMetric::Forward, 4);
+        trend::sortRankRows(rows);
+        order.clear();
+        for (const auto& row : rows.rows)
+            order.push_back(*row.values[0]);
+        QCOMPARE(order, (std::vector<double> { 1, 3, 4 }));
+        QCOMPARE(rows.repeatedRows, std::size_t(1));
+        rows = {};
+        for (std::int64_t micro : { 4, 0, 1, 2, 3 })
+            add(micro, 0, DumpMetric::Forward, static_cast<double>(micro));
+        trend::sortRankRows(rows);
+        order.clear();
+        for (const auto& row : rows.rows)
+            order.push_back(*row.values[0]);
+        QCOMPARE(order, (std::vector<double> { 0, 1, 2, 3, 4 }));
+        QCOMPARE(rows.repeatedRows, std::size_t(0));
     }
 
     // Batches SQLite reads through the row feed: values as given (nullopt and values past the span's end are

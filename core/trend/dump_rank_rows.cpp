@@ -280,16 +280,21 @@ RankRows extractRankRows(const dump::DumpFile& dump, const ConstructNames* const
 
 void sortRankRows(RankRows& rows)
 {
-    // (key, position) pairs sorted, then the rows gathered once: cheaper than moving the rows themselves
-    // (88 bytes each) through a stable merge sort. The position breaks ties, so the first of a key stays.
+    // (key, position) pairs sorted, then the rows moved once, in place: cheaper than moving the rows themselves
+    // (88 bytes each) through a stable merge sort, and than gathering them into a new vector (fresh pages, a
+    // page fault per 46 rows). The position breaks ties, so the first of a key stays.
     struct Order {
         std::int64_t microStep;
         std::uint64_t targetMetricPosition; // target << 36 | metric << 32 | position
     };
-    std::vector<Order> order;
-    order.reserve(rows.rows.size());
+    thread_local std::vector<Order> order; // reused from rank to rank: no allocation per dump
+    thread_local std::vector<std::uint32_t> from; // where row k of the result comes from
+    thread_local std::vector<std::uint8_t> kept;
+    const std::size_t count = rows.rows.size();
+    order.clear();
+    order.reserve(count);
     bool sorted = true;
-    for (std::size_t k = 0; k < rows.rows.size(); ++k) {
+    for (std::size_t k = 0; k < count; ++k) {
         const auto& row = rows.rows[k];
         order.push_back({ row.microStep,
             (std::uint64_t(row.target) << 36) | (std::uint64_t(row.metric) << 32) | std::uint64_t(k) });
@@ -297,24 +302,49 @@ void sortRankRows(RankRows& rows)
                 < std::tie(order[k].microStep, order[k].targetMetricPosition));
     }
     // The packing holds 2^28 targets and 2^32 rows per dump file, far beyond a dump.json's size.
-    if (rows.targets.size() >= (std::size_t(1) << 28) || rows.rows.size() >= (std::size_t(1) << 32))
+    if (rows.targets.size() >= (std::size_t(1) << 28) || count >= (std::size_t(1) << 32))
         throw support::Error("sortRankRows: more targets or rows in one dump than the trend import handles");
     if (!sorted)
         std::sort(order.begin(), order.end(), [](const Order& a, const Order& b) {
             return std::tie(a.microStep, a.targetMetricPosition) < std::tie(b.microStep, b.targetMetricPosition);
         });
     constexpr std::uint64_t kKeyBits = ~std::uint64_t(0xffffffff);
-    std::vector<DumpTrendRow> kept;
-    kept.reserve(rows.rows.size());
-    for (std::size_t k = 0; k < order.size(); ++k) {
+    from.clear();
+    kept.assign(count, 0);
+    for (std::size_t k = 0; k < count; ++k) {
         if (k && order[k].microStep == order[k - 1].microStep
             && (order[k].targetMetricPosition & kKeyBits) == (order[k - 1].targetMetricPosition & kKeyBits)) {
             ++rows.repeatedRows;
             continue;
         }
-        kept.push_back(rows.rows[order[k].targetMetricPosition & 0xffffffff]);
+        const auto position = static_cast<std::uint32_t>(order[k].targetMetricPosition & 0xffffffff);
+        from.push_back(position);
+        kept[position] = 1;
     }
-    rows.rows = std::move(kept);
+    const std::size_t keptCount = from.size();
+    if (sorted && keptCount == count)
+        return; // in key order already, no key repeated: nothing moves
+    // The repeated rows fill the tail, so that `from` is a permutation; each of its cycles is then moved once.
+    for (std::uint32_t k = 0; k < count; ++k)
+        if (!kept[k])
+            from.push_back(k);
+    for (std::uint32_t start = 0; start < count; ++start) {
+        if (from[start] == start)
+            continue; // in place, or moved already
+        const DumpTrendRow first = rows.rows[start];
+        std::uint32_t at = start;
+        for (;;) {
+            const std::uint32_t source = from[at];
+            from[at] = at;
+            if (source == start) {
+                rows.rows[at] = first;
+                break;
+            }
+            rows.rows[at] = rows.rows[source];
+            at = source;
+        }
+    }
+    rows.rows.resize(keptCount);
 }
 
 } // namespace msprobe::trend
