@@ -352,6 +352,25 @@ private slots:
                 QCOMPARE(reader.index().find(node).has_value(), true);
         }
         QVERIFY(reader.read(dir / "missing.json").names.empty());
+        // Another rank's copy of the bytes read last keeps the names; other bytes of the same length do not,
+        // and neither does a missing file between two copies.
+        std::ofstream(dir / "copy.json") << files.front().second;
+        std::string swapped = files.front().second;
+        std::swap(swapped[9], swapped[10]); // "Module.a.forward.0" becomes "Module..aforward.0"
+        std::ofstream(dir / "same_length.json") << swapped;
+        const auto plain = listed(trend::constructNamesOf(dump::readConstructJson(dir / "plain.json")));
+        const auto other = listed(trend::constructNamesOf(dump::readConstructJson(dir / "same_length.json")));
+        QVERIFY(plain != other);
+        for (const char* name : { "plain.json", "copy.json", "same_length.json", "copy.json", "missing.json", "plain.json" }) {
+            const auto& names = reader.read(dir / name);
+            if (std::string_view(name) == "missing.json") {
+                QVERIFY(names.names.empty());
+                continue;
+            }
+            QCOMPARE(listed(names), std::string_view(name) == "same_length.json" ? other : plain);
+            for (const auto& node : names.names)
+                QVERIFY(reader.index().find(node).has_value());
+        }
         std::ofstream(dir / "broken.json") << R"({"Module.a.forward.0": nul)";
         try {
             reader.read(dir / "broken.json");
