@@ -281,13 +281,13 @@ private slots:
         QCOMPARE(order, (std::vector<double> { 1, 3, 4 }));
         QCOMPARE(rows.repeatedRows, std::size_t(1));
         rows = {};
-        for (std::int64_t micro : { 4, 0, 1, 2, 3 })
+        for (std::int64_t micro : { 5000, 4, 0, 1, 2, 3 }) // 5000: a key of more than one sorting digit
             add(micro, 0, DumpMetric::Forward, static_cast<double>(micro));
         trend::sortRankRows(rows);
         order.clear();
         for (const auto& row : rows.rows)
             order.push_back(*row.values[0]);
-        QCOMPARE(order, (std::vector<double> { 0, 1, 2, 3, 4 }));
+        QCOMPARE(order, (std::vector<double> { 0, 1, 2, 3, 4, 5000 }));
         QCOMPARE(rows.repeatedRows, std::size_t(0));
     }
 

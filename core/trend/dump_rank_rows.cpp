@@ -7,9 +7,11 @@
 #include "trend/trend_db.h"
 
 #include <algorithm>
+#include <bit>
 #include <charconv>
 #include <map>
 #include <tuple>
+#include <utility>
 #include <unordered_set>
 
 namespace msprobe::trend {
@@ -304,10 +306,48 @@ void sortRankRows(RankRows& rows)
     // The packing holds 2^28 targets and 2^32 rows per dump file, far beyond a dump.json's size.
     if (rows.targets.size() >= (std::size_t(1) << 28) || count >= (std::size_t(1) << 32))
         throw support::Error("sortRankRows: more targets or rows in one dump than the trend import handles");
-    if (!sorted)
-        std::sort(order.begin(), order.end(), [](const Order& a, const Order& b) {
-            return std::tie(a.microStep, a.targetMetricPosition) < std::tie(b.microStep, b.targetMetricPosition);
-        });
+    if (!sorted) {
+        std::int64_t maxMicroStep = 0;
+        std::uint64_t maxTargetMetric = 0; // target << 4 | metric
+        bool nonNegative = true;
+        for (const auto& item : order) {
+            maxMicroStep = std::max(maxMicroStep, item.microStep);
+            maxTargetMetric = std::max(maxTargetMetric, item.targetMetricPosition >> 32);
+            nonNegative = nonNegative && item.microStep >= 0;
+        }
+        const int lowBits = std::bit_width(maxTargetMetric);
+        const int keyBits = lowBits + std::bit_width(static_cast<std::uint64_t>(maxMicroStep));
+        if (nonNegative && keyBits <= 64) {
+            // A stable LSD radix sort of (micro step, target, metric) packed in one integer, 11 bits a pass: the
+            // input is in position order, so ties keep it. A few linear passes instead of std::sort's ~16
+            // two-field compares per row (4% of the import's instructions).
+            thread_local std::vector<Order> scratch;
+            thread_local std::vector<std::uint32_t> counts;
+            constexpr int kDigitBits = 11;
+            constexpr std::uint64_t kDigitMask = (std::uint64_t(1) << kDigitBits) - 1;
+            auto keyOf = [lowBits](const Order& item) {
+                return (static_cast<std::uint64_t>(item.microStep) << lowBits) | (item.targetMetricPosition >> 32);
+            };
+            scratch.resize(count);
+            for (int shift = 0; shift < keyBits; shift += kDigitBits) {
+                counts.assign(kDigitMask + 1, 0);
+                for (const auto& item : order)
+                    ++counts[(keyOf(item) >> shift) & kDigitMask];
+                if (std::find(counts.begin(), counts.end(), count) != counts.end())
+                    continue; // every row has this digit: the pass would move nothing
+                std::uint32_t next = 0;
+                for (auto& slot : counts)
+                    next += std::exchange(slot, next);
+                for (const auto& item : order)
+                    scratch[counts[(keyOf(item) >> shift) & kDigitMask]++] = item;
+                order.swap(scratch);
+            }
+        } else {
+            std::sort(order.begin(), order.end(), [](const Order& a, const Order& b) {
+                return std::tie(a.microStep, a.targetMetricPosition) < std::tie(b.microStep, b.targetMetricPosition);
+            });
+        }
+    }
     constexpr std::uint64_t kKeyBits = ~std::uint64_t(0xffffffff);
     from.clear();
     kept.assign(count, 0);
