@@ -266,6 +266,29 @@ private slots:
         for (const auto& row : rows.rows)
             order.push_back(*row.values[0]);
         QCOMPARE(order, (std::vector<double> { 5, 4, 2, 1 }));
+
+        // Rows already in key order: a repeated key is dropped, the rest keep their places; a longer cycle of
+        // moves (every row one place on) ends with each row where its key puts it.
+        rows = {};
+        add(0, 0, DumpMetric::Forward, 1);
+        add(0, 0, DumpMetric::Forward, 2); // dropped
+        add(0, 1, DumpMetric::Forward, 3);
+        add(2, 0, DumpMetric::Forward, 4);
+        trend::sortRankRows(rows);
+        order.clear();
+        for (const auto& row : rows.rows)
+            order.push_back(*row.values[0]);
+        QCOMPARE(order, (std::vector<double> { 1, 3, 4 }));
+        QCOMPARE(rows.repeatedRows, std::size_t(1));
+        rows = {};
+        for (std::int64_t micro : { 5000, 4, 0, 1, 2, 3 }) // 5000: a key of more than one sorting digit
+            add(micro, 0, DumpMetric::Forward, static_cast<double>(micro));
+        trend::sortRankRows(rows);
+        order.clear();
+        for (const auto& row : rows.rows)
+            order.push_back(*row.values[0]);
+        QCOMPARE(order, (std::vector<double> { 0, 1, 2, 3, 4, 5000 }));
+        QCOMPARE(rows.repeatedRows, std::size_t(0));
     }
 
     // Batches SQLite reads through the row feed: values as given (nullopt and values past the span's end are
@@ -329,6 +352,25 @@ private slots:
                 QCOMPARE(reader.index().find(node).has_value(), true);
         }
         QVERIFY(reader.read(dir / "missing.json").names.empty());
+        // Another rank's copy of the bytes read last keeps the names; other bytes of the same length do not,
+        // and neither does a missing file between two copies.
+        std::ofstream(dir / "copy.json") << files.front().second;
+        std::string swapped = files.front().second;
+        std::swap(swapped[9], swapped[10]); // "Module.a.forward.0" becomes "Module..aforward.0"
+        std::ofstream(dir / "same_length.json") << swapped;
+        const auto plain = listed(trend::constructNamesOf(dump::readConstructJson(dir / "plain.json")));
+        const auto other = listed(trend::constructNamesOf(dump::readConstructJson(dir / "same_length.json")));
+        QVERIFY(plain != other);
+        for (const char* name : { "plain.json", "copy.json", "same_length.json", "copy.json", "missing.json", "plain.json" }) {
+            const auto& names = reader.read(dir / name);
+            if (std::string_view(name) == "missing.json") {
+                QVERIFY(names.names.empty());
+                continue;
+            }
+            QCOMPARE(listed(names), std::string_view(name) == "same_length.json" ? other : plain);
+            for (const auto& node : names.names)
+                QVERIFY(reader.index().find(node).has_value());
+        }
         std::ofstream(dir / "broken.json") << R"({"Module.a.forward.0": nul)";
         try {
             reader.read(dir / "broken.json");

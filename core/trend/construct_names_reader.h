@@ -26,7 +26,8 @@ public:
     const NodeIndexByName& index() const { return *m_index; } // of the names read last
 
 private:
-    bool readFast(const std::filesystem::path& file);
+    enum class FastRead { Read, Same, NotRead }; // Same: the bytes read last, whose names are kept
+    FastRead readFast(const std::filesystem::path& file);
 
     struct State;
     std::unique_ptr<State> m_state;

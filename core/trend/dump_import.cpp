@@ -52,7 +52,7 @@ public:
             Slot& at = m_slots[slot];
             if (at.key == 0) {
                 m_keys.push_back(key);
-                at = { hash, static_cast<std::uint32_t>(m_keys.size()), db.targetId(key.first, 0, key.second) };
+                at = { hash, static_cast<std::uint32_t>(m_keys.size()), db.addNewTarget(key.first, 0, key.second) };
                 return at.id;
             }
             if (at.hash == hash && m_keys[at.key - 1] == key)
@@ -283,6 +283,7 @@ DumpImportSummary importDumpData(const fs::path& dataDir, const fs::path& dbFile
         std::optional<RankResult> previous; // the rank written last, whose targets targetIds holds
         std::vector<std::uint32_t> order;
         std::vector<std::pair<std::uint64_t, std::uint32_t>> keyed;
+        std::vector<TrendTag> targetTags;
         for (std::size_t j = 0; j < jobs.size(); ++j) {
             const RankJob& job = jobs[j];
             RankResult result = pipeline.take(j);
@@ -320,6 +321,8 @@ DumpImportSummary importDumpData(const fs::path& dataDir, const fs::path& dbFile
                 for (std::size_t k = 0; k < keyed.size(); ++k)
                     order[k] = keyed[k].second;
             }
+            // A target's metrics are adjacent in key order: its tags are worked out once for all of them.
+            std::int64_t tagsOf = 0;
             for (const std::uint32_t k : order) {
                 const auto& row = rows.rows[k];
                 const std::int64_t target = targetIds[row.target];
@@ -329,7 +332,11 @@ DumpImportSummary importDumpData(const fs::path& dataDir, const fs::path& dbFile
                 auto& bits = tagged[static_cast<std::size_t>(target)];
                 if (!(bits & (1u << metricIndex))) {
                     bits = static_cast<std::uint8_t>(bits | (1u << metricIndex));
-                    db.tagTarget(target, metricIds[metricIndex], dumpTags(rows.targets[row.target].first));
+                    if (tagsOf != target) {
+                        targetTags = dumpTags(rows.targets[row.target].first);
+                        tagsOf = target;
+                    }
+                    db.tagTarget(target, metricIds[metricIndex], targetTags);
                 }
             }
             const RankRowSource source(job, rows, order, targetIds, metricIds, options.microStep ? offset : -1);

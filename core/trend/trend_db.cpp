@@ -9,30 +9,11 @@
 
 namespace msprobe::trend {
 
-namespace {
-
-constexpr double kLimit = 1e9;
-
-} // namespace
-
 const std::vector<std::string>& monitorStatOrder()
 {
     static const std::vector<std::string> order = { "norm", "min", "max", "zeros", "nans", "mean", "entropy",
         "softmax_max", "sr", "kernel_norm", "std_x", "jacobian", "proxy", "token_similarity" };
     return order;
-}
-
-std::optional<double> clampTrendValue(double value)
-{
-    if (std::isnan(value))
-        return std::nullopt;
-    if (std::isinf(value))
-        return value > 0 ? kLimit + 1 : -kLimit - 1;
-    if (value > kLimit)
-        return kLimit;
-    if (value < -kLimit)
-        return -kLimit;
-    return value;
 }
 
 std::optional<double> parseTrendNumber(std::string_view text)
@@ -141,22 +122,33 @@ std::int64_t TrendDbWriter::metricId(const std::string& metric)
 
 std::int64_t TrendDbWriter::targetId(const std::string& name, std::int64_t vppStage, std::int64_t microStep)
 {
-    auto [it, inserted]
-        = m_targets.emplace(std::make_tuple(name, vppStage, microStep), static_cast<std::int64_t>(m_targets.size()) + 1);
-    if (inserted) {
-        std::vector<BatchedInsert::Value> row { it->second, name, vppStage, microStep };
-        m_insertTarget->add(row);
-    }
+    auto [it, inserted] = m_targets.emplace(std::make_tuple(name, vppStage, microStep), m_targetCount + 1);
+    if (inserted)
+        addNewTarget(name, vppStage, microStep);
     return it->second;
+}
+
+std::int64_t TrendDbWriter::addNewTarget(const std::string& name, std::int64_t vppStage, std::int64_t microStep)
+{
+    std::vector<BatchedInsert::Value> row { ++m_targetCount, name, vppStage, microStep };
+    m_insertTarget->add(row);
+    return m_targetCount;
 }
 
 void TrendDbWriter::tagTarget(std::int64_t targetId, std::int64_t metricId, const std::vector<TrendTag>& tags)
 {
-    std::vector<std::int64_t> linked; // a name may give one tag twice ("layers" in "a.layers.0.layers.1")
+    auto& linked = m_linkedTags; // a name may give one tag twice ("layers" in "a.layers.0.layers.1")
+    linked.clear();
     for (const auto& tag : tags) {
-        auto [it, inserted] = m_tags.emplace(
-            std::make_tuple(tag.name, tag.category, metricId), static_cast<std::int64_t>(m_tags.size()) + 1);
+        // name NUL category NUL metric: one key per triple (category and metric hold no NUL, so a key reads back
+        // from its end even for a name with one).
+        m_tagKey.assign(tag.name).push_back('\0');
+        m_tagKey.append(tag.category).push_back('\0');
+        m_tagKey.append(std::to_string(metricId));
+        auto it = m_tags.find(std::string_view(m_tagKey));
+        const bool inserted = it == m_tags.end();
         if (inserted) {
+            it = m_tags.emplace(m_tagKey, static_cast<std::int64_t>(m_tags.size()) + 1).first;
             m_insertTag->bindInt(1, it->second);
             m_insertTag->bindText(2, tag.name);
             m_insertTag->bindText(3, tag.category);

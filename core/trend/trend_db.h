@@ -9,6 +9,7 @@
 #include "trend/batched_insert.h"
 #include "trend/trend_row_feed.h"
 
+#include <cmath>
 #include <cstdint>
 #include <filesystem>
 #include <map>
@@ -16,7 +17,9 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <string_view>
 #include <tuple>
+#include <unordered_map>
 #include <vector>
 
 namespace msprobe::trend {
@@ -30,7 +33,18 @@ std::optional<double> clampTrendValue(std::string_view text);
 // The number a cell holds: JSON's number grammar (as the dump reader's) or a non-finite word Python's float()
 // reads (nan, inf, infinity; signed, any case), space around it allowed; nullopt for an empty or other text.
 std::optional<double> parseTrendNumber(std::string_view text);
-std::optional<double> clampTrendValue(double value);
+// Inline: called for every statistic of every dump tensor.
+inline std::optional<double> clampTrendValue(double value)
+{
+    constexpr double kLimit = 1e9;
+    if (value >= -kLimit && value <= kLimit) // NaN fails both
+        return value;
+    if (std::isnan(value))
+        return std::nullopt;
+    if (std::isinf(value))
+        return value > 0 ? kLimit + 1 : -kLimit - 1;
+    return value > 0 ? kLimit : -kLimit;
+}
 
 struct TrendTag {
     std::string name;
@@ -49,6 +63,8 @@ public:
 
     std::int64_t metricId(const std::string& metric);
     std::int64_t targetId(const std::string& name, std::int64_t vppStage, std::int64_t microStep);
+    // targetId for a key the caller knows is new and never passes again (to either): no look-up kept.
+    std::int64_t addNewTarget(const std::string& name, std::int64_t vppStage, std::int64_t microStep);
     // Tags are per metric; each is linked to the target once. Call once per (target, metric).
     void tagTarget(std::int64_t targetId, std::int64_t metricId, const std::vector<TrendTag>& tags);
     // values: one per stat column (nullopt = NULL). The first row for a (rank, step, target, metric) wins.
@@ -83,7 +99,16 @@ private:
     std::vector<std::string> m_stats;
     std::map<std::string, std::int64_t> m_metrics;
     std::map<std::tuple<std::string, std::int64_t, std::int64_t>, std::int64_t> m_targets;
-    std::map<std::tuple<std::string, std::string, std::int64_t>, std::int64_t> m_tags;
+    std::int64_t m_targetCount = 0;
+    // Tag ids by (name, category, metric) packed into one string (see tagKey): a hashed look-up with the key
+    // built in a reused buffer, where a map of string tuples compared strings about 15 times per tag.
+    struct TagKeyHash {
+        using is_transparent = void;
+        std::size_t operator()(std::string_view key) const { return std::hash<std::string_view> {}(key); }
+    };
+    std::unordered_map<std::string, std::int64_t, TagKeyHash, std::equal_to<>> m_tags;
+    std::string m_tagKey;
+    std::vector<std::int64_t> m_linkedTags; // tagTarget's, kept from call to call
     const TrendRowSource* m_feedSource = nullptr; // what msprobe_trend_rows yields during addRows()
     std::unique_ptr<msprobe::support::SqliteStatement> m_insertRow, m_insertNewRow, m_insertNewRows, m_insertTag;
     std::unique_ptr<msprobe::support::SqliteStatement> m_insertFed, m_insertFedOrIgnore;
