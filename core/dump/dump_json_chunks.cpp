@@ -155,16 +155,18 @@ void appendPiece(DumpFile& out, const DumpFile& piece, std::vector<std::int64_t>
     const auto extrasBase = static_cast<std::uint32_t>(out.extras.size());
     const auto shapeBase = static_cast<std::uint32_t>(out.tensors.shapePool.size());
 
-    for (ValueNode node : piece.nodes) {
-        node.key = map(node.key);
-        if (node.kind == NodeKind::Tensor)
-            node.payload += tensorBase;
-        else if (node.kind == NodeKind::Scalar || node.kind == NodeKind::Raw)
-            node.payload += scalarBase;
-        out.nodes.push_back(node);
+    // Copied whole, then shifted in place: a push_back per row checked the capacity each time.
+    out.nodes.insert(out.nodes.end(), piece.nodes.begin(), piece.nodes.end());
+    for (auto node = out.nodes.begin() + nodeBase; node != out.nodes.end(); ++node) {
+        node->key = map(node->key);
+        if (node->kind == NodeKind::Tensor)
+            node->payload += tensorBase;
+        else if (node->kind == NodeKind::Scalar || node->kind == NodeKind::Raw)
+            node->payload += scalarBase;
     }
-    for (LeafExtra extra : piece.extras)
-        out.extras.push_back({ map(extra.key), map(extra.text) });
+    out.extras.insert(out.extras.end(), piece.extras.begin(), piece.extras.end());
+    for (auto extra = out.extras.begin() + extrasBase; extra != out.extras.end(); ++extra)
+        *extra = { map(extra->key), map(extra->text) };
     const auto shiftExtras = [extrasBase](ExtrasRange range) { return range.count == 0 ? ExtrasRange {} : ExtrasRange { range.begin + extrasBase, range.count }; };
 
     const TensorTable& t = piece.tensors;
@@ -176,10 +178,13 @@ void appendPiece(DumpFile& out, const DumpFile& piece, std::vector<std::int64_t>
     };
     for (auto [into, from] : { std::pair { &ot.type, &t.type }, { &ot.dtype, &t.dtype }, { &ot.dataName, &t.dataName }, { &ot.md5, &t.md5 } })
         appendMapped(*into, *from);
-    for (std::size_t row = 0; row < t.size(); ++row) {
-        ot.shapeBegin.push_back(t.shapeBegin[row] + shapeBase);
-        ot.extras.push_back(shiftExtras(t.extras[row]));
-    }
+    const auto appendShifted = [](auto& into, const auto& from, auto shift) {
+        const std::size_t at = into.size();
+        into.resize(at + from.size());
+        std::transform(from.begin(), from.end(), into.begin() + static_cast<std::ptrdiff_t>(at), shift);
+    };
+    appendShifted(ot.shapeBegin, t.shapeBegin, [shapeBase](std::uint32_t begin) { return begin + shapeBase; });
+    appendShifted(ot.extras, t.extras, shiftExtras);
     for (auto [into, from] : { std::pair { &ot.max, &t.max }, { &ot.min, &t.min }, { &ot.mean, &t.mean }, { &ot.norm, &t.norm } })
         into->append(*from);
     ot.shapeRank.insert(ot.shapeRank.end(), t.shapeRank.begin(), t.shapeRank.end());
@@ -191,8 +196,7 @@ void appendPiece(DumpFile& out, const DumpFile& piece, std::vector<std::int64_t>
     appendMapped(os.type, sc.type);
     appendMapped(os.text, sc.text);
     os.number.append(sc.number);
-    for (std::size_t row = 0; row < sc.size(); ++row)
-        os.extras.push_back(shiftExtras(sc.extras[row]));
+    appendShifted(os.extras, sc.extras, shiftExtras);
     os.valueKind.insert(os.valueKind.end(), sc.valueKind.begin(), sc.valueKind.end());
 
     for (const Entry& entry : piece.entries) {
