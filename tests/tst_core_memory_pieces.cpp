@@ -2,6 +2,7 @@
 // The parallel CSV read of a msMemScope dump: the same trace whatever the number of pieces (strings merged, line
 // numbers, out-of-order rows), the one-piece fallback when a cut falls inside a multi-line quoted cell, errors
 // in a late piece naming their real line, and the two orderings of finishTrace (dense IDs placed, sparse sorted).
+#include "memory/event_chunks.h"
 #include "memory/mem_model.h"
 #include "memory/memscope_reader.h"
 #include "memory/memscope_rows.h"
@@ -133,6 +134,38 @@ private slots:
         const auto& last = *std::find_if(whole.events.begin(), whole.events.end(),
             [](const MemEvent& e) { return e.kind == EventKind::Access && e.allocationId == 40000; });
         QCOMPARE(last.line, static_cast<std::uint32_t>(std::count(text.begin(), text.end(), '\n')));
+    }
+
+    void largeTracesMoveWithPagesKeptOnASecondThread()
+    {
+        // From 262 144 rows the move into ID order maps the trace's pages and gives the chunks back on a second
+        // thread: 70 000 blocks give 266 000 rows, out of ID order across the pieces' boundaries. Every event is
+        // the row its line starts with, in ID order, the same whatever the cut and whichever parser read the rows.
+        QTemporaryDir dir;
+        const fs::path file = fs::path(dir.path().toStdString()) / "memscope_dump_7.csv";
+        const auto text = trainingDump(70000);
+        writeFile(file, text);
+        std::vector<std::string_view> lines { std::string_view() }; // lines[n] is line n (from 1)
+        for (std::size_t at = 0; at < text.size();) {
+            const auto end = std::min(text.find('\n', at), text.size());
+            lines.push_back(std::string_view(text).substr(at, end - at));
+            at = end + 1;
+        }
+        const auto whole = readMemScopeCsvInPieces(file, 1);
+        QCOMPARE(whole.rowsRead, std::size_t(70000 * 3 + 56000));
+        QVERIFY(whole.rowsRead >= EventChunks::kParallelEvents);
+        QCOMPARE(whole.events.size(), whole.rowsRead);
+        for (std::size_t i = 0; i < whole.events.size(); ++i) {
+            const auto& e = whole.events[i];
+            QVERIFY(i == 0 || whole.events[i - 1].id < e.id);
+            QVERIFY(e.line > 1 && e.line < lines.size());
+            QVERIFY2(lines[e.line].starts_with(std::to_string(e.id) + ","), std::to_string(e.line).c_str());
+        }
+        const auto expected = describe(whole);
+        for (unsigned pieces : { 2u, 3u }) {
+            QVERIFY2(describe(readMemScopeCsvInPieces(file, pieces)) == expected, (std::to_string(pieces) + " pieces").c_str());
+            QVERIFY2(describe(readMemScopeCsvInPieces(file, pieces, false)) == expected, (std::to_string(pieces) + " pieces, parseRow").c_str());
+        }
     }
 
     void cutInsideAQuotedCellFallsBackToOnePiece()

@@ -36,6 +36,7 @@ class EventChunks {
 public:
     static constexpr unsigned kShift = 16;
     static constexpr std::size_t kChunkEvents = std::size_t(1) << kShift; // 6 MiB of events
+    static constexpr std::size_t kParallelEvents = std::size_t(1) << 18; // from this many the move maps and unmaps pages on a second thread
 
     EventChunks() = default;
     ~EventChunks() { clear(); }
@@ -80,6 +81,8 @@ private:
     MemEvent fixed(std::uint32_t handle, const std::vector<PieceFix>& fixes) const;
     std::vector<std::uint32_t> orderByDenseIds(const MemTrace& trace, const KeyStats& keys, const std::vector<PieceFix>& fixes) const;
     std::vector<std::uint32_t> orderBySort() const;
+    // Writes the events `order` names into trace.events and gives every chunk back.
+    void gather(MemTrace& trace, const std::vector<std::uint32_t>& order, const std::vector<PieceFix>& fixes);
 
     std::vector<Chunk> m_chunks;
     std::size_t m_size = 0;

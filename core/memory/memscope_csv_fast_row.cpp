@@ -9,6 +9,7 @@
 #include "memory/memscope_rows.h"
 
 #include <array>
+#include <cstdint>
 #include <cstring>
 #include <limits>
 
@@ -54,6 +55,30 @@ const char* quoteOrBreak(const char* p, const char* end)
     while (p < end && *p != '\n' && *p != '\r' && *p != '"')
         ++p;
     return p;
+}
+
+// The first ',' in data[from, size), or `size`: sixteen bytes a step, never reading past `size` (a byte loop over
+// the Attr cell, the longest of a row, was a fifth of the row's time).
+[[gnu::always_inline]] inline std::size_t commaIn(const char* data, std::size_t from, std::size_t size)
+{
+#ifdef __SSE2__
+    const __m128i comma = _mm_set1_epi8(',');
+    for (; from + 16 <= size; from += 16) {
+        const __m128i bytes = _mm_loadu_si128(reinterpret_cast<const __m128i*>(data + from));
+        if (const int mask = _mm_movemask_epi8(_mm_cmpeq_epi8(bytes, comma)))
+            return from + static_cast<std::size_t>(__builtin_ctz(static_cast<unsigned>(mask)));
+    }
+#endif
+    for (; from + 8 <= size; from += 8) {
+        std::uint64_t word;
+        std::memcpy(&word, data + from, sizeof word);
+        word ^= 0x2C2C2C2C2C2C2C2Cull; // a zero byte marks a comma; the lowest one found is exact
+        if (const std::uint64_t zero = (word - 0x0101010101010101ull) & ~word & 0x8080808080808080ull)
+            return from + static_cast<std::size_t>(__builtin_ctzll(zero) / 8);
+    }
+    while (from < size && data[from] != ',')
+        ++from;
+    return from;
 }
 
 // An exact compare with a literal, unrolled (a memcmp call costs more than these few bytes).
@@ -211,8 +236,8 @@ bool parseRowFast(const char*& at, const char* end, RecentStrings& strings, MemE
             const std::size_t valueStart = pos + key.size() + 1;
             std::size_t valueEnd = size;
             std::string_view nextKey;
-            for (std::size_t c = valueStart; c < size; ++c)
-                if (data[c] == ',' && !(nextKey = knownKeyAt(std::string_view(data + c + 1, size - c - 1))).empty()) {
+            for (std::size_t c = commaIn(data, valueStart, size); c < size; c = commaIn(data, c + 1, size))
+                if (!(nextKey = knownKeyAt(std::string_view(data + c + 1, size - c - 1))).empty()) {
                     valueEnd = c;
                     break;
                 }
