@@ -126,6 +126,10 @@ void paintSlidingBlocks(QImage& layer, std::span<const SlidingBlock> blocks, std
         if (next < n && blocks[next].startNs < t1)
             changed = std::min(changed, next);
         for (; next < n && blocks[next].startNs < t1; ++next) {
+            if (blocks[next].endNs < t0) { // over before the first column: never shown
+                gone[next] = 1;
+                continue;
+            }
             alive[next] = blocks[next].size;
             sums.add(next, blocks[next].size);
             total += blocks[next].size;
