@@ -4,7 +4,8 @@
 // growing and shrinking over each step (SYSTEM/STEP every 20 000 rows), every 1000th block kept to the end —
 // opens it as the studio does (read, model, analyses, timeline layout; the time of each stage), then paints the
 // timeline at 1366x640 at zoom levels from the whole capture down to a millionth of it, centred on the peak
-// (median of 7 paints each, with how many blocks were drawn exactly and how many aggregated per pixel).
+// (median of 7 paints each, with how many blocks were drawn exactly and how many aggregated per pixel), in both
+// layouts (the sliding one with a digest of its picture, to compare painters by).
 // Times are wall clock and CPU time (the machine may be shared: CPU time is what load does not inflate).
 // Usage: bench_studio_memory [events (10000000)] [work dir] [whole-capture picture.png (keeps the dump)]
 //        A dump kept by an earlier run with the same number of events is opened again rather than rewritten.
@@ -112,6 +113,18 @@ PaintTime paintMs(MemoryTimelineView& view, QImage& image)
     std::sort(wall.begin(), wall.end());
     std::sort(cpu.begin(), cpu.end());
     return { wall[wall.size() / 2], cpu[cpu.size() / 2] };
+}
+
+// A digest of the last frame's pixels, so that a faster painter can be checked to give the same picture.
+std::uint64_t pictureDigest(const QImage& image)
+{
+    std::uint64_t digest = 1469598103934665603ull;
+    for (int y = 0; y < image.height(); ++y) {
+        const auto* line = reinterpret_cast<const QRgb*>(image.constScanLine(y));
+        for (int x = 0; x < image.width(); ++x)
+            digest = (digest ^ line[x]) * 1099511628211ull;
+    }
+    return digest;
 }
 
 } // namespace
@@ -223,7 +236,8 @@ int main(int argc, char** argv)
         const PaintTime time = paintMs(view, image);
         worstSliding = std::max(worstSliding, time.wallMs);
         worstSlidingCpu = std::max(worstSlidingCpu, time.cpuMs);
-        std::printf("sliding redraw at zoom %8.0fx: %7.2f ms wall, %6.2f ms cpu\n", zoom, time.wallMs, time.cpuMs);
+        std::printf("sliding redraw at zoom %8.0fx: %7.2f ms wall, %6.2f ms cpu  (picture digest %016llx)\n", zoom, time.wallMs, time.cpuMs,
+            static_cast<unsigned long long>(pictureDigest(image)));
     }
     std::printf("worst sliding redraw: %.2f ms wall, %.2f ms cpu  [target < 16 ms]\n", worstSliding, worstSlidingCpu);
     view.setLayout(MemoryTimelineView::Layout::Packed);

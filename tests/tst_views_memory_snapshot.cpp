@@ -7,6 +7,7 @@
 // Sliding (allocation order, no gaps): at +25 A@0 B@100 C@150; at +35 A@0 C@100; at +45 A@0 C@100 D@130; at +55
 // C@0 D@30. The packed layout keeps C at 150 all along and puts D in B's old place at 100.
 #include "memory/memorypanel.h"
+#include "memory/memorytimelineslidingraster.h"
 #include "memory/memorytimelineview.h"
 #include "memorysession.h"
 #include "test_util.h"
@@ -17,7 +18,10 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <algorithm>
+#include <cmath>
 #include <fstream>
+#include <random>
 
 namespace {
 
@@ -55,6 +59,51 @@ std::uint64_t allocationAt(const MemoryTimelineView& view, double ns, double byt
 {
     const auto index = view.blockAt(QPointF(view.xOfTime(ns), view.yOfBytes(bytes)));
     return index ? view.document()->model.blocks[view.document()->timeline.blocks[*index].block].allocationId : 0;
+}
+
+
+using msprobe::views::memorytimeline::SlidingBlock;
+
+// The sliding picture by its definition: in each column, every block overlapping it painted in allocation order at
+// the bytes of the ones before it, over rows [row(top), row(bottom)), at least one row, a background line on the
+// top row of blocks five rows tall or more.
+QImage paintEveryBlock(QSize size, const std::vector<SlidingBlock>& blocks, const std::vector<double>& edges, double bytesPerRow, QRgb background)
+{
+    QImage image(size, QImage::Format_RGB32);
+    image.fill(background);
+    const int height = size.height();
+    auto rowOf = [&](double bytes) { return std::clamp(static_cast<int>(std::lround(height - bytes / bytesPerRow)), 0, height); };
+    for (int c = 0; c < size.width(); ++c) {
+        std::int64_t offset = 0;
+        for (const SlidingBlock& block : blocks) {
+            if (!(block.startNs < edges[c + 1] && block.endNs >= edges[c]))
+                continue;
+            const int bottom = rowOf(static_cast<double>(offset));
+            const int top = std::max(0, std::min(rowOf(static_cast<double>(offset + block.size)), bottom - 1));
+            for (int y = top; y < bottom; ++y)
+                image.setPixel(c, y, block.colour);
+            if (bottom - top >= 5)
+                image.setPixel(c, top, background);
+            offset += block.size;
+        }
+    }
+    return image;
+}
+
+QImage paintSliding(QSize size, const std::vector<SlidingBlock>& blocks, const std::vector<double>& edges, double bytesPerRow, QRgb background)
+{
+    QImage image(size, QImage::Format_RGB32);
+    image.fill(background);
+    msprobe::views::memorytimeline::paintSlidingBlocks(image, blocks, edges, bytesPerRow, background);
+    return image;
+}
+
+std::vector<double> columnEdges(int width, double t0, double t1)
+{
+    std::vector<double> edges(static_cast<std::size_t>(width) + 1);
+    for (int c = 0; c <= width; ++c)
+        edges[static_cast<std::size_t>(c)] = t0 + c * (t1 - t0) / width;
+    return edges;
 }
 
 } // namespace
@@ -170,6 +219,63 @@ private slots:
         QCOMPARE(pixel(sliding, 45, 165), view.palette().color(QPalette::Base));
         QCOMPARE(pixel(packed, 45, 165), aliveRed);
         QVERIFY(pixel(packed, 45, 115) != aliveRed);
+    }
+
+    void slidingRasterPaintsTheLastBlockToReachARow()
+    {
+        // Ten bytes a row, four rows: A, B, C of 3 B each at 0, 3 and 6 B land on rows 4, 4 (round(3.7)) and 3
+        // (round(3.4)), their tops on 4, 3 and 3. A and B each paint row 3 (a block is at least a row tall), B last;
+        // C's top does not rise past row 3 either, so as the last block it paints the row over it, 2.
+        const QRgb a = qRgb(255, 0, 0), b = qRgb(0, 255, 0), c = qRgb(0, 0, 255), background = qRgb(255, 255, 255);
+        const std::vector<SlidingBlock> blocks { { 0, 10, 3, a }, { 0, 10, 3, b }, { 0, 10, 3, c } };
+        const QImage image = paintSliding(QSize(1, 4), blocks, { 0, 10 }, 10, background);
+        QCOMPARE(image.pixel(0, 3), b);
+        QCOMPARE(image.pixel(0, 2), c);
+        QCOMPARE(image.pixel(0, 1), background);
+        QCOMPARE(image.pixel(0, 0), background);
+        // Six rows, a 45-byte block A under a 3-byte B: A covers rows [round(6 - 4.5) = 2, 6) (halves away from
+        // zero), four rows, too few for a background line on its top; B (45..48 B) paints row round(6 - 4.8) = 1.
+        const std::vector<SlidingBlock> tall { { 0, 10, 45, a }, { 0, 10, 3, b } };
+        const QImage stacked = paintSliding(QSize(1, 6), tall, { 0, 10 }, 10, background);
+        QCOMPARE(stacked.pixel(0, 5), a);
+        QCOMPARE(stacked.pixel(0, 2), a);
+        QCOMPARE(stacked.pixel(0, 1), b);
+        QCOMPARE(stacked.pixel(0, 0), background);
+    }
+
+    void slidingRasterMatchesPaintingEveryBlock()
+    {
+        // Thousands of blocks, most under a pixel tall and narrower than a column, a few tall ones and zero-sized
+        // ones, freed in random order (those below others too, so the stack slides), some alive to the end: the
+        // picture equals every block painted at its offset, whole and zoomed in, at several scales.
+        std::mt19937_64 random(22);
+        std::vector<SlidingBlock> blocks;
+        double now = 0;
+        for (int i = 0; i < 3000; ++i) {
+            now += static_cast<double>(random() % 50);
+            const auto kind = random() % 100;
+            const std::int64_t size = kind < 3 ? 0 : kind < 8 ? 20000 + static_cast<std::int64_t>(random() % 80000) : 1 + static_cast<std::int64_t>(random() % 3000);
+            const double life = kind % 17 == 0 ? 1e9 : static_cast<double>(random() % (kind < 50 ? 200 : 20000));
+            blocks.push_back({ now, now + life, size, qRgb(static_cast<int>(random() % 256), static_cast<int>(random() % 256), 7) });
+        }
+        const QRgb background = qRgb(255, 255, 255);
+        const double end = now + 1000;
+        for (const auto& [t0, t1] : { std::pair { 0.0, end }, std::pair { end / 3, end / 3 + end / 10 }, std::pair { end / 2, end / 2 + end / 100 },
+                 std::pair { end / 2, end / 2 + 30.0 } }) {
+            for (const double bytesPerRow : { 500.0, 4000.0, 33333.3 }) {
+                const QSize size(300, 200);
+                const auto edges = columnEdges(size.width(), t0, t1);
+                const QImage expected = paintEveryBlock(size, blocks, edges, bytesPerRow, background);
+                const QImage actual = paintSliding(size, blocks, edges, bytesPerRow, background);
+                QVERIFY2(expected.pixel(150, 199) != background, "blocks in the middle column");
+                for (int x = 0; x < size.width(); ++x)
+                    for (int y = 0; y < size.height(); ++y)
+                        if (actual.pixel(x, y) != expected.pixel(x, y))
+                            QFAIL(qPrintable(QStringLiteral("[%1, %2) at %3 B a row: pixel (%4, %5) is %6, painting every block gives %7")
+                                                 .arg(t0).arg(t1).arg(bytesPerRow).arg(x).arg(y)
+                                                 .arg(actual.pixel(x, y), 0, 16).arg(expected.pixel(x, y), 0, 16)));
+            }
+        }
     }
 
     void slidingLevelOfDetailFillsToTheLiveBytes()
