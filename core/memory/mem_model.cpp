@@ -316,11 +316,16 @@ MemModel buildModel(const MemTrace& trace)
     // The address maps serve only rows without allocation_id; a dump whose memory rows all carry one skips them.
     bool addressMaps = false;
     std::size_t mallocs = 0;
+    std::int64_t firstNs = events.empty() ? 0 : events.front().tsNs, lastNs = firstNs;
     for (const auto& e : events) {
         systemSteps = systemSteps || (e.kind == EventKind::System && trace.is(e.subType, "STEP"));
         addressMaps = addressMaps || (e.isMemory() && !(e.flags & kFlagHasAllocationId));
         mallocs += e.kind == EventKind::Malloc;
+        firstNs = std::min(firstNs, e.tsNs);
+        lastNs = std::max(lastNs, e.tsNs);
     }
+    model.firstNs = firstNs;
+    model.lastNs = lastNs;
     // The two halves write different members of the model, so they run side by side on a large trace.
     if (count >= kEventsForTwoThreads && std::thread::hardware_concurrency() > 1) {
         std::exception_ptr blocksError;
