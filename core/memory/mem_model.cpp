@@ -304,11 +304,17 @@ void buildBlocks(const MemTrace& trace, MemModel& model, bool addressMaps, std::
 
 constexpr std::uint32_t kEventsForTwoThreads = 1u << 16; // smaller traces are modelled on the calling thread
 
-// Whether the trace marks steps by SYSTEM/STEP rows (the first one found ends the scan).
+// Whether the trace marks steps by SYSTEM/STEP rows. No event is looked at when no text of the trace is "STEP",
+// and the first such row ends the scan.
 bool hasSystemSteps(const MemTrace& trace)
 {
-    return std::any_of(trace.events.begin(), trace.events.end(),
-        [&trace](const MemEvent& e) { return e.kind == EventKind::System && trace.is(e.subType, "STEP"); });
+    std::vector<std::uint8_t> isStep(trace.strings.size(), 0);
+    bool anyStep = false;
+    for (std::size_t id = 0; id < isStep.size(); ++id)
+        anyStep |= (isStep[id] = trace.strings.view(static_cast<support::StringId>(id)) == "STEP") != 0;
+    return anyStep && std::any_of(trace.events.begin(), trace.events.end(), [&isStep](const MemEvent& e) {
+        return e.kind == EventKind::System && e.subType != support::kNoString && isStep[e.subType];
+    });
 }
 
 // The blocks' half with the scan that sizes it: whether any memory row lacks an allocation_id (the address maps
