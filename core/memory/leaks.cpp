@@ -22,6 +22,9 @@ struct LiveBlock {
     std::uint64_t startsBefore = 0; // step starts of its process before its MALLOC (its duration: those since)
     std::uint64_t kernelIndex = 0, allocationId = 0;
     std::uint32_t line = 0;
+    // Already in `recorded` under this block's key: a block alive for many steps is reported once, and looked up
+    // once rather than at every step end.
+    bool recorded = false;
 };
 
 struct PoolState {
@@ -125,9 +128,10 @@ OnlineLeakReport findStepLeaks(const MemTrace& trace, const MemModel& model, con
         const std::uint64_t starts = stepStarts[pid];
         forProcess(pid, [&](const auto& key, PoolState& state) {
             const auto& [p, device, pool] = key;
-            for (const auto& [ptr, block] : state.live) {
-                if (block.step <= kSkipSteps || starts - block.startsBefore < kDurationThreshold)
+            for (auto& [ptr, block] : state.live) {
+                if (block.recorded || block.step <= kSkipSteps || starts - block.startsBefore < kDurationThreshold)
                     continue;
+                block.recorded = true;
                 if (!recorded.insert({ p, device, ptr, pool, block.step }).second)
                     continue;
                 report.leaks.push_back({ device, pool, ptr, block.size, block.step, block.kernelIndex, block.allocationId, block.line });

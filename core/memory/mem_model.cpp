@@ -152,6 +152,8 @@ void buildOpsAndSteps(const MemTrace& trace, MemModel& model, bool systemSteps)
 {
     const auto& events = trace.events;
     const auto count = static_cast<std::uint32_t>(events.size());
+    model.opOf.assign(count, kNone);
+    model.stepOf.assign(count, 0);
     // What an OP_LAUNCH Event Type does, per string id (compared as text once, not on every row).
     enum : std::uint8_t { kNotAnOpEdge, kAtenStart, kAtbStart, kOpEnd };
     std::vector<std::uint8_t> opEdge(trace.strings.size(), kNotAnOpEdge);
@@ -302,37 +304,58 @@ void buildBlocks(const MemTrace& trace, MemModel& model, bool addressMaps, std::
 
 constexpr std::uint32_t kEventsForTwoThreads = 1u << 16; // smaller traces are modelled on the calling thread
 
+// Whether the trace marks steps by SYSTEM/STEP rows. No event is looked at when no text of the trace is "STEP",
+// and the first such row ends the scan.
+bool hasSystemSteps(const MemTrace& trace)
+{
+    std::vector<std::uint8_t> isStep(trace.strings.size(), 0);
+    bool anyStep = false;
+    for (std::size_t id = 0; id < isStep.size(); ++id)
+        anyStep |= (isStep[id] = trace.strings.view(static_cast<support::StringId>(id)) == "STEP") != 0;
+    return anyStep && std::any_of(trace.events.begin(), trace.events.end(), [&isStep](const MemEvent& e) {
+        return e.kind == EventKind::System && e.subType != support::kNoString && isStep[e.subType];
+    });
+}
+
+// The blocks' half with the scan that sizes it: whether any memory row lacks an allocation_id (the address maps
+// serve only those; a dump whose memory rows all carry one skips them), how many MALLOCs, and the time range.
+void scanAndBuildBlocks(const MemTrace& trace, MemModel& model)
+{
+    const auto& events = trace.events;
+    model.blockOf.assign(events.size(), kNone);
+    bool addressMaps = false;
+    std::size_t mallocs = 0;
+    std::int64_t firstNs = events.empty() ? 0 : events.front().tsNs, lastNs = firstNs;
+    for (const auto& e : events) {
+        addressMaps = addressMaps || (e.isMemory() && !(e.flags & kFlagHasAllocationId));
+        mallocs += e.kind == EventKind::Malloc;
+        firstNs = std::min(firstNs, e.tsNs);
+        lastNs = std::max(lastNs, e.tsNs);
+    }
+    model.firstNs = firstNs;
+    model.lastNs = lastNs;
+    buildBlocks(trace, model, addressMaps, mallocs);
+}
+
 } // namespace
 
 MemModel buildModel(const MemTrace& trace)
 {
     MemModel model;
-    const auto& events = trace.events;
-    const auto count = static_cast<std::uint32_t>(events.size());
-    model.opOf.assign(count, kNone);
-    model.stepOf.assign(count, 0);
-    model.blockOf.assign(count, kNone);
-    bool systemSteps = false;
-    // The address maps serve only rows without allocation_id; a dump whose memory rows all carry one skips them.
-    bool addressMaps = false;
-    std::size_t mallocs = 0;
-    for (const auto& e : events) {
-        systemSteps = systemSteps || (e.kind == EventKind::System && trace.is(e.subType, "STEP"));
-        addressMaps = addressMaps || (e.isMemory() && !(e.flags & kFlagHasAllocationId));
-        mallocs += e.kind == EventKind::Malloc;
-    }
-    // The two halves write different members of the model, so they run side by side on a large trace.
+    const auto count = static_cast<std::uint32_t>(trace.events.size());
+    // The two halves write different members of the model, so they run side by side on a large trace, each with
+    // its own scan of the events.
     if (count >= kEventsForTwoThreads && std::thread::hardware_concurrency() > 1) {
         std::exception_ptr blocksError;
         std::thread blocks([&] {
             try {
-                buildBlocks(trace, model, addressMaps, mallocs);
+                scanAndBuildBlocks(trace, model);
             } catch (...) {
                 blocksError = std::current_exception();
             }
         });
         try {
-            buildOpsAndSteps(trace, model, systemSteps);
+            buildOpsAndSteps(trace, model, hasSystemSteps(trace));
         } catch (...) {
             blocks.join();
             throw;
@@ -341,8 +364,8 @@ MemModel buildModel(const MemTrace& trace)
         if (blocksError)
             std::rethrow_exception(blocksError);
     } else {
-        buildOpsAndSteps(trace, model, systemSteps);
-        buildBlocks(trace, model, addressMaps, mallocs);
+        buildOpsAndSteps(trace, model, hasSystemSteps(trace));
+        scanAndBuildBlocks(trace, model);
     }
     for (auto& block : model.blocks) {
         block.allocOp = model.opOf[block.mallocEvent];

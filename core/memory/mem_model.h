@@ -57,6 +57,9 @@ struct MemModel {
     std::vector<std::uint32_t> blockOf; // per memory event: its block, or kNone
     std::vector<Block> blocks; // in MALLOC order
     std::vector<std::uint32_t> unmatchedAccesses, unmatchedFrees; // events that open no block (§1.3)
+    // The earliest and latest event time of the trace (0 and 0 when it has no events), found in the scan that
+    // sizes the model so that its users need no pass of their own over the events.
+    std::int64_t firstNs = 0, lastNs = 0;
     StepSource stepSource = StepSource::None;
     std::uint32_t stepCount = 0;
     // Step boundaries in event order: the event that starts (or ends) step `step`.

@@ -96,15 +96,13 @@ std::vector<TimelineSpan> markSpans(const mem::MemTrace& trace, std::int64_t end
     return out;
 }
 
-// The capture's first and last event times.
-void timeRange(const mem::MemTrace& trace, MemoryTimeline& timeline)
+// The capture's first and last event times (the model found them).
+void timeRange(const mem::MemTrace& trace, const mem::MemModel& model, MemoryTimeline& timeline)
 {
     if (trace.events.empty())
         return;
-    auto [first, last] = std::minmax_element(trace.events.begin(), trace.events.end(),
-        [](const mem::MemEvent& a, const mem::MemEvent& b) { return a.tsNs < b.tsNs; });
-    timeline.beginNs = first->tsNs;
-    timeline.endNs = last->tsNs;
+    timeline.beginNs = model.firstNs;
+    timeline.endNs = model.lastNs;
 }
 
 // The blocks of the timeline from the trace and model alone (stacked, with the live-bytes curve; no analysis
@@ -200,6 +198,8 @@ void layoutLanes(const mem::MemTrace& trace, const mem::MemModel& model, MemoryT
         return;
     timeline.steps = stepSpans(trace, model, timeline.endNs);
     timeline.marks = markSpans(trace, timeline.endNs);
+    timeline.ops.reserve(static_cast<std::size_t>(
+        std::count_if(model.ops.begin(), model.ops.end(), [](const mem::OpInstance& op) { return op.depth == 0 && op.startEvent != mem::kNone; })));
     for (std::uint32_t i = 0; i < model.ops.size(); ++i) {
         const auto& op = model.ops[i];
         if (op.depth != 0 || op.startEvent == mem::kNone)
@@ -215,8 +215,8 @@ void layoutLanes(const mem::MemTrace& trace, const mem::MemModel& model, MemoryT
         std::sort(timeline.ops.begin(), timeline.ops.end(), spanByStart);
 }
 
-// The analyses' marks on the laid-out blocks, then the level of detail (which keeps them per bucket).
-void finishTimeline(MemoryTimeline& timeline, const MemoryDocument& document)
+// The analyses' marks on the laid-out blocks.
+void markTimeline(MemoryTimeline& timeline, const MemoryDocument& document)
 {
     const auto& model = document.model;
     std::map<std::pair<std::int32_t, std::uint64_t>, std::uint32_t> stepLeakIds;
@@ -232,7 +232,6 @@ void finishTimeline(MemoryTimeline& timeline, const MemoryDocument& document)
         if (inefficient[item.block])
             item.marks |= kMarkInefficient;
     }
-    timeline.lod = buildTimelineLod(timeline);
 }
 
 } // namespace
@@ -240,10 +239,11 @@ void finishTimeline(MemoryTimeline& timeline, const MemoryDocument& document)
 MemoryTimeline buildTimeline(const MemoryDocument& document)
 {
     MemoryTimeline timeline;
-    timeRange(document.trace, timeline);
+    timeRange(document.trace, document.model, timeline);
     layoutBlocks(document.trace, document.model, timeline);
     layoutLanes(document.trace, document.model, timeline);
-    finishTimeline(timeline, document);
+    markTimeline(timeline, document);
+    timeline.lod = buildTimelineLod(timeline);
     return timeline;
 }
 
@@ -340,10 +340,10 @@ std::shared_ptr<const MemoryDocument> loadMemoryDocument(const std::filesystem::
     report(50, "rebuilding blocks and operators");
     document->model = mem::buildModel(document->trace);
     // The analyses and the lanes (read-only on trace and model) on a second thread while this one stacks the
-    // blocks; each writes its own members.
+    // blocks and builds the level of detail that does not depend on the analyses; each writes its own members.
     report(65, "finding leaks and inefficient blocks, laying out the timeline");
     MemoryTimeline timeline;
-    timeRange(document->trace, timeline);
+    timeRange(document->trace, document->model, timeline);
     auto analyses = std::async(std::launch::async, [&document, &timeline] {
         document->stepLeaks = mem::findStepLeaks(document->trace, document->model);
         document->inefficient = mem::findInefficientBlocks(document->trace, document->model);
@@ -351,13 +351,15 @@ std::shared_ptr<const MemoryDocument> loadMemoryDocument(const std::filesystem::
     });
     try {
         layoutBlocks(document->trace, document->model, timeline);
+        timeline.lod = buildTimelineLodBase(timeline);
     } catch (...) {
         analyses.wait();
         throw;
     }
     analyses.get();
     report(85, "marking the timeline, level of detail");
-    finishTimeline(timeline, *document);
+    markTimeline(timeline, *document);
+    addTimelineLodEnvelope(timeline.lod, timeline);
     document->timeline = std::move(timeline);
     report(95, "indexing call stacks");
     document->stacks = snapshotStacks ? snapshotStacks : CallStackIndex::build(file, cancel);

@@ -8,7 +8,17 @@
 
 namespace msprobe::studio {
 
-TimelineLod buildTimelineLod(const MemoryTimeline& timeline)
+namespace {
+
+std::size_t leafOf(const TimelineLod& lod, const MemoryTimeline& timeline, std::int64_t ts)
+{
+    const double bucket = std::floor(static_cast<double>(ts - timeline.beginNs) / lod.leafNs);
+    return static_cast<std::size_t>(std::clamp(bucket, 0.0, static_cast<double>(lod.leafCount() - 1)));
+}
+
+} // namespace
+
+TimelineLod buildTimelineLodBase(const MemoryTimeline& timeline)
 {
     TimelineLod lod;
     if (timeline.blocks.empty())
@@ -21,10 +31,43 @@ TimelineLod buildTimelineLod(const MemoryTimeline& timeline)
     for (std::size_t count = leaves; count >= 1; count /= 2)
         lod.levels.emplace_back(count);
     const std::size_t levelCount = lod.levels.size();
-    auto leafOf = [&](std::int64_t ts) {
-        const double bucket = std::floor(static_cast<double>(ts - timeline.beginNs) / lod.leafNs);
-        return static_cast<std::size_t>(std::clamp(bucket, 0.0, static_cast<double>(leaves - 1)));
-    };
+
+    // Allocations: counted in the leaf of their start; they add up the levels.
+    for (const auto& block : timeline.blocks) {
+        auto& leaf = lod.levels[0][leafOf(lod, timeline, block.startNs)];
+        ++leaf.allocations;
+        leaf.allocatedBytes += block.size;
+    }
+    // Live bytes: a leaf's maximum is the value carried into it or any point inside it.
+    auto& leafLevel = lod.levels[0];
+    std::int64_t carried = -1;
+    std::size_t point = 0;
+    const auto& live = timeline.live;
+    for (std::size_t i = 0; i < leaves; ++i) {
+        std::int64_t value = carried;
+        for (; point < live.size() && leafOf(lod, timeline, live[point].tsNs) == i; ++point) {
+            value = std::max(value, live[point].liveBytes);
+            carried = live[point].liveBytes;
+        }
+        leafLevel[i].liveMax = value;
+    }
+    for (std::size_t l = 1; l < levelCount; ++l)
+        for (std::size_t i = 0; i < lod.levels[l].size(); ++i) {
+            const auto &a = lod.levels[l - 1][2 * i], &b = lod.levels[l - 1][2 * i + 1];
+            auto& bucket = lod.levels[l][i];
+            bucket.liveMax = std::max(a.liveMax, b.liveMax);
+            bucket.allocations = a.allocations + b.allocations;
+            bucket.allocatedBytes = a.allocatedBytes + b.allocatedBytes;
+        }
+    lod.density = buildBandDensity(timeline.blocks, timeline.beginNs, timeline.endNs, timeline.stackTop, std::min(leaves, TimelineLod::kDensityLeaves));
+    return lod;
+}
+
+void addTimelineLodEnvelope(TimelineLod& lod, const MemoryTimeline& timeline)
+{
+    if (lod.empty())
+        return;
+    const std::size_t levelCount = lod.levels.size(), leaves = lod.leafCount();
 
     // The envelope: each block marks the buckets that tile its leaf range (bottom-up segment-tree walk); those
     // "cover" values apply to the bucket and everything under it.
@@ -37,10 +80,7 @@ TimelineLod buildTimelineLod(const MemoryTimeline& timeline)
     for (std::size_t l = 0; l < levelCount; ++l)
         covers[l].resize(lod.levels[l].size());
     for (const auto& block : timeline.blocks) {
-        const std::size_t first = leafOf(block.startNs), last = leafOf(block.endNs);
-        auto& leaf = lod.levels[0][first];
-        ++leaf.allocations;
-        leaf.allocatedBytes += block.size;
+        const std::size_t first = leafOf(lod, timeline, block.startNs), last = leafOf(lod, timeline, block.endNs);
         const std::int64_t top = block.offset + block.size;
         std::size_t lo = first, hi = last + 1;
         for (std::size_t l = 0; lo < hi; ++l, lo /= 2, hi /= 2) {
@@ -60,7 +100,7 @@ TimelineLod buildTimelineLod(const MemoryTimeline& timeline)
                 apply(--hi);
         }
     }
-    // Upwards: a bucket's envelope holds its own cover and everything below it; counts add up.
+    // Upwards: a bucket's envelope holds its own cover and everything below it.
     for (std::size_t i = 0; i < leaves; ++i) {
         auto& leaf = lod.levels[0][i];
         leaf.top = covers[0][i].top;
@@ -79,8 +119,6 @@ TimelineLod buildTimelineLod(const MemoryTimeline& timeline)
             bucket.marks = cover.marks | a.marks | b.marks;
             bucket.plainTop = std::max({ cover.plainTop, a.plainTop, b.plainTop });
             bucket.plainBottom = std::min({ cover.plainBottom, a.plainBottom, b.plainBottom });
-            bucket.allocations = a.allocations + b.allocations;
-            bucket.allocatedBytes = a.allocatedBytes + b.allocatedBytes;
         }
     // Downwards: the covers of a bucket's ancestors (blocks spanning it whole) apply to it too.
     for (std::size_t l = levelCount - 1; l-- > 0;)
@@ -99,24 +137,12 @@ TimelineLod buildTimelineLod(const MemoryTimeline& timeline)
             bucket.plainTop = std::max(bucket.plainTop, cover.plainTop);
             bucket.plainBottom = std::min(bucket.plainBottom, cover.plainBottom);
         }
+}
 
-    // Live bytes: a leaf's maximum is the value carried into it or any point inside it.
-    auto& leafLevel = lod.levels[0];
-    std::int64_t carried = -1;
-    std::size_t point = 0;
-    const auto& live = timeline.live;
-    for (std::size_t i = 0; i < leaves; ++i) {
-        std::int64_t value = carried;
-        for (; point < live.size() && leafOf(live[point].tsNs) == i; ++point) {
-            value = std::max(value, live[point].liveBytes);
-            carried = live[point].liveBytes;
-        }
-        leafLevel[i].liveMax = value;
-    }
-    for (std::size_t l = 1; l < levelCount; ++l)
-        for (std::size_t i = 0; i < lod.levels[l].size(); ++i)
-            lod.levels[l][i].liveMax = std::max(lod.levels[l - 1][2 * i].liveMax, lod.levels[l - 1][2 * i + 1].liveMax);
-    lod.density = buildBandDensity(timeline.blocks, timeline.beginNs, timeline.endNs, timeline.stackTop, std::min(leaves, TimelineLod::kDensityLeaves));
+TimelineLod buildTimelineLod(const MemoryTimeline& timeline)
+{
+    TimelineLod lod = buildTimelineLodBase(timeline);
+    addTimelineLodEnvelope(lod, timeline);
     return lod;
 }
 

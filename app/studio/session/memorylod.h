@@ -44,4 +44,10 @@ struct TimelineLod {
 // bands each; finer frames compute their density from the blocks they show).
 TimelineLod buildTimelineLod(const MemoryTimeline& timeline);
 
+// buildTimelineLod in two halves, so that loading can build the first while the analyses still run:
+// the buckets with everything the blocks' analysis marks do not change (allocations, live bytes, density) ...
+TimelineLod buildTimelineLodBase(const MemoryTimeline& timeline);
+// ... then the stacked envelope and the marks, once the blocks carry all their marks.
+void addTimelineLodEnvelope(TimelineLod& lod, const MemoryTimeline& timeline);
+
 } // namespace msprobe::studio

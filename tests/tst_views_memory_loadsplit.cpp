@@ -1,0 +1,213 @@
+// SPDX-License-Identifier: Apache-2.0
+// Opening a memory dump splits the work over two threads: the model's two halves side by side (each with its own
+// scan of the events, one of them finding the capture's time range), and the timeline's level of detail in two
+// halves, the one the analysis marks do not change (allocations, live bytes, density) built beside the analyses
+// and the envelope after them. The loaded timeline must be the one the sequential build (buildTimeline) gives,
+// block for block and bucket for bucket: on the spec fixture leaks.csv, on hand-made traces whose blocks the
+// step-leak and inefficiency analyses mark, and on a generated trace large enough for the model's two threads.
+#include "memorydocument.h"
+#include "test_util.h"
+#include "tst_core_memory_rows.h"
+
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <algorithm>
+#include <fstream>
+
+namespace {
+
+using msprobe::studio::MemoryDocument;
+using msprobe::studio::MemoryTimeline;
+
+std::shared_ptr<const MemoryDocument> writeAndLoad(const QTemporaryDir& dir, const char* name, const std::string& text)
+{
+    const std::string file = dir.filePath(QString::fromLatin1(name)).toStdString();
+    std::ofstream(file) << text;
+    return msprobe::studio::loadMemoryDocument(file);
+}
+
+// A trace of `steps` steps, each one outermost op per block: block k (k = 1, 2, ...) of 512 + 37 * (k % 100) bytes
+// is freed three blocks later, except every 50th, freed two steps later (a step leak), and every 400th, never freed.
+std::string generatedTrace(int steps, int blocksPerStep)
+{
+    msprobe::test::MemDumpBuilder b;
+    struct Pending {
+        std::uint64_t id;
+        int freeStep; // 0: three blocks later
+    };
+    std::vector<Pending> held;
+    std::uint64_t id = 0;
+    auto sizeOf = [](std::uint64_t k) { return 512 + 37 * static_cast<std::int64_t>(k % 100); };
+    auto freeBlock = [&](std::uint64_t k) {
+        b.opStart("aten.free_op");
+        b.free("PTA", 0x100000 * k, sizeOf(k), k);
+        b.opEnd("aten.free_op");
+    };
+    for (int step = 1; step <= steps; ++step) {
+        for (int i = 0; i < blocksPerStep; ++i) {
+            ++id;
+            b.opStart("aten.op" + std::to_string(id % 7));
+            b.malloc("PTA", 0x100000 * id, sizeOf(id), id);
+            b.access("aten.op" + std::to_string(id % 7), 0x100000 * id, sizeOf(id), id);
+            b.opEnd("aten.op" + std::to_string(id % 7));
+            if (id % 400 == 0)
+                continue;
+            held.push_back({ id, id % 50 == 0 ? step + 2 : 0 });
+            // Free the oldest block due three allocations later.
+            for (auto it = held.begin(); it != held.end(); ++it)
+                if (it->freeStep == 0 && it->id + 3 <= id) {
+                    freeBlock(it->id);
+                    held.erase(it);
+                    break;
+                }
+        }
+        for (auto it = held.begin(); it != held.end();)
+            if (it->freeStep != 0 && it->freeStep <= step) {
+                freeBlock(it->id);
+                it = held.erase(it);
+            } else {
+                ++it;
+            }
+        b.step(step);
+    }
+    return b.text;
+}
+
+void compareTimelines(const MemoryTimeline& loaded, const MemoryTimeline& sequential)
+{
+    QCOMPARE(loaded.beginNs, sequential.beginNs);
+    QCOMPARE(loaded.endNs, sequential.endNs);
+    QCOMPARE(loaded.stackTop, sequential.stackTop);
+    QCOMPARE(loaded.blocks.size(), sequential.blocks.size());
+    for (std::size_t i = 0; i < loaded.blocks.size(); ++i) {
+        const auto &a = loaded.blocks[i], &b = sequential.blocks[i];
+        QVERIFY2(a.startNs == b.startNs && a.endNs == b.endNs && a.offset == b.offset && a.size == b.size && a.block == b.block
+                && a.marks == b.marks,
+            qPrintable(QStringLiteral("block %1").arg(i)));
+    }
+    QCOMPARE(loaded.live.size(), sequential.live.size());
+    for (std::size_t i = 0; i < loaded.live.size(); ++i)
+        QVERIFY(loaded.live[i].tsNs == sequential.live[i].tsNs && loaded.live[i].liveBytes == sequential.live[i].liveBytes);
+    QCOMPARE(loaded.peak.tsNs, sequential.peak.tsNs);
+    QCOMPARE(loaded.peak.liveBytes, sequential.peak.liveBytes);
+    for (const auto& [a, b] : { std::pair { &loaded.steps, &sequential.steps }, std::pair { &loaded.ops, &sequential.ops },
+             std::pair { &loaded.marks, &sequential.marks } }) {
+        QCOMPARE(a->size(), b->size());
+        for (std::size_t i = 0; i < a->size(); ++i)
+            QVERIFY((*a)[i].startNs == (*b)[i].startNs && (*a)[i].endNs == (*b)[i].endNs && (*a)[i].label == (*b)[i].label);
+    }
+    const auto &lodA = loaded.lod, &lodB = sequential.lod;
+    QCOMPARE(lodA.leafNs, lodB.leafNs);
+    QCOMPARE(lodA.levels.size(), lodB.levels.size());
+    for (std::size_t l = 0; l < lodA.levels.size(); ++l) {
+        QCOMPARE(lodA.levels[l].size(), lodB.levels[l].size());
+        for (std::size_t i = 0; i < lodA.levels[l].size(); ++i) {
+            const auto &a = lodA.levels[l][i], &b = lodB.levels[l][i];
+            QVERIFY2(a.liveMax == b.liveMax && a.top == b.top && a.bottom == b.bottom && a.plainTop == b.plainTop
+                    && a.plainBottom == b.plainBottom && a.allocatedBytes == b.allocatedBytes && a.allocations == b.allocations
+                    && a.marks == b.marks,
+                qPrintable(QStringLiteral("level %1 bucket %2").arg(l).arg(i)));
+        }
+    }
+    QCOMPARE(lodA.density.bandBytes, lodB.density.bandBytes);
+    QCOMPARE(lodA.density.leafNs, lodB.density.leafNs);
+    QVERIFY(lodA.density.levels == lodB.density.levels);
+}
+
+// The model's time range is the earliest and latest event.
+void checkTimeRange(const MemoryDocument& document)
+{
+    const auto& events = document.trace.events;
+    QVERIFY(!events.empty());
+    const auto [first, last] = std::minmax_element(events.begin(), events.end(), [](const auto& a, const auto& b) { return a.tsNs < b.tsNs; });
+    QCOMPARE(document.model.firstNs, first->tsNs);
+    QCOMPARE(document.model.lastNs, last->tsNs);
+}
+
+} // namespace
+
+class TestMemoryLoadSplit : public QObject {
+    Q_OBJECT
+private slots:
+    void fixtureLoadsAsTheSequentialBuild()
+    {
+        const auto document = msprobe::studio::loadMemoryDocument(msprobe::test::dataDir() / "memory" / "leaks.csv");
+        checkTimeRange(*document);
+        // leaks.csv: START_TRACE and STOP_TRACE are its first and last events.
+        QCOMPARE(document->model.firstNs, std::int64_t(1764753365727896900));
+        QCOMPARE(document->model.lastNs, std::int64_t(1764753366323513710));
+        compareTimelines(document->timeline, msprobe::studio::buildTimeline(*document));
+    }
+
+    void markedBlocksLoadAsTheSequentialBuild()
+    {
+        QTemporaryDir dir;
+        // tst_core_memory_analyses' §2.1 case: allocation 2 made in step 2, alive after step 3 (a step leak).
+        msprobe::test::MemDumpBuilder steps;
+        steps.malloc("PTA", 0x100, 4096, 1, 4096);
+        steps.step(1);
+        steps.malloc("PTA", 0x200000, 1048576, 2, 1052672);
+        steps.step(2);
+        steps.step(3);
+        steps.free("PTA", 0x200000, 1048576, 2, 4096);
+        steps.step(4);
+        const auto leaky = writeAndLoad(dir, "steps.csv", steps.text);
+        QCOMPARE(leaky->stepLeaks.leaks.size(), std::size_t(1));
+        compareTimelines(leaky->timeline, msprobe::studio::buildTimeline(*leaky));
+        const auto marked = std::count_if(leaky->timeline.blocks.begin(), leaky->timeline.blocks.end(),
+            [](const auto& block) { return block.marks == msprobe::studio::kMarkStepLeak; });
+        QCOMPARE(marked, 1); // freed at last, so only the step-leak mark
+        // Allocation 1 is never freed (alive at the end), allocation 2 a step leak: the whole capture's bucket has
+        // both marks and no unmarked block in its envelope.
+        const auto& whole = leaky->timeline.lod.levels.back().front();
+        QCOMPARE(whole.marks, std::uint8_t(msprobe::studio::kMarkStepLeak | msprobe::studio::kMarkAliveAtEnd));
+        QCOMPARE(whole.plainTop, std::int64_t(-1));
+        QCOMPARE(whole.top, std::int64_t(4096 + 1048576));
+
+        // The late deallocation of tst_core_memory_analyses: allocation 1 freed two ops after its last use.
+        msprobe::test::MemDumpBuilder late;
+        late.opStart("op0");
+        late.malloc("PTA", 0x10, 64, 1);
+        late.opEnd("op0");
+        late.opStart("op1");
+        late.access("op1", 0x10, 64, 1);
+        late.opEnd("op1");
+        late.opStart("op2");
+        late.malloc("PTA", 0x20, 32, 2);
+        late.opEnd("op2");
+        late.opStart("op3");
+        late.free("PTA", 0x10, 64, 1);
+        late.opEnd("op3");
+        const auto wasteful = writeAndLoad(dir, "late.csv", late.text);
+        QCOMPARE(wasteful->inefficient.blocks.size(), std::size_t(1));
+        compareTimelines(wasteful->timeline, msprobe::studio::buildTimeline(*wasteful));
+    }
+
+    void generatedTraceLoadsAsTheSequentialBuild()
+    {
+        // 40 steps of 400 blocks: 16000 blocks, about 92000 rows (more than the model's two-thread threshold).
+        QTemporaryDir dir;
+        const auto document = writeAndLoad(dir, "generated.csv", generatedTrace(40, 400));
+        QVERIFY(document->trace.events.size() > (std::size_t(1) << 16));
+        checkTimeRange(*document);
+        QCOMPARE(document->model.blocks.size(), std::size_t(16000));
+        QCOMPARE(document->model.stepCount, std::uint32_t(40));
+        // Every block's MALLOC and FREE are its own rows, whichever thread matched them.
+        std::size_t neverFreed = 0;
+        for (const auto& block : document->model.blocks) {
+            QCOMPARE(document->trace.events[block.mallocEvent].allocationId, block.allocationId);
+            if (block.freeEvent == msprobe::memory::kNone)
+                ++neverFreed;
+            else
+                QCOMPARE(document->trace.events[block.freeEvent].allocationId, block.allocationId);
+            QCOMPARE(block.accesses.size(), std::size_t(1));
+        }
+        QVERIFY(neverFreed >= 40); // every 400th, and those still waiting for their free at the end
+        QVERIFY(!document->stepLeaks.leaks.empty());
+        compareTimelines(document->timeline, msprobe::studio::buildTimeline(*document));
+    }
+};
+
+QTEST_MAIN(TestMemoryLoadSplit)
+#include "tst_views_memory_loadsplit.moc"
