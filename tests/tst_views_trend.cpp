@@ -196,8 +196,8 @@ private slots:
         QCOMPARE(*grid.value(0, 0), 1.5);
         QCOMPARE(*grid.value(1, 0), 2.5);
 
-        for (const QString dimension : { QStringLiteral("Step"), QStringLiteral("Rank") })
-            for (const QString stat : { QStringLiteral("norm"), QStringLiteral("max") }) {
+        for (const QString& dimension : { QStringLiteral("Step"), QStringLiteral("Rank") })
+            for (const QString& stat : { QStringLiteral("norm"), QStringLiteral("max") }) {
                 select(panel.dimensionBox(), dimension);
                 select(panel.statBox(), stat);
                 panel.valueBox()->setCurrentIndex(1);

@@ -42,7 +42,7 @@ struct MemoryCaptureOptions {
     // Block watch: {start op, end op} (msMemScope op names such as torch._ops.aten.add.Tensor, or aten::add).
     // When the start op first ends, its outputs are watched: their CRC-64 is written before and after every
     // outermost op until the end op ends, to watch_dump/watch_dump_data_check_sum_{ts}.csv.
-    std::vector<std::string> watch;
+    std::vector<std::string> watch {};
     // true: Event Type PTA and Device Id 0, so msMemScope's own analysers accept the file; false: TORCH_CPU, cpu.
     bool compat = true;
     // true: the dump is the SQLite variant memscope_dump_{ts}.db (spec §1.5, as msMemScope's --data-format=db),

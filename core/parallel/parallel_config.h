@@ -17,7 +17,7 @@ struct ParallelConfig {
     long long numLayers = 0;
     long long tensorParallelSize = 1;
     long long pipelineParallelSize = 1;
-    std::optional<long long> layersPerVirtualStage; // --num_layers_per_virtual_pipeline_stage
+    std::optional<long long> layersPerVirtualStage {}; // --num_layers_per_virtual_pipeline_stage
     std::string order = "tp-cp-ep-dp-pp";
     bool standaloneEmbeddingStage = false;
 };
