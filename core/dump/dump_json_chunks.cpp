@@ -142,7 +142,7 @@ EntryName rebased(EntryName parsed, std::string_view from, std::string_view to)
 void appendPiece(DumpFile& out, const DumpFile& piece, std::vector<std::int64_t>& entryOfName)
 {
     std::vector<support::StringId> remap(piece.strings.size());
-    constexpr std::size_t kAhead = 8;
+    constexpr std::size_t kAhead = 16;
     for (support::StringId id = 0; id < remap.size(); ++id) { // hashed once, on the lane
         if (id + kAhead < remap.size())
             out.strings.prefetchHash(piece.strings.hashAt(id + kAhead));

@@ -77,6 +77,12 @@ void StringPool::reserve(std::size_t count)
         rehash(wanted);
 }
 
+void StringPool::prefetchHash(std::uint32_t hash) const
+{
+    if (!m_slots.empty())
+        __builtin_prefetch(&m_slots[hash & (m_slots.size() - 1)]);
+}
+
 void StringPool::rehash(std::size_t slotCount)
 {
     std::vector<Slot> slots;

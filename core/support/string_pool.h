@@ -29,11 +29,7 @@ public:
     // Starts loading the table slot of `text` into the cache, so that interning it a little later
     // does not wait on memory (names of a large dump are mostly new, and the table is large).
     void prefetch(std::string_view text) const { prefetchHash(hashOf(text)); }
-    void prefetchHash(std::uint32_t hash) const
-    {
-        if (!m_slots.empty())
-            __builtin_prefetch(&m_slots[hash & (m_slots.size() - 1)]);
-    }
+    void prefetchHash(std::uint32_t hash) const; // (out of line: GCC 12 drops the prefetch of an inline member)
 
 private:
     // Open addressing with the hash kept beside the id: a lookup touches one slot array, and
