@@ -57,14 +57,12 @@ simdjson::error_code stringOf(od::value& v, std::string_view& out, const char* e
     return v.get_string().get(out);
 }
 
-} // namespace
-
-namespace {
 template <class Column>
 void adviseHugePages(const Column& column)
 {
     support::adviseHugePages(column.data(), column.capacity() * sizeof(*column.data()));
 }
+
 } // namespace
 
 // Capacity for a typical dump of this size (msprobe writes ~130 bytes per node, ~350 per tensor,
