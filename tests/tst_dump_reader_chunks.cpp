@@ -6,6 +6,7 @@
 
 #include "dump/dump_json_reader.h"
 #include "support/error.h"
+#include "support/string_pool.h"
 
 #include <limits>
 
@@ -148,6 +149,35 @@ private slots:
             for (std::size_t pieceBytes : { 64, 5000 })
                 compare(whole, readWith(pieceBytes, "layout.json", *text, false), "layout");
         }
+    }
+
+    // Appending a piece re-interns its strings with the hashes the piece's pool kept: the same ids and texts
+    // as interning the texts, for a real dump's strings, repeats, the empty string and a large string.
+    void poolInternedByKnownHash()
+    {
+        const auto file = onlySubdir(refDumps() / "bench_mix_statistics" / "step0") / "dump.json";
+        const dump::DumpFile read = readWith(kWhole, file, {}, true).dump;
+        QVERIFY(read.strings.size() > 100);
+        support::StringPool piece;
+        for (support::StringId id = 0; id < read.strings.size(); ++id)
+            piece.intern(read.strings.view(id));
+        piece.intern("");
+        piece.intern(std::string(300000, 'x') + "large");
+        support::StringPool byHash, byText;
+        byHash.intern("Tensor.add.0.forward"); // already present in the file's pool: found, not added
+        byText.intern("Tensor.add.0.forward");
+        for (int pass = 0; pass < 2; ++pass) {
+            for (support::StringId id = 0; id < piece.size(); ++id) {
+                const std::string_view text = piece.view(id);
+                QCOMPARE(piece.hashAt(id), support::StringPool::hashOf(text));
+                byHash.prefetchHash(piece.hashAt(id));
+                const support::StringId viaHash = byHash.intern(text, piece.hashAt(id));
+                QCOMPARE(viaHash, byText.intern(text));
+                QCOMPARE(byHash.view(viaHash), text);
+            }
+        }
+        QCOMPARE(byHash.size(), byText.size());
+        QCOMPARE(byHash.bytesStored(), byText.bytesStored());
     }
 };
 

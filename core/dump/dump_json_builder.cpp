@@ -4,6 +4,7 @@
 #include "dump/dump_json_leaf_keys.h"
 
 #include "support/error.h"
+#include "support/huge_pages.h"
 
 #include <algorithm>
 #include <array>
@@ -56,11 +57,18 @@ simdjson::error_code stringOf(od::value& v, std::string_view& out, const char* e
     return v.get_string().get(out);
 }
 
+template <class Column>
+void adviseHugePages(const Column& column)
+{
+    support::adviseHugePages(column.data(), column.capacity() * sizeof(*column.data()));
+}
+
 } // namespace
 
 // Capacity for a typical dump of this size (msprobe writes ~130 bytes per node, ~350 per tensor,
 // ~800 per entry): growing by doubling would copy each column and briefly hold it twice.
-// Capacity that is never written costs address space only.
+// Capacity that is never written costs address space only. The large columns of a large model ask for
+// huge pages: their 4 KiB page faults, each zero-filling fresh memory, were ~15% of a 200 MB read's CPU.
 void reserveModel(DumpFile& out, std::uint64_t textSize)
 {
     const auto expect = [textSize](std::uint64_t bytesPerItem) { return static_cast<std::size_t>(textSize / bytesPerItem); };
@@ -75,8 +83,18 @@ void reserveModel(DumpFile& out, std::uint64_t textSize)
     t.requiresGrad.reserve(tensors);
     t.extras.reserve(tensors);
     t.shapePool.reserve(tensors * 4);
-    for (StatColumn* column : { &t.max, &t.min, &t.mean, &t.norm })
+    for (StatColumn* column : { &t.max, &t.min, &t.mean, &t.norm }) {
         column->reserve(tensors);
+        column->adviseHugePages();
+    }
+    adviseHugePages(out.entries);
+    adviseHugePages(out.nodes);
+    for (auto* column : { &t.type, &t.dtype, &t.shapeBegin, &t.dataName, &t.md5 })
+        adviseHugePages(*column);
+    adviseHugePages(t.shapeRank);
+    adviseHugePages(t.requiresGrad);
+    adviseHugePages(t.extras);
+    adviseHugePages(t.shapePool);
 }
 
 void DumpBuilder::run(od::document& doc, Part part)

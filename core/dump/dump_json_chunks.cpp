@@ -142,11 +142,11 @@ EntryName rebased(EntryName parsed, std::string_view from, std::string_view to)
 void appendPiece(DumpFile& out, const DumpFile& piece, std::vector<std::int64_t>& entryOfName)
 {
     std::vector<support::StringId> remap(piece.strings.size());
-    constexpr std::size_t kAhead = 8;
-    for (support::StringId id = 0; id < remap.size(); ++id) {
+    constexpr std::size_t kAhead = 16;
+    for (support::StringId id = 0; id < remap.size(); ++id) { // hashed once, on the lane
         if (id + kAhead < remap.size())
-            out.strings.prefetch(piece.strings.view(id + kAhead));
-        remap[id] = out.strings.intern(piece.strings.view(id));
+            out.strings.prefetchHash(piece.strings.hashAt(id + kAhead));
+        remap[id] = out.strings.intern(piece.strings.view(id), piece.strings.hashAt(id));
     }
     const auto map = [&remap](support::StringId id) { return id == support::kNoString ? support::kNoString : remap[id]; };
     const auto nodeBase = static_cast<std::uint32_t>(out.nodes.size());

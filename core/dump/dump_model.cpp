@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "dump/dump_model.h"
 
+#include "support/huge_pages.h"
 #include "support/python_text.h"
 
 #include <cstring>
@@ -39,6 +40,12 @@ void StatColumn::push(const StatValue& value)
 {
     m_kind.push_back(value.kind);
     m_bits.push_back(statBits(value));
+}
+
+void StatColumn::adviseHugePages() const
+{
+    support::adviseHugePages(m_kind.data(), m_kind.capacity() * sizeof(StatKind));
+    support::adviseHugePages(m_bits.data(), m_bits.capacity() * sizeof(std::uint64_t));
 }
 
 void StatColumn::set(std::size_t row, const StatValue& value)

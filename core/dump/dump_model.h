@@ -79,6 +79,8 @@ public:
     StatValue operator[](std::size_t row) const;
     std::size_t size() const { return m_kind.size(); }
     void reserve(std::size_t n) { m_kind.reserve(n); m_bits.reserve(n); }
+    // See support::adviseHugePages: for the reserved capacity of a large model.
+    void adviseHugePages() const;
     // Appends every row of `other`.
     void append(const StatColumn& other)
     {

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "support/string_pool.h"
 
+#include "support/huge_pages.h"
+
 #include <algorithm>
 #include <bit>
 #include <cstring>
@@ -25,9 +27,11 @@ std::uint64_t mix(std::uint64_t a, std::uint64_t b)
     return static_cast<std::uint64_t>(product) ^ static_cast<std::uint64_t>(product >> 64);
 }
 
+} // namespace
+
 // A multiply-fold hash over 8-byte words: names of a dump differ anywhere (counters at the end,
 // module paths in the middle), so every byte counts.
-std::uint32_t hashOf(std::string_view text)
+std::uint32_t StringPool::hashOf(std::string_view text)
 {
     constexpr std::uint64_t k0 = 0xa0761d6478bd642full, k1 = 0xe7037ed1a0b428dbull;
     const char* p = text.data();
@@ -42,8 +46,6 @@ std::uint32_t hashOf(std::string_view text)
     }
     return static_cast<std::uint32_t>(mix(h, k0) >> 32);
 }
-
-} // namespace
 
 char* StringPool::store(std::string_view text)
 {
@@ -68,20 +70,25 @@ char* StringPool::store(std::string_view text)
 void StringPool::reserve(std::size_t count)
 {
     m_views.reserve(count);
+    m_hashes.reserve(count);
+    adviseHugePages(m_views.data(), m_views.capacity() * sizeof(std::string_view));
     const std::size_t wanted = std::bit_ceil(std::max(kMinSlots, 2 * count));
     if (wanted > m_slots.size())
         rehash(wanted);
 }
 
-void StringPool::prefetch(std::string_view text) const
+void StringPool::prefetchHash(std::uint32_t hash) const
 {
     if (!m_slots.empty())
-        __builtin_prefetch(&m_slots[hashOf(text) & (m_slots.size() - 1)]);
+        __builtin_prefetch(&m_slots[hash & (m_slots.size() - 1)]);
 }
 
 void StringPool::rehash(std::size_t slotCount)
 {
-    std::vector<Slot> slots(slotCount);
+    std::vector<Slot> slots;
+    slots.reserve(slotCount);
+    adviseHugePages(slots.data(), slotCount * sizeof(Slot));
+    slots.resize(slotCount);
     const std::size_t mask = slotCount - 1;
     for (const Slot& slot : m_slots) {
         if (slot.id == kNoString)
@@ -94,11 +101,10 @@ void StringPool::rehash(std::size_t slotCount)
     m_slots = std::move(slots);
 }
 
-StringId StringPool::intern(std::string_view text)
+StringId StringPool::intern(std::string_view text, std::uint32_t hash)
 {
     if (2 * (m_views.size() + 1) > m_slots.size())
         rehash(std::max(kMinSlots, 2 * m_slots.size()));
-    const std::uint32_t hash = hashOf(text);
     const std::size_t mask = m_slots.size() - 1;
     std::size_t at = hash & mask;
     for (; m_slots[at].id != kNoString; at = (at + 1) & mask)
@@ -107,6 +113,7 @@ StringId StringPool::intern(std::string_view text)
     const char* stored = store(text);
     const auto id = static_cast<StringId>(m_views.size());
     m_views.emplace_back(stored, text.size());
+    m_hashes.push_back(hash);
     m_slots[at] = { id, hash };
     m_bytes += text.size();
     return id;
