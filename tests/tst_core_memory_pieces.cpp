@@ -138,8 +138,8 @@ private slots:
 
     void largeTracesMoveWithPagesKeptOnASecondThread()
     {
-        // From 262 144 rows the move into ID order maps the trace's pages and gives the chunks back on a second
-        // thread: 70 000 blocks give 266 000 rows, out of ID order across the pieces' boundaries. Every event is
+        // From 262 144 rows the move into ID order gives the pages of the chunks it has emptied to the trace
+        // (mremap): 70 000 blocks give 266 000 rows, out of ID order across the pieces' boundaries. Every event is
         // the row its line starts with, in ID order, the same whatever the cut and whichever parser read the rows.
         QTemporaryDir dir;
         const fs::path file = fs::path(dir.path().toStdString()) / "memscope_dump_7.csv";
