@@ -156,6 +156,8 @@ bool parseRowFast(const char*& at, const char* end, RecentStrings& strings, MemE
         || !nextUnquotedCell(p, end, timestamp) || !nextUnquotedCell(p, end, pid) || !nextUnquotedCell(p, end, tid) || !nextUnquotedCell(p, end, device)
         || !nextUnquotedCell(p, end, ptr))
         return false;
+    if (!sameText(strings.name.text, name) && !isText(name, "N/A"))
+        strings.prefetch(name);
     unsigned long long u = 0;
     long long s = 0;
     if (!parseUnsigned(id, u))
@@ -314,9 +316,9 @@ bool parseRowFast(const char*& at, const char* end, RecentStrings& strings, MemE
             return false;
     }
     // Every check passed: the texts interned in the order parseRow interns them.
-    event.subType = strings.intern(subType);
+    event.subType = strings.intern(subType, strings.subTypeByKind[static_cast<std::size_t>(event.kind)]);
     if (!isText(name, "N/A") && !name.empty())
-        event.name = strings.intern(name);
+        event.name = strings.intern(name, strings.name);
     for (std::size_t k = 0; k < textCount; ++k)
         event.*texts[k].field = strings.intern(texts[k].text);
     at = p + 1;

@@ -3,6 +3,7 @@
 // writes one event into a caller-owned record (so the parallel CSV reader can fill its slots in place).
 #pragma once
 
+#include "memory/attr_parse.h"
 #include "memory/memscope_reader.h"
 
 #include <array>
@@ -17,10 +18,12 @@ namespace msprobe::memory {
 // msprobe::Error naming `file`, line 1 and the missing title.
 std::array<int, 10> mapHeader(const std::vector<std::string_view>& header, const std::string& file);
 
-// A pool with a small cache of the texts it interned last, by length and a few bytes: a dump repeats its Event
-// Types, op names and owners row after row, and a hit costs one comparison instead of a hash of the whole text
-// and a probe of the pool's large table. The cached views point into the pool, which never moves its texts. It
-// also keeps the last Process Id and Thread Id cells, which repeat as much.
+// A pool with a table of its own of the texts this reader has interned: a dump repeats a few thousand Event
+// Types, op and kernel names and owners over millions of rows, and a hit costs a hash of the text's first and
+// last eight bytes and one comparison instead of a hash of the whole text and a probe of the pool's large table.
+// The table is bounded (cleared when full) so a dump of mostly distinct names does not hold a second index of
+// them. Its views point into the pool, which never moves its texts. It also keeps the last Process Id and Thread
+// Id cells, which repeat as much.
 class RecentStrings {
 public:
     explicit RecentStrings(support::StringPool& pool)
@@ -29,6 +32,30 @@ public:
     }
     support::StringId intern(std::string_view text);
     support::StringPool& pool() { return m_pool; }
+
+    // The last text one column gave and its id: an Event Type repeats with its Event, an op's name on the rows
+    // between its ATEN_START and ATEN_END, so most cells are one short comparison away from their id.
+    struct Memo {
+        std::string_view text; // in the pool
+        support::StringId id = support::kNoString;
+    };
+    support::StringId intern(std::string_view text, Memo& memo)
+    {
+        if (memo.id != support::kNoString && sameText(memo.text, text))
+            return memo.id;
+        memo.id = intern(text);
+        memo.text = m_pool.view(memo.id);
+        return memo.id;
+    }
+    // Starts loading the table slot of `text`, to be interned a little later (the table is larger than the
+    // first-level cache, and the file streaming through evicts it).
+    void prefetch(std::string_view text) const
+    {
+        if (!m_table.empty())
+            __builtin_prefetch(&m_table[hashOf(text) & (m_table.size() - 1)]);
+    }
+    std::array<Memo, 9> subTypeByKind; // by EventKind
+    Memo name;
 
     // The id a Process Id or Thread Id cell gave on an earlier row when its text is the same (rows of one thread
     // follow each other), copied rather than viewed since the database reader reuses its cell buffers.
@@ -58,9 +85,25 @@ private:
     struct Entry {
         std::string_view text;
         support::StringId id = support::kNoString;
+        std::uint32_t hash = 0;
     };
+    static constexpr std::size_t kFirstSlots = 1024, kMaxSlots = 1 << 16;
+    static std::uint32_t hashOf(std::string_view text)
+    {
+        const std::size_t size = text.size();
+        std::uint64_t head = 0, tail = 0;
+        if (size >= 8) {
+            std::memcpy(&head, text.data(), 8);
+            std::memcpy(&tail, text.data() + size - 8, 8);
+        } else
+            std::memcpy(&head, text.data(), size);
+        return static_cast<std::uint32_t>(((head * 0x9E3779B97F4A7C15ull ^ tail ^ size) * 0xC2B2AE3D27D4EB4Full) >> 32);
+    }
+    support::StringId internNew(std::string_view text, std::uint32_t hash, std::size_t slot);
+    std::size_t freeSlot(std::uint32_t hash) const;
     support::StringPool& m_pool;
-    std::array<Entry, 256> m_entries {};
+    std::vector<Entry> m_table; // open addressing, a power of two in size, at most half full
+    std::size_t m_used = 0;
 };
 
 // appendRow without the push: interns into `strings`, errors name `file`.
