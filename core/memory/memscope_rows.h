@@ -19,8 +19,8 @@ namespace msprobe::memory {
 std::array<int, 10> mapHeader(const std::vector<std::string_view>& header, const std::string& file);
 
 // A pool with a table of its own of the texts this reader has interned: a dump repeats a few thousand Event
-// Types, op and kernel names and owners over millions of rows, and a hit costs a hash of the text's first and
-// last eight bytes and one comparison instead of a hash of the whole text and a probe of the pool's large table.
+// Types, op and kernel names and owners over millions of rows, and a hit costs a short hash and one comparison
+// in a small table instead of a probe of the pool's large one.
 // The table is bounded (cleared when full) so a dump of mostly distinct names does not hold a second index of
 // them. Its views point into the pool, which never moves its texts. It also keeps the last Process Id and Thread
 // Id cells, which repeat as much.
@@ -88,16 +88,24 @@ private:
         std::uint32_t hash = 0;
     };
     static constexpr std::size_t kFirstSlots = 1024, kMaxSlots = 1 << 16;
+    // Every byte counts: names of a dump often differ only in the middle (model.layers.12.mlp.weight).
     static std::uint32_t hashOf(std::string_view text)
     {
-        const std::size_t size = text.size();
-        std::uint64_t head = 0, tail = 0;
-        if (size >= 8) {
-            std::memcpy(&head, text.data(), 8);
-            std::memcpy(&tail, text.data() + size - 8, 8);
-        } else
-            std::memcpy(&head, text.data(), size);
-        return static_cast<std::uint32_t>(((head * 0x9E3779B97F4A7C15ull ^ tail ^ size) * 0xC2B2AE3D27D4EB4Full) >> 32);
+        const char* p = text.data();
+        std::size_t left = text.size();
+        std::uint64_t hash = left * 0x9E3779B97F4A7C15ull;
+        for (; left >= 8; left -= 8, p += 8) {
+            std::uint64_t word;
+            std::memcpy(&word, p, 8);
+            hash = (hash ^ word) * 0xC2B2AE3D27D4EB4Full;
+            hash ^= hash >> 29;
+        }
+        if (left > 0) {
+            std::uint64_t word = 0;
+            std::memcpy(&word, p, left);
+            hash = (hash ^ word) * 0xC2B2AE3D27D4EB4Full;
+        }
+        return static_cast<std::uint32_t>((hash ^ (hash >> 32)) * 0x9E3779B97F4A7C15ull >> 32);
     }
     support::StringId internNew(std::string_view text, std::uint32_t hash, std::size_t slot);
     std::size_t freeSlot(std::uint32_t hash) const;
