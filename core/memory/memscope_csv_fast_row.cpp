@@ -219,8 +219,6 @@ bool parseRowFast(const char*& at, const char* end, RecentStrings& strings, MemE
     if (!firstNineCells(p, end, cells))
         return false;
     const auto [id, kind, subType, name, timestamp, pid, tid, device, ptr] = cells;
-    if (!sameText(strings.name.text, name) && !isText(name, "N/A"))
-        strings.prefetch(name);
     unsigned long long u = 0;
     long long s = 0;
     if (!parseUnsigned(id, u))
@@ -381,7 +379,7 @@ bool parseRowFast(const char*& at, const char* end, RecentStrings& strings, MemE
     // Every check passed: the texts interned in the order parseRow interns them.
     event.subType = strings.intern(subType, strings.subTypeByKind[static_cast<std::size_t>(event.kind)]);
     if (!isText(name, "N/A") && !name.empty())
-        event.name = strings.intern(name, strings.name);
+        event.name = strings.intern(name, strings.names[event.kind == EventKind::KernelLaunch]);
     for (std::size_t k = 0; k < textCount; ++k)
         event.*texts[k].field = strings.intern(texts[k].text);
     at = p + 1;

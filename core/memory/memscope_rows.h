@@ -9,6 +9,7 @@
 #include <array>
 #include <cstring>
 #include <string>
+#include <utility>
 #include <string_view>
 #include <vector>
 
@@ -33,19 +34,27 @@ public:
     support::StringId intern(std::string_view text);
     support::StringPool& pool() { return m_pool; }
 
-    // The last text one column gave and its id: an Event Type repeats with its Event, an op's name on the rows
-    // between its ATEN_START and ATEN_END, so most cells are one short comparison away from their id.
+    // The last two texts one column gave and their ids: an Event Type repeats with its Event (OP_LAUNCH rows
+    // alternate ATEN_START and ATEN_END), an op's name on the rows between its ATEN_START and ATEN_END, so most
+    // cells are a short comparison away from their id.
     struct Memo {
-        std::string_view text; // in the pool
-        support::StringId id = support::kNoString;
+        std::array<std::string_view, 2> texts; // in the pool; texts[0] the latest
+        std::array<support::StringId, 2> ids { support::kNoString, support::kNoString };
     };
     support::StringId intern(std::string_view text, Memo& memo)
     {
-        if (memo.id != support::kNoString && sameText(memo.text, text))
-            return memo.id;
-        memo.id = intern(text);
-        memo.text = m_pool.view(memo.id);
-        return memo.id;
+        if (memo.ids[0] != support::kNoString && sameText(memo.texts[0], text))
+            return memo.ids[0];
+        if (memo.ids[1] != support::kNoString && sameText(memo.texts[1], text)) {
+            std::swap(memo.texts[0], memo.texts[1]);
+            std::swap(memo.ids[0], memo.ids[1]);
+            return memo.ids[0];
+        }
+        memo.texts[1] = memo.texts[0];
+        memo.ids[1] = memo.ids[0];
+        memo.ids[0] = intern(text);
+        memo.texts[0] = m_pool.view(memo.ids[0]);
+        return memo.ids[0];
     }
     // Starts loading the table slot of `text`, to be interned a little later (the table is larger than the
     // first-level cache, and the file streaming through evicts it).
@@ -55,7 +64,7 @@ public:
             __builtin_prefetch(&m_table[hashOf(text) & (m_table.size() - 1)]);
     }
     std::array<Memo, 9> subTypeByKind; // by EventKind
-    Memo name;
+    std::array<Memo, 2> names; // kernel names (each launch its own), every other Name
 
     // The id a Process Id or Thread Id cell gave on an earlier row when its text is the same (rows of one thread
     // follow each other), copied rather than viewed since the database reader reuses its cell buffers.
