@@ -21,10 +21,9 @@ std::array<int, 10> mapHeader(const std::vector<std::string_view>& header, const
 
 // A pool with a table of its own of the texts this reader has interned: a dump repeats a few thousand Event
 // Types, op and kernel names and owners over millions of rows, and a hit costs a short hash and one comparison
-// in a small table instead of a probe of the pool's large one.
-// The table is bounded (cleared when full) so a dump of mostly distinct names does not hold a second index of
-// them. Its views point into the pool, which never moves its texts. It also keeps the last Process Id and Thread
-// Id cells, which repeat as much.
+// in a small table instead of a probe of the pool's large one. The table is bounded (started afresh when full)
+// so that a dump of mostly distinct names does not hold a second index of them. Its views point into the pool,
+// which never moves its texts. It also keeps the last Process Id and Thread Id cells, which repeat as much.
 class RecentStrings {
 public:
     explicit RecentStrings(support::StringPool& pool)
@@ -55,13 +54,6 @@ public:
         memo.ids[0] = intern(text);
         memo.texts[0] = m_pool.view(memo.ids[0]);
         return memo.ids[0];
-    }
-    // Starts loading the table slot of `text`, to be interned a little later (the table is larger than the
-    // first-level cache, and the file streaming through evicts it).
-    void prefetch(std::string_view text) const
-    {
-        if (!m_table.empty())
-            __builtin_prefetch(&m_table[hashOf(text) & (m_table.size() - 1)]);
     }
     std::array<Memo, 9> subTypeByKind; // by EventKind
     std::array<Memo, 2> names; // kernel names (each launch its own), every other Name
