@@ -116,6 +116,18 @@ private:
     std::vector<MemEvent*> m_free;
 };
 
+// A piece's string ids and line numbers made the trace's.
+void applyFix(MemEvent& e, const EventChunks::PieceFix& fix)
+{
+    if (!fix.remap.empty()) {
+        for (support::StringId* id : { &e.subType, &e.name, &e.owner, &e.inefficient, &e.detail })
+            if (*id != support::kNoString)
+                *id = fix.remap[*id];
+    }
+    if (fix.lineBase)
+        e.line = static_cast<std::uint32_t>(std::min<std::uint64_t>(e.line + fix.lineBase, 0xffffffffu));
+}
+
 } // namespace
 
 void KeyStats::add(std::int32_t pid, std::uint64_t id)
@@ -247,14 +259,7 @@ void EventChunks::splice(EventChunks&& later, std::uint32_t piece)
 MemEvent EventChunks::fixed(std::uint32_t handle, const std::vector<PieceFix>& fixes) const
 {
     MemEvent e = at(handle);
-    const PieceFix& fix = fixes[m_chunks[handle >> kShift].piece];
-    if (!fix.remap.empty()) {
-        for (support::StringId* id : { &e.subType, &e.name, &e.owner, &e.inefficient, &e.detail })
-            if (*id != support::kNoString)
-                *id = fix.remap[*id];
-    }
-    if (fix.lineBase)
-        e.line = static_cast<std::uint32_t>(std::min<std::uint64_t>(e.line + fix.lineBase, 0xffffffffu));
+    applyFix(e, fixes[m_chunks[handle >> kShift].piece]);
     return e;
 }
 
@@ -373,7 +378,10 @@ void EventChunks::gather(MemTrace& trace, const std::vector<std::uint32_t>& orde
             __builtin_prefetch(&at(order[k + kAhead]));
         if (k % kChunkEvents == 0)
             pages.prepare(trace.events.data() + std::min(count, k + kChunkEvents));
-        trace.events.push_back(fixed(order[k], fixes));
+        MemEvent& event = trace.events.emplace_back(at(order[k]));
+        const PieceFix& fix = fixes[m_chunks[order[k] >> kShift].piece];
+        if (!fix.remap.empty() || fix.lineBase)
+            applyFix(event, fix);
         const std::uint32_t c = order[k] >> kShift;
         if (--pending[c] == 0) {
             pages.release(m_chunks[c].events);
