@@ -133,6 +133,26 @@ private slots:
         QVERIFY(parseUnsigned("0xFFffFFffFFffFFff", u));
         QCOMPARE(u, ~0ull);
         QVERIFY(!parseUnsigned("0x12g4", u));
+        // Every length from 1 to 19 digits with distinct digits, and a bad byte at each place of each length (the
+        // digits after the last eight are read as one word that overlaps the ones before).
+        for (std::size_t length = 1; length <= 19; ++length) {
+            std::string text;
+            unsigned long long expected = 0;
+            for (std::size_t i = 0; i < length; ++i) {
+                const char digit = static_cast<char>('0' + (i * 7 + 3) % 10);
+                text += digit;
+                expected = expected * 10 + static_cast<unsigned>(digit - '0');
+            }
+            QVERIFY2(parseUnsigned(text, u) && u == expected, text.c_str());
+            long long s = 0;
+            QVERIFY2(parseSigned("-" + text, s) && s == -static_cast<long long>(expected), text.c_str());
+            for (std::size_t at = 0; at < length; ++at)
+                for (const char bad : { '/', ':', ' ', '\0' }) {
+                    std::string wrong = text;
+                    wrong[at] = bad;
+                    QVERIFY2(!parseUnsigned(wrong, u), (text + " at " + std::to_string(at)).c_str());
+                }
+        }
         // Eight hex digits at a time: every digit and letter in both cases, and one bad byte in each position of a
         // chunk (the characters just outside the ranges, and a byte with its high bit set).
         QVERIFY(parseUnsigned("0x0123456789abcdef", u));

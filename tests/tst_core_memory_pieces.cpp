@@ -138,8 +138,8 @@ private slots:
 
     void largeTracesMoveWithPagesKeptOnASecondThread()
     {
-        // From 262 144 rows the move into ID order maps the trace's pages and gives the chunks back on a second
-        // thread: 70 000 blocks give 266 000 rows, out of ID order across the pieces' boundaries. Every event is
+        // From 262 144 rows the move into ID order gives the pages of the chunks it has emptied to the trace
+        // (mremap): 70 000 blocks give 266 000 rows, out of ID order across the pieces' boundaries. Every event is
         // the row its line starts with, in ID order, the same whatever the cut and whichever parser read the rows.
         QTemporaryDir dir;
         const fs::path file = fs::path(dir.path().toStdString()) / "memscope_dump_7.csv";
@@ -334,6 +334,69 @@ private slots:
                 QCOMPARE(std::string(error.what()), message);
             }
         }
+    }
+
+    void fastRowsAtEveryOffsetAndManyNames()
+    {
+        // The row reader cuts its first cells from 64-byte blocks and interns through a per-column memo and a
+        // bounded table of its own: quirky rows shifted to every offset of a block (and to the file's end), long
+        // cells that span blocks, names that share their first and last eight bytes and their length, and more
+        // distinct names than the table holds, read as parseRow reads them, whatever the pieces.
+        QTemporaryDir dir;
+        const fs::path file = fs::path(dir.path().toStdString()) / "memscope_dump_8.csv";
+        const std::string header = "ID,Event,Event Type,Name,Timestamp(ns),Process Id,Thread Id,Device Id,Ptr,Attr,"
+                                   "Call Stack(Python),Call Stack(C)\n";
+        const std::vector<std::string> quirky { "MALLOC,PTA,N/A,10,7,7,0,0x1000,\"{allocation_id:1,addr:0x1000,size:64}\",,\n",
+            "OP_LAUNCH,ATEN_START,\"quoted, name\",11,7,7,0,N/A,,,\n", "OP_LAUNCH,ATEN_END,\"say \"\"hi\"\"\",12,7,7,0,N/A,,,\n",
+            "ACCESS,READ,op\rname,13,7,7,0,0x1000,\"{size:64}\",,\n", "MALLOC,PTA,N/A,14,7,7,0,0x2000,\"{size:8}\",,\r\n",
+            "KERNEL_LAUNCH,KERNEL_LAUNCH," + std::string(150, 'k') + ",15,7,7,0,N/A,\"{streamId:1}\",,\n",
+            "MALLOC,PTA,N/A,16,7,7,0\n", "SYSTEM,STEP, 2 ,17, 7,7,0,N/A,,,\n", "MSTX,Mark,m,18,7,7,0,N/A,\"{a:1}\",,\n" };
+        auto pool = [](const MemTrace& trace) {
+            std::string out;
+            for (std::size_t s = 0; s < trace.strings.size(); ++s)
+                out += std::string(trace.strings.view(static_cast<support::StringId>(s))) + "\n";
+            return out;
+        };
+        auto sameEitherWay = [&](const std::string& text, const std::string& what, std::initializer_list<unsigned> pieceCounts) {
+            writeFile(file, text);
+            std::string expected, message;
+            try {
+                const auto general = readMemScopeCsvInPieces(file, 1, false);
+                expected = describe(general) + pool(general);
+            } catch (const support::Error& error) {
+                message = error.what();
+            }
+            for (unsigned pieces : pieceCounts) {
+                try {
+                    const auto fast = readMemScopeCsvInPieces(file, pieces, true);
+                    QVERIFY2(message.empty() && describe(fast) + (pieces == 1 ? pool(fast) : pool(readMemScopeCsvInPieces(file, 1, false))) == expected, what.c_str());
+                } catch (const support::Error& error) {
+                    QVERIFY2(!message.empty() && (pieces > 1 || std::string(error.what()) == message), (what + ": " + error.what()).c_str());
+                }
+            }
+        };
+        // Leading zeros in the ID move every later cell across the blocks' bounds; the rows after it (or none)
+        // put the file's end at different distances.
+        for (const auto& row : quirky)
+            for (std::size_t shift = 0; shift <= 66; shift += shift < 6 || shift > 58 ? 1 : 7) {
+                const std::string id = std::string(shift, '0') + "2,";
+                std::string text = header + "1,SYSTEM,STEP,1,1,7,7,0,N/A,,,\n" + id + row;
+                for (std::size_t k = 3; k < 3 + shift % 4; ++k)
+                    text += std::to_string(k) + ",OP_LAUNCH,ATEN_START,op" + std::to_string(k * shift) + ",20,7,7,0,N/A,,,\n";
+                sameEitherWay(text, row + " at " + std::to_string(shift), { 1 });
+                sameEitherWay(text + "9," + row.substr(0, row.size() - 1), row + " last, no line break, at " + std::to_string(shift), { 1 });
+            }
+        // 40 000 distinct names (past the reader's table, which starts afresh when full) of the same length that
+        // differ only in the middle, in an order that is not the ID order.
+        std::string many = header;
+        for (int k = 0; k < 40000; ++k) {
+            const int id = (k * 7919) % 40000 + 1;
+            char middle[8];
+            std::snprintf(middle, sizeof middle, "%05d", k / 2);
+            many += std::to_string(id) + ",KERNEL_LAUNCH,KERNEL_LAUNCH,aclnnKernel_" + middle + (k % 2 ? "a" : "b")
+                + "_launch,20,7,7,0,N/A,\"{streamId:1}\",,\n";
+        }
+        sameEitherWay(many, "many names", { 1, 2, 3 });
     }
 };
 

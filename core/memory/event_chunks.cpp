@@ -7,12 +7,9 @@
 #include <unistd.h>
 
 #include <algorithm>
-#include <condition_variable>
 #include <limits>
-#include <mutex>
 #include <cstring>
 #include <new>
-#include <thread>
 #include <utility>
 
 namespace msprobe::memory {
@@ -42,98 +39,94 @@ void populateForWriting(void* from, std::size_t bytes)
 #endif
 }
 
-// Maps the pages of an event array ahead of the thread that fills it and unmaps the chunks it has emptied, on a
-// thread of its own when `threaded` (else inline): page zeroing and unmapping were a fifth of the move's time.
-class PageKeeper {
+// Gives the trace's pages to the copy just ahead of it: the pages of chunks it has already emptied, moved into
+// place by mremap (no page zeroed, none freed), else fresh pages populated in one call. Zeroing fresh pages for
+// the trace and unmapping the chunks were a third of a large read's kernel time. Only whole pages inside the
+// trace's storage and past everything the copy has written are replaced, so nothing written is lost; the pages
+// at either end are left to ordinary faults.
+class PageRecycler {
 public:
-    PageKeeper(MemEvent* events, std::size_t count, bool threaded)
-        : m_events(events)
-        , m_count(count)
+    PageRecycler(MemEvent* events, std::size_t count, bool recycle)
+        : m_next(pageUp(reinterpret_cast<std::uintptr_t>(events)))
+        , m_end(std::max(m_next, pageDown(reinterpret_cast<std::uintptr_t>(events + count))))
+        , m_recycle(recycle)
     {
-        if (threaded)
-            m_thread = std::thread([this] { run(); });
     }
-    ~PageKeeper() { finish(); }
-    PageKeeper(const PageKeeper&) = delete;
-    PageKeeper& operator=(const PageKeeper&) = delete;
+    ~PageRecycler()
+    {
+        for (MemEvent* chunk : m_free)
+            ::munmap(chunk, kChunkBytes);
+    }
+    PageRecycler(const PageRecycler&) = delete;
+    PageRecycler& operator=(const PageRecycler&) = delete;
 
-    // The filling thread is at event `next` (a multiple of the step).
-    void copying(std::size_t next)
+    // The copy is about to write the events before `upTo`.
+    void prepare(const MemEvent* upTo)
     {
-        if (!m_thread.joinable()) {
-            populate(next);
-            return;
+        const std::uintptr_t wanted = std::min(pageUp(reinterpret_cast<std::uintptr_t>(upTo)), m_end);
+        while (m_next < wanted) {
+            const std::size_t bytes = std::min<std::size_t>(kChunkBytes, m_end - m_next);
+            if (!m_free.empty() && moveChunk(bytes))
+                continue;
+            populateForWriting(reinterpret_cast<void*>(m_next), bytes);
+            m_next += bytes;
         }
-        std::lock_guard lock(m_mutex);
-        m_copying = next;
-        m_wake.notify_one();
     }
+    // A chunk whose rows have all moved.
     void release(MemEvent* chunk)
     {
-        if (!m_thread.joinable()) {
+        if (m_recycle && m_next < m_end && m_free.size() < kMaxFree)
+            m_free.push_back(chunk);
+        else
             ::munmap(chunk, kChunkBytes);
-            return;
-        }
-        std::lock_guard lock(m_mutex);
-        m_released.push_back(chunk);
-        m_wake.notify_one();
-    }
-    void finish()
-    {
-        if (!m_thread.joinable())
-            return;
-        {
-            std::lock_guard lock(m_mutex);
-            m_done = true;
-            m_wake.notify_one();
-        }
-        m_thread.join();
     }
 
 private:
-    static constexpr std::size_t kStep = EventChunks::kChunkEvents;
-    static constexpr std::size_t kStepsAhead = 2;
+    static constexpr std::size_t kMaxFree = 4; // chunks held for later pages: bounds what they add to the peak
 
-    void populate(std::size_t from)
+    static std::uintptr_t pageSize()
     {
-        if (from < m_count)
-            populateForWriting(m_events + from, std::min(kStep, m_count - from) * sizeof(MemEvent));
+        static const auto page = static_cast<std::uintptr_t>(::sysconf(_SC_PAGESIZE));
+        return page;
     }
-    void run()
+    static std::uintptr_t pageUp(std::uintptr_t at) { return (at + pageSize() - 1) / pageSize() * pageSize(); }
+    static std::uintptr_t pageDown(std::uintptr_t at) { return at / pageSize() * pageSize(); }
+
+    // Moves the pages of a free chunk to m_next; false (the chunk unmapped) when the kernel refuses.
+    bool moveChunk(std::size_t bytes)
     {
-        std::size_t mapped = 0; // events [0, mapped) are mapped
-        std::vector<MemEvent*> released;
-        while (true) {
-            std::size_t copying = 0;
-            bool done = false;
-            {
-                std::unique_lock lock(m_mutex);
-                m_wake.wait(lock, [&] { return m_done || !m_released.empty() || m_copying + kStepsAhead * kStep > mapped; });
-                released.swap(m_released);
-                copying = m_copying;
-                done = m_done;
-            }
-            for (MemEvent* chunk : released)
-                ::munmap(chunk, kChunkBytes);
-            released.clear();
-            if (done)
-                return;
-            for (mapped = std::max(mapped, copying); mapped < std::min(m_count, copying + kStepsAhead * kStep); mapped += kStep)
-                populate(mapped);
-            if (mapped >= m_count)
-                mapped = std::numeric_limits<std::size_t>::max() / 2; // nothing more to map: wait for chunks only
+        char* chunk = reinterpret_cast<char*>(m_free.back());
+        m_free.pop_back();
+        if (bytes < kChunkBytes)
+            ::munmap(chunk + bytes, kChunkBytes - bytes);
+#ifdef MREMAP_FIXED
+        if (::mremap(chunk, bytes, bytes, MREMAP_MAYMOVE | MREMAP_FIXED, reinterpret_cast<void*>(m_next)) != MAP_FAILED) {
+            m_next += bytes;
+            return true;
         }
+#endif
+        ::munmap(chunk, bytes);
+        m_recycle = false;
+        return false;
     }
 
-    MemEvent* const m_events;
-    const std::size_t m_count;
-    std::mutex m_mutex;
-    std::condition_variable m_wake;
-    std::size_t m_copying = 0;
-    std::vector<MemEvent*> m_released;
-    bool m_done = false;
-    std::thread m_thread;
+    std::uintptr_t m_next; // the pages from here to m_end are not given yet
+    const std::uintptr_t m_end;
+    bool m_recycle;
+    std::vector<MemEvent*> m_free;
 };
+
+// A piece's string ids and line numbers made the trace's.
+void applyFix(MemEvent& e, const EventChunks::PieceFix& fix)
+{
+    if (!fix.remap.empty()) {
+        for (support::StringId* id : { &e.subType, &e.name, &e.owner, &e.inefficient, &e.detail })
+            if (*id != support::kNoString)
+                *id = fix.remap[*id];
+    }
+    if (fix.lineBase)
+        e.line = static_cast<std::uint32_t>(std::min<std::uint64_t>(e.line + fix.lineBase, 0xffffffffu));
+}
 
 } // namespace
 
@@ -266,14 +259,7 @@ void EventChunks::splice(EventChunks&& later, std::uint32_t piece)
 MemEvent EventChunks::fixed(std::uint32_t handle, const std::vector<PieceFix>& fixes) const
 {
     MemEvent e = at(handle);
-    const PieceFix& fix = fixes[m_chunks[handle >> kShift].piece];
-    if (!fix.remap.empty()) {
-        for (support::StringId* id : { &e.subType, &e.name, &e.owner, &e.inefficient, &e.detail })
-            if (*id != support::kNoString)
-                *id = fix.remap[*id];
-    }
-    if (fix.lineBase)
-        e.line = static_cast<std::uint32_t>(std::min<std::uint64_t>(e.line + fix.lineBase, 0xffffffffu));
+    applyFix(e, fixes[m_chunks[handle >> kShift].piece]);
     return e;
 }
 
@@ -381,10 +367,7 @@ void EventChunks::gather(MemTrace& trace, const std::vector<std::uint32_t>& orde
     trace.events.shrink_to_fit();
     const std::size_t count = order.size();
     trace.events.reserve(count);
-    // The copy runs on this thread; the kernel's share (mapping the trace's pages ahead of the copy, a chunk's
-    // worth at a time, and giving back each chunk once its last row has moved) on a second one for large traces.
-    // Mapped ahead rather than all at once: the chunks given back meanwhile keep the peak near one copy.
-    PageKeeper keeper(trace.events.data(), count, count >= kParallelEvents && std::thread::hardware_concurrency() > 1);
+    PageRecycler pages(trace.events.data(), count, count >= kParallelEvents);
     std::vector<std::uint32_t> pending(m_chunks.size());
     for (std::size_t c = 0; c < m_chunks.size(); ++c)
         pending[c] = m_chunks[c].count;
@@ -394,15 +377,17 @@ void EventChunks::gather(MemTrace& trace, const std::vector<std::uint32_t>& orde
         if (k + kAhead < count)
             __builtin_prefetch(&at(order[k + kAhead]));
         if (k % kChunkEvents == 0)
-            keeper.copying(k);
-        trace.events.push_back(fixed(order[k], fixes));
+            pages.prepare(trace.events.data() + std::min(count, k + kChunkEvents));
+        MemEvent& event = trace.events.emplace_back(at(order[k]));
+        const PieceFix& fix = fixes[m_chunks[order[k] >> kShift].piece];
+        if (!fix.remap.empty() || fix.lineBase)
+            applyFix(event, fix);
         const std::uint32_t c = order[k] >> kShift;
         if (--pending[c] == 0) {
-            keeper.release(m_chunks[c].events);
+            pages.release(m_chunks[c].events);
             m_chunks[c].events = nullptr;
         }
     }
-    keeper.finish();
     clear();
 }
 

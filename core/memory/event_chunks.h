@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 // The rows of a msMemScope CSV as the parallel reader parses them: each piece writes its events once, into
 // fixed-size chunks that never move (no count of the rows beforehand, no vector grown, zero-filled or closed up
-// between pieces), then the chunks are moved into the trace in (Process Id, ID) order, each chunk given back to
-// the system as soon as its last row has moved, so the events are held about once rather than twice.
+// between pieces), then the chunks are moved into the trace in (Process Id, ID) order, each chunk's pages handed
+// to the trace's storage (or given back) as soon as its last row has moved, so the events are held about once
+// rather than twice and most of the trace's pages are not zeroed afresh.
 #pragma once
 
 #include "memory/mem_event.h"
@@ -36,7 +37,7 @@ class EventChunks {
 public:
     static constexpr unsigned kShift = 16;
     static constexpr std::size_t kChunkEvents = std::size_t(1) << kShift; // 6 MiB of events
-    static constexpr std::size_t kParallelEvents = std::size_t(1) << 18; // from this many the move maps and unmaps pages on a second thread
+    static constexpr std::size_t kParallelEvents = std::size_t(1) << 18; // from this many the move reuses emptied chunks' pages for the trace
 
     EventChunks() = default;
     ~EventChunks() { clear(); }

@@ -126,15 +126,47 @@ std::string hexPtr(std::uint64_t ptr)
 
 support::StringId RecentStrings::intern(std::string_view text)
 {
-    const std::size_t size = text.size();
-    const auto byte = [&](std::size_t at) { return static_cast<unsigned char>(text[at]); };
-    const std::size_t slot = size == 0 ? 0 : (size * 7 + byte(size - 1) * 31 + byte(size / 2) * 13 + byte(size * 3 / 4)) & 255;
-    Entry& entry = m_entries[slot];
-    if (entry.id != support::kNoString && sameText(entry.text, text))
-        return entry.id;
-    entry.id = m_pool.intern(text);
-    entry.text = m_pool.view(entry.id);
-    return entry.id;
+    const std::uint32_t hash = hashOf(text);
+    if (m_table.empty())
+        m_table.resize(kFirstSlots);
+    const std::size_t mask = m_table.size() - 1;
+    for (std::size_t slot = hash & mask;; slot = (slot + 1) & mask) {
+        const Entry& entry = m_table[slot];
+        if (entry.id == support::kNoString)
+            return internNew(text, hash, slot);
+        if (entry.hash == hash && sameText(entry.text, text))
+            return entry.id;
+    }
+}
+
+std::size_t RecentStrings::freeSlot(std::uint32_t hash) const
+{
+    const std::size_t mask = m_table.size() - 1;
+    std::size_t slot = hash & mask;
+    while (m_table[slot].id != support::kNoString)
+        slot = (slot + 1) & mask;
+    return slot;
+}
+
+support::StringId RecentStrings::internNew(std::string_view text, std::uint32_t hash, std::size_t slot)
+{
+    const support::StringId id = m_pool.intern(text);
+    if (2 * (m_used + 1) > m_table.size()) {
+        // Grown up to kMaxSlots, then started afresh.
+        std::vector<Entry> old(m_table.size() < kMaxSlots ? 2 * m_table.size() : kFirstSlots);
+        old.swap(m_table);
+        m_used = 0;
+        if (m_table.size() > old.size())
+            for (const Entry& entry : old)
+                if (entry.id != support::kNoString) {
+                    m_table[freeSlot(entry.hash)] = entry;
+                    ++m_used;
+                }
+        slot = freeSlot(hash);
+    }
+    m_table[slot] = { m_pool.view(id), id, hash };
+    ++m_used;
+    return id;
 }
 
 void parseRow(const RowCells& row, std::uint32_t line, bool database, RecentStrings& strings, const std::string& file, MemEvent& event)
