@@ -337,26 +337,49 @@ std::shared_ptr<const MemoryDocument> loadMemoryDocument(const std::filesystem::
     } else {
         document->trace = mem::readMemScope(file);
     }
-    report(50, "rebuilding blocks and operators");
-    document->model = mem::buildModel(document->trace);
-    // The analyses and the lanes (read-only on trace and model) on a second thread while this one stacks the
-    // blocks and builds the level of detail that does not depend on the analyses; each writes its own members.
-    report(65, "finding leaks and inefficient blocks, laying out the timeline");
+    // Two threads from here, each writing its own members of the model and the timeline. This one rebuilds the
+    // blocks, then stacks them and builds the level of detail that does not depend on the analyses. The other
+    // pairs the operators (finding the capture's time range, which the stacking needs) and lays out the lanes,
+    // then, once the blocks are rebuilt, finishes the model (each block's ops, steps and category: members the
+    // stacking does not read) and runs the analyses.
+    report(50, "rebuilding blocks and operators, laying out the timeline, finding leaks and inefficient blocks");
+    const mem::MemTrace& trace = document->trace;
+    mem::MemModel& model = document->model;
     MemoryTimeline timeline;
-    timeRange(document->trace, document->model, timeline);
-    auto analyses = std::async(std::launch::async, [&document, &timeline] {
-        document->stepLeaks = mem::findStepLeaks(document->trace, document->model);
-        document->inefficient = mem::findInefficientBlocks(document->trace, document->model);
-        layoutLanes(document->trace, document->model, timeline);
+    std::promise<void> blocksBuilt, opsBuilt;
+    auto blocksReady = blocksBuilt.get_future(), opsReady = opsBuilt.get_future();
+    auto second = std::async(std::launch::async, [&] {
+        try {
+            mem::buildModelOps(trace, model);
+            timeRange(trace, model, timeline);
+        } catch (...) {
+            opsBuilt.set_exception(std::current_exception());
+            throw;
+        }
+        opsBuilt.set_value();
+        layoutLanes(trace, model, timeline);
+        blocksReady.get(); // rethrows when the blocks failed
+        mem::finishModel(trace, model);
+        checkCancel(cancel);
+        document->stepLeaks = mem::findStepLeaks(trace, model);
+        document->inefficient = mem::findInefficientBlocks(trace, model);
     });
     try {
-        layoutBlocks(document->trace, document->model, timeline);
+        try {
+            mem::buildModelBlocks(trace, model);
+        } catch (...) {
+            blocksBuilt.set_exception(std::current_exception());
+            throw;
+        }
+        blocksBuilt.set_value();
+        opsReady.get(); // rethrows the other thread's error (mixed step sources: the file's line)
+        layoutBlocks(trace, model, timeline);
         timeline.lod = buildTimelineLodBase(timeline);
     } catch (...) {
-        analyses.wait();
+        second.get(); // its error first: it names the file's line (one from this thread is out of memory)
         throw;
     }
-    analyses.get();
+    second.get();
     report(85, "marking the timeline, level of detail");
     markTimeline(timeline, *document);
     addTimelineLodEnvelope(timeline.lod, timeline);
