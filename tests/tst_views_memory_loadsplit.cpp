@@ -146,6 +146,7 @@ void compareModels(const msprobe::memory::MemModel& loaded, const msprobe::memor
     }
     QVERIFY(loaded.unmatchedAccesses == built.unmatchedAccesses);
     QVERIFY(loaded.unmatchedFrees == built.unmatchedFrees);
+    QVERIFY(loaded.mstxEvents == built.mstxEvents);
     QCOMPARE(loaded.firstNs, built.firstNs);
     QCOMPARE(loaded.lastNs, built.lastNs);
     QVERIFY(loaded.stepSource == built.stepSource);
@@ -159,7 +160,8 @@ void compareModels(const msprobe::memory::MemModel& loaded, const msprobe::memor
 // Three processes whose rows are written interleaved (the reader sorts them by process): pid 300 numbers its
 // allocations densely, pid 200 sparsely (ids far apart: looked up by hash), pid 100 writes no allocation ids (its
 // blocks are matched by pool and address), each freeing its blocks in a scrambled order, some never, pid 200 also
-// freeing an address it never allocated. `rounds` rows of each process, about.
+// freeing an address it never allocated, and marking a point and a range every 1000 rounds. `rounds` MALLOCs
+// of each process.
 std::string interleavedProcesses(int rounds)
 {
     msprobe::test::MemDumpBuilder b;
@@ -200,16 +202,27 @@ std::string interleavedProcesses(int rounds)
             }
             if (p == 1 && round % 50 == 7)
                 b.free("PTA", 0xdead0000 + serial, 128, serial * 1000003ull + 1); // never allocated
+            if (p == 1 && round % 1000 == 5) {
+                b.mark("checkpoint " + std::to_string(round));
+                b.row("MSTX", "Range_start", "region", "N/A", "");
+            }
+            if (p == 1 && round % 1000 == 605)
+                b.row("MSTX", "Range_end", "region " + std::to_string(round / 1000 + 1), "N/A", "");
         }
     }
     return b.text;
 }
 
-// The model's time range is the earliest and latest event.
+// The model's time range is the earliest and latest event, and its MSTX rows every MSTX event.
 void checkTimeRange(const MemoryDocument& document)
 {
     const auto& events = document.trace.events;
     QVERIFY(!events.empty());
+    std::vector<std::uint32_t> mstx;
+    for (std::uint32_t i = 0; i < events.size(); ++i)
+        if (events[i].kind == msprobe::memory::EventKind::Mstx)
+            mstx.push_back(i);
+    QVERIFY(document.model.mstxEvents == mstx);
     const auto [first, last] = std::minmax_element(events.begin(), events.end(), [](const auto& a, const auto& b) { return a.tsNs < b.tsNs; });
     QCOMPARE(document.model.firstNs, first->tsNs);
     QCOMPARE(document.model.lastNs, last->tsNs);
@@ -325,6 +338,9 @@ private slots:
             for (const std::size_t count : perProcess)
                 QCOMPARE(count, static_cast<std::size_t>(rounds));
             QCOMPARE(model.unmatchedFrees.size(), static_cast<std::size_t>((rounds + 42) / 50));
+            const std::size_t marked = static_cast<std::size_t>((rounds + 994) / 1000);
+            QCOMPARE(model.mstxEvents.size(), 2 * marked + static_cast<std::size_t>((rounds + 394) / 1000));
+            QCOMPARE(document->timeline.marks.size(), 2 * marked); // each point and each region
             compareModels(model, msprobe::memory::buildModel(trace));
             compareTimelines(document->timeline, msprobe::studio::buildTimeline(*document));
         }

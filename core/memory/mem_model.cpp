@@ -173,6 +173,8 @@ void buildOpsAndSteps(const MemTrace& trace, MemModel& model, bool systemSteps)
             steps.newProcess(i, systemSteps);
         }
         model.stepOf[i] = steps.feed(i);
+        if (e.kind == EventKind::Mstx)
+            model.mstxEvents.push_back(i);
         if (!stackOfKey || threadKey(e) != stackKey) {
             stackKey = threadKey(e);
             stackOfKey = &openOps[stackKey];

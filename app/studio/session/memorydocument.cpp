@@ -58,14 +58,13 @@ std::vector<TimelineSpan> stepSpans(const mem::MemTrace& trace, const mem::MemMo
 
 // mstx Mark rows as instants; Range_start/Range_end pairs (the end names its start by the process's range count,
 // "... 3") as spans, except the "step start" ranges that already make the step lane.
-std::vector<TimelineSpan> markSpans(const mem::MemTrace& trace, std::int64_t endNs)
+std::vector<TimelineSpan> markSpans(const mem::MemTrace& trace, const mem::MemModel& model, std::int64_t endNs)
 {
     std::vector<TimelineSpan> out;
     std::map<std::pair<std::int32_t, std::uint64_t>, std::size_t> open; // (pid, range number) -> out index
     std::map<std::int32_t, std::uint64_t> ranges;
-    for (const auto& e : trace.events) {
-        if (e.kind != mem::EventKind::Mstx)
-            continue;
+    for (const std::uint32_t event : model.mstxEvents) {
+        const auto& e = trace.events[event];
         std::string name(trace.text(e.name));
         if (name.size() >= 2 && name.front() == '"' && name.back() == '"') // msMemScope quotes mark messages
             name = name.substr(1, name.size() - 2);
@@ -197,7 +196,7 @@ void layoutLanes(const mem::MemTrace& trace, const mem::MemModel& model, MemoryT
     if (trace.events.empty())
         return;
     timeline.steps = stepSpans(trace, model, timeline.endNs);
-    timeline.marks = markSpans(trace, timeline.endNs);
+    timeline.marks = markSpans(trace, model, timeline.endNs);
     timeline.ops.reserve(static_cast<std::size_t>(
         std::count_if(model.ops.begin(), model.ops.end(), [](const mem::OpInstance& op) { return op.depth == 0 && op.startEvent != mem::kNone; })));
     for (std::uint32_t i = 0; i < model.ops.size(); ++i) {
