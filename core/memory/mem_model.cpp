@@ -100,20 +100,11 @@ private:
 // lookups miss the cache on every FREE and ACCESS of a large dump). Sparse ids fall back to the map.
 class BlocksByAllocationId {
 public:
-    // Sizes the index for the events [first, last) of one process.
-    void reset(const std::vector<MemEvent>& events, std::uint32_t first, std::uint32_t last)
+    // Sizes the index for one process whose `count` MALLOCs with an allocation_id carry ids from `low` to `high`.
+    void reset(std::uint64_t low, std::uint64_t high, std::uint64_t count)
     {
         m_map.clear();
         m_table.clear();
-        std::uint64_t low = ~0ull, high = 0, count = 0;
-        for (std::uint32_t i = first; i < last; ++i) {
-            const MemEvent& e = events[i];
-            if (e.kind == EventKind::Malloc && (e.flags & kFlagHasAllocationId)) {
-                low = std::min(low, e.allocationId);
-                high = std::max(high, e.allocationId);
-                ++count;
-            }
-        }
         m_dense = count > 0 && high - low < 4 * count + 1024;
         if (m_dense) {
             m_low = low;
@@ -143,6 +134,12 @@ private:
     std::unordered_map<std::uint64_t, std::uint32_t> m_map;
 };
 
+// The events of one process (a run: the trace is sorted by process) and its MALLOCs' allocation ids.
+struct ProcessRun {
+    std::uint32_t first = 0; // its first event; it ends where the next run begins
+    std::uint64_t lowId = ~0ull, highId = 0, ids = 0;
+};
+
 } // namespace
 
 namespace {
@@ -166,13 +163,18 @@ void buildOpsAndSteps(const MemTrace& trace, MemModel& model, bool systemSteps)
     std::int32_t pid = -2;
     std::uint64_t stackKey = 0;
     std::vector<std::uint32_t>* stackOfKey = nullptr; // the open ops of the thread of the previous event
+    std::int64_t firstNs = events.empty() ? 0 : events.front().tsNs, lastNs = firstNs;
     for (std::uint32_t i = 0; i < count; ++i) {
         const MemEvent& e = events[i];
+        firstNs = std::min(firstNs, e.tsNs);
+        lastNs = std::max(lastNs, e.tsNs);
         if (e.pid != pid) {
             pid = e.pid;
             steps.newProcess(i, systemSteps);
         }
         model.stepOf[i] = steps.feed(i);
+        if (e.kind == EventKind::Mstx)
+            model.mstxEvents.push_back(i);
         if (!stackOfKey || threadKey(e) != stackKey) {
             stackKey = threadKey(e);
             stackOfKey = &openOps[stackKey];
@@ -207,11 +209,13 @@ void buildOpsAndSteps(const MemTrace& trace, MemModel& model, bool systemSteps)
         if (!stack.empty())
             model.opOf[i] = stack.back();
     }
+    model.firstNs = firstNs;
+    model.lastNs = lastNs;
 }
 
 // The blocks rebuilt from the MALLOC/ACCESS/FREE rows (the other half of buildModel; the blocks' ops and steps are
 // filled in once both halves are done).
-void buildBlocks(const MemTrace& trace, MemModel& model, bool addressMaps, std::size_t mallocs)
+void buildBlocks(const MemTrace& trace, MemModel& model, const std::vector<ProcessRun>& runs, bool addressMaps, std::size_t mallocs)
 {
     const auto& events = trace.events;
     const auto count = static_cast<std::uint32_t>(events.size());
@@ -219,17 +223,14 @@ void buildBlocks(const MemTrace& trace, MemModel& model, bool addressMaps, std::
     std::map<std::tuple<support::StringId, std::uint64_t>, std::uint32_t> liveByPoolPtr; // rows without allocation_id
     std::map<std::uint64_t, std::uint32_t> liveByPtr; // for ACCESS containment
     model.blocks.reserve(mallocs);
-    std::int32_t pid = -2;
+    auto run = runs.begin();
     for (std::uint32_t i = 0; i < count; ++i) {
         const MemEvent& e = events[i];
-        if (e.pid != pid) {
-            pid = e.pid;
-            std::uint32_t last = i + 1;
-            while (last < count && events[last].pid == pid)
-                ++last;
-            byAllocationId.reset(events, i, last);
+        if (run != runs.end() && i == run->first) {
+            byAllocationId.reset(run->lowId, run->highId, run->ids);
             liveByPoolPtr.clear();
             liveByPtr.clear();
+            ++run;
         }
         if (!e.isMemory())
             continue;
@@ -318,26 +319,52 @@ bool hasSystemSteps(const MemTrace& trace)
 }
 
 // The blocks' half with the scan that sizes it: whether any memory row lacks an allocation_id (the address maps
-// serve only those; a dump whose memory rows all carry one skips them), how many MALLOCs, and the time range.
+// serve only those; a dump whose memory rows all carry one skips them), how many MALLOCs, and each process's
+// events and allocation ids.
 void scanAndBuildBlocks(const MemTrace& trace, MemModel& model)
 {
     const auto& events = trace.events;
     model.blockOf.assign(events.size(), kNone);
     bool addressMaps = false;
     std::size_t mallocs = 0;
-    std::int64_t firstNs = events.empty() ? 0 : events.front().tsNs, lastNs = firstNs;
-    for (const auto& e : events) {
+    std::vector<ProcessRun> runs;
+    const auto count = static_cast<std::uint32_t>(events.size());
+    for (std::uint32_t i = 0; i < count; ++i) {
+        const MemEvent& e = events[i];
+        if (runs.empty() || e.pid != events[i - 1].pid)
+            runs.push_back({ i });
         addressMaps = addressMaps || (e.isMemory() && !(e.flags & kFlagHasAllocationId));
-        mallocs += e.kind == EventKind::Malloc;
-        firstNs = std::min(firstNs, e.tsNs);
-        lastNs = std::max(lastNs, e.tsNs);
+        if (e.kind == EventKind::Malloc) {
+            ++mallocs;
+            if (e.flags & kFlagHasAllocationId) {
+                ProcessRun& run = runs.back();
+                run.lowId = std::min(run.lowId, e.allocationId);
+                run.highId = std::max(run.highId, e.allocationId);
+                ++run.ids;
+            }
+        }
     }
-    model.firstNs = firstNs;
-    model.lastNs = lastNs;
-    buildBlocks(trace, model, addressMaps, mallocs);
+    buildBlocks(trace, model, runs, addressMaps, mallocs);
 }
 
 } // namespace
+
+void buildModelBlocks(const MemTrace& trace, MemModel& model) { scanAndBuildBlocks(trace, model); }
+
+void buildModelOps(const MemTrace& trace, MemModel& model) { buildOpsAndSteps(trace, model, hasSystemSteps(trace)); }
+
+void finishModel(const MemTrace& trace, MemModel& model)
+{
+    for (auto& block : model.blocks) {
+        block.allocOp = model.opOf[block.mallocEvent];
+        block.allocStep = model.stepOf[block.mallocEvent];
+        if (block.freeEvent != kNone) {
+            block.freeOp = model.opOf[block.freeEvent];
+            block.freeStep = model.stepOf[block.freeEvent];
+        }
+    }
+    inferCategories(trace, model);
+}
 
 MemModel buildModel(const MemTrace& trace)
 {
@@ -349,13 +376,13 @@ MemModel buildModel(const MemTrace& trace)
         std::exception_ptr blocksError;
         std::thread blocks([&] {
             try {
-                scanAndBuildBlocks(trace, model);
+                buildModelBlocks(trace, model);
             } catch (...) {
                 blocksError = std::current_exception();
             }
         });
         try {
-            buildOpsAndSteps(trace, model, hasSystemSteps(trace));
+            buildModelOps(trace, model);
         } catch (...) {
             blocks.join();
             throw;
@@ -364,18 +391,10 @@ MemModel buildModel(const MemTrace& trace)
         if (blocksError)
             std::rethrow_exception(blocksError);
     } else {
-        buildOpsAndSteps(trace, model, hasSystemSteps(trace));
-        scanAndBuildBlocks(trace, model);
+        buildModelOps(trace, model);
+        buildModelBlocks(trace, model);
     }
-    for (auto& block : model.blocks) {
-        block.allocOp = model.opOf[block.mallocEvent];
-        block.allocStep = model.stepOf[block.mallocEvent];
-        if (block.freeEvent != kNone) {
-            block.freeOp = model.opOf[block.freeEvent];
-            block.freeStep = model.stepOf[block.freeEvent];
-        }
-    }
-    inferCategories(trace, model);
+    finishModel(trace, model);
     return model;
 }
 

@@ -57,8 +57,9 @@ struct MemModel {
     std::vector<std::uint32_t> blockOf; // per memory event: its block, or kNone
     std::vector<Block> blocks; // in MALLOC order
     std::vector<std::uint32_t> unmatchedAccesses, unmatchedFrees; // events that open no block (§1.3)
-    // The earliest and latest event time of the trace (0 and 0 when it has no events), found in the scan that
-    // sizes the model so that its users need no pass of their own over the events.
+    std::vector<std::uint32_t> mstxEvents; // the MSTX rows (marks and ranges) in event order, found in the ops' scan
+    // The earliest and latest event time of the trace (0 and 0 when it has no events), found in the ops' scan so
+    // that the model's users need no pass of their own over the events.
     std::int64_t firstNs = 0, lastNs = 0;
     StepSource stepSource = StepSource::None;
     std::uint32_t stepCount = 0;
@@ -74,6 +75,17 @@ struct MemModel {
 // Throws msprobe::Error naming the file and line when a trace mixes the two step sources (§2.0). Fills every
 // block's category (inferCategories).
 MemModel buildModel(const MemTrace& trace);
+
+// buildModel in three parts, for a caller that runs its own work beside them (the studio stacks its timeline's
+// blocks while the ops are still being paired). The first two write different members and may run side by side:
+//   buildModelBlocks  blocks (their events, pool, size, owner, accesses), blockOf, unmatched*
+//   buildModelOps     ops, opOf, stepOf, steps and boundaries, firstNs/lastNs, mstxEvents; throws as buildModel
+//                     does on mixed step sources
+// finishModel needs both and writes only the blocks' allocOp, freeOp, allocStep, freeStep and category, so a
+// reader of the blocks' other members may run beside it. buildModel(trace) is the three in that order.
+void buildModelBlocks(const MemTrace& trace, MemModel& model);
+void buildModelOps(const MemTrace& trace, MemModel& model);
+void finishModel(const MemTrace& trace, MemModel& model);
 
 // Spec §5.3, first rule that applies:
 //   weight / gradient / optimizer_state  the owner says so (labels weight, weights, sharded_weight, gradient,

@@ -58,14 +58,13 @@ std::vector<TimelineSpan> stepSpans(const mem::MemTrace& trace, const mem::MemMo
 
 // mstx Mark rows as instants; Range_start/Range_end pairs (the end names its start by the process's range count,
 // "... 3") as spans, except the "step start" ranges that already make the step lane.
-std::vector<TimelineSpan> markSpans(const mem::MemTrace& trace, std::int64_t endNs)
+std::vector<TimelineSpan> markSpans(const mem::MemTrace& trace, const mem::MemModel& model, std::int64_t endNs)
 {
     std::vector<TimelineSpan> out;
     std::map<std::pair<std::int32_t, std::uint64_t>, std::size_t> open; // (pid, range number) -> out index
     std::map<std::int32_t, std::uint64_t> ranges;
-    for (const auto& e : trace.events) {
-        if (e.kind != mem::EventKind::Mstx)
-            continue;
+    for (const std::uint32_t event : model.mstxEvents) {
+        const auto& e = trace.events[event];
         std::string name(trace.text(e.name));
         if (name.size() >= 2 && name.front() == '"' && name.back() == '"') // msMemScope quotes mark messages
             name = name.substr(1, name.size() - 2);
@@ -197,7 +196,7 @@ void layoutLanes(const mem::MemTrace& trace, const mem::MemModel& model, MemoryT
     if (trace.events.empty())
         return;
     timeline.steps = stepSpans(trace, model, timeline.endNs);
-    timeline.marks = markSpans(trace, timeline.endNs);
+    timeline.marks = markSpans(trace, model, timeline.endNs);
     timeline.ops.reserve(static_cast<std::size_t>(
         std::count_if(model.ops.begin(), model.ops.end(), [](const mem::OpInstance& op) { return op.depth == 0 && op.startEvent != mem::kNone; })));
     for (std::uint32_t i = 0; i < model.ops.size(); ++i) {
@@ -337,26 +336,49 @@ std::shared_ptr<const MemoryDocument> loadMemoryDocument(const std::filesystem::
     } else {
         document->trace = mem::readMemScope(file);
     }
-    report(50, "rebuilding blocks and operators");
-    document->model = mem::buildModel(document->trace);
-    // The analyses and the lanes (read-only on trace and model) on a second thread while this one stacks the
-    // blocks and builds the level of detail that does not depend on the analyses; each writes its own members.
-    report(65, "finding leaks and inefficient blocks, laying out the timeline");
+    // Two threads from here, each writing its own members of the model and the timeline. This one rebuilds the
+    // blocks, then stacks them and builds the level of detail that does not depend on the analyses. The other
+    // pairs the operators (finding the capture's time range, which the stacking needs) and lays out the lanes,
+    // then, once the blocks are rebuilt, finishes the model (each block's ops, steps and category: members the
+    // stacking does not read) and runs the analyses.
+    report(50, "rebuilding blocks and operators, laying out the timeline, finding leaks and inefficient blocks");
+    const mem::MemTrace& trace = document->trace;
+    mem::MemModel& model = document->model;
     MemoryTimeline timeline;
-    timeRange(document->trace, document->model, timeline);
-    auto analyses = std::async(std::launch::async, [&document, &timeline] {
-        document->stepLeaks = mem::findStepLeaks(document->trace, document->model);
-        document->inefficient = mem::findInefficientBlocks(document->trace, document->model);
-        layoutLanes(document->trace, document->model, timeline);
+    std::promise<void> blocksBuilt, opsBuilt;
+    auto blocksReady = blocksBuilt.get_future(), opsReady = opsBuilt.get_future();
+    auto second = std::async(std::launch::async, [&] {
+        try {
+            mem::buildModelOps(trace, model);
+            timeRange(trace, model, timeline);
+        } catch (...) {
+            opsBuilt.set_exception(std::current_exception());
+            throw;
+        }
+        opsBuilt.set_value();
+        layoutLanes(trace, model, timeline);
+        blocksReady.get(); // rethrows when the blocks failed
+        mem::finishModel(trace, model);
+        checkCancel(cancel);
+        document->stepLeaks = mem::findStepLeaks(trace, model);
+        document->inefficient = mem::findInefficientBlocks(trace, model);
     });
     try {
-        layoutBlocks(document->trace, document->model, timeline);
+        try {
+            mem::buildModelBlocks(trace, model);
+        } catch (...) {
+            blocksBuilt.set_exception(std::current_exception());
+            throw;
+        }
+        blocksBuilt.set_value();
+        opsReady.get(); // rethrows the other thread's error (mixed step sources: the file's line)
+        layoutBlocks(trace, model, timeline);
         timeline.lod = buildTimelineLodBase(timeline);
     } catch (...) {
-        analyses.wait();
+        second.get(); // its error first: it names the file's line (one from this thread is out of memory)
         throw;
     }
-    analyses.get();
+    second.get();
     report(85, "marking the timeline, level of detail");
     markTimeline(timeline, *document);
     addTimelineLodEnvelope(timeline.lod, timeline);
