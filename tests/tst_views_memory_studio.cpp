@@ -12,11 +12,13 @@
 #include "memory/memorytimelineview.h"
 #include "memorylinks.h"
 #include "memorysession.h"
+#include "screenshotwhenloaded.h"
 #include "studiofocus.h"
 #include "tst_core_memory_rows.h"
 
 #include <QDropEvent>
 #include <QFile>
+#include <QImage>
 #include <QMimeData>
 #include <QSignalSpy>
 #include <QTemporaryDir>
@@ -69,6 +71,31 @@ private slots:
         m_second = m_scratch.filePath(QStringLiteral("second.csv"));
         std::ofstream(m_first.toStdString()) << twoSteps(64);
         std::ofstream(m_second.toStdString()) << twoSteps(1024);
+    }
+
+    // msprobe-studio --memory DUMP --screenshot PNG: the picture waits for the memory dump's load, which runs on a
+    // worker thread after the window itself is idle (it used to be taken as soon as the window was idle: the
+    // empty window of a large dump). No settling delay here, so a picture taken at idle would beat the load.
+    void screenshotWaitsForTheMemoryDump()
+    {
+        MainWindow window;
+        window.setRemembersRecent(false);
+        window.resize(1366, 768);
+        window.show();
+        const QString png = m_scratch.filePath(QStringLiteral("shot.png"));
+        int loadsWhenSaved = -1;
+        QSignalSpy* loads = nullptr;
+        ScreenshotWhenLoaded screenshot(window, png, [&] { loadsWhenSaved = int(loads->count()); }, 0);
+        QMetaObject::invokeMethod(&window, &MainWindow::idle, Qt::QueuedConnection); // as main() does with no dump folder
+        window.openMemoryDump(m_first);
+        window.openComparedMemoryDump(m_second);
+        QSignalSpy finished(window.memorySession(), &MemorySession::loadFinished);
+        loads = &finished;
+        screenshot.waitForMemoryLoads(2);
+        QTRY_VERIFY_WITH_TIMEOUT(loadsWhenSaved >= 0, 60000);
+        QCOMPARE(loadsWhenSaved, 2);
+        QVERIFY(QImage(png).width() > 0);
+        QVERIFY(window.memorySession()->document());
     }
 
     void timelineFollowsTheSelection()

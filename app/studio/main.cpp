@@ -3,8 +3,8 @@
 #include "appearance.h"
 #include "headlessexport.h"
 #include "mainwindow.h"
-#include "memorysession.h"
 #include "optionalviews.h"
+#include "screenshotwhenloaded.h"
 #include "trendsource.h"
 
 #include <QApplication>
@@ -14,7 +14,6 @@
 #include <QTranslator>
 
 #include <optional>
-#include <utility>
 
 #include <algorithm>
 #include <cstdio>
@@ -22,59 +21,6 @@
 #include <cstring>
 
 namespace {
-
-// Saves the window once it has drawn what was loaded (the graph view lays out in the background), then quits.
-void saveWhenSettled(MainWindow& window, const QString& file)
-{
-    auto save = [&window, file] {
-        window.grab().save(file);
-        QApplication::quit();
-    };
-#if MSPROBE_HAVE_GRAPH_VIEW
-    if (window.graphView() && !window.graphView()->isSettled()) {
-        QObject::connect(window.graphView(), &GraphDiffView::settled, &window, [save] { QTimer::singleShot(300, save); });
-        QTimer::singleShot(10000, &window, save); // never wait for ever
-        return;
-    }
-#endif
-    QTimer::singleShot(300, &window, save);
-}
-
-// The screenshot waits for every load it was given: the window's own (MainWindow::idle, counted once) and each
-// memory dump, which loads on a worker thread of its own and may finish long after the window is idle.
-class ScreenshotWhenLoaded {
-public:
-    ScreenshotWhenLoaded(MainWindow& window, QString file)
-        : m_window(window)
-        , m_file(std::move(file))
-    {
-        QObject::connect(&window, &MainWindow::idle, &window, [this] {
-            if (!std::exchange(m_idleSeen, true))
-                oneDone();
-        });
-    }
-    // Call after opening the memory dumps: one more load to wait for per dump.
-    void waitForMemoryLoads(int count)
-    {
-        if (count == 0)
-            return;
-        m_pending += count;
-        QObject::connect(m_window.memorySession(), &MemorySession::loadFinished, &m_window,
-            [this](bool, const QString&, MemorySession::Slot) { oneDone(); });
-    }
-
-private:
-    void oneDone()
-    {
-        if (--m_pending == 0)
-            saveWhenSettled(m_window, m_file);
-    }
-
-    MainWindow& m_window;
-    QString m_file;
-    int m_pending = 1;
-    bool m_idleSeen = false;
-};
 
 // An export renders offscreen: no window shows, and no display is needed (unless QT_QPA_PLATFORM says otherwise).
 void renderOffscreenForExport(int argc, char** argv)
@@ -216,7 +162,7 @@ int main(int argc, char** argv)
     }
     std::optional<ScreenshotWhenLoaded> screenshotWait;
     if (parser.isSet(screenshot))
-        screenshotWait.emplace(window, parser.value(screenshot));
+        screenshotWait.emplace(window, parser.value(screenshot), [] { QApplication::quit(); });
     const QStringList paths = parser.positionalArguments();
     if (paths.size() > 2)
         parser.showHelp(2);
