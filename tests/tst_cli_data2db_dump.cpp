@@ -350,6 +350,7 @@ private slots:
             QCOMPARE(listed(reader.read(file)), expected);
             for (const auto& node : reader.read(file).names)
                 QCOMPARE(reader.index().find(node).has_value(), true);
+            QCOMPARE(reader.microSteps(), trend::microStepsOf(dump::readConstructJson(file)));
         }
         QVERIFY(reader.read(dir / "missing.json").names.empty());
         // Another rank's copy of the bytes read last keeps the names; other bytes of the same length do not,
@@ -361,12 +362,18 @@ private slots:
         const auto plain = listed(trend::constructNamesOf(dump::readConstructJson(dir / "plain.json")));
         const auto other = listed(trend::constructNamesOf(dump::readConstructJson(dir / "same_length.json")));
         QVERIFY(plain != other);
+        // The micro steps kept with the names follow them: worked out again whenever the names change.
+        const auto plainMicro = trend::microStepsOf(dump::readConstructJson(dir / "plain.json"));
+        const auto otherMicro = trend::microStepsOf(dump::readConstructJson(dir / "same_length.json"));
+        QVERIFY(plainMicro != otherMicro);
         for (const char* name : { "plain.json", "copy.json", "same_length.json", "copy.json", "missing.json", "plain.json" }) {
             const auto& names = reader.read(dir / name);
             if (std::string_view(name) == "missing.json") {
                 QVERIFY(names.names.empty());
+                QVERIFY(reader.microSteps().empty());
                 continue;
             }
+            QCOMPARE(reader.microSteps(), std::string_view(name) == "same_length.json" ? otherMicro : plainMicro);
             QCOMPARE(listed(names), std::string_view(name) == "same_length.json" ? other : plain);
             for (const auto& node : names.names)
                 QVERIFY(reader.index().find(node).has_value());
@@ -378,6 +385,31 @@ private slots:
         } catch (const support::Error& error) {
             QVERIFY2(std::string(error.what()).find("broken.json") != std::string::npos, error.what());
         }
+    }
+
+    // A node or parent named with ".backward" / ".parameters_grad" (once, twice, both, at the end or inside) is
+    // read as the ".forward" twin: the micro step of the node that name gives.
+    void microStepsReadMarkersAsForward()
+    {
+        dump::ConstructInfo construct;
+        auto add = [&](std::string name, std::optional<std::string> parent) {
+            construct.nodes.push_back({ std::move(name), std::move(parent), std::nullopt });
+        };
+        add("Module.a.forward.0", std::nullopt); // root 0
+        add("Module.b.forward.0", std::nullopt); // root 1
+        add("Module.b.forward.0.x.forward.1", "Module.b.backward.0");
+        add("Tensor.t.0.forward", "Module.a.parameters_grad.0");
+        add("Tensor.u.0.forward", "Module.b.backward.0.x.parameters_grad.1");
+        add("Module.b.backward.0.x.backward.1", "Module.a.forward.0"); // its twin's root, not its parent's
+        add("Tensor.v.0.backward", std::nullopt); // twin missing: no root
+        add("Tensor.w.0.forward", "Module.a.backwardX.0"); // not a marker: no such node
+        add("Module.c.backward.0", std::nullopt); // ".backward" root-like: never a root
+        add("Tensor.z.0.forward", "Module.c.parameters_grad.backward.0");
+        add("Module.c.forward.forward.0", std::nullopt); // root 2
+        for (std::size_t i = 0; i < construct.nodes.size(); ++i)
+            construct.indexOf[construct.nodes[i].name] = i;
+        const std::vector<std::int64_t> expected = { 0, 1, 1, 0, 1, 1, -1, -1, -1, 2, 2 };
+        QCOMPARE(trend::microStepsOf(construct), expected);
     }
 
     void namingRules()
@@ -395,6 +427,13 @@ private slots:
         QCOMPARE(classify("Module.model.fc1.Linear.parameters_grad.0"), std::string("parameters_grad Module.model.fc1.Linear 0"));
         QCOMPARE(classify("Module.model.fc1.Linear.parameters_grad"), std::string("parameters_grad Module.model.fc1.Linear 0"));
         QCOMPARE(classify("Functional.linear.0.debug"), std::string("skip"));
+        // Markers at the very start or end of the key, repeated, or cut short.
+        QCOMPARE(classify(".forward"), std::string("forward  0"));
+        QCOMPARE(classify("a.forward.forward.1"), std::string("forward a 1"));
+        QCOMPARE(classify("x.backward."), std::string("backward x. 0"));
+        QCOMPARE(classify("Module.m.backward"), std::string("backward Module.m 0"));
+        QCOMPARE(classify("p.parameters_grad.parameters_grad"), std::string("parameters_grad p 0"));
+        QCOMPARE(classify("Module.m.backwar"), std::string("skip"));
 
         QCOMPARE(tagNames(trend::dumpTags("Module.module.language_model.encoder.layers.0.mlp.ParallelMlp.input.0")),
             (std::vector<std::string> { "default:Module", "index:input.0", "layer:layers.0", "module:mlp.ParallelMlp",

@@ -27,6 +27,7 @@ const ConstructNames& ConstructNamesReader::read(const std::filesystem::path& fi
     switch (readFast(file)) {
     case FastRead::Same: return m_names;
     case FastRead::Read:
+        m_microSteps.reset();
         m_index.emplace(m_names);
         if (!m_index->hasRepeatedNames())
             return m_names;
@@ -35,10 +36,18 @@ const ConstructNames& ConstructNamesReader::read(const std::filesystem::path& fi
     case FastRead::NotRead: break;
     }
     m_index.reset();
+    m_microSteps.reset();
     m_state->fallback = dump::readConstructJson(file);
     m_names = constructNamesOf(m_state->fallback);
     m_index.emplace(m_names);
     return m_names;
+}
+
+const std::vector<std::int64_t>& ConstructNamesReader::microSteps()
+{
+    if (!m_microSteps)
+        m_microSteps = microStepsOf(m_names, *m_index);
+    return *m_microSteps;
 }
 
 ConstructNamesReader::FastRead ConstructNamesReader::readFast(const std::filesystem::path& file)
@@ -54,6 +63,7 @@ ConstructNamesReader::FastRead ConstructNamesReader::readFast(const std::filesys
     if (!missing && m_index && !m_state->lastText.empty() && bytes == m_state->lastText)
         return FastRead::Same;
     m_index.reset();
+    m_microSteps.reset();
     m_state->fallback = {};
     m_state->lastText.clear();
     m_names.names.clear();

@@ -8,7 +8,9 @@
 
 #include <filesystem>
 #include <memory>
+#include <cstdint>
 #include <optional>
+#include <vector>
 
 namespace msprobe::trend {
 
@@ -24,6 +26,8 @@ public:
     // which throws msprobe::Error naming the file and the place for malformed input.
     const ConstructNames& read(const std::filesystem::path& file);
     const NodeIndexByName& index() const { return *m_index; } // of the names read last
+    // microStepsOf the names read last, worked out once for every rank that shares the file's bytes.
+    const std::vector<std::int64_t>& microSteps();
 
 private:
     enum class FastRead { Read, Same, NotRead }; // Same: the bytes read last, whose names are kept
@@ -33,6 +37,7 @@ private:
     std::unique_ptr<State> m_state;
     ConstructNames m_names;
     std::optional<NodeIndexByName> m_index;
+    std::optional<std::vector<std::int64_t>> m_microSteps; // of m_names; reset whenever they change
 };
 
 } // namespace msprobe::trend

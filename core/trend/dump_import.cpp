@@ -150,7 +150,7 @@ RankResult readRank(const RankJob& job, const ImportOptions& options)
     if (options.microStep) {
         thread_local ConstructNamesReader constructReader;
         const ConstructNames& construct = constructReader.read(job.constructJson);
-        result.rows = extractRankRows(dump, &construct, &constructReader.index(), options.mapping);
+        result.rows = extractRankRows(dump, &construct, &constructReader.index(), options.mapping, &constructReader.microSteps());
     } else
         result.rows = extractRankRows(dump, nullptr, nullptr, options.mapping);
     sortRankRows(result.rows);

@@ -39,10 +39,10 @@ private:
 // microStepsOf with the construct's nodes already indexed by name.
 std::vector<std::int64_t> microStepsOf(const ConstructNames& construct, const NodeIndexByName& nodeOf);
 
-// extractRankRows with the construct's nodes already indexed by name (construct and nodeOf: both null when micro
-// steps are off).
+// extractRankRows with the construct's nodes already indexed by name and, when not null, their microStepsOf
+// (construct and nodeOf: both null when micro steps are off).
 RankRows extractRankRows(const dump::DumpFile& dump, const ConstructNames* construct, const NodeIndexByName* nodeOf,
-    const std::vector<std::pair<std::string, std::string>>& mapping);
+    const std::vector<std::pair<std::string, std::string>>& mapping, const std::vector<std::int64_t>* microSteps = nullptr);
 
 // Where a key's call index sits and the number it is re-based to (-1: the key keeps its name).
 struct RebasedIndex {

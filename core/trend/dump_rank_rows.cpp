@@ -217,7 +217,7 @@ RankRows extractRankRows(const dump::DumpFile& dump, const ConstructNames* const
 }
 
 RankRows extractRankRows(const dump::DumpFile& dump, const ConstructNames* construct, const NodeIndexByName* nodeIndex,
-    const std::vector<std::pair<std::string, std::string>>& mapping)
+    const std::vector<std::pair<std::string, std::string>>& mapping, const std::vector<std::int64_t>* microSteps)
 {
     RankRows out;
     // (entry index, micro step) of the entries taken, and where their call indices are re-based.
@@ -225,7 +225,10 @@ RankRows extractRankRows(const dump::DumpFile& dump, const ConstructNames* const
     std::vector<RebasedIndex> rebased;
     if (construct) {
         const NodeIndexByName& nodeOf = *nodeIndex;
-        const auto micro = microStepsOf(*construct, nodeOf);
+        std::vector<std::int64_t> ownMicro;
+        if (!microSteps)
+            ownMicro = microStepsOf(*construct, nodeOf);
+        const std::vector<std::int64_t>& micro = microSteps ? *microSteps : ownMicro;
         std::vector<std::pair<std::string_view, std::int64_t>> keys;
         for (std::size_t e = 0; e < dump.entries.size(); ++e) {
             const auto node = nodeOf.find(dump.entryName(e));
