@@ -169,19 +169,7 @@ private slots:
     {
         // op1{ACCESS z}, op2{MALLOC w}, op3{FREE z}, z allocated by an earlier op.
         QTemporaryDir dir;
-        MemDumpBuilder d;
-        d.opStart("op0");
-        d.malloc("PTA", 0x10, 64, 1); // z
-        d.opEnd("op0");
-        d.opStart("op1");
-        d.access("op1", 0x10, 64, 1);
-        d.opEnd("op1");
-        d.opStart("op2");
-        d.malloc("PTA", 0x20, 32, 2); // w
-        d.opEnd("op2");
-        d.opStart("op3");
-        d.free("PTA", 0x10, 64, 1);
-        d.opEnd("op3");
+        const MemDumpBuilder d = lateDeallocationTrace();
         const auto dump = load(dir, "late.csv", d.text);
         auto report = findInefficientBlocks(dump.trace, dump.model);
         QCOMPARE(report.blocks.size(), std::size_t(1));

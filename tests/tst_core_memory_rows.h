@@ -62,4 +62,24 @@ public:
     void mark(const std::string& message) { row("MSTX", "Mark", "\"\"\"" + message + "\"\"\"", "N/A", ""); }
 };
 
+// A late deallocation: allocation 1 (z, 64 bytes at 0x10) is read by op1 and freed by op3, two ops after its last
+// use, while op2 allocates allocation 2 (w, 32 bytes at 0x20).
+inline MemDumpBuilder lateDeallocationTrace()
+{
+    MemDumpBuilder d;
+    d.opStart("op0");
+    d.malloc("PTA", 0x10, 64, 1); // z
+    d.opEnd("op0");
+    d.opStart("op1");
+    d.access("op1", 0x10, 64, 1);
+    d.opEnd("op1");
+    d.opStart("op2");
+    d.malloc("PTA", 0x20, 32, 2); // w
+    d.opEnd("op2");
+    d.opStart("op3");
+    d.free("PTA", 0x10, 64, 1);
+    d.opEnd("op3");
+    return d;
+}
+
 } // namespace msprobe::test

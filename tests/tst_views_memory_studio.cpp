@@ -19,6 +19,7 @@
 #include <QDropEvent>
 #include <QFile>
 #include <QImage>
+#include <QLabel>
 #include <QMimeData>
 #include <QSignalSpy>
 #include <QTemporaryDir>
@@ -96,6 +97,28 @@ private slots:
         QCOMPARE(loadsWhenSaved, 2);
         QVERIFY(QImage(png).width() > 0);
         QVERIFY(window.memorySession()->document());
+    }
+
+    // A memory dump that cannot be read: the reader's message (file and line) in the status line as well as in the
+    // error box, so that a --screenshot picture (which holds the main window only) shows it too.
+    void unreadableMemoryDumpSaysWhyInTheStatusLine()
+    {
+        const QString bad = m_scratch.filePath(QStringLiteral("bad.csv"));
+        std::ofstream(bad.toStdString()) << msprobe::test::MemDumpBuilder::kHeader
+                                         << "1,MALLOC,PTA,N/A,12x4,100,100,0,0x10,\"{allocation_id:1,addr:0x10,size:64}\",,\n";
+        MainWindow window;
+        window.setRemembersRecent(false);
+        window.resize(1366, 768);
+        window.show();
+        window.openMemoryDump(bad);
+        QSignalSpy finished(window.memorySession(), &MemorySession::loadFinished);
+        QVERIFY(finished.wait(60000));
+        QCOMPARE(finished.front().at(0).toBool(), false);
+        const QString message = finished.front().at(1).toString();
+        QVERIFY2(message.contains(QLatin1String("bad.csv")) && message.contains(QLatin1String("line 2")), qPrintable(message));
+        const auto* status = window.findChild<QLabel*>(QStringLiteral("status"));
+        QVERIFY(status);
+        QCOMPARE(status->text(), QStringLiteral("Cannot open bad.csv: ") + message);
     }
 
     void timelineFollowsTheSelection()

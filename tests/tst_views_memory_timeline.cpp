@@ -471,19 +471,7 @@ private slots:
         QCOMPARE(view.grab().toImage().pixelColor(view.blockRect(leak).center().toPoint()), QColor(214, 39, 40));
 
         // The late deallocation of tst_core_memory_analyses: allocation 1 freed two ops after its last use.
-        msprobe::test::MemDumpBuilder late;
-        late.opStart("op0");
-        late.malloc("PTA", 0x10, 64, 1);
-        late.opEnd("op0");
-        late.opStart("op1");
-        late.access("op1", 0x10, 64, 1);
-        late.opEnd("op1");
-        late.opStart("op2");
-        late.malloc("PTA", 0x20, 32, 2);
-        late.opEnd("op2");
-        late.opStart("op3");
-        late.free("PTA", 0x10, 64, 1);
-        late.opEnd("op3");
+        const msprobe::test::MemDumpBuilder late = msprobe::test::lateDeallocationTrace();
         const auto wasteful = writeAndLoad(dir, "late.csv", late.text);
         const std::size_t lateIndex = indexOfAllocation(*wasteful, 1);
         QVERIFY(wasteful->timeline.blocks[lateIndex].marks & msprobe::studio::kMarkInefficient);

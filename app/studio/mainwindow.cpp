@@ -59,6 +59,7 @@ MainWindow::MainWindow(QWidget* parent)
     m_cancel->setToolTip(tr("Stop loading (Esc)"));
     m_cancel->hide();
     connect(m_cancel, &QToolButton::clicked, m_session, &StudioSession::cancel);
+    m_status->setObjectName(QStringLiteral("status"));
     statusBar()->addWidget(m_status, 1);
     statusBar()->addPermanentWidget(m_progress);
     statusBar()->addPermanentWidget(m_cancel);

@@ -108,6 +108,8 @@ void MainWindow::loadMemoryDump(const QString& file, bool compared)
                 m_memoryDockSized = true;
             }
         } else if (!message.isEmpty()) {
+            // Also in the status line: the error box is a window of its own (and not in a --screenshot picture).
+            m_status->setText(tr("Cannot open %1").arg(QFileInfo(file).fileName()) + QStringLiteral(": ") + message);
             showError(tr("Cannot open %1").arg(QFileInfo(file).fileName()), message);
         }
     });
